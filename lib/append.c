@@ -1,0 +1,83 @@
+/* append.c: the portable C twin of asm/append.S, tl_append_c() and tl_event_c().
+ * Same stores in the same order; on machines without the asm it also
+ * provides tl_append() and tl_event() themselves. */
+#include "timeline.h"
+#include "format.h"
+#include "clock.h"
+
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
+/* Reads the log's clock source: *TSC and the cpu/node word *AUX. */
+static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t *aux)
+{
+	switch (h->clock) {
+#if defined(__x86_64__)
+	case TL_CLOCK_RDTSC_RDPID:
+		*tsc = tl_rdtsc();
+		*aux = (uint16_t)tl_rdpid();
+		return;
+	case TL_CLOCK_RDTSCP:
+		*tsc = tl_rdtscp(aux);
+		return;
+	case TL_CLOCK_RDTSC:
+		*tsc = tl_rdtsc();
+		*aux = 0xffff;
+		return;
+#endif
+	case TL_CLOCK_MANUAL:
+		*tsc = h->manual_tsc;
+		*aux = h->manual_aux;
+		return;
+	default: {
+		struct tl_clock_read c = tl_slow_clock((const tl_log *)h);
+		*tsc = c.tsc;
+		*aux = (uint16_t)c.aux;
+	}
+	}
+}
+
+void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+		 uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	uint64_t n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED);
+	struct tl_raw_entry *e = &tl_ring(h)[n & h->mask];
+	uint64_t tsc;
+	uint16_t aux;
+
+	/* 1. busy marker, ordered before the payload */
+	STORE(&e->seq, tl_seq_busy(n));
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/* 2. payload */
+	STORE(&e->args[0], a0);
+	STORE(&e->args[1], a1);
+	STORE(&e->args[2], a2);
+	STORE(&e->args[3], a3);
+	STORE(&e->args[4], a4);
+	STORE(&e->args[5], a5);
+	STORE(&e->msgid, (uint16_t)msgid);
+	/* 3. clock */
+	read_clock(h, &tsc, &aux);
+	STORE(&e->tsc, tsc);
+	STORE(&e->aux, aux);
+	/* 4. complete, 5. published */
+	__atomic_store_n(&e->seq, tl_seq_done(n), __ATOMIC_RELEASE);
+	__atomic_store_n(&h->cursor, n + 1, __ATOMIC_RELEASE);
+}
+
+void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
+		uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	if ((event >> 16) < tl_rate(log))
+		return;
+	tl_append_c(log, event, a0, a1, a2, a3, a4, a5);
+}
+
+#if !defined(__x86_64__) || defined(TL_NO_ASM)
+void tl_append(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+	       uint64_t a3, uint64_t a4, uint64_t a5)
+	__attribute__((alias("tl_append_c")));
+void tl_event(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
+	      uint64_t a3, uint64_t a4, uint64_t a5)
+	__attribute__((alias("tl_event_c")));
+#endif

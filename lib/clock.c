@@ -1,0 +1,124 @@
+/* clock.c: which timestamp source a log uses, how fast it ticks, and the
+ * slow source for CPUs without a usable TSC. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include "clock.h"
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+uint64_t tl_ns(int clockid)
+{
+	struct timespec ts;
+	clock_gettime(clockid, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct tl_clock_read tl_slow_clock(const tl_log *log)
+{
+	unsigned cpu = 0, node = 0;
+	struct tl_clock_read r;
+	(void)log;
+	r.tsc = tl_ns(CLOCK_MONOTONIC);
+	if (getcpu(&cpu, &node) != 0)
+		r.aux = 0xffff;
+	else
+		r.aux = ((node & 0xfu) << 12) | (cpu & 0xfffu);
+	return r;
+}
+
+uint32_t tl_cpu_features(void)
+{
+	uint32_t f = 0;
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+	if (__get_cpuid(1, &a, &b, &c, &d) && (d & (1u << 4)))
+		f |= TL_CPU_TSC;
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 22)))
+		f |= TL_CPU_RDPID;
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27)))
+		f |= TL_CPU_RDTSCP;
+	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)))
+		f |= TL_CPU_INVARIANT;
+#endif
+	return f;
+}
+
+int tl_clock_pick(int clock, uint32_t f)
+{
+	int tsc = (f & TL_CPU_TSC) != 0;
+	switch (clock) {
+	case TL_CLOCK_AUTO:
+		if (tsc && (f & TL_CPU_RDPID))
+			return TL_CLOCK_RDTSC_RDPID;
+		if (tsc && (f & TL_CPU_RDTSCP))
+			return TL_CLOCK_RDTSCP;
+		return tsc ? TL_CLOCK_RDTSC : TL_CLOCK_MONOTONIC;
+	case TL_CLOCK_RDTSC_RDPID:
+		return tsc && (f & TL_CPU_RDPID) ? clock : -1;
+	case TL_CLOCK_RDTSCP:
+		return tsc && (f & TL_CPU_RDTSCP) ? clock : -1;
+	case TL_CLOCK_RDTSC:
+		return tsc ? clock : -1;
+	case TL_CLOCK_MONOTONIC:
+	case TL_CLOCK_MANUAL:
+		return clock;
+	}
+	return -1;
+}
+
+uint64_t tl_clock_now(int clock)
+{
+#if defined(__x86_64__)
+	if (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC)
+		return tl_rdtsc();
+#endif
+	if (clock == TL_CLOCK_MANUAL)
+		return 0;
+	return tl_ns(CLOCK_MONOTONIC);
+}
+
+#if defined(__x86_64__)
+/* One (tsc, ns) pair read as close together as the machine allows: the
+ * tightest of a few brackets of CLOCK_MONOTONIC_RAW around RDTSC. */
+static void paired_read(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t n0 = tl_ns(CLOCK_MONOTONIC_RAW);
+		uint64_t t = tl_rdtsc();
+		uint64_t n1 = tl_ns(CLOCK_MONOTONIC_RAW);
+		if (n1 - n0 < best) {
+			best = n1 - n0;
+			*tsc = t;
+			*ns = n0 + (n1 - n0) / 2;
+		}
+	}
+}
+
+static uint64_t tsc_hz;
+
+static void calibrate(void)
+{
+	uint64_t t0, n0, t1, n1;
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	paired_read(&t0, &n0);
+	nanosleep(&pause, NULL);
+	paired_read(&t1, &n1);
+	tsc_hz = n1 > n0 ? (uint64_t)((double)(t1 - t0) * 1e9 / (double)(n1 - n0) + 0.5) : 0;
+}
+#endif
+
+uint64_t tl_clock_hz(int clock)
+{
+#if defined(__x86_64__)
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	if (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC) {
+		pthread_once(&once, calibrate);
+		return tsc_hz;
+	}
+#endif
+	return clock == TL_CLOCK_MANUAL ? 0 : 1000000000u;
+}

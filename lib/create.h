@@ -1,0 +1,20 @@
+/* create.h: creating the log file safely. Internal to lib/. */
+#ifndef TL_CREATE_H
+#define TL_CREATE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "timeline.h"
+
+/* Writes the default path for log NAME into BUF ($TIMELINE_ROOT, /var/run,
+ * $XDG_RUNTIME_DIR or /tmp, then <pid>/<name>.timeline), creating the
+ * directories 0700. Returns TL_OK or a status with ERR filled. */
+int tl_default_path(const char *name, char *buf, size_t size, tl_error *err)
+	__attribute__((visibility("hidden")));
+
+/* Creates PATH as a new 0600 regular file of BYTES allocated bytes, replacing
+ * an old regular file of this user but never following a symbolic link.
+ * Returns the open fd, or a negative status with ERR filled and nothing left
+ * behind. */
+int tl_create_file(const char *path, uint64_t bytes, tl_error *err)
+	__attribute__((visibility("hidden")));
+#endif

@@ -1,0 +1,113 @@
+/* format.h: the on-disk layout of a timeline log, shared by the C code and
+ * asm/append.S (the #defines are assembler-safe). Internal: the public story
+ * is man/timeline-format.5, which documents every byte listed here. */
+#ifndef TL_FORMAT_H
+#define TL_FORMAT_H
+
+/* File = header (4096 bytes) | ring (entries * 64) | string table. */
+#define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
+#define TL_MAJOR 1
+#define TL_MINOR 0
+#define TL_HEADER_BYTES 4096
+#define TL_ENTRY_BYTES 64
+#define TL_ENTRY_SHIFT 6
+
+/* Header offsets (bytes from the start of the file). */
+#define TL_HDR_CURSOR 64           /* u64: entries ever written */
+#define TL_HDR_MASK 72             /* u64: entries - 1 */
+#define TL_HDR_RATE 80             /* u8: current rate 1..10 (= TL_HDR_RATE_OFFSET) */
+#define TL_HDR_RATE_FIXED 81       /* u8: 1 = breaths keep the rate */
+#define TL_HDR_CLOCK 82            /* u8: enum tl_clock in use */
+#define TL_HDR_DISABLED 83         /* u8: 1 only in tl_disabled()'s stub */
+#define TL_HDR_MANUAL_TSC 96       /* u64: timestamp for TL_CLOCK_MANUAL */
+#define TL_HDR_MANUAL_AUX 104      /* u16: cpu/node word for TL_CLOCK_MANUAL */
+
+/* Entry offsets. */
+#define TL_ENT_TSC 0               /* u64 timestamp */
+#define TL_ENT_MSGID 8             /* u16 string offset / 16 */
+#define TL_ENT_AUX 10              /* u16 cpu (bits 0-11) | node (bits 12-15) */
+#define TL_ENT_SEQ 12              /* u32 low 32 bits of seq+1 when complete, stored last */
+#define TL_ENT_ARG0 16             /* 6 x u64 arguments */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+/* The header, 4096 bytes, little-endian. Line 0 never changes after
+ * creation; line 1 is the writer's hot line; the rest is identity. */
+struct tl_header {
+	/* line 0: layout, written once (magic last) */
+	uint64_t magic;             /*   0: TL_MAGIC_0 */
+	uint16_t major;             /*   8: TL_MAJOR; readers refuse other majors */
+	uint16_t minor;             /*  10: TL_MINOR; additions readers may ignore */
+	uint32_t header_bytes;      /*  12: 4096 */
+	uint32_t entry_bytes;       /*  16: 64 */
+	uint32_t reserved0;         /*  20: 0 */
+	uint64_t entries;           /*  24: ring slots, a power of two, 2..2^32 */
+	uint64_t ring_offset;       /*  32: 4096 */
+	uint64_t strings_offset;    /*  40: ring_offset + entries * 64 */
+	uint64_t strings_bytes;     /*  48: multiple of 16, <= 1 MiB */
+	uint64_t file_bytes;        /*  56: strings_offset + strings_bytes */
+	/* line 1: written while logging */
+	uint64_t cursor;            /*  64: entries ever written; slot = cursor & mask */
+	uint64_t mask;              /*  72: entries - 1 */
+	uint8_t rate;               /*  80: current rate, 1..10 (10: off) */
+	uint8_t rate_fixed;         /*  81: 1 when tl_breath() keeps the rate */
+	uint8_t clock;              /*  82: enum tl_clock */
+	uint8_t disabled;           /*  83: 0 in files */
+	uint32_t strings_used;      /*  84: bytes of the string table in use, multiple of 16 */
+	uint64_t prng;              /*  88: xorshift64 state for tl_breath() */
+	uint64_t manual_tsc;        /*  96: timestamp used by TL_CLOCK_MANUAL */
+	uint16_t manual_aux;        /* 104: cpu/node word used by TL_CLOCK_MANUAL */
+	uint16_t reserved1[3];      /* 106: 0 */
+	uint64_t breaths;           /* 112: tl_breath() calls */
+	uint64_t reserved2;         /* 120: 0 */
+	/* line 2: clock */
+	uint64_t tsc_hz;            /* 128: ticks per second, calibrated at creation */
+	uint64_t anchor_tsc;        /* 136: TSC at creation ... */
+	uint64_t anchor_realtime;   /* 144: ... CLOCK_REALTIME ns at that moment */
+	uint64_t anchor_monotonic;  /* 152: ... CLOCK_MONOTONIC ns at that moment */
+	uint32_t cpu_features;      /* 160: TL_CPU_* bits */
+	uint32_t pid;               /* 164: writer's pid */
+	uint8_t reserved3[24];      /* 168: 0 */
+	/* identity strings, NUL-terminated, zero-padded */
+	char process[64];           /* 192: /proc/self/comm */
+	char host[128];             /* 256: gethostname() */
+	char name[64];              /* 384: log name */
+	uint8_t reserved4[576];     /* 448: 0 */
+	char path[1024];            /* 1024: path at creation */
+	uint8_t reserved5[2048];    /* 2048: 0 */
+};
+
+/* One ring entry, 64 bytes, cache-line aligned. */
+struct tl_raw_entry {
+	uint64_t tsc;               /*  0: timestamp */
+	uint16_t msgid;             /*  8: string offset / 16 */
+	uint16_t aux;               /* 10: cpu bits 0-11, numa node bits 12-15 */
+	uint32_t seq;               /* 12: (uint32_t)(n + 1) complete; ~(n + 1) being written */
+	uint64_t args[6];           /* 16: arguments */
+};
+
+_Static_assert(sizeof(struct tl_header) == TL_HEADER_BYTES, "header is one page");
+_Static_assert(sizeof(struct tl_raw_entry) == TL_ENTRY_BYTES, "entry is a cache line");
+_Static_assert(__builtin_offsetof(struct tl_header, cursor) == TL_HDR_CURSOR, "cursor");
+_Static_assert(__builtin_offsetof(struct tl_header, mask) == TL_HDR_MASK, "mask");
+_Static_assert(__builtin_offsetof(struct tl_header, rate) == TL_HDR_RATE, "rate");
+_Static_assert(__builtin_offsetof(struct tl_header, clock) == TL_HDR_CLOCK, "clock");
+_Static_assert(__builtin_offsetof(struct tl_header, manual_tsc) == TL_HDR_MANUAL_TSC, "mtsc");
+_Static_assert(__builtin_offsetof(struct tl_header, manual_aux) == TL_HDR_MANUAL_AUX, "maux");
+_Static_assert(__builtin_offsetof(struct tl_header, tsc_hz) == 128, "clock line");
+_Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
+_Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");
+
+/* The value a complete entry number N carries in its seq field, and the
+ * marker stored while it is written: never equal to the complete value of N
+ * or of N - entries (2x = entries - 1 (mod 2^32) has no solution). */
+static inline uint32_t tl_seq_done(uint64_t n) { return (uint32_t)(n + 1); }
+static inline uint32_t tl_seq_busy(uint64_t n) { return ~(uint32_t)(n + 1); }
+
+static inline struct tl_raw_entry *tl_ring(struct tl_header *h)
+{
+	return (struct tl_raw_entry *)((char *)h + TL_HEADER_BYTES);
+}
+#endif
+#endif

@@ -1,0 +1,210 @@
+/* reader.c: reading a native log, live or after a crash: header checks
+ * against the file size, the seqlock-style entry check, oldest-first order. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "error.h"
+#include "format.h"
+
+struct tl_reader {
+	const struct tl_header *h;  /* the mapping, read-only */
+	uint64_t map_bytes;         /* size of the mapping */
+	const struct tl_raw_entry *ring;
+	const char *strings;        /* string table */
+	uint64_t next;              /* snapshot: next entry number to read ... */
+	uint64_t left;              /* ... and how many numbers are left to try */
+	uint64_t cursor;            /* cursor when the snapshot was taken */
+	uint64_t skipped;           /* incomplete entries met in this snapshot */
+};
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+
+/* Checks every size and offset of header H against FILE_BYTES. */
+static int check_header(const struct tl_header *h, uint64_t file_bytes, const char *path,
+			tl_error *err)
+{
+	uint64_t n = h->entries;
+	if (h->magic != TL_MAGIC_0)
+		return tl_fail(err, TL_E_FORMAT, 0, "%s: not a timeline log (bad magic)", path);
+	if (h->major != TL_MAJOR)
+		return tl_fail(err, TL_E_VERSION, 0,
+			       "%s: format version %u.%u is not supported (this reader reads %u.x)",
+			       path, h->major, h->minor, TL_MAJOR);
+	if (h->header_bytes != TL_HEADER_BYTES || h->entry_bytes != TL_ENTRY_BYTES ||
+	    h->ring_offset != TL_HEADER_BYTES)
+		return tl_fail(err, TL_E_FORMAT, 0, "%s: damaged header (header or entry size)", path);
+	if (n < 2 || n > (1ull << 32) || (n & (n - 1)) || h->mask != n - 1)
+		return tl_fail(err, TL_E_FORMAT, 0, "%s: damaged header (ring of %llu entries)", path,
+			       (unsigned long long)n);
+	if (h->strings_offset != TL_HEADER_BYTES + n * TL_ENTRY_BYTES ||
+	    h->strings_bytes > TL_MAX_STRINGS || h->strings_bytes % 16 ||
+	    h->file_bytes != h->strings_offset + h->strings_bytes)
+		return tl_fail(err, TL_E_FORMAT, 0, "%s: damaged header (section offsets)", path);
+	if (h->file_bytes > file_bytes)
+		return tl_fail(err, TL_E_FORMAT, 0,
+			       "%s: truncated: header says %llu bytes, file has %llu", path,
+			       (unsigned long long)h->file_bytes, (unsigned long long)file_bytes);
+	return TL_OK;
+}
+
+/* Maps PATH read-only; fills *BYTES. Returns the mapping or NULL. */
+static void *map_file(const char *path, uint64_t *bytes, tl_error *err)
+{
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		tl_fail(err, TL_E_SYS, errno, "%s", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		tl_fail(err, TL_E_SYS, errno, "%s", path);
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		tl_fail(err, TL_E_FORMAT, 0, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size < TL_HEADER_BYTES) {
+		tl_fail(err, TL_E_FORMAT, 0, "%s: not a timeline log (%llu bytes, shorter than a header)",
+			path, (unsigned long long)st.st_size);
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		tl_fail(err, TL_E_SYS, errno, "%s: cannot map", path);
+		return NULL;
+	}
+	*bytes = (uint64_t)st.st_size;
+	return p;
+}
+
+tl_reader *tl_reader_open(const char *path, tl_error *err)
+{
+	uint64_t bytes;
+	tl_reader *r;
+	void *p;
+
+	tl_ok(err);
+	if (!(p = map_file(path, &bytes, err)))
+		return NULL;
+	if (check_header(p, bytes, path, err) != TL_OK || !(r = calloc(1, sizeof *r))) {
+		if (err && err->code == TL_OK)
+			tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", path);
+		munmap(p, bytes);
+		return NULL;
+	}
+	r->h = p;
+	r->map_bytes = bytes;
+	r->ring = (const struct tl_raw_entry *)((const char *)p + TL_HEADER_BYTES);
+	r->strings = (const char *)p + r->h->strings_offset;
+	tl_reader_rewind(r);
+	return r;
+}
+
+void tl_reader_close(tl_reader *r)
+{
+	if (r) {
+		munmap((void *)r->h, r->map_bytes);
+		free(r);
+	}
+}
+
+uint64_t tl_reader_rewind(tl_reader *r)
+{
+	uint64_t c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
+	r->cursor = c;
+	r->next = c > r->h->entries ? c - r->h->entries : 0;
+	r->left = c - r->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
+	r->skipped = 0;
+	return c - r->next;
+}
+
+/* Copies entry number N into *E if its slot holds it complete and unchanged. */
+static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
+{
+	const struct tl_raw_entry *s = &r->ring[n & r->h->mask];
+	uint32_t want = tl_seq_done(n);
+	if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != want)
+		return 0;
+	e->seq = n;
+	e->tsc = LOAD(&s->tsc);
+	e->msgid = LOAD(&s->msgid);
+	e->aux = LOAD(&s->aux);
+	for (int i = 0; i < TL_MAX_ARGS; i++)
+		e->args[i] = LOAD(&s->args[i]);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (LOAD(&s->seq) != want)
+		return 0;
+	e->cpu = e->aux & 0xfff;
+	e->numa = e->aux >> 12;
+	return 1;
+}
+
+int tl_reader_next(tl_reader *r, tl_entry *e)
+{
+	while (r->left > 0) {
+		uint64_t n = r->next++;
+		r->left--;
+		if (read_entry(r, n, e))
+			return 1;
+		/* past the cursor only a busy marker counts: a write cut off or under way */
+		if (n < r->cursor || r->ring[n & r->h->mask].seq == tl_seq_busy(n))
+			r->skipped++;
+	}
+	return 0;
+}
+
+uint64_t tl_reader_skipped(const tl_reader *r)
+{
+	return r->skipped;
+}
+
+const char *tl_reader_string(const tl_reader *r, uint16_t msgid)
+{
+	uint64_t off = (uint64_t)msgid * 16;
+	uint64_t used = __atomic_load_n(&r->h->strings_used, __ATOMIC_ACQUIRE);
+	if (used > r->h->strings_bytes)
+		used = r->h->strings_bytes;
+	if (off >= used || (off > 0 && r->strings[off - 1] != '\0'))
+		return NULL;
+	if (!memchr(r->strings + off, '\0', used - off))
+		return NULL;
+	return r->strings + off;
+}
+
+void tl_reader_info(const tl_reader *r, tl_info *i)
+{
+	const struct tl_header *h = r->h;
+	memset(i, 0, sizeof *i);
+	i->major = h->major;
+	i->minor = h->minor;
+	i->entries = h->entries;
+	i->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
+	i->strings_bytes = h->strings_bytes;
+	i->strings_used = LOAD(&h->strings_used);
+	if (i->strings_used > h->strings_bytes)
+		i->strings_used = h->strings_bytes;
+	i->tsc_hz = h->tsc_hz;
+	i->anchor_tsc = h->anchor_tsc;
+	i->anchor_realtime_ns = h->anchor_realtime;
+	i->anchor_monotonic_ns = h->anchor_monotonic;
+	i->breaths = LOAD(&h->breaths);
+	i->rate = LOAD(&h->rate);
+	i->rate_fixed = LOAD(&h->rate_fixed);
+	i->clock = h->clock;
+	i->cpu_features = h->cpu_features;
+	i->pid = h->pid;
+	memcpy(i->process, h->process, sizeof i->process - 1);
+	memcpy(i->host, h->host, sizeof i->host - 1);
+	memcpy(i->name, h->name, sizeof i->name - 1);
+	memcpy(i->path, h->path, sizeof i->path - 1);
+}

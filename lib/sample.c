@@ -1,0 +1,62 @@
+/* sample.c: per-breath sampling, Snabb's rate distribution drawn with a
+ * xorshift64 generator; the rate lives in the mapping so outsiders can set it. */
+#include "format.h"
+#include "timeline.h"
+
+/* 5^k for k = 0..9; r uniform in 1..5^9. */
+static const uint32_t pow5[10] = { 1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125 };
+
+/* Advances the xorshift64 state S (never 0; period 2^64 - 1) and returns it. */
+static inline uint64_t xorshift64(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/* rate = max(1, ceil(log5(r))): the k with 5^(k-1) < r <= 5^k, or 1 for r <= 5.
+ * Counting down from 9 takes about 1.25 compares on average. */
+static inline unsigned rate_of(uint32_t r)
+{
+	unsigned k = 9;
+	while (k > 1 && r <= pow5[k - 1])
+		k--;
+	return k;
+}
+
+void tl_breath(tl_log *log)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	uint32_t r;
+	if (h->disabled)
+		return;
+	h->breaths++;
+	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_RELAXED))
+		return;
+	/* r = 1 + floor(x * 5^9 / 2^64): uniform in 1..5^9 to within 2^-43 */
+	r = 1 + (uint32_t)(((unsigned __int128)xorshift64(&h->prng) * pow5[9]) >> 64);
+	__atomic_store_n(&h->rate, (uint8_t)rate_of(r), __ATOMIC_RELAXED);
+}
+
+int tl_set_rate(tl_log *log, unsigned rate)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	if (h->disabled || rate > TL_RATE_OFF)
+		return TL_E_INVAL;
+	if (rate == TL_RATE_AUTO) {
+		__atomic_store_n(&h->rate_fixed, 0, __ATOMIC_RELAXED);
+		return TL_OK;
+	}
+	__atomic_store_n(&h->rate_fixed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->rate, (uint8_t)rate, __ATOMIC_RELAXED);
+	return TL_OK;
+}
+
+void tl_seed(tl_log *log, uint64_t seed)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	if (!h->disabled)
+		h->prng = seed ? seed : 1;
+}

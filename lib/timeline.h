@@ -1,0 +1,304 @@
+/* timeline.h: the public API of libtimeline, the writer and reader of timeline logs.
+ * A log is a file of fixed 64-byte entries in a ring, mapped MAP_SHARED, plus a
+ * table of interned event definitions; see timeline(3) and timeline-format(5). */
+#ifndef TIMELINE_H
+#define TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL_VERSION_MAJOR 0
+#define TL_VERSION_MINOR 1
+#define TL_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------
+ * Errors
+ *
+ * Every call that can fail returns a status (TL_OK or a negative TL_E_*) and,
+ * when given a tl_error, fills it with a one-line message naming the file and
+ * the problem: "/var/run/timeline/42/engine.timeline: no space left on device".
+ * The library never prints and never aborts the host process.
+ * ------------------------------------------------------------------------ */
+enum tl_status {
+	TL_OK = 0,
+	TL_E_SYS = -1,       /* a system call failed; tl_error.sys_errno says why */
+	TL_E_INVAL = -2,     /* an argument is out of range */
+	TL_E_FULL = -3,      /* the string table has no room for another definition */
+	TL_E_SYMLINK = -4,   /* the path or one of its directories is a symbolic link */
+	TL_E_UNSAFE = -5,    /* a directory or file is owned by or writable for others */
+	TL_E_FORMAT = -6,    /* the file is not a timeline log, or is damaged */
+	TL_E_VERSION = -7,   /* the file is a timeline log of an unknown major version */
+	TL_E_PARSE = -8,     /* an events file or definition does not follow the grammar */
+	TL_E_FBIG = -10,     /* the log would exceed RLIMIT_FSIZE */
+	TL_E_NOMEM = -11,    /* out of memory */
+};
+
+typedef struct tl_error {
+	int code;            /* the tl_status of the failure, TL_OK when none */
+	int sys_errno;       /* errno of the failed system call, or 0 */
+	char msg[512];       /* one line, no newline: "FILE: problem" */
+} tl_error;
+
+/* Returns a static string describing a tl_status code, e.g. "string table full". */
+const char *tl_strerror(int code);
+
+/* ------------------------------------------------------------------------
+ * Writing a log
+ * ------------------------------------------------------------------------ */
+
+/* A log being written. The handle is the base of the shared mapping: the
+ * generated event functions read the current rate at TL_HDR_RATE_OFFSET. */
+typedef struct tl_log tl_log;
+
+/* Timestamp sources, recorded in the file header. */
+enum tl_clock {
+	TL_CLOCK_AUTO = 0,          /* the best the CPU has: RDTSC+RDPID, else RDTSCP, else RDTSC */
+	TL_CLOCK_RDTSC_RDPID = 1,   /* RDTSC for time, RDPID for the cpu/node word */
+	TL_CLOCK_RDTSCP = 2,        /* RDTSCP: time and cpu/node in one ordered instruction */
+	TL_CLOCK_RDTSC = 3,         /* RDTSC only; the cpu/node word is 0xffff (unknown) */
+	TL_CLOCK_MONOTONIC = 4,     /* clock_gettime(CLOCK_MONOTONIC) ns, for CPUs without a TSC */
+	TL_CLOCK_MANUAL = 5,        /* time and cpu/node set by tl_set_manual_clock(): tests, replays */
+};
+
+#define TL_DEFAULT_ENTRIES (1u << 20)        /* ring entries: 64 MiB of entries */
+#define TL_DEFAULT_STRINGS (1u << 20)        /* string table bytes: 65,536 ids */
+#define TL_MAX_STRINGS     (1u << 20)        /* msgid = offset / 16 must fit 16 bits */
+#define TL_MAX_ARGS 6
+
+/* Options for tl_open(). A zeroed struct (or NULL) asks for the defaults. */
+typedef struct tl_options {
+	uint64_t entries;        /* ring size: a power of two from 2 to 2^32; 0 = 2^20 */
+	uint32_t strings_bytes;  /* string table size: a multiple of 16 up to 1 MiB; 0 = 1 MiB */
+	int clock;               /* an enum tl_clock; TL_CLOCK_AUTO picks by CPU features */
+	const char *name;        /* log name for the default path and header; NULL = "timeline" */
+	uint64_t tsc_hz;         /* ticks per second to record; 0 = calibrate (MANUAL: 0 = unknown) */
+	int no_prefault;         /* nonzero: do not touch every page of the ring at creation */
+} tl_options;
+
+/* Creates a log and maps it. With PATH NULL the file is
+ * $TIMELINE_ROOT/<pid>/<name>.timeline, where the root defaults to
+ * /var/run/timeline, then $XDG_RUNTIME_DIR/timeline, then /tmp/timeline-<uid>,
+ * the first one this process can write to.
+ *
+ * Directories the library creates are 0700 and the file is 0600. No symbolic
+ * link is followed, an existing regular file of this user at PATH is replaced,
+ * and a directory writable by other users (without the sticky bit) is refused.
+ * The file's space is allocated up front, so a full disk fails here, not
+ * later with SIGBUS; a half-created file is removed.
+ *
+ * @return the log, or NULL with ERR filled. On failure the caller keeps
+ *         running: pass tl_disabled() to the event functions instead. */
+tl_log *tl_open(const char *path, const tl_options *opt, tl_error *err);
+
+/* Unmaps the log. Every event already logged stays in the file. LOG may be
+ * NULL or tl_disabled(); either is a no-op. After the call LOG is invalid. */
+void tl_close(tl_log *log);
+
+/* A log that logs nothing: its rate is TL_RATE_OFF and tl_breath() and
+ * tl_set_rate() leave it so. Interning into it succeeds with id 0 and stores
+ * nothing, so code written for a real log runs unchanged. */
+tl_log *tl_disabled(void);
+
+/* The path the log was created at (a string inside the mapping). */
+const char *tl_path(const tl_log *log);
+
+/* ------------------------------------------------------------------------
+ * Sampling: an event of rate R (0-9) is logged iff R >= the current rate.
+ * Rate 0 is never logged, rate 9 always (unless the rate is TL_RATE_OFF).
+ * ------------------------------------------------------------------------ */
+#define TL_RATE_AUTO 0   /* tl_set_rate(): draw a new rate at every tl_breath() */
+#define TL_RATE_OFF 10   /* a current rate above every event's: log nothing */
+
+/* Offset of the current rate (one byte, 1..10) in the mapping: part of the
+ * file format, so that the generated inline functions read it in one load. */
+#define TL_HDR_RATE_OFFSET 80
+
+/* The current rate, 1..10. One relaxed load: an outside process may change it. */
+static inline unsigned tl_rate(const tl_log *log)
+{
+	return __atomic_load_n((const uint8_t *)log + TL_HDR_RATE_OFFSET, __ATOMIC_RELAXED);
+}
+
+/* Ends one breath (event-loop iteration): unless the rate is fixed, draws a
+ * new rate exactly as Snabb does, rate = max(1, ceil(log5(r))) for r uniform
+ * in 1..5^9, so an event of rate k is logged in a fraction 5^(k-9) of the
+ * breaths. Cost: a xorshift step and at most nine compares. */
+void tl_breath(tl_log *log);
+
+/* Fixes the current rate to RATE (1..9, or TL_RATE_OFF), or with TL_RATE_AUTO
+ * returns to drawing a rate every breath. The setting lives in the file, so
+ * `timeline` or any process mapping the file can change it at run time.
+ * @return TL_OK, or TL_E_INVAL for a rate above 10 or the disabled log. */
+int tl_set_rate(tl_log *log, unsigned rate);
+
+/* Seeds the breath PRNG (for reproducible tests); seed 0 is replaced by 1. */
+void tl_seed(tl_log *log, uint64_t seed);
+
+/* With TL_CLOCK_MANUAL: the next events get timestamp TSC and cpu/node word AUX. */
+void tl_set_manual_clock(tl_log *log, uint64_t tsc, uint16_t aux);
+
+/* ------------------------------------------------------------------------
+ * Logging events. These are what the generated functions call.
+ * ------------------------------------------------------------------------ */
+
+/* Appends one entry: timestamp, cpu/node word, MSGID and six arguments,
+ * unconditionally (the caller has checked the rate). Hand-written x86-64
+ * assembly; about the cost of one RDTSC. One writer per log: see timeline(3). */
+void tl_append(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+	       uint64_t a3, uint64_t a4, uint64_t a5);
+
+/* Like tl_append, but first checks the rate: EVENT is tl_event_code(msgid,
+ * rate). For events looked up at run time rather than generated. */
+void tl_event(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
+	      uint64_t a3, uint64_t a4, uint64_t a5);
+
+static inline unsigned tl_event_code(unsigned msgid, unsigned rate)
+{
+	return (msgid & 0xffffu) | (rate << 16);
+}
+
+/* The portable C twins of tl_append and tl_event: the same stores in the same
+ * order. On x86-64 they exist for differential tests and benchmarks. */
+void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+		 uint64_t a3, uint64_t a4, uint64_t a5);
+void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
+		uint64_t a3, uint64_t a4, uint64_t a5);
+
+/* ------------------------------------------------------------------------
+ * Event definitions and the string table
+ * ------------------------------------------------------------------------ */
+
+/* Interns the NUL-terminated string S (each distinct string is stored once,
+ * 16-byte aligned) and stores its message id (offset / 16) in *ID.
+ * @return TL_OK, TL_E_FULL when the table has no room (the file is unchanged),
+ *         TL_E_INVAL for an empty string. */
+int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err);
+
+/* One parsed event definition. Pointers point into the parsed text. */
+typedef struct tl_def {
+	unsigned level;              /* 0 (outermost) .. 9 */
+	unsigned rate;               /* 0 (never) .. 9 (always) */
+	const char *name;            /* "category.name" or, in an events file, "name" */
+	size_t name_len;
+	const char *attrs;           /* e.g. "app=source", or NULL */
+	size_t attrs_len;
+	unsigned nargs;              /* 0 .. 6 */
+	const char *args[TL_MAX_ARGS];
+	size_t args_len[TL_MAX_ARGS];
+	const char *descr;           /* description text (may be empty) */
+	size_t descr_len;
+	unsigned line;               /* line of the header in its events file */
+} tl_def;
+
+/* Parses one interned definition, "L,R|category.name[ attrs]: a b c\ndescription".
+ * @return TL_OK or TL_E_PARSE with ERR naming the problem. */
+int tl_def_parse(const char *s, size_t len, tl_def *def, tl_error *err);
+
+/* A parsed events file: its category and definitions, in file order. */
+typedef struct tl_events {
+	char *category;              /* the file's base name without ".events" */
+	char *text;                  /* the file text; defs point into it */
+	size_t ndefs;
+	tl_def *defs;
+	char **canon;                /* ndefs interned forms, "L,R|category.name: args\ndescr" */
+} tl_events;
+
+/* Parses an events file (Snabb's grammar; see timeline-events(5)).
+ * @return the events, or NULL with ERR "FILE:LINE: problem". */
+tl_events *tl_events_load(const char *path, tl_error *err);
+
+/* The same, from TEXT of LEN bytes; NAME is used in messages and for the category. */
+tl_events *tl_events_parse(const char *text, size_t len, const char *name, tl_error *err);
+
+void tl_events_free(tl_events *ev);
+
+/* Interns N canonical definitions DEFS into LOG, inserting ATTRS (e.g.
+ * "app=source", or NULL) after each name, and stores the message ids in IDS.
+ * Ids belong to one log: keep one IDS array per log.
+ * @return TL_OK, TL_E_FULL (the ids before the failing one are set), TL_E_INVAL
+ *         (ATTRS contains ':' or a newline, or a definition has no ':'). */
+int tl_register(tl_log *log, const char *const *defs, size_t n, const char *attrs,
+		uint16_t *ids, tl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Reading a log: any process, while it is written or after the writer died.
+ * ------------------------------------------------------------------------ */
+
+typedef struct tl_reader tl_reader;
+
+/* One decoded entry. */
+typedef struct tl_entry {
+	uint64_t seq;                /* entry number: 0 for the first entry ever written */
+	uint64_t tsc;                /* timestamp in ticks of tl_info.tsc_hz */
+	uint16_t msgid;              /* string table offset / 16 */
+	uint16_t cpu;                /* bits 0-11 of the cpu/node word */
+	uint16_t numa;               /* bits 12-15 of the cpu/node word */
+	uint16_t aux;                /* the raw cpu/node word (0xffff: unknown) */
+	uint64_t args[TL_MAX_ARGS];
+} tl_entry;
+
+/* What the header says, checked against the file. */
+typedef struct tl_info {
+	unsigned major, minor;       /* format version */
+	uint64_t entries;            /* ring slots */
+	uint64_t cursor;             /* entries ever written */
+	uint64_t strings_bytes;      /* string table size */
+	uint64_t strings_used;       /* bytes of it in use */
+	uint64_t tsc_hz;             /* ticks per second, calibrated at creation */
+	uint64_t anchor_tsc;         /* TSC read at creation ... */
+	uint64_t anchor_realtime_ns; /* ... and CLOCK_REALTIME at the same moment */
+	uint64_t anchor_monotonic_ns;/* ... and CLOCK_MONOTONIC */
+	uint64_t breaths;            /* tl_breath() calls */
+	unsigned rate;               /* current rate, 1..10 */
+	int rate_fixed;              /* nonzero when breaths do not redraw the rate */
+	int clock;                   /* enum tl_clock used by the writer */
+	uint32_t cpu_features;       /* TL_CPU_* bits seen at creation */
+	uint32_t pid;
+	char process[64];            /* process name (comm), NUL-terminated */
+	char host[128];              /* host name, NUL-terminated */
+	char name[64];               /* log name, NUL-terminated */
+	char path[1024];             /* path at creation, NUL-terminated */
+} tl_info;
+
+#define TL_CPU_TSC       (1u << 0)
+#define TL_CPU_RDTSCP    (1u << 1)
+#define TL_CPU_RDPID     (1u << 2)
+#define TL_CPU_INVARIANT (1u << 3)
+
+/* Opens and checks the log at PATH read-only. Every size and offset in the
+ * header is checked against the file before it is used.
+ * @return the reader, or NULL with ERR "PATH: problem" (TL_E_FORMAT for a
+ *         file that is not a timeline log, TL_E_VERSION, TL_E_SYS). */
+tl_reader *tl_reader_open(const char *path, tl_error *err);
+
+/* Reads the header; a live writer may move cursor and rate between calls. */
+void tl_reader_info(const tl_reader *r, tl_info *info);
+
+/* Takes a snapshot of the ring: entries from the oldest still in the ring to
+ * the newest complete one, oldest first. Call again to follow a live writer.
+ * Entries a live writer overwrites during the read, and entries a crashed
+ * writer left incomplete, are counted, never returned.
+ * @return the number of entries in the snapshot. */
+uint64_t tl_reader_rewind(tl_reader *r);
+
+/* Copies the next entry of the snapshot into *E.
+ * @return 1 when an entry was read, 0 at the end of the snapshot. */
+int tl_reader_next(tl_reader *r, tl_entry *e);
+
+/* Entries of the snapshot skipped as incomplete (torn, or overwritten while read). */
+uint64_t tl_reader_skipped(const tl_reader *r);
+
+/* The interned string with message id MSGID, or NULL when the id does not
+ * point at the start of a NUL-terminated string inside the used table. */
+const char *tl_reader_string(const tl_reader *r, uint16_t msgid);
+
+void tl_reader_close(tl_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,112 @@
+/* append.S: the hand-written x86-64 logger, tl_event() and tl_append().
+ * Appends one 64-byte entry to the ring of a mapped log. The portable C twin
+ * with the same store sequence is lib/append.c; the layout is lib/format.h.
+ *
+ * void tl_event(tl_log *log, unsigned event, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+ * void tl_append(tl_log *log, unsigned msgid, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+ *
+ * Store order (what makes a crash or a concurrent reader safe; x86 keeps
+ * stores in program order, so no fence is needed):
+ *   1. entry.seq = ~(n+1)      the slot is busy: its old contents are void
+ *   2. arguments, msgid        the payload
+ *   3. tsc, cpu/node word      the clock is read as late as possible
+ *   4. entry.seq = n+1         the entry is complete
+ *   5. header.cursor = n+1     the entry is published
+ * A reader accepts slot n & mask as entry n only if seq reads n+1 both
+ * before and after it copies the slot (see lib/reader.c).
+ *
+ * One writer per log: the cursor is loaded and stored, not incremented
+ * atomically, so two threads sharing a log can claim the same slot. */
+
+#include "../lib/format.h"
+
+	.text
+	.hidden	tl_slow_clock			/* lib/clock.c, internal */
+
+/* tl_event: log EVENT (msgid | rate << 16) if its rate >= the current rate. */
+	.globl	tl_event
+	.type	tl_event,@function
+	.p2align 4
+tl_event:
+	mov	%esi, %eax			/* eax = event code */
+	shr	$16, %eax			/* eax = event's rate */
+	cmpb	TL_HDR_RATE(%rdi), %al		/* below the current rate? */
+	jb	9f				/* then not this breath: return */
+	/* fall through into tl_append */
+	.size	tl_event, .-tl_event
+
+/* tl_append: log MSGID (low 16 bits of esi) unconditionally. */
+	.globl	tl_append
+	.type	tl_append,@function
+tl_append:
+	/* claim the next slot: n = cursor, r11 = &ring[n & mask] */
+	mov	TL_HDR_CURSOR(%rdi), %r10	/* r10 = n, this entry's number */
+	mov	TL_HDR_MASK(%rdi), %r11		/* r11 = entries - 1 */
+	and	%r10, %r11			/* r11 = slot index */
+	shl	$TL_ENTRY_SHIFT, %r11		/* r11 = slot offset in the ring */
+	lea	TL_HEADER_BYTES(%rdi,%r11), %r11 /* r11 = slot address */
+
+	/* 1. mark the slot busy before touching its payload */
+	lea	1(%r10), %eax			/* eax = low 32 bits of n+1 */
+	not	%eax				/* eax = busy marker ~(n+1) */
+	mov	%eax, TL_ENT_SEQ(%r11)
+
+	/* 2. payload: six arguments, then the message id */
+	mov	%rdx, TL_ENT_ARG0+0(%r11)	/* a0 (before RDTSC clobbers rdx) */
+	mov	%rcx, TL_ENT_ARG0+8(%r11)	/* a1 (before RDPID/RDTSCP clobber rcx) */
+	mov	%r8, TL_ENT_ARG0+16(%r11)	/* a2 */
+	mov	%r9, TL_ENT_ARG0+24(%r11)	/* a3 */
+	mov	8(%rsp), %rax			/* a4 from the stack */
+	mov	%rax, TL_ENT_ARG0+32(%r11)
+	mov	16(%rsp), %rax			/* a5 from the stack */
+	mov	%rax, TL_ENT_ARG0+40(%r11)
+	mov	%si, TL_ENT_MSGID(%r11)		/* msgid = low 16 bits of esi */
+
+	/* 3. the clock: rax = timestamp, cx = cpu/node word; the usual source first */
+	cmpb	$1, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSC_RDPID? */
+	jne	2f
+	rdtsc					/* edx:eax = TSC */
+	rdpid	%rcx				/* rcx = TSC_AUX = node << 12 | cpu */
+	shl	$32, %rdx
+	or	%rdx, %rax			/* rax = 64-bit TSC */
+1:	mov	%rax, TL_ENT_TSC(%r11)
+	mov	%cx, TL_ENT_AUX(%r11)
+
+	/* 4. the entry is complete; 5. publish it */
+	lea	1(%r10), %rax			/* rax = n+1 */
+	mov	%eax, TL_ENT_SEQ(%r11)		/* seq = low 32 bits of n+1 */
+	mov	%rax, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
+9:	ret
+
+	/* the other clock sources, out of the hot path */
+2:	cmpb	$2, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSCP? */
+	jne	3f
+	rdtscp					/* edx:eax = TSC, ecx = TSC_AUX */
+	shl	$32, %rdx
+	or	%rdx, %rax
+	jmp	1b
+3:	cmpb	$3, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSC: no cpu word */
+	jne	4f
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	$0xffff, %ecx			/* cpu/node unknown */
+	jmp	1b
+4:	cmpb	$5, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_MANUAL: from the header */
+	jne	5f
+	mov	TL_HDR_MANUAL_TSC(%rdi), %rax
+	movzwl	TL_HDR_MANUAL_AUX(%rdi), %ecx
+	jmp	1b
+5:	/* TL_CLOCK_MONOTONIC (or anything else): ask C; keep caller-saved state */
+	push	%rdi				/* three pushes: rsp is 16-byte aligned */
+	push	%r10
+	push	%r11
+	call	tl_slow_clock			/* rax = time, rdx = cpu/node word */
+	pop	%r11
+	pop	%r10
+	pop	%rdi
+	mov	%edx, %ecx
+	jmp	1b
+	.size	tl_append, .-tl_append
+
+	.section .note.GNU-stack,"",@progbits

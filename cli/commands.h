@@ -1,0 +1,30 @@
+/* commands.h: the timeline subcommands and what they share.
+ *
+ * Adding a subcommand:
+ *   1. write cli/<name>.c with one usage string, one struct option table and
+ *      int cmd_<name>(int argc, char **argv), returning an EXIT_* code;
+ *   2. declare it below and add it to the table in cli/timeline.c;
+ *   3. document it in man/timeline.1 (SYNOPSIS = its --help) and the README;
+ *   4. add tests in tests/check_cli.c that run the built program. */
+#ifndef TL_COMMANDS_H
+#define TL_COMMANDS_H
+
+/* Exit codes shared by every subcommand. */
+#define EXIT_OK 0        /* success */
+#define EXIT_FINDING 1   /* a finding, e.g. a significant difference */
+#define EXIT_USAGE 2     /* bad usage or bad input */
+
+int cmd_gen(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Prints "timeline CMD: " and the message to stderr, then a newline. */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints REASON (if any) and USAGE to stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *usage, const char *reason);
+
+/* Flushes stdout; on a write error (full disk, closed pipe) reports it and
+ * returns EXIT_USAGE, else RC. */
+int cli_finish(const char *cmd, int rc);
+#endif

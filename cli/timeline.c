@@ -1,0 +1,109 @@
+/* timeline.c: the timeline program's entry point, the command table and the
+ * shared error helpers. Each subcommand lives in cli/<name>.c. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+#include "timeline.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "gen", cmd_gen, "generate C event functions from an events file" },
+	{ "help", cmd_help, "show this list, or a command's usage" },
+	{ "version", cmd_version, "print the version" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "timeline %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *usage, const char *reason)
+{
+	if (reason)
+		fprintf(stderr, "timeline %s: %s\n", cmd, reason);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+int cli_finish(const char *cmd, int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error(cmd, "error writing output: %s", strerror(errno ? errno : EIO));
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
+static void list_commands(FILE *f)
+{
+	fputs("usage: timeline COMMAND [ARGS]\n\ncommands:\n", f);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'timeline help COMMAND' or 'timeline COMMAND --help' shows a command's usage.\n"
+	      "See timeline(1), timeline(3), timeline-events(5) and timeline-format(5).\n", f);
+}
+
+int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		list_commands(stdout);
+		return cli_finish("help", EXIT_OK);
+	}
+	if (!(c = find(argv[1]))) {
+		fprintf(stderr, "timeline: '%s' is not a timeline command; see 'timeline help'\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	char *sub[] = { argv[1], "--help", NULL };
+	return c->fn(2, sub);
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("timeline %s (file format %u.%u)\n", TL_VERSION_STRING, 1u, 0u);
+	return cli_finish("version", EXIT_OK);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	if (argc < 2) {
+		list_commands(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(1, argv);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(1, argv);
+	if (!(c = find(argv[1]))) {
+		fprintf(stderr, "timeline: '%s' is not a timeline command; see 'timeline help'\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,174 @@
+# Makefile: builds libtimeline (static and shared), the timeline program, the
+# generated event headers, the tests, the example and the benchmarks.
+# `make V=1` shows the commands; `make check SANITIZE=1` runs the tests under
+# AddressSanitizer and UndefinedBehaviorSanitizer in build/san/.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+STD = -std=gnu11 -Wall -Wextra -Werror
+CPPFLAGS += -Ilib -I$(BUILD)/gen
+LDLIBS_CHECK = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
+CFLAGS_CHECK = $(shell pkg-config --cflags check 2>/dev/null)
+SOVERSION = 0
+VERSION = 0.1.0
+
+ifeq ($(SANITIZE),1)
+BUILD ?= build/san
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LIBA = $(BUILD)/libtimeline.a
+LIBSO = $(BUILD)/libtimeline.so
+BIN = $(BUILD)/timeline
+else
+BUILD ?= build
+SAN =
+LIBA = lib/libtimeline.a
+LIBSO = lib/libtimeline.so
+BIN = timeline
+endif
+ALL_CFLAGS = $(STD) $(CFLAGS) $(SAN) -fPIC -pthread
+
+ifeq ($(V),1)
+Q =
+say = @:
+else
+Q = @
+say = @printf '  %-6s %s\n'
+endif
+
+ARCH := $(shell $(CC) -dumpmachine)
+LIB_SRC = $(wildcard lib/*.c)
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+ifneq ($(findstring x86_64,$(ARCH)),)
+ASM_OBJ = $(BUILD)/asm/append.o
+else
+ASM_OBJ =
+endif
+CLI_SRC = $(wildcard cli/*.c)
+CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+EVENTS = $(wildcard events/*.events)
+GEN_H = $(EVENTS:events/%.events=$(BUILD)/gen/%_events.h)
+TEST_SRC = $(wildcard tests/check_*.c)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o
+TEST_BIN = $(BUILD)/tests/check_timeline
+EXAMPLE = $(BUILD)/examples/hello
+BENCH = $(BUILD)/bench/logger
+MAN = $(wildcard man/*.[135])
+
+.PHONY: all check install install-lib install-include install-pc install-man uninstall \
+	demo bench clean deps
+
+all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE)
+
+$(BUILD)/%.o: %.c lib/timeline.h $(wildcard lib/*.h)
+	$(say) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/asm/%.o: asm/%.S lib/format.h
+	$(say) AS $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(SAN) -fPIC -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ) $(ASM_OBJ)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJ) $(ASM_OBJ)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtimeline.so.$(SOVERSION) -Wl,-z,noexecstack \
+		-o $@ $^ -lzstd
+
+$(BIN): $(CLI_OBJ) $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) -lm
+
+$(BUILD)/gen/%_events.h: events/%.events $(BIN)
+	$(say) GEN $@
+	@mkdir -p $(@D)
+	$(Q)./$(BIN) gen -o $@ $<
+
+$(BUILD)/gen/bench_events.h: bench/bench.events $(BIN)
+	$(say) GEN $@
+	@mkdir -p $(@D)
+	$(Q)./$(BIN) gen -o $@ $<
+
+$(BUILD)/tests/%.o: tests/%.c $(GEN_H) lib/timeline.h tests/util.h
+	$(say) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS_CHECK) $(ALL_CFLAGS) -c -o $@ $<
+
+$(TEST_BIN): $(TEST_OBJ) $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LDLIBS_CHECK) -lm
+
+$(BUILD)/examples/%.o $(BUILD)/bench/%.o: CPPFLAGS += -Iexamples
+$(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA)
+
+$(BUILD)/examples/hello.o: $(GEN_H)
+$(BUILD)/bench/logger.o: $(BUILD)/gen/bench_events.h
+
+$(BENCH): $(BUILD)/bench/logger.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) -lm
+
+# Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
+check: $(TEST_BIN) $(BIN)
+	$(Q)TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
+		TIMELINE_SRC=$(abspath .) $(TEST_BIN)
+
+demo: $(EXAMPLE)
+	$(Q)./$(EXAMPLE)
+
+bench: $(BENCH)
+	$(Q)./$(BENCH)
+
+deps:
+	$(Q)sh scripts/install-deps
+
+timeline.pc: timeline.pc.in Makefile
+	$(say) GEN $@
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+install: install-lib install-include install-pc install-man
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/timeline
+
+install-lib: $(LIBA) $(LIBSO)
+	install -d $(DESTDIR)$(LIBDIR)
+	install -m 0644 $(LIBA) $(DESTDIR)$(LIBDIR)/libtimeline.a
+	install -m 0755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libtimeline.so.$(VERSION)
+	ln -sf libtimeline.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtimeline.so.$(SOVERSION)
+	ln -sf libtimeline.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libtimeline.so
+
+install-include:
+	install -d $(DESTDIR)$(INCLUDEDIR)
+	install -m 0644 lib/timeline.h $(DESTDIR)$(INCLUDEDIR)/timeline.h
+
+install-pc: timeline.pc
+	install -d $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0644 timeline.pc $(DESTDIR)$(PKGCONFIGDIR)/timeline.pc
+
+install-man:
+	for m in $(MAN); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/timeline $(DESTDIR)$(INCLUDEDIR)/timeline.h \
+		$(DESTDIR)$(LIBDIR)/libtimeline.a $(DESTDIR)$(LIBDIR)/libtimeline.so \
+		$(DESTDIR)$(LIBDIR)/libtimeline.so.$(SOVERSION) \
+		$(DESTDIR)$(LIBDIR)/libtimeline.so.$(VERSION) $(DESTDIR)$(PKGCONFIGDIR)/timeline.pc
+	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+
+clean:
+	rm -rf build lib/libtimeline.a lib/libtimeline.so timeline timeline.pc

@@ -59,8 +59,10 @@ TEST_SRC = $(wildcard tests/check_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o
 TEST_BIN = $(BUILD)/tests/check_timeline
 EXAMPLE = $(BUILD)/examples/hello
-BENCH = $(BUILD)/bench/logger
+BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions
 MAN = $(wildcard man/*.[135])
+
+.SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o
 
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench clean deps
@@ -117,7 +119,7 @@ $(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
 $(BUILD)/examples/hello.o: $(GEN_H)
 $(BUILD)/bench/logger.o: $(BUILD)/gen/bench_events.h
 
-$(BENCH): $(BUILD)/bench/logger.o $(LIBA)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) -lm
 
@@ -129,8 +131,11 @@ check: $(TEST_BIN) $(BIN)
 demo: $(EXAMPLE)
 	$(Q)./$(EXAMPLE)
 
+# Logger costs in TSC ticks (ratios to RDTSC in the same run), then
+# instruction counts with callgrind; both land in bench/results/latest.csv.
 bench: $(BENCH)
-	$(Q)./$(BENCH)
+	$(Q)./$(BUILD)/bench/logger
+	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
 
 deps:
 	$(Q)sh scripts/install-deps

@@ -21,6 +21,11 @@ int cmd_version(int argc, char **argv);
 /* Prints "timeline CMD: " and the message to stderr, then a newline. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* For getopt_long's '?' or ':' return C (with opterr = 0 and an optstring
+ * starting with ':'): prints which option was wrong, then USAGE; returns
+ * EXIT_USAGE. */
+int cli_bad_option(const char *cmd, const char *usage, char **argv, int c);
+
 /* Prints REASON (if any) and USAGE to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *reason);
 

@@ -1,6 +1,7 @@
 /* timeline.c: the timeline program's entry point, the command table and the
  * shared error helpers. Each subcommand lives in cli/<name>.c. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,6 +48,21 @@ int cli_usage_error(const char *cmd, const char *usage, const char *reason)
 	return EXIT_USAGE;
 }
 
+int cli_bad_option(const char *cmd, const char *usage, char **argv, int c)
+{
+	char why[256];
+	const char *arg = argv[optind - 1];
+	if (c == ':' && optopt)
+		snprintf(why, sizeof why, "option '-%c' requires an argument", optopt);
+	else if (c == ':')
+		snprintf(why, sizeof why, "option '%s' requires an argument", arg);
+	else if (optopt)
+		snprintf(why, sizeof why, "unknown option '-%c'", optopt);
+	else
+		snprintf(why, sizeof why, "unknown option '%s'", arg);
+	return cli_usage_error(cmd, usage, why);
+}
+
 int cli_finish(const char *cmd, int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -83,9 +99,14 @@ int cmd_help(int argc, char **argv)
 
 int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	printf("timeline %s (file format %u.%u)\n", TL_VERSION_STRING, 1u, 0u);
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs("usage: timeline version\n", stdout);
+		return cli_finish("version", EXIT_OK);
+	}
+	if (argc > 1)
+		return cli_usage_error("version", "usage: timeline version\n", "too many arguments");
+	printf("timeline %s (file format %u.%u)\n", TL_VERSION_STRING, TL_FORMAT_MAJOR,
+	       TL_FORMAT_MINOR);
 	return cli_finish("version", EXIT_OK);
 }
 

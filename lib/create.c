@@ -78,12 +78,14 @@ static int try_root(const char *root, const char *name, char *buf, size_t size, 
 	return TL_OK;
 }
 
-/* A root we may fall back from: it failed for want of permission. */
+/* A root we may fall back from: we may not write there, or it belongs to
+ * someone else. A symbolic link is never passed over silently. */
 static int permission_problem(const tl_error *err)
 {
-	return err->code == TL_E_SYS &&
-	       (err->sys_errno == EACCES || err->sys_errno == EPERM || err->sys_errno == EROFS ||
-		err->sys_errno == ENOENT);
+	return err->code == TL_E_UNSAFE ||
+	       (err->code == TL_E_SYS &&
+		(err->sys_errno == EACCES || err->sys_errno == EPERM || err->sys_errno == EROFS ||
+		 err->sys_errno == ENOENT));
 }
 
 int tl_default_path(const char *name, char *buf, size_t size, tl_error *err)

@@ -7,7 +7,8 @@
 #include <string.h>
 #include "error.h"
 
-#define NAME_MAX_LEN 63
+#define NAME_MAX_LEN 63          /* an event name, or a category */
+#define QUALIFIED_MAX_LEN 127    /* "category.name" */
 
 static int is_ident_start(int c) { return isalpha(c) || c == '_'; }
 static int is_ident(int c) { return isalnum(c) || c == '_'; }
@@ -60,9 +61,9 @@ static int parse_rest(const char *p, const char *end, int dots, tl_def *d, char 
 		p++;
 	d->name = n;
 	d->name_len = (size_t)(p - n);
-	if (d->name_len > NAME_MAX_LEN) {
+	if (d->name_len > (dots ? QUALIFIED_MAX_LEN : NAME_MAX_LEN)) {
 		snprintf(why, wsz, "event name '%.*s...' is longer than %d characters", 16, n,
-			 NAME_MAX_LEN);
+			 dots ? QUALIFIED_MAX_LEN : NAME_MAX_LEN);
 		return -1;
 	}
 	d->attrs = NULL;
@@ -123,7 +124,9 @@ static int parse_rest(const char *p, const char *end, int dots, tl_def *d, char 
 /* Parses header line P..END into D. */
 static int parse_header(const char *p, const char *end, int dots, tl_def *d, char *why, size_t wsz)
 {
-	int a = digit(&p, end, "level", why, wsz), b;
+	const char *bar = memchr(p, '|', (size_t)(end - p));
+	int old = !memchr(p, ',', (size_t)(bar - p));   /* "RATE|name:" */
+	int a = digit(&p, end, old ? "rate" : "level", why, wsz), b;
 	if (a < 0)
 		return -1;
 	if (*p == ',') {
@@ -191,7 +194,7 @@ static struct line *split_lines(char *text, size_t len, size_t *n)
 			v = w;
 		}
 		v[k].p = p;
-		v[k].len = (size_t)(e - p) - (e > p && e[-1] == '\r');
+		v[k].len = (size_t)(e - p);
 		v[k].no = (unsigned)k + 1;
 		k++;
 		p = nl ? nl + 1 : end;
@@ -207,9 +210,13 @@ static int category_of(const char *name, char **out, tl_error *err)
 	size_t len;
 	b = b ? b + 1 : name;
 	len = strlen(b);
-	if (len > 7 && !strcmp(b + len - 7, ".events"))
+	if (len >= 7 && !strcmp(b + len - 7, ".events"))
 		len -= 7;
-	if (len == 0 || len > 31 || !is_ident_start((unsigned char)b[0]))
+	if (len > NAME_MAX_LEN)
+		return tl_fail(err, TL_E_PARSE, 0,
+			       "%s: category '%.*s...' (the file's base name) is longer than %d characters",
+			       name, 16, b, NAME_MAX_LEN);
+	if (len == 0 || !is_ident_start((unsigned char)b[0]))
 		return tl_fail(err, TL_E_PARSE, 0,
 			       "%s: category '%.*s' (the file's base name) is not a C identifier",
 			       name, (int)len, b);
@@ -303,6 +310,27 @@ static int make_canon(tl_events *ev, const char *file, tl_error *err)
 	return TL_OK;
 }
 
+/* Line number of position AT in TEXT. */
+static unsigned line_of(const char *text, const char *at)
+{
+	unsigned n = 1;
+	for (; text < at; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Copies LEN bytes of SRC to DST turning CRLF into LF (and dropping a final
+ * CR); returns the new length. */
+static size_t copy_lf(char *dst, const char *src, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++)
+		if (!(src[i] == '\r' && (i + 1 == len || src[i + 1] == '\n')))
+			dst[k++] = src[i];
+	dst[k] = '\0';
+	return k;
+}
+
 tl_events *tl_events_parse(const char *text, size_t len, const char *name, tl_error *err)
 {
 	tl_events *ev = calloc(1, sizeof *ev);
@@ -313,12 +341,12 @@ tl_events *tl_events_parse(const char *text, size_t len, const char *name, tl_er
 	tl_ok(err);
 	if (!ev || !(ev->text = malloc(len + 1)))
 		goto fail;
-	memcpy(ev->text, text, len);
-	ev->text[len] = '\0';
 	if (memchr(text, '\0', len)) {
-		rc = tl_fail(err, TL_E_PARSE, 0, "%s: contains a NUL byte; not an events file", name);
+		rc = tl_fail(err, TL_E_PARSE, 0, "%s:%u: contains a NUL byte; not an events file",
+			     name, line_of(text, (const char *)memchr(text, '\0', len)));
 		goto fail;
 	}
+	len = copy_lf(ev->text, text, len);
 	rc = category_of(name, &ev->category, err);
 	if (rc != TL_OK)
 		goto fail;

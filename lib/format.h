@@ -6,7 +6,7 @@
 
 /* File = header (4096 bytes) | ring (entries * 64) | string table. */
 #define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
-#define TL_MAJOR 1
+#define TL_MAJOR 1              /* = TL_FORMAT_MAJOR in timeline.h */
 #define TL_MINOR 0
 #define TL_HEADER_BYTES 4096
 #define TL_ENTRY_BYTES 64
@@ -42,7 +42,7 @@ struct tl_header {
 	uint32_t header_bytes;      /*  12: 4096 */
 	uint32_t entry_bytes;       /*  16: 64 */
 	uint32_t reserved0;         /*  20: 0 */
-	uint64_t entries;           /*  24: ring slots, a power of two, 2..2^32 */
+	uint64_t entries;           /*  24: ring slots, a power of two, 2..2^31 */
 	uint64_t ring_offset;       /*  32: 4096 */
 	uint64_t strings_offset;    /*  40: ring_offset + entries * 64 */
 	uint64_t strings_bytes;     /*  48: multiple of 16, <= 1 MiB */
@@ -70,7 +70,7 @@ struct tl_header {
 	uint32_t pid;               /* 164: writer's pid */
 	uint8_t reserved3[24];      /* 168: 0 */
 	/* identity strings, NUL-terminated, zero-padded */
-	char process[64];           /* 192: /proc/self/comm */
+	char process[64];           /* 192: program_invocation_short_name */
 	char host[128];             /* 256: gethostname() */
 	char name[64];              /* 384: log name */
 	uint8_t reserved4[576];     /* 448: 0 */
@@ -101,7 +101,10 @@ _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq"
 
 /* The value a complete entry number N carries in its seq field, and the
  * marker stored while it is written: never equal to the complete value of N
- * or of N - entries (2x = entries - 1 (mod 2^32) has no solution). */
+ * or of N - entries (2x = entries - 1 (mod 2^32) has no solution). With at
+ * most 2^31 entries the complete values of N and N - entries differ too, and
+ * a never-written slot (seq 0) can only be met below the first wrap, where
+ * N + 1 <= 2^31 is not 0. */
 static inline uint32_t tl_seq_done(uint64_t n) { return (uint32_t)(n + 1); }
 static inline uint32_t tl_seq_busy(uint64_t n) { return ~(uint32_t)(n + 1); }
 

@@ -1,5 +1,6 @@
 /* intern.c: the string table of a log being written: each distinct string
  * stored once, 16-byte aligned, its message id = offset / 16. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "error.h"
@@ -40,6 +41,7 @@ int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
 	long off;
 
 	*id = 0;
+	tl_ok(err);
 	if (h->disabled)
 		return TL_OK;
 	if (len == 0)
@@ -85,15 +87,20 @@ int tl_register(tl_log *log, const char *const *defs, size_t n, const char *attr
 		uint16_t *ids, tl_error *err)
 {
 	int rc = TL_OK;
+	tl_ok(err);
 	if (attrs && !*attrs)
 		attrs = NULL;
 	if (attrs && strpbrk(attrs, ":\n"))
 		return tl_fail(err, TL_E_INVAL, 0, "attributes '%s' contain ':' or a newline", attrs);
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(defs[i], ':'))
+			return tl_fail(err, TL_E_INVAL, 0, "definition '%.*s' has no ':'",
+				       line_len(defs[i]), defs[i]);
 	for (size_t i = 0; i < n && rc == TL_OK; i++) {
 		char *s = attrs ? with_attrs(defs[i], attrs) : NULL;
 		if (attrs && !s)
-			return tl_fail(err, strchr(defs[i], ':') ? TL_E_NOMEM : TL_E_INVAL, 0,
-				       "definition '%.*s' has no ':'", line_len(defs[i]), defs[i]);
+			return tl_fail(err, TL_E_NOMEM, ENOMEM, "%s: cannot register '%.*s'",
+				       ((struct tl_header *)log)->path, line_len(defs[i]), defs[i]);
 		rc = tl_intern(log, s ? s : defs[i], &ids[i], err);
 		free(s);
 	}

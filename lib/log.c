@@ -34,20 +34,35 @@ static int is_disabled(const tl_log *log)
 	return ((const struct tl_header *)log)->disabled != 0;
 }
 
+/* A log name is a file name component: [A-Za-z0-9._-], no leading dot. */
+static int valid_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 63 || s[0] == '.')
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
 /* Checks OPT and fills the effective sizes and clock. */
 static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strings, int *clock,
 			 tl_error *err)
 {
 	*entries = o->entries ? o->entries : TL_DEFAULT_ENTRIES;
 	*strings = o->strings_bytes ? o->strings_bytes : TL_DEFAULT_STRINGS;
-	if (*entries < 2 || *entries > (1ull << 32) || (*entries & (*entries - 1)))
+	if (*entries < 2 || *entries > (1ull << 31) || (*entries & (*entries - 1)))
 		return tl_fail(err, TL_E_INVAL, 0,
-			       "ring size %llu is not a power of two from 2 to 2^32",
+			       "ring size %llu is not a power of two from 2 to 2^31",
 			       (unsigned long long)*entries);
+	if (o->name && !valid_name(o->name))
+		return tl_fail(err, TL_E_INVAL, 0,
+			       "log name '%s' must be 1 to 63 of [A-Za-z0-9._-], not starting with '.'",
+			       o->name);
 	if (*strings % 16 || *strings > TL_MAX_STRINGS)
 		return tl_fail(err, TL_E_INVAL, 0,
 			       "string table size %u is not a multiple of 16 up to %u", *strings,
 			       TL_MAX_STRINGS);
+	if (o->clock < TL_CLOCK_AUTO || o->clock > TL_CLOCK_MANUAL)
+		return tl_fail(err, TL_E_INVAL, 0, "clock source %d does not exist", o->clock);
 	*clock = tl_clock_pick(o->clock, tl_cpu_features());
 	if (*clock < 0)
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d is not supported by this CPU",

@@ -37,7 +37,7 @@ static int check_header(const struct tl_header *h, uint64_t file_bytes, const ch
 	if (h->header_bytes != TL_HEADER_BYTES || h->entry_bytes != TL_ENTRY_BYTES ||
 	    h->ring_offset != TL_HEADER_BYTES)
 		return tl_fail(err, TL_E_FORMAT, 0, "%s: damaged header (header or entry size)", path);
-	if (n < 2 || n > (1ull << 32) || (n & (n - 1)) || h->mask != n - 1)
+	if (n < 2 || n > (1ull << 31) || (n & (n - 1)) || h->mask != n - 1)
 		return tl_fail(err, TL_E_FORMAT, 0, "%s: damaged header (ring of %llu entries)", path,
 			       (unsigned long long)n);
 	if (h->strings_offset != TL_HEADER_BYTES + n * TL_ENTRY_BYTES ||

@@ -14,13 +14,17 @@ extern "C" {
 #define TL_VERSION_MAJOR 0
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
+#define TL_FORMAT_MAJOR 1   /* the file format this library writes and reads */
+#define TL_FORMAT_MINOR 0
 
 /* ------------------------------------------------------------------------
  * Errors
  *
  * Every call that can fail returns a status (TL_OK or a negative TL_E_*) and,
  * when given a tl_error, fills it with a one-line message naming the file and
- * the problem: "/var/run/timeline/42/engine.timeline: no space left on device".
+ * the problem, e.g. "/var/run/timeline/42/engine.timeline: cannot allocate
+ * 68161536 bytes: No space left on device". Errors in tl_options, which come
+ * before any file, name the option instead.
  * The library never prints and never aborts the host process.
  * ------------------------------------------------------------------------ */
 enum tl_status {
@@ -71,10 +75,11 @@ enum tl_clock {
 
 /* Options for tl_open(). A zeroed struct (or NULL) asks for the defaults. */
 typedef struct tl_options {
-	uint64_t entries;        /* ring size: a power of two from 2 to 2^32; 0 = 2^20 */
+	uint64_t entries;        /* ring size: a power of two from 2 to 2^31; 0 = 2^20 */
 	uint32_t strings_bytes;  /* string table size: a multiple of 16 up to 1 MiB; 0 = 1 MiB */
 	int clock;               /* an enum tl_clock; TL_CLOCK_AUTO picks by CPU features */
-	const char *name;        /* log name for the default path and header; NULL = "timeline" */
+	const char *name;        /* log name for the default path and header, [A-Za-z0-9._-]
+				  * up to 63 characters, no leading dot; NULL = "timeline" */
 	uint64_t tsc_hz;         /* ticks per second to record; 0 = calibrate (MANUAL: 0 = unknown) */
 	int no_prefault;         /* nonzero: do not touch every page of the ring at creation */
 } tl_options;
@@ -158,7 +163,7 @@ void tl_event(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2
 
 static inline unsigned tl_event_code(unsigned msgid, unsigned rate)
 {
-	return (msgid & 0xffffu) | (rate << 16);
+	return (msgid & 0xffffu) | ((rate > 9 ? 9 : rate) << 16);   /* event rates are 0..9 */
 }
 
 /* The portable C twins of tl_append and tl_event: the same stores in the same
@@ -282,7 +287,8 @@ void tl_reader_info(const tl_reader *r, tl_info *info);
  * the newest complete one, oldest first. Call again to follow a live writer.
  * Entries a live writer overwrites during the read, and entries a crashed
  * writer left incomplete, are counted, never returned.
- * @return the number of entries in the snapshot. */
+ * @return the number of entries below the cursor in the snapshot; one more
+ *         may be read if the writer had stored it but not yet moved the cursor. */
 uint64_t tl_reader_rewind(tl_reader *r);
 
 /* Copies the next entry of the snapshot into *E.

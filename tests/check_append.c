@@ -1,0 +1,214 @@
+/* check_append.c: the asm logger against its C twin, byte for byte, the
+ * rate check of tl_event, every clock source, and the disabled log. */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+#include "../lib/format.h"
+
+typedef void (*append_fn)(tl_log *, unsigned, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+			  uint64_t);
+
+static char *dir;
+static void setup(void) { dir = tmpdir_new(); }
+static void teardown(void) { rm_rf(dir); free(dir); }
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Drives LOG with APPEND and EVENT over the same pseudo-random inputs. */
+static void drive(tl_log *log, append_fn append, append_fn event, uint64_t seed)
+{
+	rng = seed;
+	for (int i = 0; i < 100; i++) {   /* 100 > 32 entries: wraps three times */
+		uint64_t a = next(), b = next();
+		tl_set_manual_clock(log, next(), (uint16_t)next());
+		if (i % 2)
+			append(log, (unsigned)(a & 0xffff) | 0xabc0000u, a, b, ~a, a ^ b, a + b, a * b);
+		else
+			event(log, tl_event_code((unsigned)b & 0xffff, (unsigned)(a % 11)), b, a, a, b,
+			      0, ~0ull);
+		if (i % 10 == 0)
+			tl_set_rate(log, 1 + (unsigned)(b % 10));
+	}
+}
+
+START_TEST(test_asm_and_c_write_byte_identical_logs)
+{
+	const char *pa = path_in(dir, "asm.timeline"), *pc = path_in(dir, "c.timeline");
+	tl_log *a = open_manual(pa, 32), *c = open_manual(pc, 32);
+	const struct tl_header *ha = (void *)a, *hc = (void *)c;
+	drive(a, tl_append, tl_event, 42);
+	drive(c, tl_append_c, tl_event_c, 42);
+	ck_assert_uint_gt(ha->cursor, 50);
+	ck_assert_uint_lt(ha->cursor, 100);   /* some events were below the rate */
+	ck_assert_uint_eq(ha->cursor, hc->cursor);
+	ck_assert_int_eq(memcmp(tl_ring((void *)a), tl_ring((void *)c), 32 * 64), 0);
+	tl_close(a);
+	tl_close(c);
+}
+END_TEST
+
+/* Logs one event of each rate 0..9 through FN at current rate RATE and
+ * returns the bit set of the rates that were logged. */
+static unsigned logged_rates(append_fn fn, unsigned rate)
+{
+	tl_log *log = open_manual(path_in(dir, "rate.timeline"), 16);
+	const struct tl_header *h = (void *)log;
+	unsigned set = 0;
+	tl_set_rate(log, rate);
+	for (unsigned r = 0; r <= 9; r++) {
+		uint64_t before = h->cursor;
+		fn(log, tl_event_code(7, r), r, 0, 0, 0, 0, 0);
+		if (h->cursor != before)
+			set |= 1u << r;
+	}
+	tl_close(log);
+	return set;
+}
+
+START_TEST(test_event_logs_rates_at_or_above_the_current_rate)
+{
+	append_fn fns[2] = { tl_event, tl_event_c };
+	for (int f = 0; f < 2; f++) {
+		ck_assert_uint_eq(logged_rates(fns[f], 1), 0x3fe);   /* 1..9, never 0 */
+		ck_assert_uint_eq(logged_rates(fns[f], 5), 0x3e0);   /* 5..9 */
+		ck_assert_uint_eq(logged_rates(fns[f], 9), 0x200);   /* 9 only */
+		ck_assert_uint_eq(logged_rates(fns[f], TL_RATE_OFF), 0);
+	}
+}
+END_TEST
+
+/* Logs two events with CLOCK through FN and checks time and cpu word. */
+static void check_clock(int clock, append_fn fn)
+{
+	tl_options o = { .entries = 4, .clock = clock };
+	tl_error err;
+	const char *p = path_in(dir, "clock.timeline");
+	tl_log *log = tl_open(p, &o, &err);
+	size_t n;
+	tl_entry *v;
+	tl_info in;
+	tl_reader *r;
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	fn(log, 1, 0, 0, 0, 0, 0, 0);
+	fn(log, 2, 0, 0, 0, 0, 0, 0);
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	r = tl_reader_open(p, &err);
+	tl_reader_info(r, &in);
+	tl_reader_close(r);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(in.clock, clock);
+	ck_assert_uint_le(in.anchor_tsc, v[0].tsc);
+	ck_assert_uint_le(v[0].tsc, v[1].tsc);
+	ck_assert_uint_gt(in.tsc_hz, 100000000);   /* a real clock: over 100 MHz */
+	/* within a second of the anchor */
+	ck_assert_uint_lt(v[1].tsc - in.anchor_tsc, in.tsc_hz);
+	if (clock == TL_CLOCK_RDTSC)
+		ck_assert_uint_eq(v[0].aux, 0xffff);
+	else
+		ck_assert_uint_lt(v[0].cpu, (uint64_t)sysconf(_SC_NPROCESSORS_CONF));
+	free(v);
+}
+
+START_TEST(test_every_clock_source_stamps_time_and_cpu)
+{
+	int clocks[] = { TL_CLOCK_RDTSC_RDPID, TL_CLOCK_RDTSCP, TL_CLOCK_RDTSC, TL_CLOCK_MONOTONIC };
+	uint32_t need[] = { TL_CPU_RDPID, TL_CPU_RDTSCP, TL_CPU_TSC, 0 };
+	tl_options probe = { .entries = 2, .no_prefault = 1 };
+	tl_error err;
+	tl_log *log = tl_open(path_in(dir, "probe.timeline"), &probe, &err);
+	tl_reader *r;
+	tl_info in;
+	tl_close(log);
+	r = tl_reader_open(path_in(dir, "probe.timeline"), &err);
+	tl_reader_info(r, &in);
+	tl_reader_close(r);
+	for (int i = 0; i < 4; i++) {
+		if ((in.cpu_features & need[i]) != need[i])
+			continue;   /* not on this CPU: AUTO never picks it */
+		check_clock(clocks[i], tl_append);
+		check_clock(clocks[i], tl_append_c);
+	}
+#if defined(__x86_64__)
+	/* this project's machines have all of them */
+	ck_assert_uint_eq(in.cpu_features & (TL_CPU_TSC | TL_CPU_RDTSCP | TL_CPU_RDPID),
+			  TL_CPU_TSC | TL_CPU_RDTSCP | TL_CPU_RDPID);
+	ck_assert_int_eq(in.clock, TL_CLOCK_RDTSC_RDPID);   /* what AUTO picks */
+#endif
+}
+END_TEST
+
+START_TEST(test_rdpid_cpu_word_matches_the_running_cpu)
+{
+	tl_options o = { .entries = 16, .clock = TL_CLOCK_AUTO };
+	tl_error err;
+	const char *p = path_in(dir, "cpu.timeline");
+	tl_log *log = tl_open(p, &o, &err);
+	cpu_set_t set;
+	size_t n;
+	tl_entry *v;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ck_assert_ptr_nonnull(log);
+	for (long c = 0; c < ncpu && c < 8; c++) {
+		CPU_ZERO(&set);
+		CPU_SET(c, &set);
+		ck_assert_int_eq(sched_setaffinity(0, sizeof set, &set), 0);
+		tl_append(log, 0, (uint64_t)c, 0, 0, 0, 0, 0);
+	}
+	CPU_ZERO(&set);
+	for (long c = 0; c < ncpu; c++)
+		CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof set, &set);
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n, (size_t)(ncpu < 8 ? ncpu : 8));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(v[i].cpu, v[i].args[0]);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_disabled_log_logs_nothing_and_never_fails)
+{
+	tl_log *log = tl_disabled();
+	static const char *const defs[] = { "1,9|x.y: a" };
+	uint16_t ids[1] = { 77 };
+	tl_error err;
+	ck_assert_uint_eq(tl_rate(log), TL_RATE_OFF);
+	tl_breath(log);
+	ck_assert_uint_eq(tl_rate(log), TL_RATE_OFF);
+	ck_assert_int_eq(tl_set_rate(log, 9), TL_E_INVAL);
+	ck_assert_uint_eq(tl_rate(log), TL_RATE_OFF);
+	ck_assert_int_eq(tl_register(log, defs, 1, NULL, ids, &err), TL_OK);
+	ck_assert_uint_eq(ids[0], 0);
+	tl_event(log, tl_event_code(0, 9), 1, 2, 3, 4, 5, 6);
+	tl_append(log, 0, 1, 2, 3, 4, 5, 6);   /* lands in the stub's scratch slot */
+	tl_close(log);
+	ck_assert_ptr_eq(tl_disabled(), log);
+}
+END_TEST
+
+Suite *append_suite(void)
+{
+	Suite *s = suite_create("append");
+	TCase *t = tcase_create("append");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_test(t, test_asm_and_c_write_byte_identical_logs);
+	tcase_add_test(t, test_event_logs_rates_at_or_above_the_current_rate);
+	tcase_add_test(t, test_every_clock_source_stamps_time_and_cpu);
+	tcase_add_test(t, test_rdpid_cpu_word_matches_the_running_cpu);
+	tcase_add_test(t, test_disabled_log_logs_nothing_and_never_fails);
+	suite_add_tcase(s, t);
+	return s;
+}

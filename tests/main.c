@@ -1,0 +1,19 @@
+/* main.c: runs every Check suite in one runner and prints Check's summary. */
+#include <stdlib.h>
+#include "util.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(format_suite());
+	int failed;
+	srunner_add_suite(sr, append_suite());
+	srunner_add_suite(sr, sample_suite());
+	srunner_add_suite(sr, create_suite());
+	srunner_add_suite(sr, crash_suite());
+	srunner_add_suite(sr, events_suite());
+	srunner_add_suite(sr, cli_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,129 @@
+/* util.c: test helpers: temporary directories, files, running commands. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "util.h"
+
+char *tmpdir_new(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *p;
+	if (asprintf(&p, "%s/tltest.XXXXXX", base && *base ? base : "/tmp") < 0)
+		abort();
+	ck_assert_ptr_nonnull(mkdtemp(p));
+	return p;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(p) ? 0 : 0;
+	chmod(p, 0600);
+	unlink(p);
+	return 0;
+}
+
+void rm_rf(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *path_in(const char *dir, const char *name)
+{
+	static char buf[2][4096];
+	static int k;
+	k ^= 1;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+	return buf[k];
+}
+
+void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+	if (!f)
+		return NULL;
+	do {
+		if (n + 1 >= cap)
+			buf = realloc(buf, cap = cap ? cap * 2 : 4096);
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int run(const char *cmd, char **out, char **err)
+{
+	char ofile[] = "/tmp/tlrun.out.XXXXXX", efile[] = "/tmp/tlrun.err.XXXXXX";
+	char *full;
+	int ofd = mkstemp(ofile), efd = mkstemp(efile), st;
+	close(ofd);
+	close(efd);
+	if (asprintf(&full, "(%s) >%s 2>%s </dev/null", cmd, ofile, efile) < 0)
+		abort();
+	st = system(full);
+	free(full);
+	if (out)
+		*out = read_file(ofile, NULL);
+	if (err)
+		*err = read_file(efile, NULL);
+	unlink(ofile);
+	unlink(efile);
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+const char *timeline_bin(void)
+{
+	const char *b = getenv("TIMELINE_BIN");
+	return b && *b ? b : "./timeline";
+}
+
+tl_log *open_manual(const char *path, uint64_t entries)
+{
+	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "test" };
+	tl_error err;
+	tl_log *log = tl_open(path, &o, &err);
+	ck_assert_msg(log != NULL, "tl_open: %s", err.msg);
+	return log;
+}
+
+tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped)
+{
+	tl_error err;
+	tl_reader *r = tl_reader_open(path, &err);
+	tl_entry *v;
+	size_t cap, k = 0;
+	ck_assert_msg(r != NULL, "tl_reader_open: %s", err.msg);
+	cap = (size_t)tl_reader_rewind(r) + 2;
+	v = malloc(cap * sizeof *v);
+	while (k < cap && tl_reader_next(r, &v[k]))
+		k++;
+	if (skipped)
+		*skipped = tl_reader_skipped(r);
+	tl_reader_close(r);
+	*n = k;
+	return v;
+}

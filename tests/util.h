@@ -1,0 +1,44 @@
+/* util.h: helpers shared by the Check suites: temporary directories, running
+ * the built timeline program, reading a whole log back. */
+#ifndef TL_TEST_UTIL_H
+#define TL_TEST_UTIL_H
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "timeline.h"
+
+/* A fresh 0700 directory under $TMPDIR or /tmp; removed by rm_rf(). */
+char *tmpdir_new(void);
+void rm_rf(const char *path);
+
+/* PATH = DIR/NAME in a static buffer (two alternate buffers). */
+const char *path_in(const char *dir, const char *name);
+
+/* Writes LEN bytes of DATA to PATH (mode 0644). */
+void write_file(const char *path, const void *data, size_t len);
+
+/* Reads PATH whole; *LEN gets its size. Caller frees. */
+char *read_file(const char *path, size_t *len);
+
+/* Runs the shell command CMD; stdout and stderr go to OUT and ERR (malloc'd,
+ * NUL-terminated; either may be NULL). Returns the exit status, or -1. */
+int run(const char *cmd, char **out, char **err);
+
+/* The built timeline program ($TIMELINE_BIN, else ./timeline). */
+const char *timeline_bin(void);
+
+/* Opens a log at PATH with ENTRIES entries and the manual clock (tsc_hz 1 GHz). */
+tl_log *open_manual(const char *path, uint64_t entries);
+
+/* Reads every entry of PATH's snapshot into a malloc'd array; *N gets the count. */
+tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped);
+
+/* The suites, one per tests/check_<module>.c. */
+Suite *format_suite(void);
+Suite *append_suite(void);
+Suite *sample_suite(void);
+Suite *create_suite(void);
+Suite *crash_suite(void);
+Suite *events_suite(void);
+Suite *cli_suite(void);
+#endif

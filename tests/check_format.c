@@ -318,6 +318,78 @@ START_TEST(test_reader_refuses_bad_files_with_one_line)
 }
 END_TEST
 
+/* Events loaded from a file at run time, logged through tl_event(). */
+START_TEST(test_events_file_loaded_at_run_time_logs_by_rate)
+{
+	const char *src = getenv("TIMELINE_SRC"), *p = path_in(dir, "rt2.timeline");
+	char file[4096];
+	tl_error err;
+	tl_events *ev;
+	tl_log *log = open_manual(p, 16);
+	tl_reader *r;
+	tl_entry e;
+	uint16_t ids[8];
+	snprintf(file, sizeof file, "%s/events/app.events", src ? src : ".");
+	ev = tl_events_load(file, &err);
+	ck_assert_msg(ev != NULL, "%s", err.msg);
+	ck_assert_uint_eq(ev->ndefs, 4);
+	ck_assert_int_eq(tl_register(log, (const char *const *)ev->canon, ev->ndefs, "app=nic",
+				     ids, &err), TL_OK);
+	tl_set_rate(log, 6);   /* app events are rate 5: not logged */
+	tl_event(log, tl_event_code(ids[0], ev->defs[0].rate), 1, 2, 3, 4, 0, 0);
+	tl_set_rate(log, 5);
+	tl_event(log, tl_event_code(ids[1], ev->defs[1].rate), 5, 6, 7, 8, 0, 0);
+	tl_close(log);
+	r = tl_reader_open(p, &err);
+	ck_assert_uint_eq(tl_reader_rewind(r), 1);
+	ck_assert_int_eq(tl_reader_next(r, &e), 1);
+	ck_assert_uint_eq(e.args[0], 5);
+	ck_assert_uint_eq(e.args[3], 8);
+	ck_assert_str_eq(tl_reader_string(r, e.msgid),
+			 "5,5|app.pulled app=nic: inpackets inbytes outpackets outbytes\n"
+			 "The app's pull callback returned. Same running totals as 'pull', taken\n"
+			 "just after the call.");
+	ck_assert_int_eq(tl_reader_next(r, &e), 0);
+	tl_reader_close(r);
+	tl_events_free(ev);
+}
+END_TEST
+
+/* Resident kilobytes of the mapping that starts at ADDR, from smaps. */
+static long rss_kb(const void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512], want[32];
+	long kb = -1;
+	int in = 0;
+	snprintf(want, sizeof want, "%lx-", (unsigned long)addr);
+	while (f && fgets(line, sizeof line, f)) {
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' '))
+			in = !strncmp(line, want, strlen(want));
+		else if (in && !strncmp(line, "Rss:", 4))
+			kb = strtol(line + 4, NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+START_TEST(test_ring_is_prefaulted_unless_asked_not_to)
+{
+	tl_options o = { .entries = 1 << 14, .strings_bytes = 4096 };   /* 1 MiB of ring */
+	tl_error err;
+	tl_log *log = tl_open(path_in(dir, "pf.timeline"), &o, &err);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(rss_kb(log), (4096 + (1 << 14) * 64 + 4096) / 1024);
+	tl_close(log);
+	o.no_prefault = 1;
+	log = tl_open(path_in(dir, "npf.timeline"), &o, &err);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(rss_kb(log), 4);   /* the header page, written at creation */
+	tl_close(log);
+}
+END_TEST
+
 Suite *format_suite(void)
 {
 	Suite *s = suite_create("format");
@@ -333,6 +405,8 @@ Suite *format_suite(void)
 	tcase_add_test(t, test_full_string_table_fails_cleanly);
 	tcase_add_test(t, test_register_adds_attributes_and_reports_full);
 	tcase_add_test(t, test_reader_refuses_bad_files_with_one_line);
+	tcase_add_test(t, test_events_file_loaded_at_run_time_logs_by_rate);
+	tcase_add_test(t, test_ring_is_prefaulted_unless_asked_not_to);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -26,18 +26,24 @@ static inline unsigned rate_of(uint32_t r)
 	return k;
 }
 
+/* A rate set from outside (rate_fixed stored first, then rate) is never
+ * overwritten: the new rate goes in with a compare-and-swap against the rate
+ * read before rate_fixed was checked, so a store that came in between wins. */
 void tl_breath(tl_log *log)
 {
 	struct tl_header *h = (struct tl_header *)log;
+	uint8_t old;
 	uint32_t r;
 	if (h->disabled)
 		return;
 	h->breaths++;
-	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_RELAXED))
+	old = __atomic_load_n(&h->rate, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_ACQUIRE))
 		return;
 	/* r = 1 + floor(x * 5^9 / 2^64): uniform in 1..5^9 to within 2^-43 */
 	r = 1 + (uint32_t)(((unsigned __int128)xorshift64(&h->prng) * pow5[9]) >> 64);
-	__atomic_store_n(&h->rate, (uint8_t)rate_of(r), __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&h->rate, &old, (uint8_t)rate_of(r), 0, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
 }
 
 int tl_set_rate(tl_log *log, unsigned rate)
@@ -49,8 +55,9 @@ int tl_set_rate(tl_log *log, unsigned rate)
 		__atomic_store_n(&h->rate_fixed, 0, __ATOMIC_RELAXED);
 		return TL_OK;
 	}
-	__atomic_store_n(&h->rate_fixed, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&h->rate, (uint8_t)rate, __ATOMIC_RELAXED);
+	/* rate_fixed first, then rate: the order tl_breath() relies on */
+	__atomic_store_n(&h->rate_fixed, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&h->rate, (uint8_t)rate, __ATOMIC_SEQ_CST);
 	return TL_OK;
 }
 

@@ -136,7 +136,9 @@ void tl_breath(tl_log *log);
 
 /* Fixes the current rate to RATE (1..9, or TL_RATE_OFF), or with TL_RATE_AUTO
  * returns to drawing a rate every breath. The setting lives in the file, so
- * `timeline` or any process mapping the file can change it at run time.
+ * `timeline` or any process mapping the file can change it at run time: it
+ * stores 1 in rate_fixed (offset 81) first, then the rate (offset 80); a
+ * breath under way then never overwrites it (tl_breath uses a CAS).
  * @return TL_OK, or TL_E_INVAL for a rate above 10 or the disabled log. */
 int tl_set_rate(tl_log *log, unsigned rate);
 

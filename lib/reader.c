@@ -15,6 +15,8 @@ struct tl_reader {
 	uint64_t map_bytes;         /* size of the mapping */
 	const struct tl_raw_entry *ring;
 	const char *strings;        /* string table */
+	uint64_t entries, mask;     /* checked copies: the mapping is shared and */
+	uint64_t strings_bytes;     /* may change under us, so never re-read these */
 	uint64_t next;              /* snapshot: next entry number to read ... */
 	uint64_t left;              /* ... and how many numbers are left to try */
 	uint64_t cursor;            /* cursor when the snapshot was taken */
@@ -90,13 +92,15 @@ static void *map_file(const char *path, uint64_t *bytes, tl_error *err)
 tl_reader *tl_reader_open(const char *path, tl_error *err)
 {
 	uint64_t bytes;
+	struct tl_header copy;   /* checked and used: a writer cannot change it after */
 	tl_reader *r;
 	void *p;
 
 	tl_ok(err);
 	if (!(p = map_file(path, &bytes, err)))
 		return NULL;
-	if (check_header(p, bytes, path, err) != TL_OK || !(r = calloc(1, sizeof *r))) {
+	memcpy(&copy, p, sizeof copy);
+	if (check_header(&copy, bytes, path, err) != TL_OK || !(r = calloc(1, sizeof *r))) {
 		if (err && err->code == TL_OK)
 			tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", path);
 		munmap(p, bytes);
@@ -105,7 +109,10 @@ tl_reader *tl_reader_open(const char *path, tl_error *err)
 	r->h = p;
 	r->map_bytes = bytes;
 	r->ring = (const struct tl_raw_entry *)((const char *)p + TL_HEADER_BYTES);
-	r->strings = (const char *)p + r->h->strings_offset;
+	r->entries = copy.entries;
+	r->mask = r->entries - 1;
+	r->strings_bytes = copy.strings_bytes;
+	r->strings = (const char *)p + TL_HEADER_BYTES + r->entries * TL_ENTRY_BYTES;
 	tl_reader_rewind(r);
 	return r;
 }
@@ -122,7 +129,7 @@ uint64_t tl_reader_rewind(tl_reader *r)
 {
 	uint64_t c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
 	r->cursor = c;
-	r->next = c > r->h->entries ? c - r->h->entries : 0;
+	r->next = c > r->entries ? c - r->entries : 0;
 	r->left = c - r->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
 	r->skipped = 0;
 	return c - r->next;
@@ -131,7 +138,7 @@ uint64_t tl_reader_rewind(tl_reader *r)
 /* Copies entry number N into *E if its slot holds it complete and unchanged. */
 static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
 {
-	const struct tl_raw_entry *s = &r->ring[n & r->h->mask];
+	const struct tl_raw_entry *s = &r->ring[n & r->mask];
 	uint32_t want = tl_seq_done(n);
 	if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != want)
 		return 0;
@@ -157,7 +164,7 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 		if (read_entry(r, n, e))
 			return 1;
 		/* past the cursor only a busy marker counts: a write cut off or under way */
-		if (n < r->cursor || r->ring[n & r->h->mask].seq == tl_seq_busy(n))
+		if (n < r->cursor || LOAD(&r->ring[n & r->mask].seq) == tl_seq_busy(n))
 			r->skipped++;
 	}
 	return 0;
@@ -172,8 +179,8 @@ const char *tl_reader_string(const tl_reader *r, uint16_t msgid)
 {
 	uint64_t off = (uint64_t)msgid * 16;
 	uint64_t used = __atomic_load_n(&r->h->strings_used, __ATOMIC_ACQUIRE);
-	if (used > r->h->strings_bytes)
-		used = r->h->strings_bytes;
+	if (used > r->strings_bytes)
+		used = r->strings_bytes;
 	if (off >= used || (off > 0 && r->strings[off - 1] != '\0'))
 		return NULL;
 	if (!memchr(r->strings + off, '\0', used - off))
@@ -187,12 +194,12 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	memset(i, 0, sizeof *i);
 	i->major = h->major;
 	i->minor = h->minor;
-	i->entries = h->entries;
+	i->entries = r->entries;
 	i->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
-	i->strings_bytes = h->strings_bytes;
+	i->strings_bytes = r->strings_bytes;
 	i->strings_used = LOAD(&h->strings_used);
-	if (i->strings_used > h->strings_bytes)
-		i->strings_used = h->strings_bytes;
+	if (i->strings_used > r->strings_bytes)
+		i->strings_used = r->strings_bytes;
 	i->tsc_hz = h->tsc_hz;
 	i->anchor_tsc = h->anchor_tsc;
 	i->anchor_realtime_ns = h->anchor_realtime;

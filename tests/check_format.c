@@ -318,6 +318,42 @@ START_TEST(test_reader_refuses_bad_files_with_one_line)
 }
 END_TEST
 
+/* A writer that rewrites the sizes after the reader checked them cannot make
+ * it read outside the mapping: the reader keeps its checked copies. */
+START_TEST(test_reader_ignores_sizes_changed_after_open)
+{
+	const char *p = path_in(dir, "toctou.timeline");
+	tl_log *log = open_manual(p, 8);
+	tl_error err;
+	tl_reader *r;
+	tl_entry e;
+	tl_info in;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "1,1|t.x:", &id, NULL), TL_OK);
+	for (uint64_t i = 0; i < 3; i++)
+		put(log, id, i);
+	r = tl_reader_open(p, &err);
+	ck_assert_ptr_nonnull(r);
+	raw(log)->entries = 1ull << 31;
+	raw(log)->mask = (1ull << 31) - 1;
+	raw(log)->strings_bytes = 1 << 20;
+	raw(log)->strings_used = 1 << 20;
+	raw(log)->cursor = (1ull << 40) + 100;   /* far ahead: every slot judged by its seq */
+	ck_assert_uint_eq(tl_reader_rewind(r), 8);
+	while (tl_reader_next(r, &e))
+		ck_abort_msg("entry %llu read with a stale seq", (unsigned long long)e.seq);
+	ck_assert_uint_eq(tl_reader_skipped(r), 8);
+	tl_reader_info(r, &in);
+	ck_assert_uint_eq(in.entries, 8);
+	ck_assert_uint_eq(in.strings_bytes, 4096);
+	ck_assert_uint_eq(in.strings_used, 4096);
+	ck_assert_str_eq(tl_reader_string(r, id), "1,1|t.x:");
+	ck_assert_ptr_null(tl_reader_string(r, 4096 / 16));
+	tl_reader_close(r);
+	tl_close(log);
+}
+END_TEST
+
 /* Events loaded from a file at run time, logged through tl_event(). */
 START_TEST(test_events_file_loaded_at_run_time_logs_by_rate)
 {
@@ -406,6 +442,7 @@ Suite *format_suite(void)
 	tcase_add_test(t, test_register_adds_attributes_and_reports_full);
 	tcase_add_test(t, test_reader_refuses_bad_files_with_one_line);
 	tcase_add_test(t, test_events_file_loaded_at_run_time_logs_by_rate);
+	tcase_add_test(t, test_reader_ignores_sizes_changed_after_open);
 	tcase_add_test(t, test_ring_is_prefaulted_unless_asked_not_to);
 	suite_add_tcase(s, t);
 	return s;

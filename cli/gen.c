@@ -31,7 +31,7 @@ static const char *const c_keywords[] = {
 	"enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
 	"restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
 	"typedef", "union", "unsigned", "void", "volatile", "while", "uint64_t", "asm",
-	"typeof", NULL,
+	"typeof", "unix", "linux", "bool", "true", "false", "errno", NULL,
 };
 
 /* Is the argument name S (LEN bytes) unusable as a C parameter name? C
@@ -52,6 +52,12 @@ static int bad_param(const char *s, size_t len)
 		if (strlen(c_keywords[i]) == len && !strncmp(c_keywords[i], s, len))
 			return 1;
 	return 0;
+}
+
+/* The library owns tl_ and TL_: a prefix "tl" or "tl_..." would clash. */
+static int reserved_prefix(const char *p)
+{
+	return !strcasecmp(p, "tl") || !strncasecmp(p, "tl_", 3);
 }
 
 static int valid_prefix(const char *p)
@@ -319,6 +325,12 @@ int cmd_gen(int argc, char **argv)
 		return cli_usage_error("gen", usage, "--prefix must be a C identifier");
 	if (!(ev = tl_events_load(argv[optind], &err))) {
 		cli_error("gen", "%s", err.msg);
+		return EXIT_USAGE;
+	}
+	if (reserved_prefix(prefix ? prefix : ev->category)) {
+		cli_error("gen", "%s: prefix '%s' is reserved for the library; choose one with --prefix",
+			  argv[optind], prefix ? prefix : ev->category);
+		tl_events_free(ev);
 		return EXIT_USAGE;
 	}
 	rc = check_params(ev, argv[optind]) ? EXIT_USAGE

@@ -56,6 +56,9 @@ int cli_bad_option(const char *cmd, const char *usage, char **argv, int c)
 		snprintf(why, sizeof why, "option '-%c' requires an argument", optopt);
 	else if (c == ':')
 		snprintf(why, sizeof why, "option '%s' requires an argument", arg);
+	else if (optopt && !strncmp(arg, "--", 2))   /* a known long option given "=ARG" */
+		snprintf(why, sizeof why, "option '%.*s' takes no argument",
+			 (int)strcspn(arg, "="), arg);
 	else if (optopt)
 		snprintf(why, sizeof why, "unknown option '-%c'", optopt);
 	else
@@ -118,9 +121,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return cmd_help(1, argv);
+		return cmd_help(argc - 1, argv + 1);   /* "timeline --help gen" = "help gen" */
 	if (!strcmp(argv[1], "--version"))
-		return cmd_version(1, argv);
+		return cmd_version(argc - 1, argv + 1);
 	if (!(c = find(argv[1]))) {
 		fprintf(stderr, "timeline: '%s' is not a timeline command; see 'timeline help'\n",
 			argv[1]);

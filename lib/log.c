@@ -120,7 +120,7 @@ tl_log *tl_open(const char *path, const tl_options *opt, tl_error *err)
 {
 	static const tl_options defaults;
 	const tl_options *o = opt ? opt : &defaults;
-	const char *name = o->name && *o->name ? o->name : "timeline";
+	const char *name = o->name ? o->name : "timeline";   /* "" is refused below */
 	char buf[sizeof ((struct tl_header *)0)->path];
 	uint64_t entries = 0, bytes;
 	uint32_t strings = 0;

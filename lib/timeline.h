@@ -227,7 +227,8 @@ void tl_events_free(tl_events *ev);
  * "app=source", or NULL) after each name, and stores the message ids in IDS.
  * Ids belong to one log: keep one IDS array per log.
  * @return TL_OK, TL_E_FULL (the ids before the failing one are set), TL_E_INVAL
- *         (ATTRS contains ':' or a newline, or a definition has no ':'). */
+ *         (ATTRS contains ':' or a newline, or a definition has no ':'),
+ *         TL_E_NOMEM. */
 int tl_register(tl_log *log, const char *const *defs, size_t n, const char *attrs,
 		uint16_t *ids, tl_error *err);
 
@@ -265,7 +266,7 @@ typedef struct tl_info {
 	int clock;                   /* enum tl_clock used by the writer */
 	uint32_t cpu_features;       /* TL_CPU_* bits seen at creation */
 	uint32_t pid;
-	char process[64];            /* process name (comm), NUL-terminated */
+	char process[64];            /* program_invocation_short_name, NUL-terminated */
 	char host[128];              /* host name, NUL-terminated */
 	char name[64];               /* log name, NUL-terminated */
 	char path[1024];             /* path at creation, NUL-terminated */

@@ -833,12 +833,45 @@ START_TEST(test_gen_option_errors_are_exact)
 }
 END_TEST
 
+START_TEST(test_gen_long_option_with_unwanted_argument)
+{
+	char *want = xasprintf("timeline gen: option '--help' takes no argument\n%s", gen_usage);
+	assert_usage_error("gen --help=3", want);
+	free(want);
+}
+END_TEST
+
+START_TEST(test_gen_prefix_tl_is_reserved)
+{
+	char *p = put("tl.events", "1,1|append: a\n"), *args, *want;
+	args = xasprintf("gen '%s'", p);
+	want = xasprintf("timeline gen: %s: prefix 'tl' is reserved for the library; "
+			 "choose one with --prefix\n", p);
+	assert_usage_error(args, want);
+	free(args);
+	free(want);
+	free(p);
+	p = put("ok.events", "1,1|append: a\n");
+	args = xasprintf("gen --prefix tl_mine '%s'", p);
+	want = xasprintf("timeline gen: %s: prefix 'tl_mine' is reserved for the library; "
+			 "choose one with --prefix\n", p);
+	assert_usage_error(args, want);
+	free(args);
+	free(want);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_gen_argument_in_capitals_is_reserved)
 {
 	assert_gen_fails("caps.events", "1,1|a: x NULL\n",
 			 "%s:1: argument name 'NULL' is reserved in C or by timeline");
 	assert_gen_fails("caps2.events", "1,1|a: _Bool\n",
 			 "%s:1: argument name '_Bool' is reserved in C or by timeline");
+	assert_gen_fails("unix.events", "1,1|a: unix\n",
+			 "%s:1: argument name 'unix' is reserved in C or by timeline");
+	assert_gen_fails("bool.events", "1,1|a: x bool\n",
+			 "%s:1: argument name 'bool' is reserved in C or by timeline");
 }
 END_TEST
 
@@ -921,6 +954,8 @@ Suite *cli_suite(void)
 	tcase_add_test(g, test_gen_failure_leaves_an_existing_output_untouched);
 	tcase_add_test(g, test_gen_option_errors_are_exact);
 	tcase_add_test(g, test_gen_argument_in_capitals_is_reserved);
+	tcase_add_test(g, test_gen_long_option_with_unwanted_argument);
+	tcase_add_test(g, test_gen_prefix_tl_is_reserved);
 	tcase_add_test(g, test_gen_output_through_a_symlink_writes_the_target);
 	tcase_add_test(g, test_version_help_and_extra_arguments);
 	suite_add_tcase(s, g);

@@ -92,12 +92,8 @@ $(BIN): $(CLI_OBJ) $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) -lm
 
-$(BUILD)/gen/%_events.h: events/%.events $(BIN)
-	$(say) GEN $@
-	@mkdir -p $(@D)
-	$(Q)./$(BIN) gen -o $@ $<
-
-$(BUILD)/gen/bench_events.h: bench/bench.events $(BIN)
+vpath %.events events bench
+$(BUILD)/gen/%_events.h: %.events $(BIN)
 	$(say) GEN $@
 	@mkdir -p $(@D)
 	$(Q)./$(BIN) gen -o $@ $<

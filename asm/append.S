@@ -3,6 +3,7 @@
  * with the same store sequence is lib/append.c; the layout is lib/format.h.
  *
  * void tl_event(tl_log *log, unsigned event, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+ *   (event = msgid << 8 | rate, from tl_event_code())
  * void tl_append(tl_log *log, unsigned msgid, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
  *
  * Store order (what makes a crash or a concurrent reader safe; x86 keeps
@@ -23,15 +24,14 @@
 	.text
 	.hidden	tl_slow_clock			/* lib/clock.c, internal */
 
-/* tl_event: log EVENT (msgid | rate << 16) if its rate >= the current rate. */
+/* tl_event: log EVENT (msgid << 8 | rate) if its rate >= the current rate. */
 	.globl	tl_event
 	.type	tl_event,@function
 	.p2align 4
 tl_event:
-	mov	%esi, %eax			/* eax = event code */
-	shr	$16, %eax			/* eax = event's rate */
-	cmpb	TL_HDR_RATE(%rdi), %al		/* below the current rate? */
+	cmpb	TL_HDR_RATE(%rdi), %sil		/* event's rate below the current rate? */
 	jb	9f				/* then not this breath: return */
+	shr	$8, %esi			/* esi = msgid */
 	/* fall through into tl_append */
 	.size	tl_event, .-tl_event
 

@@ -68,9 +68,9 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
 		uint64_t a3, uint64_t a4, uint64_t a5)
 {
-	if ((event >> 16) < tl_rate(log))
+	if ((event & 0xff) < tl_rate(log))
 		return;
-	tl_append_c(log, event, a0, a1, a2, a3, a4, a5);
+	tl_append_c(log, event >> 8, a0, a1, a2, a3, a4, a5);
 }
 
 #if !defined(__x86_64__) || defined(TL_NO_ASM)

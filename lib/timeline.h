@@ -165,7 +165,8 @@ void tl_event(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2
 
 static inline unsigned tl_event_code(unsigned msgid, unsigned rate)
 {
-	return (msgid & 0xffffu) | ((rate > 9 ? 9 : rate) << 16);   /* event rates are 0..9 */
+	/* the rate in the low byte: tl_event compares it with one instruction */
+	return (msgid & 0xffffu) << 8 | (rate > 9 ? 9 : rate);   /* event rates are 0..9 */
 }
 
 /* The portable C twins of tl_append and tl_event: the same stores in the same

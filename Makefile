@@ -61,6 +61,7 @@ TEST_BIN = $(BUILD)/tests/check_timeline
 EXAMPLE = $(BUILD)/examples/hello
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions
 MAN = $(wildcard man/*.[135])
+FIXTURES ?= tests/fixtures
 
 .SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o
 
@@ -105,7 +106,7 @@ $(BUILD)/tests/%.o: tests/%.c $(GEN_H) lib/timeline.h tests/util.h
 
 $(TEST_BIN): $(TEST_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LDLIBS_CHECK) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LDLIBS_CHECK) -lzstd -lm
 
 $(BUILD)/examples/%.o $(BUILD)/bench/%.o: CPPFLAGS += -Iexamples
 $(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
@@ -122,7 +123,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBA)
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
 check: $(TEST_BIN) $(BIN)
 	$(Q)TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
-		TIMELINE_SRC=$(abspath .) $(TEST_BIN)
+		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
 demo: $(EXAMPLE)
 	$(Q)./$(EXAMPLE)

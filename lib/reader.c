@@ -1,5 +1,6 @@
-/* reader.c: reading a native log, live or after a crash: header checks
- * against the file size, the seqlock-style entry check, oldest-first order. */
+/* reader.c: opening any log for reading, and reading a native log, live or
+ * after a crash: header checks against the file size, the seqlock-style
+ * entry check, oldest-first order. Snabb's format is in lib/snabb.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -9,19 +10,9 @@
 #include <unistd.h>
 #include "error.h"
 #include "format.h"
+#include "reader.h"
 
-struct tl_reader {
-	const struct tl_header *h;  /* the mapping, read-only */
-	uint64_t map_bytes;         /* size of the mapping */
-	const struct tl_raw_entry *ring;
-	const char *strings;        /* string table */
-	uint64_t entries, mask;     /* checked copies: the mapping is shared and */
-	uint64_t strings_bytes;     /* may change under us, so never re-read these */
-	uint64_t next;              /* snapshot: next entry number to read ... */
-	uint64_t left;              /* ... and how many numbers are left to try */
-	uint64_t cursor;            /* cursor when the snapshot was taken */
-	uint64_t skipped;           /* incomplete entries met in this snapshot */
-};
+
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 
@@ -53,81 +44,117 @@ static int check_header(const struct tl_header *h, uint64_t file_bytes, const ch
 	return TL_OK;
 }
 
-/* Maps PATH read-only; fills *BYTES. Returns the mapping or NULL. */
-static void *map_file(const char *path, uint64_t *bytes, tl_error *err)
+/* Maps the regular file open at FD read-only; fills *BYTES. Returns the
+ * mapping or NULL. */
+static void *map_fd(int fd, const char *name, uint64_t *bytes, tl_error *err)
 {
 	struct stat st;
 	void *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		tl_fail(err, TL_E_SYS, errno, "%s", path);
-		return NULL;
-	}
 	if (fstat(fd, &st) != 0) {
-		tl_fail(err, TL_E_SYS, errno, "%s", path);
-		close(fd);
+		tl_fail(err, TL_E_SYS, errno, "%s", name);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		tl_fail(err, TL_E_FORMAT, 0, "%s: not a regular file", path);
-		close(fd);
+		tl_fail(err, TL_E_FORMAT, 0, "%s: not a regular file", name);
 		return NULL;
 	}
-	if ((uint64_t)st.st_size < TL_HEADER_BYTES) {
+	if ((uint64_t)st.st_size < 64) {
 		tl_fail(err, TL_E_FORMAT, 0, "%s: not a timeline log (%llu bytes, shorter than a header)",
-			path, (unsigned long long)st.st_size);
-		close(fd);
+			name, (unsigned long long)st.st_size);
 		return NULL;
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
 	if (p == MAP_FAILED) {
-		tl_fail(err, TL_E_SYS, errno, "%s: cannot map", path);
+		tl_fail(err, TL_E_SYS, errno, "%s: cannot map", name);
 		return NULL;
 	}
 	*bytes = (uint64_t)st.st_size;
 	return p;
 }
 
-tl_reader *tl_reader_open(const char *path, tl_error *err)
+/* Checks a native header against the mapping in R and fills R. */
+static int native_open(tl_reader *r, const char *name, tl_error *err)
 {
-	uint64_t bytes;
 	struct tl_header copy;   /* checked and used: a writer cannot change it after */
-	tl_reader *r;
-	void *p;
-
-	tl_ok(err);
-	if (!(p = map_file(path, &bytes, err)))
-		return NULL;
-	memcpy(&copy, p, sizeof copy);
-	if (check_header(&copy, bytes, path, err) != TL_OK || !(r = calloc(1, sizeof *r))) {
-		if (err && err->code == TL_OK)
-			tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", path);
-		munmap(p, bytes);
-		return NULL;
-	}
-	r->h = p;
-	r->map_bytes = bytes;
-	r->ring = (const struct tl_raw_entry *)((const char *)p + TL_HEADER_BYTES);
+	if (r->map_bytes < TL_HEADER_BYTES)
+		return tl_fail(err, TL_E_FORMAT, 0,
+			       "%s: not a timeline log (%llu bytes, shorter than a header)", name,
+			       (unsigned long long)r->map_bytes);
+	memcpy(&copy, r->map, sizeof copy);
+	if (check_header(&copy, r->map_bytes, name, err) != TL_OK)
+		return err ? err->code : TL_E_FORMAT;
+	r->format = TL_FORMAT_NATIVE;
+	r->h = (const struct tl_header *)r->map;
+	r->major = copy.major;
+	r->minor = copy.minor;
+	r->ring = (const struct tl_raw_entry *)(r->map + TL_HEADER_BYTES);
 	r->entries = copy.entries;
 	r->mask = r->entries - 1;
 	r->strings_bytes = copy.strings_bytes;
-	r->strings = (const char *)p + TL_HEADER_BYTES + r->entries * TL_ENTRY_BYTES;
+	r->strings = (const char *)r->map + TL_HEADER_BYTES + r->entries * TL_ENTRY_BYTES;
+	return TL_OK;
+}
+
+tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err)
+{
+	tl_reader *r = calloc(1, sizeof *r);
+	uint64_t magic;
+	int rc;
+
+	tl_ok(err);
+	if (!r) {
+		tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", name);
+		return NULL;
+	}
+	if (!(r->map = map_fd(fd, name, &r->map_bytes, err))) {
+		free(r);
+		return NULL;
+	}
+	memcpy(&magic, r->map, sizeof magic);
+	rc = magic == TL_SNABB_MAGIC ? tl_snabb_open(r, name, err) : native_open(r, name, err);
+	if (rc != TL_OK) {
+		tl_reader_close(r);
+		return NULL;
+	}
 	tl_reader_rewind(r);
+	return r;
+}
+
+tl_reader *tl_reader_open(const char *path, tl_error *err)
+{
+	tl_reader *r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		tl_ok(err);
+		tl_fail(err, TL_E_SYS, errno, "%s", path);
+		return NULL;
+	}
+	r = tl_reader_open_fd(fd, path, err);
+	close(fd);
 	return r;
 }
 
 void tl_reader_close(tl_reader *r)
 {
 	if (r) {
-		munmap((void *)r->h, r->map_bytes);
+		if (r->map)
+			munmap((void *)r->map, r->map_bytes);
+		free(r->strings_copy);
 		free(r);
 	}
 }
 
+int tl_reader_format(const tl_reader *r)
+{
+	return r->format;
+}
+
 uint64_t tl_reader_rewind(tl_reader *r)
 {
-	uint64_t c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
+	uint64_t c;
+	if (r->format == TL_FORMAT_SNABB)
+		return tl_snabb_rewind(r);
+	c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
 	r->cursor = c;
 	r->next = c > r->entries ? c - r->entries : 0;
 	r->left = c - r->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
@@ -153,11 +180,14 @@ static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
 		return 0;
 	e->cpu = e->aux & 0xfff;
 	e->numa = e->aux >> 12;
+	e->dargs = 0;
 	return 1;
 }
 
 int tl_reader_next(tl_reader *r, tl_entry *e)
 {
+	if (r->format == TL_FORMAT_SNABB)
+		return tl_snabb_next(r, e);
 	while (r->left > 0) {
 		uint64_t n = r->next++;
 		r->left--;
@@ -175,27 +205,59 @@ uint64_t tl_reader_skipped(const tl_reader *r)
 	return r->skipped;
 }
 
+/* Bytes of the string table in use: all of Snabb's, strings_used of ours. */
+static uint64_t strings_used(const tl_reader *r)
+{
+	uint64_t used;
+	if (r->format == TL_FORMAT_SNABB)
+		return r->strings_bytes;
+	used = __atomic_load_n(&r->h->strings_used, __ATOMIC_ACQUIRE);
+	return used > r->strings_bytes ? r->strings_bytes : used;
+}
+
 const char *tl_reader_string(const tl_reader *r, uint16_t msgid)
 {
 	uint64_t off = (uint64_t)msgid * 16;
-	uint64_t used = __atomic_load_n(&r->h->strings_used, __ATOMIC_ACQUIRE);
-	if (used > r->strings_bytes)
-		used = r->strings_bytes;
+	uint64_t used = strings_used(r);
 	if (off >= used || (off > 0 && r->strings[off - 1] != '\0'))
 		return NULL;
-	if (!memchr(r->strings + off, '\0', used - off))
+	if (r->strings[off] == '\0' || !memchr(r->strings + off, '\0', used - off + (r->strings_copy != NULL)))
 		return NULL;
 	return r->strings + off;
+}
+
+size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max)
+{
+	uint64_t used = strings_used(r), off = 0;
+	size_t n = 0;
+	while (off < used) {
+		size_t len = strnlen(r->strings + off, used - off);
+		if (len == 0) {
+			off += 16;
+			continue;
+		}
+		if (n < max)
+			ids[n] = (uint16_t)(off / 16);
+		n++;
+		off += (len + 16) & ~(uint64_t)15;
+	}
+	return n;
 }
 
 void tl_reader_info(const tl_reader *r, tl_info *i)
 {
 	const struct tl_header *h = r->h;
+	if (r->format == TL_FORMAT_SNABB) {
+		tl_snabb_info(r, i);
+		return;
+	}
 	memset(i, 0, sizeof *i);
+	i->format = TL_FORMAT_NATIVE;
 	i->major = h->major;
 	i->minor = h->minor;
 	i->entries = r->entries;
 	i->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
+	i->used = i->cursor < r->entries ? i->cursor : r->entries;
 	i->strings_bytes = r->strings_bytes;
 	i->strings_used = LOAD(&h->strings_used);
 	if (i->strings_used > r->strings_bytes)

@@ -239,25 +239,36 @@ int tl_register(tl_log *log, const char *const *defs, size_t n, const char *attr
 
 typedef struct tl_reader tl_reader;
 
+/* File formats a reader understands. */
+enum tl_format {
+	TL_FORMAT_NATIVE = 1,        /* ours: timeline-format(5) */
+	TL_FORMAT_SNABB = 2,         /* Snabb's events.timeline, major version 2 or 3 */
+};
+
 /* One decoded entry. */
 typedef struct tl_entry {
-	uint64_t seq;                /* entry number: 0 for the first entry ever written */
+	uint64_t seq;                /* entry number: 0 for the first entry ever written;
+				      * in a Snabb file, the slot number */
 	uint64_t tsc;                /* timestamp in ticks of tl_info.tsc_hz */
 	uint16_t msgid;              /* string table offset / 16 */
 	uint16_t cpu;                /* bits 0-11 of the cpu/node word */
 	uint16_t numa;               /* bits 12-15 of the cpu/node word */
 	uint16_t aux;                /* the raw cpu/node word (0xffff: unknown) */
+	uint8_t dargs;               /* bit i set: args[i] holds the bits of a double (a
+				      * Snabb value that is not a whole number >= 0) */
 	uint64_t args[TL_MAX_ARGS];
 } tl_entry;
 
 /* What the header says, checked against the file. */
 typedef struct tl_info {
+	int format;                  /* enum tl_format */
 	unsigned major, minor;       /* format version */
 	uint64_t entries;            /* ring slots */
-	uint64_t cursor;             /* entries ever written */
+	uint64_t cursor;             /* entries ever written (Snabb: slots in use) */
+	uint64_t used;               /* slots holding an entry */
 	uint64_t strings_bytes;      /* string table size */
 	uint64_t strings_used;       /* bytes of it in use */
-	uint64_t tsc_hz;             /* ticks per second, calibrated at creation */
+	uint64_t tsc_hz;             /* ticks per second, calibrated at creation (Snabb: 0) */
 	uint64_t anchor_tsc;         /* TSC read at creation ... */
 	uint64_t anchor_realtime_ns; /* ... and CLOCK_REALTIME at the same moment */
 	uint64_t anchor_monotonic_ns;/* ... and CLOCK_MONOTONIC */
@@ -278,11 +289,23 @@ typedef struct tl_info {
 #define TL_CPU_RDPID     (1u << 2)
 #define TL_CPU_INVARIANT (1u << 3)
 
-/* Opens and checks the log at PATH read-only. Every size and offset in the
- * header is checked against the file before it is used.
+/* Opens and checks the log at PATH read-only: ours, or Snabb's format v2/v3
+ * (recognized by its magic). Every size and offset in the header is checked
+ * against the file before it is used.
  * @return the reader, or NULL with ERR "PATH: problem" (TL_E_FORMAT for a
  *         file that is not a timeline log, TL_E_VERSION, TL_E_SYS). */
 tl_reader *tl_reader_open(const char *path, tl_error *err);
+
+/* The same for the regular file open at FD (a decompressed copy, say); NAME
+ * is used in messages. FD may be closed after the call. */
+tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err);
+
+/* The reader's enum tl_format. */
+int tl_reader_format(const tl_reader *r);
+
+/* Fills IDS with up to MAX message ids of the interned definitions, in table
+ * order. @return how many there are (may exceed MAX). */
+size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max);
 
 /* Reads the header; a live writer may move cursor and rate between calls. */
 void tl_reader_info(const tl_reader *r, tl_info *info);
@@ -296,6 +319,8 @@ void tl_reader_info(const tl_reader *r, tl_info *info);
 uint64_t tl_reader_rewind(tl_reader *r);
 
 /* Copies the next entry of the snapshot into *E.
+ * In a Snabb file, which has no cursor, the oldest entry follows the one with
+ * the highest timestamp, and slots with timestamp 0 are unused.
  * @return 1 when an entry was read, 0 at the end of the snapshot. */
 int tl_reader_next(tl_reader *r, tl_entry *e);
 

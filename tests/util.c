@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "util.h"
 
 char *tmpdir_new(void)
@@ -92,6 +93,31 @@ int run(const char *cmd, char **out, char **err)
 	unlink(ofile);
 	unlink(efile);
 	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+size_t unzstd(const char *src, const char *dst)
+{
+	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+	ZSTD_DStream *z = ZSTD_createDStream();
+	size_t total = 0, rc = 1, n;
+	static char ibuf[1 << 16], obuf[1 << 17];
+	ck_assert_msg(in && out && z, "%s: cannot open", src);
+	ZSTD_initDStream(z);
+	while ((n = fread(ibuf, 1, sizeof ibuf, in)) > 0) {
+		ZSTD_inBuffer ib = { ibuf, n, 0 };
+		while (ib.pos < ib.size) {
+			ZSTD_outBuffer ob = { obuf, sizeof obuf, 0 };
+			rc = ZSTD_decompressStream(z, &ob, &ib);
+			ck_assert_msg(!ZSTD_isError(rc), "%s: %s", src, ZSTD_getErrorName(rc));
+			ck_assert_uint_eq(fwrite(obuf, 1, ob.pos, out), ob.pos);
+			total += ob.pos;
+		}
+	}
+	ck_assert_uint_eq(rc, 0);   /* the frame ended */
+	ZSTD_freeDStream(z);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+	return total;
 }
 
 const char *timeline_bin(void)

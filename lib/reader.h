@@ -1,0 +1,38 @@
+/* reader.h: the reader's state, shared by lib/reader.c (native logs) and
+ * lib/snabb.c (Snabb's format v2/v3). Internal to lib/. */
+#ifndef TL_READER_H
+#define TL_READER_H
+#include <stdint.h>
+#include "format.h"
+#include "timeline.h"
+
+#define TL_SNABB_MAGIC 0xa3ff7223441d0001ull
+
+struct tl_reader {
+	int format;                 /* TL_FORMAT_NATIVE or TL_FORMAT_SNABB */
+	const unsigned char *map;   /* the whole file, read-only */
+	uint64_t map_bytes;         /* size of the mapping */
+	const struct tl_header *h;  /* native: the live header */
+	const struct tl_raw_entry *ring; /* native: the ring */
+	const unsigned char *slots; /* snabb: the ring, 64-byte slots */
+	uint64_t entries, mask;     /* checked copies: the mapping is shared and */
+	uint64_t strings_bytes;     /* may change under us, so never re-read these */
+	const char *strings;        /* string table (snabb: a private copy) */
+	char *strings_copy;         /* snabb: strings_bytes + 1 bytes, NUL-terminated */
+	unsigned major, minor;      /* format version found */
+	uint64_t next;              /* snapshot: next entry number (snabb: step) ... */
+	uint64_t left;              /* ... and how many are left to try */
+	uint64_t cursor;            /* native: cursor at the snapshot */
+	uint64_t skipped;           /* native: incomplete entries in this snapshot */
+	uint64_t oldest;            /* snabb: slot of the oldest entry */
+	uint64_t used;              /* snabb: slots with a timestamp */
+};
+
+/* Checks a Snabb header against the mapping in R and fills R; NAME is for
+ * messages. Returns TL_OK or TL_E_FORMAT/TL_E_VERSION/TL_E_NOMEM. */
+int tl_snabb_open(tl_reader *r, const char *name, tl_error *err)
+	__attribute__((visibility("hidden")));
+uint64_t tl_snabb_rewind(tl_reader *r) __attribute__((visibility("hidden")));
+int tl_snabb_next(tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
+void tl_snabb_info(const tl_reader *r, tl_info *i) __attribute__((visibility("hidden")));
+#endif

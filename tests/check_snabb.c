@@ -101,7 +101,8 @@ START_TEST(test_fixture_matches_the_reference_dump_entry_by_entry)
 END_TEST
 
 /* Writes a Snabb v3 file of N slots with timestamps TSC[] (0: unused), msgid
- * 0 and argument 0 = the slot number, and string table TABLE of TLEN bytes. */
+ * 0 and argument 0 = the slot number, and the TLEN bytes of TABLE as its
+ * string table. */
 static const char *make_snabb(const char *name, unsigned major, int n, const double *tsc,
 			      const char *table, size_t tlen)
 {
@@ -140,7 +141,8 @@ START_TEST(test_wrapped_ring_reads_oldest_first)
 {
 	/* written 0..7 then wrapped over slots 0..2: newest is slot 2 */
 	const double tsc[8] = { 900, 1000, 1100, 400, 500, 600, 700, 800 };
-	const char *p = make_snabb("wrap.timeline", 3, 8, tsc, "0,9|x.y: a b\n", 16);
+	static const char table[16] = "0,9|x.y: a b";
+	const char *p = make_snabb("wrap.timeline", 3, 8, tsc, table, sizeof table);
 	tl_error err;
 	tl_reader *r = tl_reader_open(p, &err);
 	tl_entry e;
@@ -167,7 +169,8 @@ END_TEST
 START_TEST(test_unwrapped_ring_skips_unused_slots)
 {
 	const double tsc[6] = { 10, 20, 30, 0, 0, 0 };
-	const char *p = make_snabb("part.timeline", 3, 6, tsc, "0,9|x.y:", 8);
+	static const char table[16] = "0,9|x.y:";
+	const char *p = make_snabb("part.timeline", 3, 6, tsc, table, sizeof table);
 	tl_error err;
 	tl_reader *r = tl_reader_open(p, &err);
 	tl_entry e;
@@ -205,7 +208,8 @@ END_TEST
 START_TEST(test_version_2_stores_integers)
 {
 	const double tsc[3] = { 5, 6, 7 };
-	const char *p = make_snabb("v2.timeline", 2, 3, tsc, "0,9|x.y:", 16);
+	static const char table[16] = "0,9|x.y:";
+	const char *p = make_snabb("v2.timeline", 2, 3, tsc, table, sizeof table);
 	tl_error err;
 	tl_reader *r = tl_reader_open(p, &err);
 	tl_entry e;
@@ -226,13 +230,14 @@ START_TEST(test_bad_snabb_headers_are_refused_with_one_line)
 	const double tsc[2] = { 1, 2 };
 	char want[4200];
 	tl_error err;
-	const char *p = make_snabb("v4.timeline", 4, 2, tsc, "", 0);
+	static const char table[16] = "0,9|x.y:";
+	const char *p = make_snabb("v4.timeline", 4, 2, tsc, table, 0);
 	ck_assert_ptr_null(tl_reader_open(p, &err));
 	snprintf(want, sizeof want,
 		 "%s: Snabb format version 4.0 is not supported (this reader reads 2 and 3)", p);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(err.code, TL_E_VERSION);
-	p = make_snabb("cut.timeline", 3, 2, tsc, "0,9|x.y:", 16);
+	p = make_snabb("cut.timeline", 3, 2, tsc, table, sizeof table);
 	ck_assert_int_eq(truncate(p, 64 + 64), 0);
 	ck_assert_ptr_null(tl_reader_open(p, &err));
 	snprintf(want, sizeof want, "%s: truncated: Snabb header says 208 bytes, file has 128", p);

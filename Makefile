@@ -91,7 +91,7 @@ $(LIBSO): $(LIB_OBJ) $(ASM_OBJ)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) -lzstd -lcsv -lm
 
 vpath %.events events bench
 $(BUILD)/gen/%_events.h: %.events $(BIN)

@@ -15,7 +15,9 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },
+	{ "info", cmd_info, "describe logs: process, clock, entries, span, rate" },
 	{ "help", cmd_help, "show this list, or a command's usage" },
 	{ "version", cmd_version, "print the version" },
 };

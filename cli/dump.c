@@ -1,0 +1,93 @@
+/* dump.c: `timeline dump`, every entry of every input, oldest first, as
+ * text, CSV or JSON lines. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+#include "out.h"
+#include "view.h"
+
+static const char usage[] =
+	"usage: timeline dump [OPTIONS] INPUT...\n"
+	"\n"
+	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
+	"either, or a directory of them), oldest first.\n"
+	"\n" VIEW_USAGE
+	"   -h, --help          show this help\n";
+
+static const struct option options[] = {
+	VIEW_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct dump {
+	struct view view;
+	int problems;                /* inputs that could not be read */
+	int inputs;                  /* inputs read */
+};
+
+/* Dumps one input; returns -1 once the --limit is reached. */
+static int dump_one(const char *path, int named, void *arg)
+{
+	struct dump *d = arg;
+	int skipped, rc = 0;
+	struct input *in = input_open("dump", path, named, &skipped);
+	tl_entry e;
+	uint64_t t0 = 0;
+	int first = 1;
+
+	if (!in) {
+		d->problems += !skipped;
+		return 0;
+	}
+	if (!view_can_time(&d->view, "dump", in)) {
+		d->problems++;
+		input_close(in);
+		return 0;
+	}
+	d->inputs++;
+	tl_reader_rewind(in->r);
+	while (tl_reader_next(in->r, &e)) {
+		if (first)
+			t0 = e.tsc;
+		first = 0;
+		if (view_entry(&d->view, in, &e, t0) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	if (tl_reader_skipped(in->r))
+		fprintf(stderr, "timeline dump: %s: %llu incomplete entries skipped\n", path,
+			(unsigned long long)tl_reader_skipped(in->r));
+	input_close(in);
+	return rc;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct dump d;
+	const char *why;
+	int c;
+
+	memset(&d, 0, sizeof d);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return cli_finish("dump", EXIT_OK);
+		}
+		switch (view_option(&d.view, c, optarg, &why)) {
+		case 1: continue;
+		case -1: return cli_usage_error("dump", usage, why);
+		}
+		return cli_bad_option("dump", usage, argv, c);
+	}
+	if (optind == argc)
+		return cli_usage_error("dump", usage, "missing input");
+	view_begin(&d.view);
+	d.problems += input_walk("dump", argv + optind, argc - optind, dump_one, &d);
+	out_flush();
+	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
+}

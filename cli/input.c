@@ -1,0 +1,421 @@
+/* input.c: the reading commands' inputs: walking directories, recognizing
+ * native, Snabb and zstd-compressed logs by content, naming events. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "commands.h"
+#include "input.h"
+
+#define ZSTD_MAGIC 0xfd2fb528u
+#define NATIVE_MAGIC0 0x89u
+#define MAX_DECOMPRESSED (16ull << 30)   /* a compressed input may not exceed 16 GiB */
+
+/* ------------------------------------------------------------------------
+ * Walking
+ * ------------------------------------------------------------------------ */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Walks directory DIR: files and subdirectories in name order. */
+static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, int, void *),
+		    void *arg, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int problems = 0, stop = 0;
+
+	if (depth > 64) {
+		cli_error(cmd, "%s: directories nested too deep", dir);
+		return 1;
+	}
+	if (!(d = opendir(dir))) {
+		cli_error(cmd, "%s: %s", dir, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
+			abort();
+		if (asprintf(&names[n++], "%.*s/%s", (int)(strlen(dir) - (dir[1] && dir[strlen(dir) - 1] == '/')),
+			     dir, de->d_name) < 0)
+			abort();
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, by_name);
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		if (!stop && lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			problems += walk_dir(cmd, names[i], fn, arg, depth + 1);
+		} else if (!stop && (lstat(names[i], &st) != 0 || !S_ISLNK(st.st_mode) ||
+				     stat(names[i], &st) != 0 || !S_ISDIR(st.st_mode))) {
+			/* files, and links to files; a broken or looping link reports itself */
+			if (fn(names[i], 0, arg) < 0)
+				stop = 1;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return problems;
+}
+
+int input_walk(const char *cmd, char **paths, int npaths,
+	       int (*fn)(const char *path, int named, void *arg), void *arg)
+{
+	int problems = 0;
+	for (int i = 0; i < npaths; i++) {
+		struct stat st;
+		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+			problems += walk_dir(cmd, paths[i], fn, arg, 0);
+		else if (fn(paths[i], 1, arg) < 0)
+			break;
+	}
+	return problems;
+}
+
+/* ------------------------------------------------------------------------
+ * Opening
+ * ------------------------------------------------------------------------ */
+
+/* The size a decompressed log's first bytes HEAD (LEN of them) announce, or 0
+ * when they are not a timeline header. */
+static uint64_t announced_size(const unsigned char *head, size_t len)
+{
+	uint64_t magic, v;
+	uint32_t log, str;
+	if (len < 64)
+		return 0;
+	memcpy(&magic, head, 8);
+	if (magic == 0xa3ff7223441d0001ull) {
+		memcpy(&log, head + 12, 4);
+		memcpy(&str, head + 16, 4);
+		return 64 + (uint64_t)log + str;
+	}
+	if (head[0] == NATIVE_MAGIC0 && !memcmp(head + 1, "TLN\r\n\032\n", 7)) {
+		memcpy(&v, head + 56, 8);
+		return v;
+	}
+	return 0;
+}
+
+/* Decompresses the zstd file FD into an unlinked temporary file; returns its
+ * fd, or -2 when the content is not a timeline log, or -1, with the problem
+ * in WHY. Stops at the size the log's own header announces, so a bomb costs
+ * no more than a real log. */
+static int unzstd(int fd, char *why, size_t wsz)
+{
+	const char *tmp = getenv("TMPDIR");
+	ZSTD_DStream *z = ZSTD_createDStream();
+	static unsigned char ibuf[1 << 17], obuf[1 << 18];
+	unsigned char head[64];
+	uint64_t total = 0, limit = MAX_DECOMPRESSED;
+	size_t n, rc = 1, hlen = 0;
+	int out = open(tmp && *tmp ? tmp : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (out < 0 || !z) {
+		snprintf(why, wsz, "cannot make a temporary file: %s", strerror(errno));
+		goto fail;
+	}
+	ZSTD_initDStream(z);
+	while ((n = (size_t)read(fd, ibuf, sizeof ibuf)) > 0 && n != (size_t)-1) {
+		ZSTD_inBuffer ib = { ibuf, n, 0 };
+		while (ib.pos < ib.size) {
+			ZSTD_outBuffer ob = { obuf, sizeof obuf, 0 };
+			rc = ZSTD_decompressStream(z, &ob, &ib);
+			if (ZSTD_isError(rc)) {
+				snprintf(why, wsz, "damaged zstd data: %s", ZSTD_getErrorName(rc));
+				goto fail;
+			}
+			if (hlen < 64) {
+				size_t k = ob.pos < 64 - hlen ? ob.pos : 64 - hlen;
+				memcpy(head + hlen, obuf, k);
+				hlen += k;
+				if (hlen == 64 && !(limit = announced_size(head, 64))) {
+					snprintf(why, wsz, "compressed, but not a timeline log");
+					ZSTD_freeDStream(z);
+					close(out);
+					return -2;
+				}
+			}
+			if (total + ob.pos > limit || limit > MAX_DECOMPRESSED) {
+				snprintf(why, wsz, "decompresses to more than the %llu bytes its header gives",
+					 (unsigned long long)(limit < MAX_DECOMPRESSED ? limit : MAX_DECOMPRESSED));
+				goto fail;
+			}
+			if (write(out, obuf, ob.pos) != (ssize_t)ob.pos) {
+				snprintf(why, wsz, "cannot decompress: %s", strerror(errno));
+				goto fail;
+			}
+			total += ob.pos;
+		}
+	}
+	if (rc != 0) {
+		snprintf(why, wsz, "truncated zstd data");
+		goto fail;
+	}
+	ZSTD_freeDStream(z);
+	return out;
+fail:
+	ZSTD_freeDStream(z);
+	if (out >= 0)
+		close(out);
+	return -1;
+}
+
+/* What the first bytes of FD say the file is: 'n' native, 's' Snabb,
+ * 'z' zstd, 0 anything else (including short files). */
+static int sniff(int fd)
+{
+	unsigned char b[8];
+	uint64_t m;
+	uint32_t z;
+	if (pread(fd, b, 8, 0) != 8)
+		return 0;
+	memcpy(&m, b, 8);
+	memcpy(&z, b, 4);
+	if (m == 0xa3ff7223441d0001ull)
+		return 's';
+	if (b[0] == NATIVE_MAGIC0 && !memcmp(b + 1, "TLN\r\n\032\n", 7))
+		return 'n';
+	return z == ZSTD_MAGIC ? 'z' : 0;
+}
+
+struct input *input_open(const char *cmd, const char *path, int named, int *skipped)
+{
+	struct input *in;
+	struct stat st;
+	tl_error err;
+	char why[256];
+	int fd, kind, rfd;
+
+	*skipped = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		cli_error(cmd, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		if (!named) {
+			*skipped = 1;
+			return NULL;
+		}
+		cli_error(cmd, "%s: not a regular file", path);
+		return NULL;
+	}
+	kind = sniff(fd);
+	if (!kind && !named) {
+		fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
+		close(fd);
+		*skipped = 1;
+		return NULL;
+	}
+	rfd = fd;
+	if (kind == 'z' && (rfd = unzstd(fd, why, sizeof why)) < 0) {
+		close(fd);
+		if (rfd == -2 && !named) {
+			fprintf(stderr, "timeline %s: note: skipping %s: %s\n", cmd, path, why);
+			*skipped = 1;
+			return NULL;
+		}
+		cli_error(cmd, "%s: %s", path, why);
+		return NULL;
+	}
+	in = calloc(1, sizeof *in);
+	if (!in)
+		abort();
+	if (!(in->path = strdup(path)))
+		abort();
+	in->compressed = kind == 'z';
+	in->r = tl_reader_open_fd(rfd, path, &err);
+	if (rfd != fd)
+		close(rfd);
+	close(fd);
+	if (!in->r) {
+		cli_error(cmd, "%s", err.msg);
+		free((char *)in->path);
+		free(in);
+		return NULL;
+	}
+	tl_reader_info(in->r, &in->info);
+	if (in->info.format == TL_FORMAT_NATIVE)
+		snprintf(in->label, sizeof in->label, "%s[%u]", in->info.process, in->info.pid);
+	else
+		snprintf(in->label, sizeof in->label, "%s", path);
+	return in;
+}
+
+void input_close(struct input *in)
+{
+	if (!in)
+		return;
+	tl_reader_close(in->r);
+	free((char *)in->path);
+	free(in->events);
+	free(in->ids);
+	free(in->slots);
+	free(in);
+}
+
+/* ------------------------------------------------------------------------
+ * Event definitions
+ * ------------------------------------------------------------------------ */
+
+static void copy_n(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* Parses the definition of MSGID into E. */
+static void parse_event(struct input *in, uint16_t msgid, struct event *e)
+{
+	const char *s = tl_reader_string(in->r, msgid);
+	tl_def d;
+	memset(e, 0, sizeof *e);
+	if (!s || tl_def_parse(s, strlen(s), &d, NULL) != TL_OK) {
+		snprintf(e->name, sizeof e->name, "?msgid=%u", msgid);
+		return;
+	}
+	copy_n(e->name, sizeof e->name, d.name, d.name_len);
+	if (d.attrs)
+		copy_n(e->attrs, sizeof e->attrs, d.attrs, d.attrs_len);
+	e->level = d.level;
+	e->rate = d.rate;
+	e->nargs = d.nargs;
+	for (unsigned i = 0; i < d.nargs; i++)
+		copy_n(e->args[i], sizeof e->args[i], d.args[i], d.args_len[i]);
+}
+
+static uint32_t hash16(uint16_t id, uint32_t mask)
+{
+	return ((uint32_t)id * 2654435761u >> 8) & mask;
+}
+
+/* Inserts definition number K (message id ID) into the hash. */
+static void put_slot(struct input *in, uint16_t id, uint32_t k)
+{
+	uint32_t mask = in->nslots - 1, h = hash16(id, mask);
+	while (in->slots[h])
+		h = (h + 1) & mask;
+	in->slots[h] = k + 1;
+}
+
+/* Rebuilds the hash with twice the slots, and room for as many events. */
+static void grow(struct input *in)
+{
+	uint32_t n = in->nslots ? in->nslots * 2 : 64;
+	free(in->slots);
+	if (!(in->slots = calloc(n, sizeof *in->slots)) ||
+	    !(in->events = realloc(in->events, n / 2 * sizeof *in->events)) ||
+	    !(in->ids = realloc(in->ids, n / 2 * sizeof *in->ids)))
+		abort();
+	in->nslots = n;
+	for (uint32_t k = 0; k < in->nevents; k++)
+		put_slot(in, in->ids[k], k);
+}
+
+const struct event *input_event(struct input *in, uint16_t msgid)
+{
+	uint32_t mask, h, k;
+	if (!in->slots)
+		grow(in);
+	mask = in->nslots - 1;
+	for (h = hash16(msgid, mask); in->slots[h]; h = (h + 1) & mask)
+		if (in->ids[in->slots[h] - 1] == msgid)
+			return &in->events[in->slots[h] - 1];
+	if (2 * (in->nevents + 1) >= in->nslots)
+		grow(in);
+	k = in->nevents++;
+	in->ids[k] = msgid;
+	parse_event(in, msgid, &in->events[k]);
+	put_slot(in, msgid, k);
+	return &in->events[k];
+}
+
+/* ------------------------------------------------------------------------
+ * Time and lists
+ * ------------------------------------------------------------------------ */
+
+uint64_t ticks_to_ns(uint64_t delta, uint64_t hz)
+{
+	if (!hz)
+		return 0;
+	return (uint64_t)((unsigned __int128)delta * 1000000000u / hz);
+}
+
+int64_t input_wall_ns(const struct input *in, uint64_t tsc)
+{
+	const tl_info *i = &in->info;
+	if (tsc >= i->anchor_tsc)
+		return (int64_t)(i->anchor_realtime_ns + ticks_to_ns(tsc - i->anchor_tsc, i->tsc_hz));
+	return (int64_t)i->anchor_realtime_ns - (int64_t)ticks_to_ns(i->anchor_tsc - tsc, i->tsc_hz);
+}
+
+void format_wall(char *buf, size_t size, int64_t ns)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	long frac = (long)(ns % 1000000000);
+	struct tm tm;
+	char base[32];
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	gmtime_r(&sec, &tm);
+	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, size, "%s.%09ldZ", base, frac);
+}
+
+int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+int parse_list(const char *s, uint64_t set[64])
+{
+	memset(set, 0, 64 * sizeof *set);
+	while (*s) {
+		char *end;
+		unsigned long a, b;
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		if (end == s || errno || a > 4095)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || errno || b > 4095 || b < a)
+				return -1;
+		}
+		for (unsigned long v = a; v <= b; v++)
+			set[v / 64] |= 1ull << (v % 64);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* out.c: a 256 KiB output buffer in front of stdout, with the formatting the
+ * reading commands need per entry (millions of lines per second). */
+#include <csv.h>
+#include <stdio.h>
+#include <string.h>
+#include "out.h"
+
+static char buf[1 << 18];
+static size_t len;
+
+void out_flush(void)
+{
+	if (len && fwrite(buf, 1, len, stdout) != len) {
+		/* stdout's error flag is set; cli_finish() reports it */
+	}
+	len = 0;
+}
+
+static inline char *room(size_t n)
+{
+	if (len + n > sizeof buf)
+		out_flush();
+	return buf + len;
+}
+
+void out_bytes(const char *s, size_t n)
+{
+	if (n > sizeof buf / 2) {
+		out_flush();
+		fwrite(s, 1, n, stdout);
+		return;
+	}
+	memcpy(room(n), s, n);
+	len += n;
+}
+
+void out_str(const char *s)
+{
+	out_bytes(s, strlen(s));
+}
+
+void out_char(char c)
+{
+	*room(1) = c;
+	len++;
+}
+
+void out_u64(uint64_t v)
+{
+	char tmp[20], *p = tmp + sizeof tmp;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	out_bytes(p, (size_t)(tmp + sizeof tmp - p));
+}
+
+void out_i64(int64_t v)
+{
+	if (v < 0) {
+		out_char('-');
+		out_u64((uint64_t)0 - (uint64_t)v);
+	} else {
+		out_u64((uint64_t)v);
+	}
+}
+
+void out_pad(uint64_t v, int width)
+{
+	char tmp[24];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	for (int i = n; i < width; i++)
+		out_char(' ');
+	while (n)
+		out_char(tmp[--n]);
+}
+
+void out_double(double d)
+{
+	char tmp[40];
+	int n = snprintf(tmp, sizeof tmp, "%.17g", d);
+	out_bytes(tmp, (size_t)n);
+}
+
+void out_csv(const char *s)
+{
+	size_t n = strlen(s);
+	char *p = room(2 * n + 2);
+	len += csv_write(p, 2 * n + 2, s, n);
+}
+
+void out_json(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	out_char('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			out_char('\\');
+			out_char((char)c);
+		} else if (c == '\n') {
+			out_bytes("\\n", 2);
+		} else if (c == '\t') {
+			out_bytes("\\t", 2);
+		} else if (c < 0x20) {
+			out_bytes("\\u00", 4);
+			out_char(hex[c >> 4]);
+			out_char(hex[c & 15]);
+		} else {
+			out_char((char)c);
+		}
+	}
+	out_char('"');
+}

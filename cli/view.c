@@ -1,0 +1,243 @@
+/* view.c: printing entries as text, CSV or JSON lines, with time conversion
+ * and the --event, --cpu, --numa, --from, --to and --limit filters. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "out.h"
+#include "view.h"
+
+static int parse_double(const char *s, double *d)
+{
+	char *end;
+	*d = strtod(s, &end);
+	return end == s || *end ? -1 : 0;
+}
+
+int view_option(struct view *v, int c, const char *arg, const char **why)
+{
+	switch (c) {
+	case 'f':
+		if (!strcmp(arg, "text")) v->format = FMT_TEXT;
+		else if (!strcmp(arg, "csv")) v->format = FMT_CSV;
+		else if (!strcmp(arg, "json")) v->format = FMT_JSON;
+		else return *why = "--format must be text, csv or json", -1;
+		return 1;
+	case 't':
+		if (!strcmp(arg, "cycles")) v->time = TIME_CYCLES;
+		else if (!strcmp(arg, "ns")) v->time = TIME_NS;
+		else if (!strcmp(arg, "wall")) v->time = TIME_WALL;
+		else return *why = "--time must be cycles, ns or wall", -1;
+		return 1;
+	case 'e':
+		v->glob = arg;
+		return 1;
+	case 'c':
+		v->by_cpu = 1;
+		return parse_list(arg, v->cpus) ? (*why = "--cpu takes a list like 0,2-5", -1) : 1;
+	case 'n':
+		v->by_numa = 1;
+		return parse_list(arg, v->numas) ? (*why = "--numa takes a list like 0,1", -1) : 1;
+	case 'F':
+		v->has_from = 1;
+		return parse_double(arg, &v->from) ? (*why = "--from takes a number", -1) : 1;
+	case 'T':
+		v->has_to = 1;
+		return parse_double(arg, &v->to) ? (*why = "--to takes a number", -1) : 1;
+	case 'l':
+		return parse_u64(arg, &v->limit) ? (*why = "--limit takes a whole number", -1) : 1;
+	}
+	return 0;
+}
+
+void view_begin(const struct view *v)
+{
+	if (v->format == FMT_CSV)
+		out_str("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+}
+
+int view_can_time(const struct view *v, const char *cmd, const struct input *in)
+{
+	if (v->time != TIME_CYCLES && !in->info.tsc_hz) {
+		cli_error(cmd, "%s: no TSC frequency in this %s file: use --time cycles", in->path,
+			  in->info.format == TL_FORMAT_SNABB ? "Snabb" : "timeline");
+		return 0;
+	}
+	return 1;
+}
+
+/* Does the --event glob keep event E? Cached per definition. */
+static int event_kept(const struct view *v, const struct event *ev)
+{
+	struct event *e = (struct event *)ev;
+	if (!v->glob)
+		return 1;
+	if (e->keep == 0)
+		e->keep = fnmatch(v->glob, e->name, 0) == 0 ? 1 : 2;
+	return e->keep == 1;
+}
+
+/* The time of E in V's unit: cycles or ns since T0, or wall ns. */
+static int64_t time_of(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
+{
+	if (v->time == TIME_WALL)
+		return input_wall_ns(in, tsc);
+	if (v->time == TIME_NS)
+		return (int64_t)ticks_to_ns(tsc - t0, in->info.tsc_hz);
+	return (int64_t)(tsc - t0);
+}
+
+static int in_window(const struct view *v, int64_t t)
+{
+	double x = v->time == TIME_WALL ? (double)t / 1e9 : (double)t;
+	return (!v->has_from || x >= v->from) && (!v->has_to || x <= v->to);
+}
+
+static void put_time(const struct view *v, int64_t t, int quoted)
+{
+	char b[48];
+	if (v->time != TIME_WALL) {
+		out_i64(t);
+		return;
+	}
+	format_wall(b, sizeof b, t);
+	if (quoted)
+		out_json(b);
+	else
+		out_str(b);
+}
+
+static void put_arg(const tl_entry *e, int i)
+{
+	double d;
+	if (e->dargs >> i & 1) {
+		memcpy(&d, &e->args[i], 8);
+		out_double(d);
+	} else {
+		out_u64(e->args[i]);
+	}
+}
+
+static void text_line(const struct view *v, struct input *in, const struct event *ev,
+		      const tl_entry *e, int64_t t)
+{
+	if (v->with_file) {
+		out_str(in->label);
+		out_char(' ');
+	}
+	if (v->time == TIME_WALL)
+		put_time(v, t, 0);
+	else
+		out_pad((uint64_t)t, 14);
+	out_pad(e->cpu, 4);
+	out_pad(e->numa, 3);
+	out_str("  ");
+	out_str(ev->name);
+	if (ev->attrs[0]) {
+		out_char(' ');
+		out_str(ev->attrs);
+	}
+	for (unsigned i = 0; i < ev->nargs; i++) {
+		out_char(' ');
+		out_str(ev->args[i]);
+		out_char('=');
+		put_arg(e, (int)i);
+	}
+	out_char('\n');
+}
+
+static void csv_line(const struct view *v, struct input *in, const struct event *ev,
+		     const tl_entry *e, int64_t t)
+{
+	char names[TL_MAX_ARGS * 64 + 8] = "";
+	out_csv(in->path);
+	out_char(',');
+	out_u64(e->seq);
+	out_char(',');
+	out_u64(e->tsc);
+	out_char(',');
+	if (v->time == TIME_WALL) {
+		char b[48];
+		format_wall(b, sizeof b, t);
+		out_csv(b);
+	} else {
+		out_i64(t);
+	}
+	out_char(',');
+	out_u64(e->cpu);
+	out_char(',');
+	out_u64(e->numa);
+	out_char(',');
+	out_csv(ev->name);
+	out_char(',');
+	out_csv(ev->attrs);
+	for (int i = 0; i < TL_MAX_ARGS; i++) {
+		out_char(',');
+		put_arg(e, i);
+	}
+	for (unsigned i = 0; i < ev->nargs; i++) {
+		if (i)
+			strcat(names, " ");
+		strcat(names, ev->args[i]);
+	}
+	out_char(',');
+	out_csv(names);
+	out_char('\n');
+}
+
+static void json_line(const struct view *v, struct input *in, const struct event *ev,
+		      const tl_entry *e, int64_t t)
+{
+	static const char *const anon[TL_MAX_ARGS] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+	int named = ev->name[0] != '?';
+	out_str("{\"file\":");
+	out_json(in->path);
+	out_str(",\"seq\":");
+	out_u64(e->seq);
+	out_str(",\"tsc\":");
+	out_u64(e->tsc);
+	out_str(",\"time\":");
+	put_time(v, t, 1);
+	out_str(",\"cpu\":");
+	out_u64(e->cpu);
+	out_str(",\"numa\":");
+	out_u64(e->numa);
+	out_str(",\"event\":");
+	out_json(ev->name);
+	out_str(",\"attrs\":");
+	out_json(ev->attrs);
+	out_str(",\"args\":{");
+	for (unsigned i = 0; i < (named ? ev->nargs : TL_MAX_ARGS); i++) {
+		if (i)
+			out_char(',');
+		out_json(named ? ev->args[i] : anon[i]);
+		out_char(':');
+		put_arg(e, (int)i);
+	}
+	out_str("}}\n");
+}
+
+int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+{
+	const struct event *ev;
+	int64_t t;
+	if (v->limit && v->printed >= v->limit)
+		return -1;
+	if ((v->by_cpu && !in_set(v->cpus, e->cpu)) || (v->by_numa && !in_set(v->numas, e->numa)))
+		return 0;
+	ev = input_event(in, e->msgid);
+	if (!event_kept(v, ev))
+		return 0;
+	t = time_of(v, in, e->tsc, t0);
+	if (!in_window(v, t))
+		return 0;
+	if (v->format == FMT_CSV)
+		csv_line(v, in, ev, e, t);
+	else if (v->format == FMT_JSON)
+		json_line(v, in, ev, e, t);
+	else
+		text_line(v, in, ev, e, t);
+	v->printed++;
+	return 1;
+}

@@ -1,0 +1,60 @@
+/* view.h: how the reading commands print entries: text, CSV or JSON lines,
+ * time as cycles, nanoseconds or wall clock, and the filters. Shared by
+ * dump and merge. */
+#ifndef TL_VIEW_H
+#define TL_VIEW_H
+#include <getopt.h>
+#include <stdint.h>
+#include "input.h"
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum { TIME_CYCLES, TIME_NS, TIME_WALL };
+
+struct view {
+	int format;                  /* FMT_* */
+	int time;                    /* TIME_* */
+	int with_file;               /* print the file (merge) */
+	const char *glob;            /* --event */
+	uint64_t cpus[64], numas[64];/* --cpu, --numa bit sets */
+	int by_cpu, by_numa;
+	int has_from, has_to;        /* --from, --to, in the --time unit */
+	double from, to;             /* wall: seconds since the epoch */
+	uint64_t limit;              /* --limit, 0 = none */
+	uint64_t printed;            /* lines printed so far */
+};
+
+/* The long options every printing command takes, for its option table. */
+#define VIEW_OPTIONS                                                \
+	{ "format", required_argument, NULL, 'f' },                 \
+	{ "time", required_argument, NULL, 't' },                   \
+	{ "event", required_argument, NULL, 'e' },                  \
+	{ "cpu", required_argument, NULL, 'c' },                    \
+	{ "numa", required_argument, NULL, 'n' },                   \
+	{ "from", required_argument, NULL, 'F' },                   \
+	{ "to", required_argument, NULL, 'T' },                     \
+	{ "limit", required_argument, NULL, 'l' }
+#define VIEW_SHORT "f:t:e:c:n:F:T:l:"
+#define VIEW_USAGE                                                                  \
+	"   -f, --format FMT    text (default), csv or json (one object per line)\n"    \
+	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n" \
+	"   -e, --event GLOB    only events whose category.name matches GLOB\n"         \
+	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"                          \
+	"   -n, --numa LIST     only these NUMA nodes\n"                                \
+	"       --from T        only entries at or after T, in the --time unit\n"       \
+	"       --to T          only entries at or before T (wall: Unix seconds)\n"     \
+	"   -l, --limit N       stop after N entries\n"
+
+/* Handles option C with ARG if it is a view option: returns 1 when handled,
+ * 0 when not a view option, -1 with *WHY set for a bad value. */
+int view_option(struct view *v, int c, const char *arg, const char **why);
+
+/* Prints the CSV header row when the format is CSV. */
+void view_begin(const struct view *v);
+
+/* Can IN be shown in V's time unit? Reports and returns 0 if not. */
+int view_can_time(const struct view *v, const char *cmd, const struct input *in);
+
+/* Prints entry E of IN if the filters keep it; T0 is the tsc that time
+ * counts from. Returns 1 printed, 0 filtered out, -1 the limit is reached. */
+int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0);
+#endif

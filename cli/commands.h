@@ -14,9 +14,13 @@
 #define EXIT_FINDING 1   /* a finding, e.g. a significant difference */
 #define EXIT_USAGE 2     /* bad usage or bad input */
 
+int cmd_copy(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_ls(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_rate(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

@@ -193,6 +193,8 @@ static int sniff(int fd)
 	return z == ZSTD_MAGIC ? 'z' : 0;
 }
 
+int input_quiet;
+
 struct input *input_open(const char *cmd, const char *path, int named, int *skipped)
 {
 	struct input *in;
@@ -218,7 +220,8 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	}
 	kind = sniff(fd);
 	if (!kind && !named) {
-		fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
+		if (!input_quiet)
+			fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
 		close(fd);
 		*skipped = 1;
 		return NULL;
@@ -227,7 +230,8 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	if (kind == 'z' && (rfd = unzstd(fd, why, sizeof why)) < 0) {
 		close(fd);
 		if (rfd == -2 && !named) {
-			fprintf(stderr, "timeline %s: note: skipping %s: %s\n", cmd, path, why);
+			if (!input_quiet)
+				fprintf(stderr, "timeline %s: note: skipping %s: %s\n", cmd, path, why);
 			*skipped = 1;
 			return NULL;
 		}

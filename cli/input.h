@@ -36,6 +36,9 @@ struct input {
 int input_walk(const char *cmd, char **paths, int npaths,
 	       int (*fn)(const char *path, int named, void *arg), void *arg);
 
+/* Nonzero: input_open() skips non-logs found in directories without a note. */
+extern int input_quiet;
+
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so
  * anything else is an error; otherwise a file that is not a timeline log is
  * skipped with a note on stderr. Returns the input, or NULL (*SKIPPED set

@@ -15,9 +15,13 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "copy", cmd_copy, "copy logs consistently while they are written" },
 	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },
 	{ "info", cmd_info, "describe logs: process, clock, entries, span, rate" },
+	{ "ls", cmd_ls, "list the logs of running (and dead) processes" },
+	{ "merge", cmd_merge, "merge the entries of many logs by time" },
+	{ "rate", cmd_rate, "show or set the sampling rate of a running log" },
 	{ "help", cmd_help, "show this list, or a command's usage" },
 	{ "version", cmd_version, "print the version" },
 };

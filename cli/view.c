@@ -83,6 +83,8 @@ static int64_t time_of(const struct view *v, const struct input *in, uint64_t ts
 {
 	if (v->time == TIME_WALL)
 		return input_wall_ns(in, tsc);
+	if (v->time == TIME_NS && v->from_wall)
+		return input_wall_ns(in, tsc) - v->wall0;
 	if (v->time == TIME_NS)
 		return (int64_t)ticks_to_ns(tsc - t0, in->info.tsc_hz);
 	return (int64_t)(tsc - t0);

@@ -20,6 +20,8 @@ struct view {
 	int has_from, has_to;        /* --from, --to, in the --time unit */
 	double from, to;             /* wall: seconds since the epoch */
 	uint64_t limit;              /* --limit, 0 = none */
+	int from_wall;               /* merge by wall clock: --time ns counts from wall0 */
+	int64_t wall0;               /* wall ns of the first merged entry */
 	uint64_t printed;            /* lines printed so far */
 };
 

@@ -331,6 +331,20 @@ uint64_t tl_reader_skipped(const tl_reader *r);
  * point at the start of a NUL-terminated string inside the used table. */
 const char *tl_reader_string(const tl_reader *r, uint16_t msgid);
 
+/* Where tl_reader_copy() writes: returns 0, or nonzero with errno set. */
+typedef int (*tl_writer_fn)(void *ctx, const void *buf, size_t len);
+
+/* Writes a consistent copy of the log to WRITE(CTX, ...), in the log's own
+ * format, while its writer may keep running. Ours: the snapshot's entries,
+ * each checked as tl_reader_next() does, in their slots, the rest of the
+ * ring zero. Snabb's: the file's bytes, with the timestamp of every slot
+ * that changed during the copy set to 0 (unused). *KEPT gets the entries
+ * copied, *DROPPED those left out as torn or overwritten during the copy.
+ * NAME is used in messages. Memory: one ring and one string table.
+ * @return TL_OK, TL_E_NOMEM, or TL_E_SYS when WRITE failed. */
+int tl_reader_copy(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
+		   uint64_t *dropped, const char *name, tl_error *err);
+
 void tl_reader_close(tl_reader *r);
 
 #ifdef __cplusplus

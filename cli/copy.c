@@ -1,0 +1,210 @@
+/* copy.c: `timeline copy`, consistent snapshots of logs (live or not) into a
+ * file or a directory tree, optionally zstd-compressed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "commands.h"
+#include "input.h"
+
+static const char usage[] =
+	"usage: timeline copy [--zstd[=LEVEL]] SRC... DEST\n"
+	"\n"
+	"Copies logs, while their writers keep running, leaving out any entry\n"
+	"torn by a concurrent write. With one SRC file, DEST is the copy; else\n"
+	"DEST is a directory and the copies keep their paths below each SRC.\n"
+	"\n"
+	"   -z, --zstd[=LEVEL]  compress the copies with zstd (level 1-19, default 3);\n"
+	"                       in a directory they get the suffix .zst\n"
+	"   -h, --help          show this help\n";
+
+static const struct option options[] = {
+	{ "zstd", optional_argument, NULL, 'z' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct copy {
+	int level;                   /* zstd level, 0: no compression */
+	const char *dest;            /* the destination given */
+	int into_dir;                /* DEST is a directory */
+	const char *root;            /* the SRC being walked */
+	int problems;
+};
+
+/* An output file, written plain or through a zstd stream. */
+struct sink {
+	int fd;
+	ZSTD_CCtx *z;
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p = (const char *)p + k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Compresses (or writes) LEN bytes; END flushes the frame. */
+static int sink_put(struct sink *s, const void *buf, size_t len, int end)
+{
+	static char out[1 << 17];
+	ZSTD_inBuffer in = { buf, len, 0 };
+	size_t left;
+	if (!s->z)
+		return write_all(s->fd, buf, len);
+	do {
+		ZSTD_outBuffer ob = { out, sizeof out, 0 };
+		left = ZSTD_compressStream2(s->z, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left)) {
+			errno = EIO;
+			return -1;
+		}
+		if (write_all(s->fd, out, ob.pos))
+			return -1;
+	} while (end ? left != 0 : in.pos < in.size);
+	return 0;
+}
+
+static int sink_write(void *ctx, const void *buf, size_t len)
+{
+	return sink_put(ctx, buf, len, 0);
+}
+
+/* Makes the directories of PATH (0700), as mkdir -p would. */
+static int make_parents(const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* Where the copy of PATH goes. */
+static void target(const struct copy *c, const char *path, char *out, size_t size)
+{
+	const char *rel = path, *suffix = c->into_dir && c->level ? ".zst" : "";
+	size_t n = strlen(c->root);
+	if (!c->into_dir) {
+		snprintf(out, size, "%s", c->dest);
+		return;
+	}
+	if (!strncmp(path, c->root, n) && path[n] == '/')
+		rel = path + n + 1;          /* found under a SRC directory */
+	else if (strrchr(path, '/'))
+		rel = strrchr(path, '/') + 1;  /* a SRC file: its base name */
+	snprintf(out, size, "%s/%s%s", c->dest, rel, suffix);
+}
+
+static int copy_one(const char *path, int named, void *arg)
+{
+	struct copy *c = arg;
+	char to[PATH_MAX];
+	int skipped;
+	struct input *in = input_open("copy", path, named, &skipped);
+	struct sink s = { -1, NULL };
+	uint64_t kept = 0, dropped = 0;
+	tl_error err;
+
+	if (!in) {
+		c->problems += !skipped;
+		return 0;
+	}
+	target(c, path, to, sizeof to);
+	if ((c->into_dir && make_parents(to)) ||
+	    (s.fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
+		cli_error("copy", "%s: %s", to, strerror(errno));
+		goto fail;
+	}
+	if (c->level && (!(s.z = ZSTD_createCCtx()) ||
+			 ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_compressionLevel, c->level)))) {
+		cli_error("copy", "%s: cannot start zstd", to);
+		goto fail;
+	}
+	if (tl_reader_copy(in->r, sink_write, &s, &kept, &dropped, path, &err) != TL_OK) {
+		cli_error("copy", "%s -> %s", err.msg, to);
+		goto fail;
+	}
+	if ((s.z && sink_put(&s, NULL, 0, 1)) || close(s.fd) != 0) {
+		s.fd = -1;
+		cli_error("copy", "%s: %s", to, strerror(errno));
+		goto fail;
+	}
+	printf("%s -> %s: %llu entries, %llu dropped\n", path, to, (unsigned long long)kept,
+	       (unsigned long long)dropped);
+	ZSTD_freeCCtx(s.z);
+	input_close(in);
+	return 0;
+fail:
+	if (s.fd >= 0)
+		close(s.fd);
+	ZSTD_freeCCtx(s.z);
+	input_close(in);
+	c->problems++;
+	return 0;
+}
+
+int cmd_copy(int argc, char **argv)
+{
+	struct copy c = { 0, NULL, 0, "", 0 };
+	struct stat st;
+	int ch, nsrc;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":z::h", options, NULL)) != -1) {
+		uint64_t level;
+		switch (ch) {
+		case 'z':
+			c.level = 3;
+			if (optarg && (parse_u64(optarg, &level) || level < 1 || level > 19))
+				return cli_usage_error("copy", usage, "--zstd level must be 1 to 19");
+			if (optarg)
+				c.level = (int)level;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return cli_finish("copy", EXIT_OK);
+		default:
+			return cli_bad_option("copy", usage, argv, ch);
+		}
+	}
+	nsrc = argc - optind - 1;
+	if (nsrc < 1)
+		return cli_usage_error("copy", usage, nsrc < 0 ? "missing SRC and DEST" : "missing DEST");
+	c.dest = argv[argc - 1];
+	c.into_dir = nsrc > 1 || (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) ||
+		     (stat(c.dest, &st) == 0 && S_ISDIR(st.st_mode));
+	if (c.into_dir && mkdir(c.dest, 0700) != 0 && errno != EEXIST) {
+		cli_error("copy", "%s: %s", c.dest, strerror(errno));
+		return EXIT_USAGE;
+	}
+	for (int i = optind; i < argc - 1; i++) {
+		size_t n = strlen(argv[i]);
+		while (n > 1 && argv[i][n - 1] == '/')
+			argv[i][--n] = '\0';
+		c.root = argv[i];
+		c.problems += input_walk("copy", &argv[i], 1, copy_one, &c);
+	}
+	return cli_finish("copy", c.problems ? EXIT_USAGE : EXIT_OK);
+}

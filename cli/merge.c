@@ -1,0 +1,190 @@
+/* merge.c: `timeline merge`, many logs merged by time into one stream: by
+ * TSC when they come from one host and boot, else by wall clock. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "out.h"
+#include "view.h"
+
+static const char usage[] =
+	"usage: timeline merge [OPTIONS] INPUT...\n"
+	"\n"
+	"Merges the entries of all inputs into one stream ordered by time, with\n"
+	"the file (or process) on every line. Logs of one host and boot merge by\n"
+	"TSC, others by wall clock; Snabb logs have no clock anchor and merge by\n"
+	"TSC, with a warning.\n"
+	"\n" VIEW_USAGE
+	"   -h, --help          show this help\n";
+
+static const struct option options[] = {
+	VIEW_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One input and its current entry. */
+struct source {
+	struct input *in;
+	tl_entry e;                  /* the next entry to merge */
+	uint64_t key;                /* its sort key: tsc, or wall ns + 2^63 */
+	uint64_t t0;                 /* the input's first tsc */
+};
+
+struct merge {
+	struct view view;
+	struct source *src;
+	size_t n, cap;
+	int problems;
+	int by_wall;                 /* 1: merge by wall clock */
+};
+
+static int collect(const char *path, int named, void *arg)
+{
+	struct merge *m = arg;
+	int skipped;
+	struct input *in = input_open("merge", path, named, &skipped);
+	if (!in) {
+		m->problems += !skipped;
+		return 0;
+	}
+	if (!view_can_time(&m->view, "merge", in)) {
+		m->problems++;
+		input_close(in);
+		return 0;
+	}
+	if (m->n == m->cap && !(m->src = realloc(m->src, (m->cap = m->cap ? 2 * m->cap : 16) *
+							    sizeof *m->src)))
+		abort();
+	memset(&m->src[m->n], 0, sizeof *m->src);
+	m->src[m->n++].in = in;
+	return 0;
+}
+
+/* Boot identity: CLOCK_REALTIME - CLOCK_MONOTONIC at the anchor, in seconds. */
+static int64_t boot_of(const tl_info *i)
+{
+	return ((int64_t)i->anchor_realtime_ns - (int64_t)i->anchor_monotonic_ns) / 1000000000;
+}
+
+/* By TSC when every input shares host and boot (or any is a Snabb file),
+ * else by wall clock. */
+static void choose_clock(struct merge *m)
+{
+	int snabb = 0, same = 1;
+	for (size_t i = 0; i < m->n; i++) {
+		const tl_info *a = &m->src[i].in->info, *b = &m->src[0].in->info;
+		if (a->format == TL_FORMAT_SNABB)
+			snabb = 1;
+		else if (b->format == TL_FORMAT_NATIVE &&
+			 (strcmp(a->host, b->host) || llabs(boot_of(a) - boot_of(b)) > 1 || !a->tsc_hz))
+			same = 0;
+	}
+	if (snabb && m->n > 1)
+		fprintf(stderr, "timeline merge: warning: Snabb logs have no clock anchor; merging by TSC\n");
+	m->by_wall = !snabb && !same;
+	m->view.from_wall = m->by_wall;
+}
+
+/* Loads the next entry of S; returns 0 at its end. */
+static int advance(struct merge *m, struct source *s)
+{
+	if (!tl_reader_next(s->in->r, &s->e))
+		return 0;
+	s->key = m->by_wall ? (uint64_t)input_wall_ns(s->in, s->e.tsc) + (1ull << 63) : s->e.tsc;
+	return 1;
+}
+
+/* Min-heap of source indices by (key, index): equal times keep input order. */
+static int less(const struct merge *m, size_t a, size_t b)
+{
+	const struct source *x = &m->src[a], *y = &m->src[b];
+	return x->key < y->key || (x->key == y->key && a < b);
+}
+
+static void sift_down(const struct merge *m, size_t *heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, min = i, t;
+		if (l < n && less(m, heap[l], heap[min]))
+			min = l;
+		if (r < n && less(m, heap[r], heap[min]))
+			min = r;
+		if (min == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[min];
+		heap[min] = t;
+		i = min;
+	}
+}
+
+/* Merges and prints; returns after the last entry or at --limit. */
+static void run(struct merge *m)
+{
+	size_t *heap = malloc((m->n ? m->n : 1) * sizeof *heap), n = 0;
+	uint64_t t0 = UINT64_MAX;
+	if (!heap)
+		abort();
+	for (size_t i = 0; i < m->n; i++) {
+		tl_reader_rewind(m->src[i].in->r);
+		if (advance(m, &m->src[i])) {
+			m->src[i].t0 = m->src[i].e.tsc;
+			heap[n++] = i;
+			if (!m->by_wall && m->src[i].e.tsc < t0)
+				t0 = m->src[i].e.tsc;
+		}
+	}
+	for (size_t i = n; i-- > 0;)
+		sift_down(m, heap, n, i);
+	if (m->by_wall && n)
+		m->view.wall0 = (int64_t)(m->src[heap[0]].key - (1ull << 63));
+	while (n) {
+		struct source *s = &m->src[heap[0]];
+		if (view_entry(&m->view, s->in, &s->e, m->by_wall ? s->t0 : t0) < 0)
+			break;
+		if (!advance(m, s))
+			heap[0] = heap[--n];
+		sift_down(m, heap, n, 0);
+	}
+	free(heap);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge m;
+	const char *why;
+	int c;
+
+	memset(&m, 0, sizeof m);
+	m.view.with_file = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return cli_finish("merge", EXIT_OK);
+		}
+		switch (view_option(&m.view, c, optarg, &why)) {
+		case 1: continue;
+		case -1: return cli_usage_error("merge", usage, why);
+		}
+		return cli_bad_option("merge", usage, argv, c);
+	}
+	if (optind == argc)
+		return cli_usage_error("merge", usage, "missing input");
+	m.problems += input_walk("merge", argv + optind, argc - optind, collect, &m);
+	choose_clock(&m);
+	view_begin(&m.view);
+	run(&m);
+	out_flush();
+	for (size_t i = 0; i < m.n; i++) {
+		if (tl_reader_skipped(m.src[i].in->r))
+			fprintf(stderr, "timeline merge: %s: %llu incomplete entries skipped\n",
+				m.src[i].in->path, (unsigned long long)tl_reader_skipped(m.src[i].in->r));
+		input_close(m.src[i].in);
+	}
+	free(m.src);
+	return cli_finish("merge", m.problems ? EXIT_USAGE : EXIT_OK);
+}

@@ -34,6 +34,7 @@ LIBSO = lib/libtimeline.so
 BIN = timeline
 endif
 ALL_CFLAGS = $(STD) $(CFLAGS) $(SAN) -fPIC -pthread
+DEPFLAGS = -MMD -MP   # each object's header dependencies, in a .d beside it
 
 ifeq ($(V),1)
 Q =
@@ -59,26 +60,28 @@ TEST_SRC = $(wildcard tests/check_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o
 TEST_BIN = $(BUILD)/tests/check_timeline
 EXAMPLE = $(BUILD)/examples/hello
-BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions
+BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
+	$(BUILD)/bench/runcmd
 MAN = $(wildcard man/*.[135])
 FIXTURES ?= tests/fixtures
 
-.SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o
+.SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o $(BUILD)/bench/fill.o \
+	$(BUILD)/bench/runcmd.o
 
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench clean deps
 
 all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE)
 
-$(BUILD)/%.o: %.c lib/timeline.h $(wildcard lib/*.h)
+$(BUILD)/%.o: %.c
 	$(say) CC $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/asm/%.o: asm/%.S lib/format.h
+$(BUILD)/asm/%.o: asm/%.S
 	$(say) AS $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(SAN) -fPIC -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(SAN) -fPIC -c -o $@ $<
 
 $(LIBA): $(LIB_OBJ) $(ASM_OBJ)
 	$(say) AR $@
@@ -99,14 +102,14 @@ $(BUILD)/gen/%_events.h: %.events $(BIN)
 	@mkdir -p $(@D)
 	$(Q)./$(BIN) gen -o $@ $<
 
-$(BUILD)/tests/%.o: tests/%.c $(GEN_H) lib/timeline.h tests/util.h
+$(BUILD)/tests/%.o: tests/%.c $(GEN_H)
 	$(say) CC $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS_CHECK) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS_CHECK) $(ALL_CFLAGS) -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LDLIBS_CHECK) -lzstd -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LDLIBS_CHECK) -lzstd -lcsv -lm
 
 $(BUILD)/examples/%.o $(BUILD)/bench/%.o: CPPFLAGS += -Iexamples
 $(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
@@ -115,6 +118,7 @@ $(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
 
 $(BUILD)/examples/hello.o: $(GEN_H)
 $(BUILD)/bench/logger.o: $(BUILD)/gen/bench_events.h
+$(BUILD)/bench/fill.o: $(GEN_H)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBA)
 	$(say) LD $@
@@ -174,3 +178,5 @@ uninstall:
 
 clean:
 	rm -rf build lib/libtimeline.a lib/libtimeline.so timeline timeline.pc
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -259,6 +259,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 		snprintf(in->label, sizeof in->label, "%s[%u]", in->info.process, in->info.pid);
 	else
 		snprintf(in->label, sizeof in->label, "%s", path);
+	in->label_len = strlen(in->label);
 	return in;
 }
 
@@ -294,6 +295,7 @@ static void parse_event(struct input *in, uint16_t msgid, struct event *e)
 	memset(e, 0, sizeof *e);
 	if (!s || tl_def_parse(s, strlen(s), &d, NULL) != TL_OK) {
 		snprintf(e->name, sizeof e->name, "?msgid=%u", msgid);
+		e->name_len = strlen(e->name);
 		return;
 	}
 	copy_n(e->name, sizeof e->name, d.name, d.name_len);
@@ -302,8 +304,11 @@ static void parse_event(struct input *in, uint16_t msgid, struct event *e)
 	e->level = d.level;
 	e->rate = d.rate;
 	e->nargs = d.nargs;
-	for (unsigned i = 0; i < d.nargs; i++)
+	for (unsigned i = 0; i < d.nargs; i++) {
 		copy_n(e->args[i], sizeof e->args[i], d.args[i], d.args_len[i]);
+		e->args_len[i] = strlen(e->args[i]);
+	}
+	e->name_len = strlen(e->name);
 }
 
 static uint32_t hash16(uint16_t id, uint32_t mask)

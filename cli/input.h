@@ -13,6 +13,7 @@ struct event {
 	unsigned level, rate;        /* 0..9; rate 0 and level 0 when unknown */
 	unsigned nargs;
 	char args[TL_MAX_ARGS][64];  /* argument names */
+	size_t name_len, args_len[TL_MAX_ARGS];
 	int keep;                    /* --event filter cache: 0 unknown, 1 keep, 2 drop */
 };
 
@@ -20,6 +21,7 @@ struct event {
 struct input {
 	const char *path;            /* as the user named it (or found under a directory) */
 	char label[96];              /* "process[pid]", or the path of a Snabb file */
+	size_t label_len;
 	tl_reader *r;
 	tl_info info;
 	int compressed;              /* 1 when read from a zstd copy */

@@ -23,6 +23,20 @@ static inline char *room(size_t n)
 	return buf + len;
 }
 
+const char tl_digits2[200] =
+	"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+	"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+char *out_reserve(size_t n)
+{
+	return room(n);
+}
+
+void out_commit(char *end)
+{
+	len = (size_t)(end - buf);
+}
+
 void out_bytes(const char *s, size_t n)
 {
 	if (n > sizeof buf / 2) {

@@ -16,4 +16,61 @@ void out_csv(const char *s);          /* one CSV field, quoted when needed */
 void out_json(const char *s);         /* a JSON string with its quotes */
 void out_pad(uint64_t v, int width);  /* v right-aligned in WIDTH columns */
 void out_flush(void);
+
+/* The fast path for a whole line: reserve room for N bytes, write with the
+ * put_* helpers, then commit the end pointer. */
+char *out_reserve(size_t n);
+void out_commit(char *end);
+
+extern const char tl_digits2[200];   /* "000102...99" */
+
+/* Writes V in decimal at P; returns the end. */
+static inline char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20], *q = tmp + sizeof tmp;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--q = tl_digits2[d + 1];
+		*--q = tl_digits2[d];
+	}
+	if (v >= 10) {
+		*--q = tl_digits2[v * 2 + 1];
+		*--q = tl_digits2[v * 2];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	while (q < tmp + sizeof tmp)
+		*p++ = *q++;
+	return p;
+}
+
+/* V right-aligned in WIDTH columns. */
+static inline char *put_pad(char *p, uint64_t v, int width)
+{
+	char tmp[24], *e = put_u64(tmp, v);
+	int n = (int)(e - tmp);
+	for (; n < width; width--)
+		*p++ = ' ';
+	for (char *q = tmp; q < e;)
+		*p++ = *q++;
+	return p;
+}
+
+static inline char *put_str(char *p, const char *s, size_t n)
+{
+	__builtin_memcpy(p, s, n);
+	return p + n;
+}
+
+/* Like put_str for a string in an array of at least 32 bytes: short strings
+ * are copied as one 32-byte block (the extra bytes are overwritten next). */
+static inline char *put_field(char *p, const char *s, size_t n)
+{
+	if (n <= 32) {
+		__builtin_memcpy(p, s, 32);
+		return p + n;
+	}
+	return put_str(p, s, n);
+}
 #endif

@@ -162,6 +162,25 @@ uint64_t tl_reader_rewind(tl_reader *r)
 	return c - r->next;
 }
 
+void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
+{
+	uint64_t chunk = slot / TL_CHUNK_ENTRIES;
+	uintptr_t start, end;
+	long page = 4096;
+	if (chunk == r->chunk)
+		return;
+	/* the previous chunk, rounded inward to whole pages */
+	start = ((uintptr_t)(ring + r->chunk * TL_CHUNK_ENTRIES * 64) + (uintptr_t)page - 1) &
+		~(uintptr_t)(page - 1);
+	end = (uintptr_t)(ring + (r->chunk + 1) * TL_CHUNK_ENTRIES * 64);
+	if (end > (uintptr_t)(ring + r->entries * 64))
+		end = (uintptr_t)(ring + r->entries * 64);
+	end &= ~(uintptr_t)(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+	r->chunk = chunk;
+}
+
 /* Copies entry number N into *E if its slot holds it complete and unchanged. */
 static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
 {
@@ -191,6 +210,7 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 	while (r->left > 0) {
 		uint64_t n = r->next++;
 		r->left--;
+		tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
 		if (read_entry(r, n, e))
 			return 1;
 		/* past the cursor only a busy marker counts: a write cut off or under way */

@@ -26,7 +26,19 @@ struct tl_reader {
 	uint64_t skipped;           /* native: incomplete entries in this snapshot */
 	uint64_t oldest;            /* snabb: slot of the oldest entry */
 	uint64_t used;              /* snabb: slots with a timestamp */
+	uint64_t chunk;             /* ring chunk being read (see tl_reader_release) */
 };
+
+/* Entries per chunk of the ring that the reader gives back to the kernel
+ * once it has moved past it, so a pass over many files keeps little
+ * resident: 1 MiB of entries. */
+#define TL_CHUNK_ENTRIES 16384u
+
+/* Called with the ring slot about to be read: when SLOT starts a new chunk,
+ * drops the pages of the previous one from the mapping (the page cache keeps
+ * them; a later read faults them back in). */
+void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
+	__attribute__((visibility("hidden")));
 
 /* Checks a Snabb header against the mapping in R and fills R; NAME is for
  * messages. Returns TL_OK or TL_E_FORMAT/TL_E_VERSION/TL_E_NOMEM. */

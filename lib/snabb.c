@@ -89,7 +89,9 @@ uint64_t tl_snabb_rewind(tl_reader *r)
 {
 	uint64_t newest = 0, max = 0, used = 0;
 	for (uint64_t i = 0; i < r->entries; i++) {
-		uint64_t t = slot_tsc(r, i);
+		uint64_t t;
+		tl_reader_release(r, r->slots, i);
+		t = slot_tsc(r, i);
 		used += t != 0;
 		if (t > max) {
 			max = t;
@@ -109,6 +111,7 @@ int tl_snabb_next(tl_reader *r, tl_entry *e)
 		uint64_t slot = (r->oldest + r->next) % r->entries;
 		const struct snabb_entry *s = (const void *)(r->slots + slot * 64);
 		int dbl;
+		tl_reader_release(r, r->slots, slot);
 		r->next++;
 		r->left--;
 		if ((e->tsc = slot_tsc(r, slot)) == 0)

@@ -134,9 +134,10 @@ demo: $(EXAMPLE)
 
 # Logger costs in TSC ticks (ratios to RDTSC in the same run), then
 # instruction counts with callgrind; both land in bench/results/latest.csv.
-bench: $(BENCH)
+bench: $(BENCH) $(BIN)
 	$(Q)./$(BUILD)/bench/logger
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
+	$(Q)TIMELINE=./$(BIN) sh bench/read.sh $(BUILD)
 
 deps:
 	$(Q)sh scripts/install-deps

@@ -1,0 +1,35 @@
+#!/bin/sh
+# read.sh: the reading side's speed and memory, from full logs written by
+# bench/fill into a temporary directory (1,048,576 entries each): dump to
+# /dev/null, merge of 8 files, info, and peak RSS over 10 files. Medians of
+# 5 runs (3 for merges). Appends to bench/results/latest.csv. Run by `make bench`.
+set -eu
+build=${1:-build}
+tl=${TIMELINE:-./timeline}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$build/bench/fill" "$dir" 10
+entries=1048576
+run() { "$build/bench/runcmd" "$@"; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.2f", n / t / 1e6 }'; }
+files8=$(ls "$dir"/fill0[0-7].timeline)
+
+set -- $(run 5 "$tl" dump "$dir/fill00.timeline"); dump_t=$1; dump_rss=$2
+set -- $(run 5 "$tl" dump -f csv "$dir/fill00.timeline"); csv_t=$1
+set -- $(run 5 "$tl" info "$dir/fill00.timeline"); info_t=$1
+# shellcheck disable=SC2086
+set -- $(run 3 "$tl" merge $files8); merge_t=$1; merge_rss=$2
+set -- $(run 3 "$tl" merge "$dir"); merge10_t=$1; merge10_rss=$2
+
+printf '\n%-34s %10s %12s %10s\n' "reading (full logs of 2^20 entries)" "seconds" "M entries/s" "peak RSS"
+printf '%-34s %10s %12s %7s MB\n' "dump, text, 1 file" "$dump_t" "$(rate $entries "$dump_t")" $((dump_rss / 1024))
+printf '%-34s %10s %12s\n' "dump, csv, 1 file" "$csv_t" "$(rate $entries "$csv_t")"
+printf '%-34s %10s\n' "info, 1 file" "$info_t"
+printf '%-34s %10s %12s %7s MB\n' "merge, text, 8 files" "$merge_t" "$(rate $((8 * entries)) "$merge_t")" $((merge_rss / 1024))
+printf '%-34s %10s %12s %7s MB\n' "merge, text, 10 files" "$merge10_t" "$(rate $((10 * entries)) "$merge10_t")" $((merge10_rss / 1024))
+{
+	echo "dump_lines_per_s,$(rate $entries "$dump_t"),M/s,,"
+	echo "dump_csv_lines_per_s,$(rate $entries "$csv_t"),M/s,,"
+	echo "merge8_entries_per_s,$(rate $((8 * entries)) "$merge_t"),M/s,,"
+	echo "merge10_peak_rss,$((merge10_rss / 1024)),MB,,"
+} >> bench/results/latest.csv

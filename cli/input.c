@@ -16,7 +16,7 @@
 
 #define ZSTD_MAGIC 0xfd2fb528u
 #define NATIVE_MAGIC0 0x89u
-#define MAX_DECOMPRESSED (16ull << 30)   /* a compressed input may not exceed 16 GiB */
+#define MAX_DECOMPRESSED (4ull << 30)   /* a compressed input may not exceed 4 GiB (2^26 entries) */
 
 /* ------------------------------------------------------------------------
  * Walking
@@ -150,9 +150,15 @@ static int unzstd(int fd, char *why, size_t wsz)
 					return -2;
 				}
 			}
-			if (total + ob.pos > limit || limit > MAX_DECOMPRESSED) {
+			if (limit > MAX_DECOMPRESSED) {
+				snprintf(why, wsz, "its header announces %llu bytes, over the %llu a compressed "
+					 "input may hold", (unsigned long long)limit,
+					 (unsigned long long)MAX_DECOMPRESSED);
+				goto fail;
+			}
+			if (total + ob.pos > limit) {
 				snprintf(why, wsz, "decompresses to more than the %llu bytes its header gives",
-					 (unsigned long long)(limit < MAX_DECOMPRESSED ? limit : MAX_DECOMPRESSED));
+					 (unsigned long long)limit);
 				goto fail;
 			}
 			if (write(out, obuf, ob.pos) != (ssize_t)ob.pos) {

@@ -42,6 +42,8 @@ Suite *crash_suite(void);
 Suite *events_suite(void);
 Suite *cli_suite(void);
 Suite *snabb_suite(void);
+Suite *read_suite(void);
+Suite *live_suite(void);
 
 /* Decompresses the zstd file SRC into DST with libzstd; returns the size. */
 size_t unzstd(const char *src, const char *dst);

@@ -94,7 +94,7 @@ $(LIBSO): $(LIB_OBJ) $(ASM_OBJ)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) -lzstd -lcsv -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(LIBA) -lzstd -lcsv -lm && mv -f $@.tmp $@
 
 vpath %.events events bench
 $(BUILD)/gen/%_events.h: %.events $(BIN)

@@ -125,6 +125,7 @@ static int copy_one(const char *path, int named, void *arg)
 	struct input *in = input_open("copy", path, named, &skipped);
 	struct sink s = { -1, NULL };
 	uint64_t kept = 0, dropped = 0;
+	int created = 0;
 	tl_error err;
 
 	if (!in) {
@@ -137,18 +138,24 @@ static int copy_one(const char *path, int named, void *arg)
 		cli_error("copy", "%s: %s", to, strerror(errno));
 		goto fail;
 	}
+	created = 1;
 	if (c->level && (!(s.z = ZSTD_createCCtx()) ||
 			 ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_compressionLevel, c->level)))) {
 		cli_error("copy", "%s: cannot start zstd", to);
 		goto fail;
 	}
-	if (tl_reader_copy(in->r, sink_write, &s, &kept, &dropped, path, &err) != TL_OK) {
-		cli_error("copy", "%s -> %s", err.msg, to);
+	if (fchmod(s.fd, 0600) != 0 ||
+	    (s.z && ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_checksumFlag, 1)))) {
+		cli_error("copy", "%s: %s", to, strerror(errno ? errno : EIO));
+		goto fail;
+	}
+	if (tl_reader_copy(in->r, sink_write, &s, &kept, &dropped, to, &err) != TL_OK) {
+		cli_error("copy", "%s", err.msg);
 		goto fail;
 	}
 	if ((s.z && sink_put(&s, NULL, 0, 1)) || close(s.fd) != 0) {
 		s.fd = -1;
-		cli_error("copy", "%s: %s", to, strerror(errno));
+		cli_error("copy", "%s: cannot write the copy: %s", to, strerror(errno));
 		goto fail;
 	}
 	printf("%s -> %s: %llu entries, %llu dropped\n", path, to, (unsigned long long)kept,
@@ -159,6 +166,8 @@ static int copy_one(const char *path, int named, void *arg)
 fail:
 	if (s.fd >= 0)
 		close(s.fd);
+	if (created)
+		unlink(to);   /* no half copy left behind */
 	ZSTD_freeCCtx(s.z);
 	input_close(in);
 	c->problems++;

@@ -58,7 +58,11 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 		       (unsigned long long)s->n, (unsigned long long)i->entries,
 		       (unsigned long long)i->cursor,
 		       (unsigned long long)(i->cursor > i->entries ? i->cursor - i->entries : 0));
-		if (i->rate_fixed)
+		if (i->rate == TL_RATE_OFF)
+			printf("  rate         off, %s (%llu breaths)\n",
+			       i->rate_fixed ? "fixed" : "until the next breath",
+			       (unsigned long long)i->breaths);
+		else if (i->rate_fixed)
 			printf("  rate         %u, fixed (%llu breaths)\n", i->rate,
 			       (unsigned long long)i->breaths);
 		else

@@ -130,7 +130,17 @@ static int unzstd(int fd, char *why, size_t wsz)
 		goto fail;
 	}
 	ZSTD_initDStream(z);
-	while ((n = (size_t)read(fd, ibuf, sizeof ibuf)) > 0 && n != (size_t)-1) {
+	for (;;) {
+		ssize_t got = read(fd, ibuf, sizeof ibuf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(why, wsz, "read error: %s", strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;
+		n = (size_t)got;
 		ZSTD_inBuffer ib = { ibuf, n, 0 };
 		while (ib.pos < ib.size) {
 			ZSTD_outBuffer ob = { obuf, sizeof obuf, 0 };
@@ -172,6 +182,12 @@ static int unzstd(int fd, char *why, size_t wsz)
 		snprintf(why, wsz, "truncated zstd data");
 		goto fail;
 	}
+	if (hlen < 64) {
+		snprintf(why, wsz, "compressed, but not a timeline log");
+		ZSTD_freeDStream(z);
+		close(out);
+		return -2;
+	}
 	ZSTD_freeDStream(z);
 	return out;
 fail:
@@ -210,6 +226,10 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	int fd, kind, rfd;
 
 	*skipped = 0;
+	if (!named && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*skipped = 1;   /* sockets, FIFOs, devices found in a directory */
+		return NULL;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		cli_error(cmd, "%s: %s", path, strerror(errno));

@@ -98,7 +98,7 @@ static int ls_one(const char *path, int named, void *arg)
 		out_str("}\n");
 	} else {
 		if (!l->count)
-			out_str("    PID ALIVE      WRITTEN RATE     PROCESS          PATH\n");
+			out_str("    PID ALIVE     WRITTEN RATE     PROCESS          PATH\n");
 		out_pad(pid, 7);
 		out_str(alive(pid) ? " yes  " : " no   ");
 		out_pad(i->cursor, 12);
@@ -107,8 +107,9 @@ static int ls_one(const char *path, int named, void *arg)
 		for (size_t k = strlen(rate); k < 9; k++)
 			out_char(' ');
 		out_str(i->format == TL_FORMAT_NATIVE ? i->process : "(snabb)");
-		for (size_t k = strlen(i->format == TL_FORMAT_NATIVE ? i->process : "(snabb)"); k < 17; k++)
+		for (size_t k = strlen(i->format == TL_FORMAT_NATIVE ? i->process : "(snabb)"); k < 16; k++)
 			out_char(' ');
+		out_char(' ');
 		out_str(path);
 		out_char('\n');
 	}

@@ -72,18 +72,22 @@ static int64_t boot_of(const tl_info *i)
  * else by wall clock. */
 static void choose_clock(struct merge *m)
 {
-	int snabb = 0, same = 1;
+	int snabb = 0, same = 1, nohz = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const tl_info *a = &m->src[i].in->info, *b = &m->src[0].in->info;
 		if (a->format == TL_FORMAT_SNABB)
 			snabb = 1;
+		else if (!a->tsc_hz)
+			nohz = 1;
 		else if (b->format == TL_FORMAT_NATIVE &&
-			 (strcmp(a->host, b->host) || llabs(boot_of(a) - boot_of(b)) > 1 || !a->tsc_hz))
+			 (strcmp(a->host, b->host) || llabs(boot_of(a) - boot_of(b)) > 1))
 			same = 0;
 	}
 	if (snabb && m->n > 1)
 		fprintf(stderr, "timeline merge: warning: Snabb logs have no clock anchor; merging by TSC\n");
-	m->by_wall = !snabb && !same;
+	else if (nohz && !same)
+		fprintf(stderr, "timeline merge: warning: a log has no TSC frequency; merging by TSC\n");
+	m->by_wall = !snabb && !nohz && !same;
 	m->view.from_wall = m->by_wall;
 }
 

@@ -67,7 +67,7 @@ static volatile uint8_t *map_header(const char *path, int writable)
 		cli_error("rate", "%s: a Snabb log keeps its rate in the process, not the file", path);
 		return NULL;
 	}
-	fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0) {
 		cli_error("rate", "%s: %s", path, strerror(errno));
 		return NULL;

@@ -1,6 +1,7 @@
 /* view.c: printing entries as text, CSV or JSON lines, with time conversion
  * and the --event, --cpu, --numa, --from, --to and --limit filters. */
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,12 +111,16 @@ static void put_time(const struct view *v, int64_t t, int quoted)
 		out_str(b);
 }
 
-static void put_arg(const tl_entry *e, int i)
+/* Argument I of E; a double that is not finite is "null" in JSON. */
+static void put_arg(const tl_entry *e, int i, int json)
 {
 	double d;
 	if (e->dargs >> i & 1) {
 		memcpy(&d, &e->args[i], 8);
-		out_double(d);
+		if (json && !isfinite(d))
+			out_str("null");
+		else
+			out_double(d);
 	} else {
 		out_u64(e->args[i]);
 	}
@@ -131,7 +136,11 @@ static void text_line_slow(const struct view *v, struct input *in, const struct 
 	}
 	if (v->time == TIME_WALL)
 		put_time(v, t, 0);
-	else
+	else if (t < 0) {
+		char b[24];
+		snprintf(b, sizeof b, "%14lld", (long long)t);
+		out_str(b);
+	} else
 		out_pad((uint64_t)t, 14);
 	out_pad(e->cpu, 4);
 	out_pad(e->numa, 3);
@@ -145,7 +154,7 @@ static void text_line_slow(const struct view *v, struct input *in, const struct 
 		out_char(' ');
 		out_str(ev->args[i]);
 		out_char('=');
-		put_arg(e, (int)i);
+		put_arg(e, (int)i, 0);
 	}
 	out_char('\n');
 }
@@ -155,7 +164,7 @@ static void text_line(const struct view *v, struct input *in, const struct event
 		      const tl_entry *e, int64_t t)
 {
 	char *p;
-	if (v->time == TIME_WALL || e->dargs) {
+	if (v->time == TIME_WALL || e->dargs || t < 0) {
 		text_line_slow(v, in, ev, e, t);
 		return;
 	}
@@ -212,7 +221,7 @@ static void csv_line(const struct view *v, struct input *in, const struct event 
 	out_csv(ev->attrs);
 	for (int i = 0; i < TL_MAX_ARGS; i++) {
 		out_char(',');
-		put_arg(e, i);
+		put_arg(e, i, 0);
 	}
 	for (unsigned i = 0; i < ev->nargs; i++) {
 		if (i)
@@ -251,7 +260,7 @@ static void json_line(const struct view *v, struct input *in, const struct event
 			out_char(',');
 		out_json(named ? ev->args[i] : anon[i]);
 		out_char(':');
-		put_arg(e, (int)i);
+		put_arg(e, (int)i, 1);
 	}
 	out_str("}}\n");
 }

@@ -159,6 +159,7 @@ uint64_t tl_reader_rewind(tl_reader *r)
 	r->next = c > r->entries ? c - r->entries : 0;
 	r->left = c - r->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
 	r->skipped = 0;
+	r->first_read = 0;
 	return c - r->next;
 }
 
@@ -211,8 +212,14 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 		uint64_t n = r->next++;
 		r->left--;
 		tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
-		if (read_entry(r, n, e))
+		/* entry c shares its slot with c - entries: never return both */
+		if (n == r->cursor && r->cursor >= r->entries && r->first_read)
+			return 0;
+		if (read_entry(r, n, e)) {
+			if (r->cursor >= r->entries && n == r->cursor - r->entries)
+				r->first_read = 1;
 			return 1;
+		}
 		/* past the cursor only a busy marker counts: a write cut off or under way */
 		if (n < r->cursor || LOAD(&r->ring[n & r->mask].seq) == tl_seq_busy(n))
 			r->skipped++;

@@ -24,6 +24,7 @@ struct tl_reader {
 	uint64_t left;              /* ... and how many are left to try */
 	uint64_t cursor;            /* native: cursor at the snapshot */
 	uint64_t skipped;           /* native: incomplete entries in this snapshot */
+	int first_read;             /* native: the snapshot's oldest entry was returned */
 	uint64_t oldest;            /* snabb: slot of the oldest entry */
 	uint64_t used;              /* snabb: slots with a timestamp */
 	uint64_t chunk;             /* ring chunk being read (see tl_reader_release) */

@@ -55,7 +55,8 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 			abort();
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, by_name);
+	if (n)
+		qsort(names, n, sizeof *names, by_name);
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		if (!stop && lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -217,6 +218,13 @@ static int sniff(int fd)
 
 int input_quiet;
 
+/* One note for every file a directory walk passes over. */
+static void skip_note(const char *cmd, const char *path)
+{
+	if (!input_quiet)
+		fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
+}
+
 struct input *input_open(const char *cmd, const char *path, int named, int *skipped)
 {
 	struct input *in;
@@ -227,7 +235,8 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 
 	*skipped = 0;
 	if (!named && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		*skipped = 1;   /* sockets, FIFOs, devices found in a directory */
+		skip_note(cmd, path);   /* sockets, FIFOs, devices found in a directory */
+		*skipped = 1;
 		return NULL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -246,8 +255,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	}
 	kind = sniff(fd);
 	if (!kind && !named) {
-		if (!input_quiet)
-			fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
+		skip_note(cmd, path);
 		close(fd);
 		*skipped = 1;
 		return NULL;
@@ -256,8 +264,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	if (kind == 'z' && (rfd = unzstd(fd, why, sizeof why)) < 0) {
 		close(fd);
 		if (rfd == -2 && !named) {
-			if (!input_quiet)
-				fprintf(stderr, "timeline %s: note: skipping %s: %s\n", cmd, path, why);
+			skip_note(cmd, path);
 			*skipped = 1;
 			return NULL;
 		}
@@ -430,6 +437,8 @@ int parse_u64(const char *s, uint64_t *v)
 int parse_list(const char *s, uint64_t set[64])
 {
 	memset(set, 0, 64 * sizeof *set);
+	if (!*s)
+		return -1;
 	while (*s) {
 		char *end;
 		unsigned long a, b;
@@ -446,10 +455,10 @@ int parse_list(const char *s, uint64_t set[64])
 		}
 		for (unsigned long v = a; v <= b; v++)
 			set[v / 64] |= 1ull << (v % 64);
-		if (*end == ',')
+		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
-			return -1;
+			return -1;   /* junk, or a trailing comma */
 		s = end;
 	}
 	return 0;

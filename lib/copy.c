@@ -39,8 +39,9 @@ static int copy_native(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *ke
 		last = e.seq + 1;
 		(*kept)++;
 	}
-	*dropped = tl_reader_skipped(r);
 	h.cursor = last > r->cursor ? last : r->cursor;
+	/* what a reader of the copy will find missing: its window minus what it holds */
+	*dropped = (h.cursor < r->entries ? h.cursor : r->entries) - *kept;
 	h.strings_used = (uint32_t)used;
 	(void)n;
 	if (write(ctx, &h, sizeof h) || write(ctx, ring, r->entries * sizeof *ring) ||

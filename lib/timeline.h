@@ -339,7 +339,8 @@ typedef int (*tl_writer_fn)(void *ctx, const void *buf, size_t len);
  * each checked as tl_reader_next() does, in their slots, the rest of the
  * ring zero. Snabb's: the file's bytes, with the timestamp of every slot
  * that changed during the copy set to 0 (unused). *KEPT gets the entries
- * copied, *DROPPED those left out as torn or overwritten during the copy.
+ * copied, *DROPPED those left out as torn or overwritten during the copy:
+ * for ours, exactly the incomplete entries a reader of the copy will count.
  * NAME is used in messages. Memory: one ring and one string table.
  * @return TL_OK, TL_E_NOMEM, or TL_E_SYS when WRITE failed. */
 int tl_reader_copy(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,

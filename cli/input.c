@@ -296,6 +296,15 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	return in;
 }
 
+int input_report_unknown(const char *cmd, const struct input *in)
+{
+	if (!in->unknown)
+		return 0;
+	cli_error(cmd, "%s: %llu entries with a message id outside the string table", in->path,
+		  (unsigned long long)in->unknown);
+	return 1;
+}
+
 void input_close(struct input *in)
 {
 	if (!in)
@@ -329,6 +338,11 @@ static void parse_event(struct input *in, uint16_t msgid, struct event *e)
 	if (!s || tl_def_parse(s, strlen(s), &d, NULL) != TL_OK) {
 		snprintf(e->name, sizeof e->name, "?msgid=%u", msgid);
 		e->name_len = strlen(e->name);
+		e->nargs = TL_MAX_ARGS;   /* unnamed: show them all as arg0..arg5 */
+		for (unsigned i = 0; i < TL_MAX_ARGS; i++) {
+			snprintf(e->args[i], sizeof e->args[i], "arg%u", i);
+			e->args_len[i] = 4;
+		}
 		return;
 	}
 	copy_n(e->name, sizeof e->name, d.name, d.name_len);

@@ -29,7 +29,12 @@ struct input {
 	uint16_t *ids;               /* ... their message ids ... */
 	uint32_t *slots;             /* ... hashed by msgid: index + 1, or 0 */
 	uint32_t nevents, nslots;    /* nslots: a power of two > 2 * nevents */
+	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
+
+/* Reports, once, entries of IN whose message id is outside its string table
+ * (or names no parseable definition). Returns 1 if there were any. */
+int input_report_unknown(const char *cmd, const struct input *in);
 
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not

@@ -236,8 +236,6 @@ static void csv_line(const struct view *v, struct input *in, const struct event 
 static void json_line(const struct view *v, struct input *in, const struct event *ev,
 		      const tl_entry *e, int64_t t)
 {
-	static const char *const anon[TL_MAX_ARGS] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
-	int named = ev->name[0] != '?';
 	out_str("{\"file\":");
 	out_json(in->path);
 	out_str(",\"seq\":");
@@ -255,10 +253,10 @@ static void json_line(const struct view *v, struct input *in, const struct event
 	out_str(",\"attrs\":");
 	out_json(ev->attrs);
 	out_str(",\"args\":{");
-	for (unsigned i = 0; i < (named ? ev->nargs : TL_MAX_ARGS); i++) {
+	for (unsigned i = 0; i < ev->nargs; i++) {
 		if (i)
 			out_char(',');
-		out_json(named ? ev->args[i] : anon[i]);
+		out_json(ev->args[i]);
 		out_char(':');
 		put_arg(e, (int)i, 1);
 	}
@@ -279,6 +277,8 @@ int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 	t = time_of(v, in, e->tsc, t0);
 	if (!in_window(v, t))
 		return 0;
+	if (ev->name[0] == '?')
+		in->unknown++;
 	if (v->format == FMT_CSV)
 		csv_line(v, in, ev, e, t);
 	else if (v->format == FMT_JSON)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <csv.h>
 #include <zstd.h>
 #include "util.h"
 
@@ -407,7 +408,7 @@ struct row {
 	char **f;
 };
 
-struct csv {
+struct rfc_csv {
 	size_t n;
 	struct row *rows;
 };
@@ -415,9 +416,9 @@ struct csv {
 /* Parses TEXT: fields separated by commas, records by CRLF or LF; a quoted
  * field may hold commas, line breaks and quotes doubled. Fails the test on
  * anything else. */
-static struct csv csv_parse(const char *s)
+static struct rfc_csv rfc_csv_parse(const char *s)
 {
-	struct csv c = { 0, NULL };
+	struct rfc_csv c = { 0, NULL };
 	while (*s) {
 		struct row r = { 0, NULL };
 		for (;;) {
@@ -471,7 +472,7 @@ static struct csv csv_parse(const char *s)
 	return c;
 }
 
-static void csv_free(struct csv *c)
+static void rfc_csv_free(struct rfc_csv *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		for (size_t k = 0; k < c->rows[i].n; k++)
@@ -489,9 +490,9 @@ enum { C_FILE, C_SEQ, C_TSC, C_TIME, C_CPU, C_NUMA, C_EVENT, C_ATTRS, C_ARG0, C_
        NCOLS };
 
 /* Parses OUT as dump's CSV and checks its header row. */
-static struct csv dump_csv(const char *out)
+static struct rfc_csv dump_csv(const char *out)
 {
-	struct csv c = csv_parse(out);
+	struct rfc_csv c = rfc_csv_parse(out);
 	ck_assert_uint_ge(c.n, 1);
 	ck_assert_uint_eq(c.rows[0].n, NCOLS);
 	for (int i = 0; i < NCOLS; i++)
@@ -600,7 +601,7 @@ START_TEST(test_dump_of_64_bit_arguments_is_exact_in_every_format)
 {
 	const struct w e[1] = { { 5, 7, 3, DROP, { UINT64_MAX, (1ull << 53) + 1, 0, 0, 0, UINT64_MAX - 1 } } };
 	char *p = path_dup("big.timeline"), *out, *err;
-	struct csv c;
+	struct rfc_csv c;
 	write_log(p, 4, 1000000000, e, 1);
 	ck_assert_int_eq(tl(&out, &err, "dump '%s'", p), 0);
 	{
@@ -615,7 +616,7 @@ START_TEST(test_dump_of_64_bit_arguments_is_exact_in_every_format)
 	c = dump_csv(out);
 	ck_assert_uint_eq(c.n, 2);
 	check_csv_row(&c.rows[1], 1, p, 0, &e[0], 5);
-	csv_free(&c);
+	rfc_csv_free(&c);
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "dump --format json '%s'", p), 0);
@@ -768,7 +769,7 @@ START_TEST(test_dump_csv_parses_back_to_the_entries_written_field_by_field)
 {
 	/* a file name that needs quoting in CSV */
 	char *p = path_dup("we,ird \"name\".timeline"), *out, *err;
-	struct csv c;
+	struct rfc_csv c;
 	write_log(p, 16, 1000000000, mixed, NMIXED);
 	ck_assert_int_eq(tl(&out, &err, "dump --format csv '%s'", p), 0);
 	ck_assert_str_eq(err, "");
@@ -776,7 +777,7 @@ START_TEST(test_dump_csv_parses_back_to_the_entries_written_field_by_field)
 	ck_assert_uint_eq(c.n, 1 + NMIXED);
 	for (size_t i = 0; i < NMIXED; i++)
 		check_csv_row(&c.rows[1 + i], 1 + i, p, i, &mixed[i], mixed[0].tsc);
-	csv_free(&c);
+	rfc_csv_free(&c);
 	free(out);
 	free(err);
 	/* filters apply to CSV too, and the header row comes once */
@@ -789,7 +790,7 @@ START_TEST(test_dump_csv_parses_back_to_the_entries_written_field_by_field)
 				check_csv_row(&c.rows[1 + i], 1 + i, p, j, &mixed[j], mixed[0].tsc);
 				i++;
 			}
-	csv_free(&c);
+	rfc_csv_free(&c);
 	free(out);
 	free(err);
 	free(p);
@@ -902,7 +903,7 @@ END_TEST
 START_TEST(test_dump_of_a_zstd_copy_is_identical_to_the_original)
 {
 	char *p = path_dup("mixed.timeline"), *z = path_dup("copy.bin"), *o1, *o2, *e1, *e2;
-	struct csv a, b;
+	struct rfc_csv a, b;
 	write_log(p, 16, 1000000000, mixed, NMIXED);
 	zcompress(p, z);   /* named .bin: recognized by content */
 	ck_assert_int_eq(tl(&o1, &e1, "dump '%s'", p), 0);
@@ -926,8 +927,8 @@ START_TEST(test_dump_of_a_zstd_copy_is_identical_to_the_original)
 		for (int k = 1; k < NCOLS; k++)
 			ck_assert_str_eq(b.rows[i].f[k], a.rows[i].f[k]);
 	}
-	csv_free(&a);
-	csv_free(&b);
+	rfc_csv_free(&a);
+	rfc_csv_free(&b);
 	free(o1);
 	free(o2);
 	free(e1);
@@ -1203,7 +1204,7 @@ START_TEST(test_dump_csv_of_the_snabb_fixture_matches_the_reference_dump)
 	struct ref r = load_ref();
 	const char *zst = fixture("engine-short.events.timeline.zst");
 	char *out, *err;
-	struct csv c;
+	struct rfc_csv c;
 	uint64_t t0;
 	ck_assert_uint_eq(r.n, 2577);
 	ck_assert_int_eq(tl(&out, &err, "dump --format csv '%s'", zst), 0);
@@ -1231,7 +1232,7 @@ START_TEST(test_dump_csv_of_the_snabb_fixture_matches_the_reference_dump)
 		for (int a = 0; a < 6; a++)
 			field_eq_u64(row->f[C_ARG0 + a], whole(r.args[i][a]), i + 1, csv_columns[C_ARG0 + a]);
 	}
-	csv_free(&c);
+	rfc_csv_free(&c);
 	ref_free(&r);
 	free(out);
 	free(err);
@@ -1271,7 +1272,7 @@ START_TEST(test_dump_walks_directories_recursively_in_name_order_and_notes_non_l
 	char *logs = path_dup("logs"), *out, *err, *want_err;
 	struct w *ea = breaths(2, 10, 5, 100), *eb = breaths(2, 20, 5, 200), *ec = breaths(2, 30, 5, 300),
 		 *ed = breaths(2, 40, 5, 400), *ef = breaths(1, 50, 5, 500);
-	struct csv c;
+	struct rfc_csv c;
 	char *pa, *pb, *pc, *pd, *pf, *notes, *empty;
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
 	ck_assert_int_eq(mkdir(path_in(logs, "sub"), 0700), 0);
@@ -1307,7 +1308,7 @@ START_TEST(test_dump_walks_directories_recursively_in_name_order_and_notes_non_l
 		check_csv_row(&c.rows[6 + i], 6 + i, pc, i, &ec[i], ec[0].tsc);
 		check_csv_row(&c.rows[8 + i], 8 + i, pd, i, &ed[i], ed[0].tsc);
 	}
-	csv_free(&c);
+	rfc_csv_free(&c);
 	free(out);
 	free(err);
 	free(want_err);
@@ -1990,6 +1991,121 @@ START_TEST(test_info_of_a_zstd_copy_gives_the_same_facts)
 }
 END_TEST
 
+/* CSV read back through libcsv itself: fields of every record, in order. */
+struct csv_rows {
+	char *cell[64][16];          /* rows x fields, malloc'd */
+	int rows, field;
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct csv_rows *c = data;
+	if (c->rows < 64 && c->field < 16)
+		c->cell[c->rows][c->field] = strndup(s, len);
+	c->field++;
+}
+
+static void on_row(int ch, void *data)
+{
+	struct csv_rows *c = data;
+	(void)ch;
+	ck_assert_int_eq(c->field, 15);   /* every record has the header's 15 fields */
+	c->rows++;
+	c->field = 0;
+}
+
+START_TEST(test_dump_csv_parses_back_through_libcsv)
+{
+	char *d = tmpdir_new(), *out, *err, *cmd;
+	const char *p = path_in(d, "csv.timeline");
+	tl_log *log = open_manual(p, 16);
+	struct csv_parser parser;
+	struct csv_rows rows;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "2,9|net.rx dev=\"eth0\",x: len flags", &id, NULL), TL_OK);
+	for (uint64_t i = 0; i < 5; i++) {
+		tl_set_manual_clock(log, 1000 + 7 * i, (uint16_t)(1 << 12 | i));
+		tl_append(log, id, 60 + i, UINT64_MAX - i, 0, 0, 0, 0);
+	}
+	tl_close(log);
+	if (asprintf(&cmd, "%s dump --format csv '%s'", timeline_bin(), p) < 0)
+		abort();
+	ck_assert_int_eq(run(cmd, &out, &err), 0);
+	memset(&rows, 0, sizeof rows);
+	ck_assert_int_eq(csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI), 0);
+	ck_assert_uint_eq(csv_parse(&parser, out, strlen(out), on_field, on_row, &rows), strlen(out));
+	ck_assert_int_eq(csv_fini(&parser, on_field, on_row, &rows), 0);
+	csv_free(&parser);
+	ck_assert_int_eq(rows.rows, 6);
+	ck_assert_str_eq(rows.cell[0][0], "file");
+	ck_assert_str_eq(rows.cell[0][14], "argnames");
+	for (int i = 0; i < 5; i++) {
+		char want[32];
+		char **r = rows.cell[i + 1];
+		ck_assert_str_eq(r[0], p);
+		snprintf(want, sizeof want, "%d", i);
+		ck_assert_str_eq(r[1], want);                        /* seq */
+		snprintf(want, sizeof want, "%d", 1000 + 7 * i);
+		ck_assert_str_eq(r[2], want);                        /* tsc */
+		snprintf(want, sizeof want, "%d", 7 * i);
+		ck_assert_str_eq(r[3], want);                        /* cycles since the first */
+		snprintf(want, sizeof want, "%d", i);
+		ck_assert_str_eq(r[4], want);                        /* cpu */
+		ck_assert_str_eq(r[5], "1");                         /* numa */
+		ck_assert_str_eq(r[6], "net.rx");
+		ck_assert_str_eq(r[7], "dev=\"eth0\",x");            /* quotes and comma survive */
+		snprintf(want, sizeof want, "%d", 60 + i);
+		ck_assert_str_eq(r[8], want);
+		snprintf(want, sizeof want, "%llu", (unsigned long long)(UINT64_MAX - (uint64_t)i));
+		ck_assert_str_eq(r[9], want);
+		ck_assert_str_eq(r[14], "len flags");
+	}
+	for (int i = 0; i < rows.rows; i++)
+		for (int f = 0; f < 15; f++)
+			free(rows.cell[i][f]);
+	free(cmd);
+	free(out);
+	free(err);
+	rm_rf(d);
+	free(d);
+}
+END_TEST
+
+/* An entry naming a message id beyond the string table prints as ?msgid=N
+ * with its six arguments, and the file gets one error line; exit 2. */
+START_TEST(test_dump_reports_message_ids_outside_the_table_once)
+{
+	char *d = tmpdir_new(), *out, *err, *cmd, *want;
+	const char *p = path_in(d, "ids.timeline");
+	tl_log *log = open_manual(p, 8);
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "1,1|t.ok: a", &id, NULL), TL_OK);
+	tl_set_manual_clock(log, 100, 0);
+	tl_append(log, id, 1, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 150, 0);
+	tl_append(log, 300, 2, 3, 4, 5, 6, 7);
+	tl_set_manual_clock(log, 160, 0);
+	tl_append(log, 4000, 8, 0, 0, 0, 0, 0);
+	tl_close(log);
+	if (asprintf(&cmd, "%s dump '%s'", timeline_bin(), p) < 0)
+		abort();
+	ck_assert_int_eq(run(cmd, &out, &err), 2);
+	ck_assert_str_eq(out, "             0   0  0  t.ok a=1\n"
+			      "            50   0  0  ?msgid=300 arg0=2 arg1=3 arg2=4 arg3=5 arg4=6 arg5=7\n"
+			      "            60   0  0  ?msgid=4000 arg0=8 arg1=0 arg2=0 arg3=0 arg4=0 arg5=0\n");
+	if (asprintf(&want, "timeline dump: %s: 2 entries with a message id outside the string table\n",
+		     p) < 0)
+		abort();
+	ck_assert_str_eq(err, want);
+	free(want);
+	free(cmd);
+	free(out);
+	free(err);
+	rm_rf(d);
+	free(d);
+}
+END_TEST
+
 Suite *read_suite(void)
 {
 	Suite *s = suite_create("read");
@@ -2000,6 +2116,8 @@ Suite *read_suite(void)
 	tcase_add_checked_fixture(d, setup, teardown);
 	tcase_set_timeout(d, 60);
 	tcase_add_test(d, test_dump_of_a_wrapped_ring_prints_the_last_8_of_20_oldest_first);
+	tcase_add_test(d, test_dump_csv_parses_back_through_libcsv);
+	tcase_add_test(d, test_dump_reports_message_ids_outside_the_table_once);
 	tcase_add_test(d, test_dump_prints_every_entry_with_names_attributes_and_named_arguments);
 	tcase_add_test(d, test_dump_of_logs_without_entries_prints_nothing_and_exits_0);
 	tcase_add_test(d, test_dump_of_64_bit_arguments_is_exact_in_every_format);

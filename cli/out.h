@@ -24,10 +24,24 @@ void out_commit(char *end);
 
 extern const char tl_digits2[200];   /* "000102...99" */
 
-/* Writes V in decimal at P; returns the end. */
+/* Decimal digits of V. */
+static inline int digits10(uint64_t v)
+{
+	int n = 1;
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	if (v >= 100) {
+		n += 2;
+		v /= 100;
+	}
+	return n + (v >= 10);
+}
+
+/* Writes V in decimal at P, two digits at a time from the end, in place (no
+ * loop the compiler could turn into a memcpy call); returns the end. */
 static inline char *put_u64(char *p, uint64_t v)
 {
-	char tmp[20], *q = tmp + sizeof tmp;
+	char *e = p + digits10(v), *q = e;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100) * 2;
 		v /= 100;
@@ -40,21 +54,18 @@ static inline char *put_u64(char *p, uint64_t v)
 	} else {
 		*--q = (char)('0' + v);
 	}
-	while (q < tmp + sizeof tmp)
-		*p++ = *q++;
-	return p;
+	return e;
 }
 
-/* V right-aligned in WIDTH columns. */
+/* V right-aligned in WIDTH (at most 24) columns; needs 24 bytes of room. */
 static inline char *put_pad(char *p, uint64_t v, int width)
 {
-	char tmp[24], *e = put_u64(tmp, v);
-	int n = (int)(e - tmp);
-	for (; n < width; width--)
-		*p++ = ' ';
-	for (char *q = tmp; q < e;)
-		*p++ = *q++;
-	return p;
+	int n = digits10(v);
+	if (n < width) {
+		__builtin_memcpy(p, "                        ", 24);   /* a fixed-size copy */
+		p += width - n;
+	}
+	return put_u64(p, v);
 }
 
 static inline char *put_str(char *p, const char *s, size_t n)

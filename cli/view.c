@@ -182,7 +182,7 @@ static void text_line(const struct view *v, struct input *in, const struct event
 	p = put_field(p, ev->name, ev->name_len);
 	if (ev->attrs[0]) {
 		*p++ = ' ';
-		p = put_str(p, ev->attrs, strlen(ev->attrs));
+		p = put_field(p, ev->attrs, strlen(ev->attrs));
 	}
 	for (unsigned i = 0; i < ev->nargs; i++) {
 		*p++ = ' ';

@@ -68,25 +68,11 @@ static int dump_one(const char *path, int named, void *arg)
 int cmd_dump(int argc, char **argv)
 {
 	struct dump d;
-	const char *why;
-	int c;
+	int rc;
 
 	memset(&d, 0, sizeof d);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return cli_finish("dump", EXIT_OK);
-		}
-		switch (view_option(&d.view, c, optarg, &why)) {
-		case 1: continue;
-		case -1: return cli_usage_error("dump", usage, why);
-		}
-		return cli_bad_option("dump", usage, argv, c);
-	}
-	if (optind == argc)
-		return cli_usage_error("dump", usage, "missing input");
+	if ((rc = view_parse(&d.view, "dump", usage, options, argc, argv)) >= 0)
+		return rc;
 	view_begin(&d.view);
 	d.problems += input_walk("dump", argv + optind, argc - optind, dump_one, &d);
 	out_flush();

@@ -158,26 +158,12 @@ static void run(struct merge *m)
 int cmd_merge(int argc, char **argv)
 {
 	struct merge m;
-	const char *why;
-	int c;
+	int rc;
 
 	memset(&m, 0, sizeof m);
 	m.view.with_file = 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return cli_finish("merge", EXIT_OK);
-		}
-		switch (view_option(&m.view, c, optarg, &why)) {
-		case 1: continue;
-		case -1: return cli_usage_error("merge", usage, why);
-		}
-		return cli_bad_option("merge", usage, argv, c);
-	}
-	if (optind == argc)
-		return cli_usage_error("merge", usage, "missing input");
+	if ((rc = view_parse(&m.view, "merge", usage, options, argc, argv)) >= 0)
+		return rc;
 	m.problems += input_walk("merge", argv + optind, argc - optind, collect, &m);
 	choose_clock(&m);
 	view_begin(&m.view);

@@ -52,6 +52,29 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	return 0;
 }
 
+int view_parse(struct view *v, const char *cmd, const char *usage,
+	       const struct option *options, int argc, char **argv)
+{
+	const char *why;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return cli_finish(cmd, EXIT_OK);
+		}
+		switch (view_option(v, c, optarg, &why)) {
+		case 1: continue;
+		case -1: return cli_usage_error(cmd, usage, why);
+		}
+		return cli_bad_option(cmd, usage, argv, c);
+	}
+	if (optind == argc)
+		return cli_usage_error(cmd, usage, "missing input");
+	return -1;
+}
+
 void view_begin(const struct view *v)
 {
 	if (v->format == FMT_CSV)

@@ -50,6 +50,12 @@ struct view {
  * 0 when not a view option, -1 with *WHY set for a bad value. */
 int view_option(struct view *v, int c, const char *arg, const char **why);
 
+/* Parses the options of command CMD (VIEW_OPTIONS and --help in OPTIONS)
+ * into V and checks that inputs follow. Returns -1 to go on with the inputs
+ * at argv[optind], or the exit code to return now (help, usage error). */
+int view_parse(struct view *v, const char *cmd, const char *usage,
+	       const struct option *options, int argc, char **argv);
+
 /* Prints the CSV header row when the format is CSV. */
 void view_begin(const struct view *v);
 

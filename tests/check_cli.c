@@ -60,18 +60,6 @@ static void teardown(void)
 	free(dir);
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	ck_assert_int_ge(n, 0);
-	return s;
-}
 
 /* Runs the built program with ARGS (shell words); returns its exit status. */
 static int tl(const char *args, char **out, char **err)

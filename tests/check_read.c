@@ -44,18 +44,6 @@ static void teardown(void)
 	free(dir);
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	ck_assert_int_ge(n, 0);
-	return s;
-}
 
 /* S with "...FMT" appended; frees S. */
 static char *append(char *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,18 @@
 #include <unistd.h>
 #include <zstd.h>
 #include "util.h"
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	return s;
+}
 
 char *tmpdir_new(void)
 {

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include "timeline.h"
 
+/* printf into a new string; fails the test if out of memory. Caller frees. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* A fresh 0700 directory under $TMPDIR or /tmp; removed by rm_rf(). */
 char *tmpdir_new(void);
 void rm_rf(const char *path);

@@ -135,7 +135,7 @@ START_TEST(test_live_reader_never_returns_a_torn_entry)
 	waitpid(pid, NULL, 0);
 	tl_reader_close(r);
 	tl_close(log);
-	ck_assert_uint_gt(seen, 10000);         /* it did read while the writer wrote */
+	ck_assert_uint_ge(seen, 300);           /* it read while the writer wrote: one per snapshot */
 	ck_assert_uint_gt(skipped, 0);          /* and was lapped: the check was exercised */
 }
 END_TEST

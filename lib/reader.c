@@ -167,9 +167,11 @@ void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 {
 	uint64_t chunk = slot / TL_CHUNK_ENTRIES;
 	uintptr_t start, end;
-	long page = 4096;
+	static long page;
 	if (chunk == r->chunk)
 		return;
+	if (!page)
+		page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
 	/* the previous chunk, rounded inward to whole pages */
 	start = ((uintptr_t)(ring + r->chunk * TL_CHUNK_ENTRIES * 64) + (uintptr_t)page - 1) &
 		~(uintptr_t)(page - 1);
@@ -263,6 +265,8 @@ size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max)
 			off += 16;
 			continue;
 		}
+		if (len == used - off && r->strings_copy == NULL)
+			break;   /* no NUL before the end of the used table: not a string */
 		if (n < max)
 			ids[n] = (uint16_t)(off / 16);
 		n++;

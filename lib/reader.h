@@ -46,6 +46,8 @@ void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 int tl_snabb_open(tl_reader *r, const char *name, tl_error *err)
 	__attribute__((visibility("hidden")));
 uint64_t tl_snabb_rewind(tl_reader *r) __attribute__((visibility("hidden")));
+/* Does slot I hold an entry (a whole-number timestamp above 0)? */
+int tl_snabb_slot_used(const tl_reader *r, uint64_t i) __attribute__((visibility("hidden")));
 int tl_snabb_next(tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
 void tl_snabb_info(const tl_reader *r, tl_info *i) __attribute__((visibility("hidden")));
 #endif

@@ -42,8 +42,16 @@ void tl_breath(tl_log *log)
 		return;
 	/* r = 1 + floor(x * 5^9 / 2^64): uniform in 1..5^9 to within 2^-43 */
 	r = 1 + (uint32_t)(((unsigned __int128)xorshift64(&h->prng) * pow5[9]) >> 64);
-	__atomic_compare_exchange_n(&h->rate, &old, (uint8_t)rate_of(r), 0, __ATOMIC_RELAXED,
-				    __ATOMIC_RELAXED);
+	{
+		uint8_t drawn = (uint8_t)rate_of(r), was = old;
+		if (__atomic_compare_exchange_n(&h->rate, &old, drawn, 0, __ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED) &&
+		    __atomic_load_n(&h->rate_fixed, __ATOMIC_SEQ_CST))
+			/* fixed meanwhile, to the value we replaced or to one about to be
+			 * stored: give that value back */
+			__atomic_compare_exchange_n(&h->rate, &drawn, was, 0, __ATOMIC_SEQ_CST,
+						    __ATOMIC_RELAXED);
+	}
 }
 
 int tl_set_rate(tl_log *log, unsigned rate)

@@ -83,6 +83,11 @@ static uint64_t slot_tsc(const tl_reader *r, uint64_t i)
 	return dbl ? 0 : t;   /* a negative or broken timestamp counts as unused */
 }
 
+int tl_snabb_slot_used(const tl_reader *r, uint64_t i)
+{
+	return slot_tsc(r, i) != 0;
+}
+
 /* Finds the oldest slot: the one after the highest timestamp (the newest);
  * slots with timestamp 0 were never written and are skipped when read. */
 uint64_t tl_snabb_rewind(tl_reader *r)

@@ -2,6 +2,7 @@
  * field by field, wrap-around, incomplete entries, the string table. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,6 +355,51 @@ START_TEST(test_reader_ignores_sizes_changed_after_open)
 }
 END_TEST
 
+static int write_fd(void *ctx, const void *buf, size_t len)
+{
+	return write(*(int *)ctx, buf, len) == (ssize_t)len ? 0 : -1;
+}
+
+/* Near entry 2^32 the complete seq of entry 2^32 - 1 is 0: a copy must not
+ * leave a dropped entry's slot zero, or it would read back as that entry. */
+START_TEST(test_copy_past_2_to_the_32_never_passes_a_dropped_slot)
+{
+	const char *p = path_in(dir, "big.timeline"), *c = path_in(dir, "copy.timeline");
+	tl_log *log = open_manual(p, 8);
+	const uint64_t start = (1ull << 32) - 6;
+	uint64_t kept, dropped, skipped;
+	struct tl_raw_entry *e;
+	tl_error err;
+	tl_reader *r;
+	tl_entry *v;
+	size_t n;
+	int fd;
+	raw(log)->cursor = start;
+	for (uint64_t i = start; i < start + 8; i++)
+		put(log, 0, i);
+	/* entry 2^32 - 1 torn by a crash: busy marker, half a payload */
+	e = &tl_ring(raw(log))[((1ull << 32) - 1) & 7];
+	e->seq = tl_seq_busy((1ull << 32) - 1);
+	e->args[0] = 0;
+	r = tl_reader_open(p, &err);
+	ck_assert_ptr_nonnull(r);
+	fd = open(c, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_eq(tl_reader_copy(r, write_fd, &fd, &kept, &dropped, c, &err), TL_OK);
+	ck_assert_int_eq(close(fd), 0);
+	tl_reader_close(r);
+	tl_close(log);
+	ck_assert_uint_eq(kept, 7);
+	ck_assert_uint_eq(dropped, 1);
+	v = read_all(c, &n, &skipped);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(skipped, 1);
+	for (size_t k = 0; k < n; k++)
+		ck_assert_uint_ne(v[k].seq, (1ull << 32) - 1);
+	assert_entry(&v[n - 1], 0, start + 7);
+	free(v);
+}
+END_TEST
+
 /* Events loaded from a file at run time, logged through tl_event(). */
 START_TEST(test_events_file_loaded_at_run_time_logs_by_rate)
 {
@@ -443,6 +489,7 @@ Suite *format_suite(void)
 	tcase_add_test(t, test_reader_refuses_bad_files_with_one_line);
 	tcase_add_test(t, test_events_file_loaded_at_run_time_logs_by_rate);
 	tcase_add_test(t, test_reader_ignores_sizes_changed_after_open);
+	tcase_add_test(t, test_copy_past_2_to_the_32_never_passes_a_dropped_slot);
 	tcase_add_test(t, test_ring_is_prefaulted_unless_asked_not_to);
 	suite_add_tcase(s, t);
 	return s;

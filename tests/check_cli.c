@@ -37,22 +37,9 @@ static const char small_events[] =
 /* Each test gets a fresh DIR inside BASE; the runner removes BASE after each
  * test case, so a failed test (whose checked teardown does not run) leaves
  * nothing behind either. */
-static char *base, *dir;
+#define base fx_base   /* the shared fixture of tests/util.c */
+#define dir fx_dir
 
-static void base_setup(void) { base = tmpdir_new(); }
-static void base_teardown(void)
-{
-	rm_rf(base);
-	free(base);
-	base = NULL;
-}
-
-static void setup(void)
-{
-	if (asprintf(&dir, "%s/t.XXXXXX", base) < 0)
-		abort();
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
 
 static void teardown(void)
 {
@@ -912,8 +899,8 @@ Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
 	TCase *c = tcase_create("commands"), *g = tcase_create("gen"), *b = tcase_create("build");
-	tcase_add_unchecked_fixture(c, base_setup, base_teardown);
-	tcase_add_checked_fixture(c, setup, teardown);
+	tcase_add_unchecked_fixture(c, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(c, fx_setup, teardown);
 	tcase_add_test(c, test_help_lists_every_command_and_exits_0);
 	tcase_add_test(c, test_dash_dash_help_and_dash_h_print_the_command_list);
 	tcase_add_test(c, test_no_command_prints_the_list_to_stderr_and_exits_2);
@@ -921,8 +908,8 @@ Suite *cli_suite(void)
 	tcase_add_test(c, test_version_prints_library_and_file_format_versions);
 	suite_add_tcase(s, c);
 
-	tcase_add_unchecked_fixture(g, base_setup, base_teardown);
-	tcase_add_checked_fixture(g, setup, teardown);
+	tcase_add_unchecked_fixture(g, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(g, fx_setup, teardown);
 	tcase_add_test(g, test_gen_help_prints_usage_on_stdout_and_exits_0);
 	tcase_add_test(g, test_gen_without_file_prints_reason_then_usage_and_exits_2);
 	tcase_add_test(g, test_gen_with_two_files_prints_reason_then_usage_and_exits_2);
@@ -949,8 +936,8 @@ Suite *cli_suite(void)
 	suite_add_tcase(s, g);
 
 	/* these run the system compiler (and, under SANITIZE=1, link with ASan) */
-	tcase_add_unchecked_fixture(b, base_setup, base_teardown);
-	tcase_add_checked_fixture(b, setup, teardown);
+	tcase_add_unchecked_fixture(b, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(b, fx_setup, teardown);
 	tcase_set_timeout(b, 120);
 	tcase_add_test(b, test_generated_header_compiles_with_strict_flags);
 	tcase_add_test(b, test_gen_prefix_renames_the_generated_names);

@@ -22,26 +22,13 @@
 /* Each test gets a fresh DIR inside BASE; the runner removes BASE after each
  * test case, so a failed test (whose checked teardown does not run) leaves
  * nothing behind either. */
-static char *base, *dir;
+#define base fx_base   /* the shared fixture of tests/util.c */
+#define dir fx_dir
 
 /* Strings made with S(), freed at teardown. */
 static char **owned;
 static size_t nowned;
 
-static void base_setup(void) { base = tmpdir_new(); }
-static void base_teardown(void)
-{
-	rm_rf(base);
-	free(base);
-	base = NULL;
-}
-
-static void setup(void)
-{
-	if (asprintf(&dir, "%s/t.XXXXXX", base) < 0)
-		abort();
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
 
 static void teardown(void)
 {
@@ -1406,8 +1393,8 @@ Suite *live_suite(void)
 	      *r = tcase_create("rate");
 	TCase *all[] = { m, l, c, r };
 	for (int i = 0; i < 4; i++) {
-		tcase_add_unchecked_fixture(all[i], base_setup, base_teardown);
-		tcase_add_checked_fixture(all[i], setup, teardown);
+		tcase_add_unchecked_fixture(all[i], fx_base_setup, fx_base_teardown);
+		tcase_add_checked_fixture(all[i], fx_setup, teardown);
 		tcase_set_timeout(all[i], 120);
 	}
 	tcase_add_test(m, test_merge_orders_three_processes_logs_by_tsc_exactly);

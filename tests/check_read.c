@@ -21,22 +21,9 @@
 /* Each test gets a fresh DIR inside BASE; the runner removes BASE after each
  * test case, so a failed test (whose checked teardown does not run) leaves
  * nothing behind either. */
-static char *base, *dir;
+#define base fx_base   /* the shared fixture of tests/util.c */
+#define dir fx_dir
 
-static void base_setup(void) { base = tmpdir_new(); }
-static void base_teardown(void)
-{
-	rm_rf(base);
-	free(base);
-	base = NULL;
-}
-
-static void setup(void)
-{
-	if (asprintf(&dir, "%s/t.XXXXXX", base) < 0)
-		abort();
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
 
 static void teardown(void)
 {
@@ -2100,8 +2087,8 @@ Suite *read_suite(void)
 	TCase *d = tcase_create("dump"), *u = tcase_create("usage"), *i = tcase_create("info"),
 	      *f = tcase_create("fixture");
 
-	tcase_add_unchecked_fixture(d, base_setup, base_teardown);
-	tcase_add_checked_fixture(d, setup, teardown);
+	tcase_add_unchecked_fixture(d, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(d, fx_setup, teardown);
 	tcase_set_timeout(d, 60);
 	tcase_add_test(d, test_dump_of_a_wrapped_ring_prints_the_last_8_of_20_oldest_first);
 	tcase_add_test(d, test_dump_csv_parses_back_through_libcsv);
@@ -2138,8 +2125,8 @@ Suite *read_suite(void)
 	tcase_add_test(d, test_dump_and_info_to_a_full_device_fail_with_exit_2_and_say_why);
 	suite_add_tcase(s, d);
 
-	tcase_add_unchecked_fixture(u, base_setup, base_teardown);
-	tcase_add_checked_fixture(u, setup, teardown);
+	tcase_add_unchecked_fixture(u, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(u, fx_setup, teardown);
 	tcase_set_timeout(u, 60);
 	tcase_add_test(u, test_dump_and_info_help_print_their_usage_and_exit_0);
 	tcase_add_test(u, test_dump_bad_option_values_print_the_reason_then_usage_and_exit_2);
@@ -2149,8 +2136,8 @@ Suite *read_suite(void)
 	tcase_add_test(u, test_unknown_dump_option_prints_the_reason_then_usage_and_exits_2);
 	suite_add_tcase(s, u);
 
-	tcase_add_unchecked_fixture(i, base_setup, base_teardown);
-	tcase_add_checked_fixture(i, setup, teardown);
+	tcase_add_unchecked_fixture(i, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(i, fx_setup, teardown);
 	tcase_set_timeout(i, 60);
 	tcase_add_test(i, test_info_text_describes_a_log_exactly);
 	tcase_add_test(i, test_info_json_fields_are_exact_one_object_per_input);
@@ -2160,8 +2147,8 @@ Suite *read_suite(void)
 	suite_add_tcase(s, i);
 
 	/* the 65 MB Snabb fixture, decompressed by the program under test */
-	tcase_add_unchecked_fixture(f, base_setup, base_teardown);
-	tcase_add_checked_fixture(f, setup, teardown);
+	tcase_add_unchecked_fixture(f, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(f, fx_setup, teardown);
 	tcase_set_timeout(f, 300);
 	tcase_add_test(f, test_dump_csv_of_the_snabb_fixture_matches_the_reference_dump);
 	tcase_add_test(f, test_info_json_of_the_snabb_fixture_agrees_with_the_reference_dump);

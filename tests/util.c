@@ -25,6 +25,26 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *fx_base, *fx_dir;
+
+void fx_base_setup(void)
+{
+	fx_base = tmpdir_new();
+}
+
+void fx_base_teardown(void)
+{
+	rm_rf(fx_base);
+	free(fx_base);
+	fx_base = NULL;
+}
+
+void fx_setup(void)
+{
+	fx_dir = xasprintf("%s/t.XXXXXX", fx_base);
+	ck_assert_ptr_nonnull(mkdtemp(fx_dir));
+}
+
 char *tmpdir_new(void)
 {
 	const char *base = getenv("TMPDIR");

@@ -10,6 +10,14 @@
 /* printf into a new string; fails the test if out of memory. Caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The fixture of the CLI suites: FX_BASE, a directory per test case made by
+ * fx_base_setup() (unchecked: removed even after a failed test), and FX_DIR,
+ * a fresh directory inside it per test made by fx_setup(). */
+extern char *fx_base, *fx_dir;
+void fx_base_setup(void);
+void fx_base_teardown(void);
+void fx_setup(void);
+
 /* A fresh 0700 directory under $TMPDIR or /tmp; removed by rm_rf(). */
 char *tmpdir_new(void);
 void rm_rf(const char *path);

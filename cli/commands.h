@@ -32,6 +32,13 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  * EXIT_USAGE. */
 int cli_bad_option(const char *cmd, const char *usage, char **argv, int c);
 
+/* Parses the options of a command that takes only -f/--format text|json and
+ * -h/--help (OPTIONS), setting *JSON. Returns -1 to go on with the arguments
+ * at argv[optind], or the exit code to return now (help, usage error). */
+struct option;
+int cli_parse_text_json(const char *cmd, const char *usage, const struct option *options,
+			int argc, char **argv, int *json);
+
 /* Prints REASON (if any) and USAGE to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *reason);
 

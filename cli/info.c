@@ -184,23 +184,9 @@ static int info_one(const char *path, int named, void *arg)
 int cmd_info(int argc, char **argv)
 {
 	struct info_run run = { 0, 0 };
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("info", usage, "--format must be text or json");
-			run.json = !strcmp(optarg, "json");
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return cli_finish("info", EXIT_OK);
-		default:
-			return cli_bad_option("info", usage, argv, c);
-		}
-	}
+	int rc = cli_parse_text_json("info", usage, options, argc, argv, &run.json);
+	if (rc >= 0)
+		return rc;
 	if (optind == argc)
 		return cli_usage_error("info", usage, "missing input");
 	run.problems += input_walk("info", argv + optind, argc - optind, info_one, &run);

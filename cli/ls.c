@@ -148,23 +148,9 @@ int cmd_ls(int argc, char **argv)
 {
 	struct ls l = { 0, 0, 0 };
 	char *roots[5];
-	int c, n;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("ls", usage, "--format must be text or json");
-			l.json = !strcmp(optarg, "json");
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return cli_finish("ls", EXIT_OK);
-		default:
-			return cli_bad_option("ls", usage, argv, c);
-		}
-	}
+	int n, rc = cli_parse_text_json("ls", usage, options, argc, argv, &l.json);
+	if (rc >= 0)
+		return rc;
 	input_quiet = 1;
 	if (optind < argc) {
 		l.problems += input_walk("ls", argv + optind, argc - optind, ls_one, &l);

@@ -72,6 +72,29 @@ int cli_bad_option(const char *cmd, const char *usage, char **argv, int c)
 	return cli_usage_error(cmd, usage, why);
 }
 
+int cli_parse_text_json(const char *cmd, const char *usage, const struct option *options,
+			int argc, char **argv, int *json)
+{
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error(cmd, usage, "--format must be text or json");
+			*json = !strcmp(optarg, "json");
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return cli_finish(cmd, EXIT_OK);
+		default:
+			return cli_bad_option(cmd, usage, argv, c);
+		}
+	}
+	return -1;
+}
+
 int cli_finish(const char *cmd, int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -79,7 +79,15 @@ tl_append:
 9:	ret
 
 	/* the other clock sources, out of the hot path */
-2:	cmpb	$2, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSCP? */
+2:	cmpb	$6, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSC_LSL? (no RDPID) */
+	jne	6f
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	$0x7b, %ecx			/* Linux's per-CPU GDT segment selector */
+	lsl	%ecx, %ecx			/* ecx = its limit = node << 12 | cpu, as */
+	jmp	1b				/* the vDSO's getcpu() reads it */
+6:	cmpb	$2, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSCP? */
 	jne	3f
 	rdtscp					/* edx:eax = TSC, ecx = TSC_AUX */
 	shl	$32, %rdx

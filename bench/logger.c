@@ -2,6 +2,7 @@
  * a bare RDTSC loop measured in the same run: medians and p99 of REPS
  * repetitions of CALLS calls. Writes bench/results/latest.csv. */
 #define _GNU_SOURCE
+#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,16 @@ static void c_rdtsc_rdpid(void)
 		uint64_t p;
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 		__asm__ volatile("rdpid %0" : "=r"(p));
+	}
+}
+
+/* The floor where RDPID is missing: Linux's per-CPU segment limit. */
+static void c_rdtsc_lsl(void)
+{
+	for (uint64_t i = 0; i < CALLS; i++) {
+		uint32_t lo, hi, p = 0x7b;
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		__asm__ volatile("lsl %0, %0" : "+r"(p)::"cc");
 	}
 }
 
@@ -123,26 +134,30 @@ static void c_sampled(void)
 	}
 }
 
+enum { NEED_RDTSCP = 1, NEED_RDPID = 2 };
+
 struct bcase {
 	const char *name;
 	void (*fn)(void);
 	const char *what;
+	int need;                    /* NEED_*: skipped on CPUs without it */
 	double med, p99;
 };
 
 static struct bcase cases[] = {
-	{ "empty", c_empty, "empty loop", 0, 0 },
-	{ "rdtsc", c_rdtsc, "bare RDTSC", 0, 0 },
-	{ "rdtscp", c_rdtscp, "bare RDTSCP", 0, 0 },
-	{ "rdtsc_rdpid", c_rdtsc_rdpid, "bare RDTSC + RDPID: the floor", 0, 0 },
-	{ "disabled_inline", c_disabled_inline, "generated event, rate off", 0, 0 },
-	{ "disabled_call", c_disabled_call, "tl_event() call, rate off", 0, 0 },
-	{ "enabled", c_enabled, "tl_append(), RDTSC+RDPID", 0, 0 },
-	{ "enabled_generated", c_enabled_generated, "generated event, rate on", 0, 0 },
-	{ "enabled_hot", c_enabled_hot, "tl_append(), ring in cache", 0, 0 },
-	{ "enabled_rdtscp", c_enabled_rdtscp, "tl_append(), RDTSCP", 0, 0 },
-	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0 },
-	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0 },
+	{ "empty", c_empty, "empty loop", 0, 0, 0 },
+	{ "rdtsc", c_rdtsc, "bare RDTSC", 0, 0, 0 },
+	{ "rdtscp", c_rdtscp, "bare RDTSCP", NEED_RDTSCP, 0, 0 },
+	{ "rdtsc_rdpid", c_rdtsc_rdpid, "bare RDTSC + RDPID: the floor", NEED_RDPID, 0, 0 },
+	{ "rdtsc_lsl", c_rdtsc_lsl, "bare RDTSC + LSL: floor w/o RDPID", 0, 0, 0 },
+	{ "disabled_inline", c_disabled_inline, "generated event, rate off", 0, 0, 0 },
+	{ "disabled_call", c_disabled_call, "tl_event() call, rate off", 0, 0, 0 },
+	{ "enabled", c_enabled, "tl_append(), AUTO clock", 0, 0, 0 },
+	{ "enabled_generated", c_enabled_generated, "generated event, rate on", 0, 0, 0 },
+	{ "enabled_hot", c_enabled_hot, "tl_append(), ring in cache", 0, 0, 0 },
+	{ "enabled_rdtscp", c_enabled_rdtscp, "tl_append(), RDTSCP", NEED_RDTSCP, 0, 0 },
+	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
+	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0, 0 },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -152,12 +167,31 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* NEED_* bits this CPU has, from CPUID (KVM guests often hide both). */
+static int cpu_has(void)
+{
+	unsigned a, b, c, d;
+	int f = 0;
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27)))
+		f |= NEED_RDTSCP;
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 22)))
+		f |= NEED_RDPID;
+	return f;
+}
+
+static int runs(const struct bcase *c)
+{
+	return (c->need & cpu_has()) == c->need;
+}
+
 /* Runs every case REPS times, interleaved, so drift hits all alike. */
 static void measure(void)
 {
 	static double t[NCASES][REPS];
 	for (int r = 0; r < REPS; r++)
 		for (size_t c = 0; c < NCASES; c++) {
+			if (!runs(&cases[c]))
+				continue;
 			uint64_t t0 = ticks();
 			cases[c].fn();
 			t[c][r] = (double)(ticks() - t0) / CALLS;
@@ -220,7 +254,8 @@ static void open_logs(void)
 	if (!mkdtemp(dir))
 		exit(1);
 	log_on = bench_log(dir, "on", 0, TL_CLOCK_AUTO, 1, &ev_on);
-	log_rdtscp = bench_log(dir, "rdtscp", 0, TL_CLOCK_RDTSCP, 1, &ev_rdtscp);
+	if (cpu_has() & NEED_RDTSCP)
+		log_rdtscp = bench_log(dir, "rdtscp", 0, TL_CLOCK_RDTSCP, 1, &ev_rdtscp);
 	log_hot = bench_log(dir, "hot", 4096, TL_CLOCK_AUTO, 1, &ev_hot);
 	log_auto = bench_log(dir, "auto", 0, TL_CLOCK_AUTO, TL_RATE_AUTO, &ev_auto);
 	rmdir(dir);
@@ -258,8 +293,9 @@ int main(void)
 	empty = find("empty")->med;
 	cpu_model(model, sizeof model);
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-	printf("timeline logger benchmark, %s\n%s, %ld CPUs\n", date, model,
-	       sysconf(_SC_NPROCESSORS_ONLN));
+	printf("timeline logger benchmark, %s\n%s, %ld CPUs; AUTO clock: %s\n", date, model,
+	       sysconf(_SC_NPROCESSORS_ONLN),
+	       cpu_has() & NEED_RDPID ? "RDTSC+RDPID" : cpu_has() & NEED_RDTSCP ? "RDTSCP" : "RDTSC+LSL");
 	printf("TSC ticks per call: median and max of %d repetitions of %d calls\n\n", REPS, CALLS);
 	printf("%-18s %9s %9s %8s  %-32s %s\n", "case", "median", "p99", "x rdtsc", "what", "");
 	mkdir("bench/results", 0755);
@@ -268,6 +304,11 @@ int main(void)
 		fprintf(csv, "name,value,unit,ratio,baseline\n");
 	for (size_t c = 0; c < NCASES; c++) {
 		struct bcase *b = &cases[c];
+		if (!runs(b)) {
+			printf("%-18s %9s %9s %8s  %-32s skipped: this CPU lacks %s\n", b->name, "-", "-",
+			       "-", b->what, b->need & NEED_RDPID ? "RDPID" : "RDTSCP");
+			continue;
+		}
 		printf("%-18s %9.2f %9.2f %8.2f  %-32s %s\n", b->name, b->med, b->p99, b->med / rdtsc,
 		       b->what, verdict(b, rdtsc, empty));
 		if (csv)

@@ -20,7 +20,7 @@ static const struct option options[] = {
 };
 
 static const char *const clocks[] = { "auto", "rdtsc+rdpid", "rdtscp", "rdtsc",
-				       "monotonic", "manual" };
+				       "monotonic", "manual", "rdtsc+lsl" };
 
 /* What a pass over the entries tells. */
 struct span {
@@ -52,7 +52,7 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 		printf("  process      %s, pid %u, host %s, log '%s'\n", i->process, i->pid, i->host,
 		       i->name);
 		printf("  clock        %s, TSC %.6f GHz%s\n",
-		       i->clock >= 0 && i->clock <= 5 ? clocks[i->clock] : "unknown", i->tsc_hz / 1e9,
+		       i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown", i->tsc_hz / 1e9,
 		       i->cpu_features & TL_CPU_INVARIANT ? " (invariant)" : " (not known invariant)");
 		printf("  entries      %llu in a ring of %llu; %llu written, %llu wrapped away\n",
 		       (unsigned long long)s->n, (unsigned long long)i->entries,
@@ -114,7 +114,7 @@ static void json(const struct input *in, const struct span *s, size_t defs)
 		out_str(",\"name\":");
 		out_json(i->name);
 		out_str(",\"clock\":");
-		out_json(i->clock >= 0 && i->clock <= 5 ? clocks[i->clock] : "unknown");
+		out_json(i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown");
 		out_str(",\"tsc_hz\":");
 		out_u64(i->tsc_hz);
 		out_str(",\"written\":");

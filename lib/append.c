@@ -23,6 +23,10 @@ static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t
 		*tsc = tl_rdtsc();
 		*aux = 0xffff;
 		return;
+	case TL_CLOCK_RDTSC_LSL:
+		*tsc = tl_rdtsc();
+		tl_lsl(aux);
+		return;
 #endif
 	case TL_CLOCK_MANUAL:
 		*tsc = h->manual_tsc;

@@ -42,6 +42,9 @@ uint32_t tl_cpu_features(void)
 		f |= TL_CPU_RDTSCP;
 	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)))
 		f |= TL_CPU_INVARIANT;
+	uint16_t aux;
+	if (tl_lsl(&aux))
+		f |= TL_CPU_LSL;
 #endif
 	return f;
 }
@@ -55,6 +58,8 @@ int tl_clock_pick(int clock, uint32_t f)
 			return TL_CLOCK_RDTSC_RDPID;
 		if (tsc && (f & TL_CPU_RDTSCP))
 			return TL_CLOCK_RDTSCP;
+		if (tsc && (f & TL_CPU_LSL))
+			return TL_CLOCK_RDTSC_LSL;
 		return tsc ? TL_CLOCK_RDTSC : TL_CLOCK_MONOTONIC;
 	case TL_CLOCK_RDTSC_RDPID:
 		return tsc && (f & TL_CPU_RDPID) ? clock : -1;
@@ -62,6 +67,8 @@ int tl_clock_pick(int clock, uint32_t f)
 		return tsc && (f & TL_CPU_RDTSCP) ? clock : -1;
 	case TL_CLOCK_RDTSC:
 		return tsc ? clock : -1;
+	case TL_CLOCK_RDTSC_LSL:
+		return tsc && (f & TL_CPU_LSL) ? clock : -1;
 	case TL_CLOCK_MONOTONIC:
 	case TL_CLOCK_MANUAL:
 		return clock;
@@ -72,7 +79,7 @@ int tl_clock_pick(int clock, uint32_t f)
 uint64_t tl_clock_now(int clock)
 {
 #if defined(__x86_64__)
-	if (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC)
+	if (tl_clock_is_tsc(clock))
 		return tl_rdtsc();
 #endif
 	if (clock == TL_CLOCK_MANUAL)
@@ -115,7 +122,7 @@ uint64_t tl_clock_hz(int clock)
 {
 #if defined(__x86_64__)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	if (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC) {
+	if (tl_clock_is_tsc(clock)) {
 		pthread_once(&once, calibrate);
 		return tsc_hz;
 	}

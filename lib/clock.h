@@ -21,6 +21,18 @@ static inline uint64_t tl_rdtscp(uint16_t *aux)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The cpu/node word from the limit of Linux's per-CPU GDT segment (selector
+ * 0x7b, the vDSO's getcpu() without RDPID). Returns 0 if LSL fails. */
+static inline int tl_lsl(uint16_t *aux)
+{
+	uint32_t p = 0;
+	uint8_t ok;
+	__asm__ volatile("lsl %[seg], %[p]\n\tsetz %[ok]"
+			 : [p] "+r"(p), [ok] "=q"(ok) : [seg] "r"(0x7bu) : "cc");
+	*aux = (uint16_t)p;
+	return ok;
+}
+
 static inline uint64_t tl_rdpid(void)
 {
 	uint64_t p;
@@ -38,6 +50,13 @@ struct tl_clock_read {
 /* Reads CLOCK_MONOTONIC (ns) and getcpu(); used by TL_CLOCK_MONOTONIC and
  * called from asm/append.S. */
 struct tl_clock_read tl_slow_clock(const tl_log *log) __attribute__((visibility("hidden")));
+
+/* Does CLOCK count TSC ticks? */
+static inline int tl_clock_is_tsc(int clock)
+{
+	return (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC) ||
+	       clock == TL_CLOCK_RDTSC_LSL;
+}
 
 /* TL_CPU_* bits of this CPU. */
 uint32_t tl_cpu_features(void) __attribute__((visibility("hidden")));

@@ -60,12 +60,16 @@ typedef struct tl_log tl_log;
 
 /* Timestamp sources, recorded in the file header. */
 enum tl_clock {
-	TL_CLOCK_AUTO = 0,          /* the best the CPU has: RDTSC+RDPID, else RDTSCP, else RDTSC */
+	TL_CLOCK_AUTO = 0,          /* the best the CPU has: RDTSC+RDPID, else RDTSCP, else
+	                               RDTSC+LSL, else RDTSC */
 	TL_CLOCK_RDTSC_RDPID = 1,   /* RDTSC for time, RDPID for the cpu/node word */
 	TL_CLOCK_RDTSCP = 2,        /* RDTSCP: time and cpu/node in one ordered instruction */
 	TL_CLOCK_RDTSC = 3,         /* RDTSC only; the cpu/node word is 0xffff (unknown) */
 	TL_CLOCK_MONOTONIC = 4,     /* clock_gettime(CLOCK_MONOTONIC) ns, for CPUs without a TSC */
 	TL_CLOCK_MANUAL = 5,        /* time and cpu/node set by tl_set_manual_clock(): tests, replays */
+	TL_CLOCK_RDTSC_LSL = 6,     /* RDTSC for time, the cpu/node word from Linux's per-CPU
+	                               segment limit (LSL), as the vDSO's getcpu() reads it
+	                               where RDPID is missing (e.g. many KVM guests) */
 };
 
 #define TL_DEFAULT_ENTRIES (1u << 20)        /* ring entries: 64 MiB of entries */
@@ -288,6 +292,7 @@ typedef struct tl_info {
 #define TL_CPU_RDTSCP    (1u << 1)
 #define TL_CPU_RDPID     (1u << 2)
 #define TL_CPU_INVARIANT (1u << 3)
+#define TL_CPU_LSL       (1u << 4)   /* Linux's per-CPU segment answers LSL */
 
 /* Opens and checks the log at PATH read-only: ours, or Snabb's format v2/v3
  * (recognized by its magic). Every size and offset in the header is checked

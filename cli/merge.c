@@ -100,34 +100,40 @@ static int advance(struct merge *m, struct source *s)
 	return 1;
 }
 
-/* Min-heap of source indices by (key, index): equal times keep input order. */
-static int less(const struct merge *m, size_t a, size_t b)
+/* The heap holds each source's sort key next to its index, so that sifting
+ * touches one array: ordered by (key, index), equal times keep input order. */
+struct node {
+	uint64_t key;
+	size_t src;
+};
+
+static int less(const struct node *x, const struct node *y)
 {
-	const struct source *x = &m->src[a], *y = &m->src[b];
-	return x->key < y->key || (x->key == y->key && a < b);
+	return x->key < y->key || (x->key == y->key && x->src < y->src);
 }
 
-static void sift_down(const struct merge *m, size_t *heap, size_t n, size_t i)
+static void sift_down(struct node *heap, size_t n, size_t i)
 {
+	struct node x = heap[i];
 	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, min = i, t;
-		if (l < n && less(m, heap[l], heap[min]))
-			min = l;
-		if (r < n && less(m, heap[r], heap[min]))
-			min = r;
-		if (min == i)
-			return;
-		t = heap[i];
-		heap[i] = heap[min];
-		heap[min] = t;
-		i = min;
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && less(&heap[c + 1], &heap[c]))
+			c++;
+		if (!less(&heap[c], &x))
+			break;
+		heap[i] = heap[c];
+		i = c;
 	}
+	heap[i] = x;
 }
 
 /* Merges and prints; returns after the last entry or at --limit. */
 static void run(struct merge *m)
 {
-	size_t *heap = malloc((m->n ? m->n : 1) * sizeof *heap), n = 0;
+	struct node *heap = malloc((m->n ? m->n : 1) * sizeof *heap);
+	size_t n = 0;
 	uint64_t t0 = UINT64_MAX;
 	if (!heap)
 		abort();
@@ -135,22 +141,24 @@ static void run(struct merge *m)
 		tl_reader_rewind(m->src[i].in->r);
 		if (advance(m, &m->src[i])) {
 			m->src[i].t0 = m->src[i].e.tsc;
-			heap[n++] = i;
+			heap[n++] = (struct node){ m->src[i].key, i };
 			if (!m->by_wall && m->src[i].e.tsc < t0)
 				t0 = m->src[i].e.tsc;
 		}
 	}
 	for (size_t i = n; i-- > 0;)
-		sift_down(m, heap, n, i);
+		sift_down(heap, n, i);
 	if (m->by_wall && n)
-		m->view.wall0 = (int64_t)(m->src[heap[0]].key - (1ull << 63));
+		m->view.wall0 = (int64_t)(heap[0].key - (1ull << 63));
 	while (n) {
-		struct source *s = &m->src[heap[0]];
+		struct source *s = &m->src[heap[0].src];
 		if (view_entry(&m->view, s->in, &s->e, m->by_wall ? s->t0 : t0) < 0)
 			break;
-		if (!advance(m, s))
+		if (advance(m, s))
+			heap[0].key = s->key;
+		else
 			heap[0] = heap[--n];
-		sift_down(m, heap, n, 0);
+		sift_down(heap, n, 0);
 	}
 	free(heap);
 }

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "out.h"
 #include "view.h"
+#include "warm.h"
 
 static const char usage[] =
 	"usage: timeline merge [OPTIONS] INPUT...\n"
@@ -133,9 +134,10 @@ static void sift_down(struct node *heap, size_t n, size_t i)
 static void run(struct merge *m)
 {
 	struct node *heap = malloc((m->n ? m->n : 1) * sizeof *heap);
+	tl_reader **readers = malloc((m->n ? m->n : 1) * sizeof *readers);
 	size_t n = 0;
 	uint64_t t0 = UINT64_MAX;
-	if (!heap)
+	if (!heap || !readers)
 		abort();
 	for (size_t i = 0; i < m->n; i++) {
 		tl_reader_rewind(m->src[i].in->r);
@@ -148,6 +150,9 @@ static void run(struct merge *m)
 	}
 	for (size_t i = n; i-- > 0;)
 		sift_down(heap, n, i);
+	for (size_t i = 0; i < m->n; i++)
+		readers[i] = m->src[i].in->r;
+	warm_start(readers, m->n);
 	if (m->by_wall && n)
 		m->view.wall0 = (int64_t)(heap[0].key - (1ull << 63));
 	while (n) {
@@ -160,6 +165,8 @@ static void run(struct merge *m)
 			heap[0] = heap[--n];
 		sift_down(heap, n, 0);
 	}
+	warm_stop();
+	free(readers);
 	free(heap);
 }
 

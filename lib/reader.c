@@ -211,7 +211,8 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 	if (r->format == TL_FORMAT_SNABB)
 		return tl_snabb_next(r, e);
 	while (r->left > 0) {
-		uint64_t n = r->next++;
+		uint64_t n = r->next;
+		__atomic_store_n(&r->next, n + 1, __ATOMIC_RELAXED);   /* tl_reader_warm() reads it */
 		r->left--;
 		tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
 		/* ahead of the hardware prefetcher, which loses track of many files */
@@ -229,6 +230,25 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 			r->skipped++;
 	}
 	return 0;
+}
+
+uint64_t tl_reader_warm(const tl_reader *r, uint64_t from, uint64_t ahead)
+{
+	uint64_t pos = __atomic_load_n(&r->next, __ATOMIC_RELAXED), end = pos + ahead;
+	const unsigned char *ring = r->format == TL_FORMAT_SNABB ? r->slots : (const void *)r->ring;
+	/* the snapshot's end: the entry at the cursor (native), every slot (Snabb) */
+	uint64_t last = r->format == TL_FORMAT_SNABB ? r->entries : r->cursor + 1;
+	unsigned char sink = 0;
+	if (from < pos)
+		from = pos;
+	if (end > last)
+		end = last;
+	for (uint64_t k = from; k < end; k++) {
+		uint64_t slot = r->format == TL_FORMAT_SNABB ? (r->oldest + k) % r->entries : k & r->mask;
+		sink ^= *(volatile const unsigned char *)(ring + slot * 64);
+	}
+	(void)sink;
+	return end > from ? end : from;
 }
 
 uint64_t tl_reader_skipped(const tl_reader *r)

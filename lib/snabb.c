@@ -117,7 +117,7 @@ int tl_snabb_next(tl_reader *r, tl_entry *e)
 		const struct snabb_entry *s = (const void *)(r->slots + slot * 64);
 		int dbl;
 		tl_reader_release(r, r->slots, slot);
-		r->next++;
+		__atomic_store_n(&r->next, r->next + 1, __ATOMIC_RELAXED);   /* see tl_reader_warm() */
 		r->left--;
 		if ((e->tsc = slot_tsc(r, slot)) == 0)
 			continue;

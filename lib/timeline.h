@@ -332,6 +332,15 @@ int tl_reader_next(tl_reader *r, tl_entry *e);
 /* Entries of the snapshot skipped as incomplete (torn, or overwritten while read). */
 uint64_t tl_reader_skipped(const tl_reader *r);
 
+/* For a helper thread: reads R's entries ahead of where tl_reader_next() is,
+ * so that they come from the cache rather than memory when it gets there
+ * (and page faults are taken by the helper). Touches the entries from
+ * max(FROM, the reader's position) to AHEAD entries past the position, at
+ * most to the end of the snapshot. The only call that may run while another
+ * thread calls tl_reader_next() on R; never while R is rewound or closed.
+ * @return where to go on from next time: FROM again when nothing was left. */
+uint64_t tl_reader_warm(const tl_reader *r, uint64_t from, uint64_t ahead);
+
 /* The interned string with message id MSGID, or NULL when the id does not
  * point at the start of a NUL-terminated string inside the used table. */
 const char *tl_reader_string(const tl_reader *r, uint16_t msgid);

@@ -1391,6 +1391,72 @@ START_TEST(test_rate_usage_errors_exit_2)
 }
 END_TEST
 
+/* tl_reader_warm() reads ahead of the reader's position, never past the
+ * snapshot, and tells where to go on from. */
+START_TEST(test_reader_warm_stays_between_the_position_and_the_snapshot_end)
+{
+	const char *p = P("warm.timeline");
+	tl_log *log = open_manual(p, 16);
+	tl_error err;
+	tl_reader *r;
+	tl_entry e;
+	ck_assert_ptr_nonnull(log);
+	for (uint64_t i = 0; i < 40; i++)
+		tl_append(log, 0, i, 0, 0, 0, 0, 0);
+	tl_close(log);
+	r = tl_reader_open(p, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	ck_assert_uint_eq(tl_reader_rewind(r), 16);     /* entries 24..39, and 40 if complete */
+	ck_assert_uint_eq(tl_reader_warm(r, 0, 8), 32);  /* from the position, 24, 8 ahead */
+	ck_assert_uint_eq(tl_reader_warm(r, 32, 8), 32); /* nothing new within 8 */
+	ck_assert_uint_eq(tl_reader_warm(r, 32, 100), 41); /* never past the cursor's entry */
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(tl_reader_next(r, &e), 1);
+	ck_assert_uint_eq(e.args[0], 33);
+	ck_assert_uint_eq(tl_reader_warm(r, 0, 4), 38);  /* position 34 now */
+	ck_assert_uint_eq(tl_reader_warm(r, 41, 4), 41); /* all done: FROM comes back */
+	tl_reader_close(r);
+}
+END_TEST
+
+/* A merge with the read-ahead thread prints exactly what one without does:
+ * the same lines as the inputs' dumps, interleaved by time. */
+START_TEST(test_merge_of_large_logs_with_read_ahead_holds_every_entry_once_in_order)
+{
+	uint64_t total = 0, prev = 0, lines = 0, first = 0;
+	char *out;
+	for (int f = 0; f < 3; f++) {
+		tl_log *log = open_manual(S("%s/big%d.timeline", dir, f), 1 << 16);
+		uint16_t id;
+		ck_assert_ptr_nonnull(log);
+		ck_assert_int_eq(tl_intern(log, "0,9|t.big: i f\nBig.", &id, NULL), TL_OK);
+		for (uint64_t i = 0; i < 100000; i++) {   /* wraps: the last 65536 stay */
+			tl_set_manual_clock(log, 1000 + 3 * i + (uint64_t)f, 0);
+			tl_append(log, id, i, (uint64_t)f, 0, 0, 0, 0);
+		}
+		tl_close(log);
+		total += 1 << 16;
+	}
+	ck_assert_int_eq(run(S("%s merge -f csv %s/big0.timeline %s/big1.timeline %s/big2.timeline",
+			       timeline_bin(), dir, dir, dir), &out, NULL), 0);
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long long seq, tsc;
+		if (lines++ == 0)
+			continue;   /* the header row */
+		ck_assert_int_eq(sscanf(strchr(line, ',') + 1, "%llu,%llu", &seq, &tsc), 2);
+		ck_assert_uint_gt(tsc, prev);   /* every tsc differs: strictly increasing */
+		prev = tsc;
+		if (lines == 2)
+			first = tsc;
+	}
+	ck_assert_uint_eq(lines - 1, total);
+	/* first: file 0's oldest kept entry, number 100000 - 65536; last: file 2's last */
+	ck_assert_uint_eq(first, 1000 + 3 * (100000 - 65536));
+	ck_assert_uint_eq(prev, 1000 + 3 * 99999 + 2);
+	free(out);
+}
+END_TEST
+
 Suite *live_suite(void)
 {
 	Suite *s = suite_create("live");
@@ -1415,6 +1481,8 @@ Suite *live_suite(void)
 	tcase_add_test(m, test_merge_json_parses_back_through_jq);
 	tcase_add_test(m, test_merge_with_bad_inputs_merges_the_good_ones_and_exits_2);
 	tcase_add_test(m, test_merge_without_inputs_is_a_usage_error);
+	tcase_add_test(m, test_reader_warm_stays_between_the_position_and_the_snapshot_end);
+	tcase_add_test(m, test_merge_of_large_logs_with_read_ahead_holds_every_entry_once_in_order);
 	tcase_add_test(l, test_ls_lists_pid_liveness_written_and_rate_of_each_log);
 	tcase_add_test(l, test_ls_reads_a_snabb_logs_pid_from_its_path);
 	tcase_add_test(l, test_ls_json_lists_every_log_through_jq);

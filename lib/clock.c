@@ -3,6 +3,9 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
 #include <time.h>
 #include "clock.h"
 #if defined(__x86_64__)
@@ -29,6 +32,35 @@ struct tl_clock_read tl_slow_clock(const tl_log *log)
 	return r;
 }
 
+#if defined(__x86_64__)
+/* Does LSL of the per-CPU segment work? Probed once, under a temporary
+ * SIGILL handler: emulators such as valgrind do not know the instruction,
+ * and a library must not kill its host for asking (OpenSSL probes CPU
+ * features the same way). */
+static sigjmp_buf lsl_jump;
+static int lsl_works;
+
+static void lsl_sigill(int sig)
+{
+	(void)sig;
+	siglongjmp(lsl_jump, 1);
+}
+
+static void lsl_probe(void)
+{
+	struct sigaction sa, old;
+	uint16_t aux;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = lsl_sigill;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGILL, &sa, &old) != 0)
+		return;
+	if (sigsetjmp(lsl_jump, 1) == 0)
+		lsl_works = tl_lsl(&aux);
+	sigaction(SIGILL, &old, NULL);
+}
+#endif
+
 uint32_t tl_cpu_features(void)
 {
 	uint32_t f = 0;
@@ -42,8 +74,9 @@ uint32_t tl_cpu_features(void)
 		f |= TL_CPU_RDTSCP;
 	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)))
 		f |= TL_CPU_INVARIANT;
-	uint16_t aux;
-	if (tl_lsl(&aux))
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, lsl_probe);
+	if (lsl_works)
 		f |= TL_CPU_LSL;
 #endif
 	return f;

@@ -20,16 +20,21 @@ set -- $(run 5 "$tl" info "$dir/fill00.timeline"); info_t=$1
 # shellcheck disable=SC2086
 set -- $(run 3 "$tl" merge $files8); merge_t=$1; merge_rss=$2
 set -- $(run 3 "$tl" merge "$dir"); merge10_t=$1; merge10_rss=$2
+# the same merge with every line filtered out: reading and merging, no text
+# shellcheck disable=SC2086
+set -- $(run 3 "$tl" merge -e nothing $files8); mergeq_t=$1
 
 printf '\n%-34s %10s %12s %10s\n' "reading (full logs of 2^20 entries)" "seconds" "M entries/s" "peak RSS"
 printf '%-34s %10s %12s %7s MB\n' "dump, text, 1 file" "$dump_t" "$(rate $entries "$dump_t")" $((dump_rss / 1024))
 printf '%-34s %10s %12s\n' "dump, csv, 1 file" "$csv_t" "$(rate $entries "$csv_t")"
 printf '%-34s %10s\n' "info, 1 file" "$info_t"
 printf '%-34s %10s %12s %7s MB\n' "merge, text, 8 files" "$merge_t" "$(rate $((8 * entries)) "$merge_t")" $((merge_rss / 1024))
+printf '%-34s %10s %12s\n' "merge, no output, 8 files" "$mergeq_t" "$(rate $((8 * entries)) "$mergeq_t")"
 printf '%-34s %10s %12s %7s MB\n' "merge, text, 10 files" "$merge10_t" "$(rate $((10 * entries)) "$merge10_t")" $((merge10_rss / 1024))
 {
 	echo "dump_lines_per_s,$(rate $entries "$dump_t"),M/s,,"
 	echo "dump_csv_lines_per_s,$(rate $entries "$csv_t"),M/s,,"
 	echo "merge8_entries_per_s,$(rate $((8 * entries)) "$merge_t"),M/s,,"
+	echo "merge8_no_output_entries_per_s,$(rate $((8 * entries)) "$mergeq_t"),M/s,,"
 	echo "merge10_peak_rss,$((merge10_rss / 1024)),MB,,"
 } >> bench/results/latest.csv

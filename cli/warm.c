@@ -23,17 +23,20 @@ static struct {
 
 static void *warm_main(void *arg)
 {
-	struct timespec nap = { 0, 50 * 1000 };
+	struct timespec nap = { 0, 100 * 1000 };
 	(void)arg;
 	while (!__atomic_load_n(&W.stop, __ATOMIC_RELAXED)) {
-		int moved = 0;
+		uint64_t moved = 0;
 		for (size_t i = 0; i < W.n; i++) {
 			uint64_t f = tl_reader_warm(W.r[i], W.from[i], W.ahead);
-			moved |= f != W.from[i];
+			moved += f - W.from[i];
 			W.from[i] = f;
 		}
-		if (!moved)
-			nanosleep(&nap, NULL);   /* all caught up: the merge is the slow side */
+		/* little to do: let the merge use a quarter of the window before
+		 * the next pass, so this thread mostly sleeps and leaves its CPU
+		 * to others (such as the formatting threads) */
+		if (moved < W.ahead / 4)
+			nanosleep(&nap, NULL);
 	}
 	return NULL;
 }

@@ -1,6 +1,7 @@
 /* input.c: the reading commands' inputs: walking directories, recognizing
  * native, Snabb and zstd-compressed logs by content, naming events. */
 #define _GNU_SOURCE
+#include <csv.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -225,6 +226,18 @@ static void skip_note(const char *cmd, const char *path)
 		fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
 }
 
+/* S as one CSV field (quoted by libcsv when needed) in a malloc'd *OUT;
+ * returns its length. */
+static size_t csv_field(char **out, const char *s)
+{
+	size_t n = strlen(s);
+	if (!(*out = malloc(2 * n + 3)))
+		abort();
+	n = csv_write(*out, 2 * n + 2, s, n);
+	(*out)[n] = '\0';
+	return n;
+}
+
 struct input *input_open(const char *cmd, const char *path, int named, int *skipped)
 {
 	struct input *in;
@@ -293,6 +306,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	else
 		snprintf(in->label, sizeof in->label, "%s", path);
 	in->label_len = strlen(in->label);
+	in->csv_path_len = csv_field(&in->csv_path, path);
 	return in;
 }
 
@@ -311,6 +325,7 @@ void input_close(struct input *in)
 		return;
 	tl_reader_close(in->r);
 	free((char *)in->path);
+	free(in->csv_path);
 	free(in->events);
 	free(in->ids);
 	free(in->slots);
@@ -329,6 +344,31 @@ static void copy_n(char *dst, size_t size, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
+/* Appends ',' and S as a CSV field to BUF (of SIZE, room checked by the
+ * caller's sizes) at *LEN. */
+static void csv_append(char *buf, size_t size, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+	buf[(*len)++] = ',';
+	*len += csv_write(buf + *len, size - *len, s, n);
+}
+
+/* Fills E's constant CSV fields from its name, attributes and arguments. */
+static void csv_fields(struct event *e)
+{
+	char names[TL_MAX_ARGS * 64 + 8] = "";
+	for (unsigned i = 0; i < e->nargs; i++) {
+		if (i)
+			strcat(names, " ");
+		strcat(names, e->args[i]);
+	}
+	e->csv_head_len = e->csv_tail_len = 0;
+	csv_append(e->csv_head, sizeof e->csv_head, &e->csv_head_len, e->name);
+	csv_append(e->csv_head, sizeof e->csv_head, &e->csv_head_len, e->attrs);
+	csv_append(e->csv_tail, sizeof e->csv_tail, &e->csv_tail_len, names);
+	e->csv_tail[e->csv_tail_len++] = '\n';
+}
+
 /* Parses the definition of MSGID into E. */
 static void parse_event(struct input *in, uint16_t msgid, struct event *e)
 {
@@ -343,6 +383,7 @@ static void parse_event(struct input *in, uint16_t msgid, struct event *e)
 			snprintf(e->args[i], sizeof e->args[i], "arg%u", i);
 			e->args_len[i] = 4;
 		}
+		csv_fields(e);
 		return;
 	}
 	copy_n(e->name, sizeof e->name, d.name, d.name_len);
@@ -356,6 +397,7 @@ static void parse_event(struct input *in, uint16_t msgid, struct event *e)
 		e->args_len[i] = strlen(e->args[i]);
 	}
 	e->name_len = strlen(e->name);
+	csv_fields(e);
 }
 
 static uint32_t hash16(uint16_t id, uint32_t mask)

@@ -15,6 +15,9 @@ struct event {
 	char args[TL_MAX_ARGS][64];  /* argument names */
 	size_t name_len, args_len[TL_MAX_ARGS];
 	int keep;                    /* --event filter cache: 0 unknown, 1 keep, 2 drop */
+	/* the constant CSV fields, quoted once: ",name,attrs" and ",argnames\n" */
+	char csv_head[2 * 256 + 16], csv_tail[2 * TL_MAX_ARGS * 64 + 16];
+	size_t csv_head_len, csv_tail_len;
 };
 
 /* An open input file. */
@@ -22,6 +25,8 @@ struct input {
 	const char *path;            /* as the user named it (or found under a directory) */
 	char label[96];              /* "process[pid]", or the path of a Snabb file */
 	size_t label_len;
+	char *csv_path;              /* the path as one CSV field, quoted if needed */
+	size_t csv_path_len;
 	tl_reader *r;
 	tl_info info;
 	int compressed;              /* 1 when read from a zstd copy */

@@ -217,43 +217,56 @@ static void text_line(const struct view *v, struct input *in, const struct event
 	out_commit(p);
 }
 
+/* A CSV row: the quoted path and event fields were prepared once (input.c). */
 static void csv_line(const struct view *v, struct input *in, const struct event *ev,
 		     const tl_entry *e, int64_t t)
 {
-	char names[TL_MAX_ARGS * 64 + 8] = "";
-	out_csv(in->path);
-	out_char(',');
-	out_u64(e->seq);
-	out_char(',');
-	out_u64(e->tsc);
-	out_char(',');
-	if (v->time == TIME_WALL) {
-		char b[48];
-		format_wall(b, sizeof b, t);
-		out_csv(b);
-	} else {
-		out_i64(t);
-	}
-	out_char(',');
-	out_u64(e->cpu);
-	out_char(',');
-	out_u64(e->numa);
-	out_char(',');
-	out_csv(ev->name);
-	out_char(',');
-	out_csv(ev->attrs);
-	for (int i = 0; i < TL_MAX_ARGS; i++) {
+	char *p;
+	if (v->time == TIME_WALL || e->dargs || t < 0) {
+		out_bytes(in->csv_path, in->csv_path_len);
 		out_char(',');
-		put_arg(e, i, 0);
+		out_u64(e->seq);
+		out_char(',');
+		out_u64(e->tsc);
+		out_char(',');
+		if (v->time == TIME_WALL) {
+			char b[48];
+			format_wall(b, sizeof b, t);
+			out_csv(b);
+		} else {
+			out_i64(t);
+		}
+		out_char(',');
+		out_u64(e->cpu);
+		out_char(',');
+		out_u64(e->numa);
+		out_bytes(ev->csv_head, ev->csv_head_len);
+		for (int i = 0; i < TL_MAX_ARGS; i++) {
+			out_char(',');
+			put_arg(e, i, 0);
+		}
+		out_bytes(ev->csv_tail, ev->csv_tail_len);
+		return;
 	}
-	for (unsigned i = 0; i < ev->nargs; i++) {
-		if (i)
-			strcat(names, " ");
-		strcat(names, ev->args[i]);
+	p = out_reserve(in->csv_path_len + sizeof ev->csv_head + sizeof ev->csv_tail + 12 * 24);
+	p = put_str(p, in->csv_path, in->csv_path_len);
+	*p++ = ',';
+	p = put_u64(p, e->seq);
+	*p++ = ',';
+	p = put_u64(p, e->tsc);
+	*p++ = ',';
+	p = put_u64(p, (uint64_t)t);
+	*p++ = ',';
+	p = put_u64(p, e->cpu);
+	*p++ = ',';
+	p = put_u64(p, e->numa);
+	p = put_str(p, ev->csv_head, ev->csv_head_len);
+	for (int i = 0; i < TL_MAX_ARGS; i++) {
+		*p++ = ',';
+		p = put_u64(p, e->args[i]);
 	}
-	out_char(',');
-	out_csv(names);
-	out_char('\n');
+	p = put_str(p, ev->csv_tail, ev->csv_tail_len);
+	out_commit(p);
 }
 
 static void json_line(const struct view *v, struct input *in, const struct event *ev,

@@ -54,10 +54,12 @@ ASM_OBJ =
 endif
 CLI_SRC = $(wildcard cli/*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+AN_SRC = $(wildcard analysis/*.c)
+AN_OBJ = $(AN_SRC:%.c=$(BUILD)/%.o)
 EVENTS = $(wildcard events/*.events)
 GEN_H = $(EVENTS:events/%.events=$(BUILD)/gen/%_events.h)
 TEST_SRC = $(wildcard tests/check_*.c)
-TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o $(AN_OBJ)
 TEST_BIN = $(BUILD)/tests/check_timeline
 EXAMPLE = $(BUILD)/examples/hello
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
@@ -92,9 +94,11 @@ $(LIBSO): $(LIB_OBJ) $(ASM_OBJ)
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtimeline.so.$(SOVERSION) -Wl,-z,noexecstack \
 		-o $@ $^ -lzstd
 
-$(BIN): $(CLI_OBJ) $(LIBA)
+$(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
+$(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(LIBA) -lzstd -lcsv -lm && mv -f $@.tmp $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) -lzstd -lcsv -lm && \
+		mv -f $@.tmp $@
 
 vpath %.events events bench
 $(BUILD)/gen/%_events.h: %.events $(BIN)

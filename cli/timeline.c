@@ -16,12 +16,14 @@ struct command {
 
 static const struct command commands[] = {
 	{ "copy", cmd_copy, "copy logs consistently while they are written" },
+	{ "diff", cmd_diff, "compare two sets of logs, with a significance test" },
 	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },
 	{ "info", cmd_info, "describe logs: process, clock, entries, span, rate" },
 	{ "ls", cmd_ls, "list the logs of running (and dead) processes" },
 	{ "merge", cmd_merge, "merge the entries of many logs by time" },
 	{ "rate", cmd_rate, "show or set the sampling rate of a running log" },
+	{ "stats", cmd_stats, "lag percentiles, cycles per packet, breath summary" },
 	{ "help", cmd_help, "show this list, or a command's usage" },
 	{ "version", cmd_version, "print the version" },
 };

@@ -16,15 +16,20 @@ static int parse_double(const char *s, double *d)
 	return end == s || *end ? -1 : 0;
 }
 
+int view_format(const char *arg, int *format, const char **why)
+{
+	if (!strcmp(arg, "text")) *format = FMT_TEXT;
+	else if (!strcmp(arg, "csv")) *format = FMT_CSV;
+	else if (!strcmp(arg, "json")) *format = FMT_JSON;
+	else return *why = "--format must be text, csv or json", -1;
+	return 0;
+}
+
 int view_option(struct view *v, int c, const char *arg, const char **why)
 {
 	switch (c) {
 	case 'f':
-		if (!strcmp(arg, "text")) v->format = FMT_TEXT;
-		else if (!strcmp(arg, "csv")) v->format = FMT_CSV;
-		else if (!strcmp(arg, "json")) v->format = FMT_JSON;
-		else return *why = "--format must be text, csv or json", -1;
-		return 1;
+		return view_format(arg, &v->format, why) ? -1 : 1;
 	case 't':
 		if (!strcmp(arg, "cycles")) v->time = TIME_CYCLES;
 		else if (!strcmp(arg, "ns")) v->time = TIME_NS;

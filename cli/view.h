@@ -46,6 +46,9 @@ struct view {
 	"       --to T          only entries at or before T (wall: Unix seconds)\n"     \
 	"   -l, --limit N       stop after N entries\n"
 
+/* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
+int view_format(const char *arg, int *format, const char **why);
+
 /* Handles option C with ARG if it is a view option: returns 1 when handled,
  * 0 when not a view option, -1 with *WHY set for a bad value. */
 int view_option(struct view *v, int c, const char *arg, const char **why);

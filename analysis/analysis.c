@@ -1,0 +1,671 @@
+/* analysis.c: the statistics engine (see analysis.h): per-file event
+ * caches, Snabb's lag, begin/end pairing with units and batch buckets, the
+ * table of rows, and the breath summaries. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+
+const char *const an_key_names[AN_NKEYS] = { "event", "app", "process", "cpu",
+					     "numa",  "host", "group",   "bucket" };
+
+const struct an_pair an_default_pairs[3] = {
+	{ "pull", "pulled", "out" },
+	{ "push", "pushed", "in" },
+	{ "breath_start", "breath_end", "total" },
+};
+
+int an_parse_keys(const char *s, unsigned *keys, const char **bad)
+{
+	static char word[64];
+	*keys = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		int k;
+		for (k = 0; k < AN_BUCKET; k++)
+			if (strlen(an_key_names[k]) == n && !strncmp(s, an_key_names[k], n))
+				break;
+		if (n == 7 && !strncmp(s, "process", 7))
+			k = AN_PROCESS;
+		else if (n == 4 && !strncmp(s, "file", 4))
+			k = AN_PROCESS;
+		if (k == AN_BUCKET) {
+			snprintf(word, sizeof word, "%.*s", (int)(n < 60 ? n : 60), s);
+			*bad = word;
+			return -1;
+		}
+		*keys |= 1u << k;
+		s += n + (s[n] == ',');
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Per-file event cache
+ * ------------------------------------------------------------------------ */
+
+enum { ROLE_NONE, ROLE_BEGIN, ROLE_END };
+
+struct an_ev {
+	char *name, *app;            /* the event's name and app key ("-": none) */
+	unsigned level;
+	int role, rule;              /* begin or end of rule RULE */
+	char *label;                 /* its pair's label */
+	uint16_t msgid;
+	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
+	char unit_name[128], bucket_name[128];
+	int begin_unit, begin_bucket;/* end: the same names' indexes in its begin, -1 none */
+	char *begin_key;             /* end: "begin name\x1fattrs" to find its begin */
+	struct an_ev *begin;         /* end: its begin once found */
+	struct an_ev *next_begin;    /* begin: the file's list of begins */
+	char *match_key;             /* begin: "name\x1fattrs" */
+	int pending;                 /* begin: seen, not yet ended */
+	uint64_t ptsc, pargs[TL_MAX_ARGS];
+	unsigned breath;             /* 1: a breath_end with the summary's arguments */
+	int b_breath, b_packets, b_bytes;
+};
+
+struct an {
+	struct an_options o;
+	struct an_pair *pairs;
+	double *edges;
+	char **bucket_labels;
+	/* rows, hashed by their joined key */
+	struct an_row **rows;
+	char **row_keys;
+	size_t nrows, rcap;
+	size_t *slots, nslots;       /* index + 1 */
+	/* the current file */
+	struct an_file f;
+	an_def_fn *def;
+	void *ctx;
+	struct an_ev **evs;          /* by msgid */
+	struct an_ev *begins;
+	uint64_t last[10];
+	unsigned has_last;           /* bit L: last[L] is set */
+	struct an_breaths *breaths;
+	size_t nbreaths;
+	uint64_t b_first[4], b_last[4];   /* tsc, breath, packets, bytes */
+	/* unmatched pairs */
+	struct an_unmatched *unmatched;
+	size_t nunmatched;
+};
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d)
+		abort();
+	return d;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+struct an *an_new(const struct an_options *o)
+{
+	struct an *a = xcalloc(1, sizeof *a);
+	a->o = *o;
+	a->pairs = xcalloc(o->npairs, sizeof *a->pairs);
+	for (size_t i = 0; i < o->npairs; i++) {
+		a->pairs[i].begin = xstrdup(o->pairs[i].begin);
+		a->pairs[i].end = xstrdup(o->pairs[i].end);
+		a->pairs[i].prefix = o->pairs[i].prefix ? xstrdup(o->pairs[i].prefix) : NULL;
+	}
+	a->o.pairs = a->pairs;
+	a->o.per = o->per ? xstrdup(o->per) : NULL;
+	a->o.bucket_arg = o->bucket_arg ? xstrdup(o->bucket_arg) : NULL;
+	a->edges = xcalloc(o->nedges, sizeof *a->edges);
+	memcpy(a->edges, o->edges, o->nedges * sizeof *a->edges);
+	a->o.edges = a->edges;
+	a->bucket_labels = xcalloc(o->nedges, sizeof *a->bucket_labels);
+	for (size_t i = 0; i < o->nedges && !isinf(o->edges[i]); i++) {
+		double lo = o->edges[i], hi = i + 1 < o->nedges ? o->edges[i + 1] : INFINITY;
+		int whole = lo == floor(lo) && (isinf(hi) || hi == floor(hi)), n;
+		char *s = NULL;
+		if (isinf(hi))
+			n = asprintf(&s, "%.15g+", lo);
+		else if (whole && hi - lo == 1)
+			n = asprintf(&s, "%.15g", lo);
+		else if (whole)
+			n = asprintf(&s, "%.15g-%.15g", lo, hi - 1);
+		else
+			n = asprintf(&s, "%.15g-<%.15g", lo, hi);
+		if (n < 0)
+			abort();
+		a->bucket_labels[i] = s;
+	}
+	if (a->o.bucket_arg)
+		a->o.by |= 1u << AN_BUCKET;
+	return a;
+}
+
+const char *an_bucket_label(const struct an *a, int i)
+{
+	return i >= 0 && (size_t)i < a->o.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";
+}
+
+static void free_evs(struct an *a)
+{
+	if (!a->evs)
+		return;
+	for (size_t i = 0; i < 65536; i++) {
+		struct an_ev *e = a->evs[i];
+		if (!e)
+			continue;
+		free(e->name);
+		free(e->app);
+		free(e->label);
+		free(e->begin_key);
+		free(e->match_key);
+		free(e);
+	}
+	free(a->evs);
+	a->evs = NULL;
+	a->begins = NULL;
+}
+
+void an_free(struct an *a)
+{
+	if (!a)
+		return;
+	free_evs(a);
+	for (size_t i = 0; i < a->nrows; i++) {
+		for (int k = 0; k < AN_NKEYS; k++)
+			free(a->rows[i]->key[k]);
+		hist_free(&a->rows[i]->h);
+		free(a->rows[i]);
+		free(a->row_keys[i]);
+	}
+	free(a->rows);
+	free(a->row_keys);
+	free(a->slots);
+	for (size_t i = 0; i < a->nbreaths; i++) {
+		free(a->breaths[i].process);
+		free(a->breaths[i].path);
+		free(a->breaths[i].group);
+	}
+	free(a->breaths);
+	for (size_t i = 0; i < a->nunmatched; i++)
+		free(a->unmatched[i].label);
+	free(a->unmatched);
+	for (size_t i = 0; i < a->o.npairs; i++) {
+		free((char *)a->pairs[i].begin);
+		free((char *)a->pairs[i].end);
+		free((char *)a->pairs[i].prefix);
+	}
+	free(a->pairs);
+	for (size_t i = 0; i < a->o.nedges; i++)
+		free(a->bucket_labels[i]);
+	free(a->bucket_labels);
+	free(a->edges);
+	free((char *)a->o.per);
+	free((char *)a->o.bucket_arg);
+	free((char *)a->f.path);
+	free((char *)a->f.process);
+	free((char *)a->f.host);
+	free((char *)a->f.group);
+	free(a);
+}
+
+/* Does RULE_NAME name event NAME ("cat.name")? With a dot it must match
+ * whole, else the part after the category. */
+static int names(const char *rule_name, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	if (strchr(rule_name, '.'))
+		return !strcmp(rule_name, name);
+	return !strcmp(rule_name, dot ? dot + 1 : name);
+}
+
+void an_pair_label(char *buf, size_t size, const char *begin_event, const char *end_name)
+{
+	const char *dot = strchr(begin_event, '.'), *b = dot ? dot + 1 : begin_event;
+	const char *e = strchr(end_name, '.') ? strchr(end_name, '.') + 1 : end_name;
+	size_t n = 0;
+	int cat = (int)(dot ? dot - begin_event : 0);
+	while (b[n] && b[n] == e[n])
+		n++;
+	if (!strncmp(b, e, strlen(b)))
+		snprintf(buf, size, "%.*s%s%s", cat, begin_event, dot ? "." : "", b);   /* push/pushed */
+	else if (n > 1 && b[n - 1] == '_')
+		snprintf(buf, size, "%.*s%s%.*s", cat, begin_event, dot ? "." : "", (int)n - 1, b);
+	else
+		snprintf(buf, size, "%s/%s", begin_event, e);
+}
+
+/* The app of a definition: its attribute app=NAME, else "-". */
+static char *app_of(const char *attrs)
+{
+	const char *p = attrs;
+	while (p && *p) {
+		size_t n;
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (n > 4 && !strncmp(p, "app=", 4)) {
+			char *s = xcalloc(1, n - 3);
+			memcpy(s, p + 4, n - 4);
+			return s;
+		}
+		p += n;
+	}
+	return xstrdup("-");
+}
+
+static int arg_index(const struct an_def *d, const char *name)
+{
+	for (unsigned i = 0; i < d->nargs; i++)
+		if (d->args[i] && !strcmp(d->args[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* The argument of D standing for UNIT under rule R: PREFIX+UNIT, UNIT,
+ * inUNIT, totalUNIT, outUNIT, the first D has; the name found in *FOUND. */
+static int unit_index(const struct an_def *d, const struct an_pair *r, const char *unit,
+		      char *found, size_t size)
+{
+	const char *pre[] = { r ? r->prefix : NULL, "", "in", "total", "out" };
+	for (int i = 0; i < 5; i++) {
+		int k;
+		if (!pre[i])
+			continue;
+		snprintf(found, size, "%s%s", pre[i], unit);
+		if ((k = arg_index(d, found)) >= 0)
+			return k;
+	}
+	return -1;
+}
+
+static struct an_ev *make_ev(struct an *a, uint16_t msgid)
+{
+	struct an_def d;
+	struct an_ev *ev = xcalloc(1, sizeof *ev);
+	char buf[256];
+	memset(&d, 0, sizeof d);
+	a->def(a->ctx, msgid, &d);
+	ev->msgid = msgid;
+	ev->name = xstrdup(d.known ? d.name : "?");
+	ev->app = app_of(d.attrs);
+	ev->level = d.known && d.level < 10 ? d.level : 9;
+	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = -1;
+	if (d.known && a->o.per) {
+		for (size_t r = 0; r < a->o.npairs && ev->role == ROLE_NONE; r++) {
+			const struct an_pair *p = &a->pairs[r];
+			if (names(p->begin, d.name))
+				ev->role = ROLE_BEGIN;
+			else if (names(p->end, d.name))
+				ev->role = ROLE_END;
+			else
+				continue;
+			ev->rule = (int)r;
+		}
+		if (ev->role == ROLE_BEGIN) {
+			snprintf(buf, sizeof buf, "%s\x1f%s", d.name, d.attrs);
+			ev->match_key = xstrdup(buf);
+			ev->next_begin = a->begins;
+			a->begins = ev;
+			/* the begin's own indexes, looked up by the end's names later */
+		}
+		if (ev->role == ROLE_END) {
+			const struct an_pair *p = &a->pairs[ev->rule];
+			const char *dot = strchr(d.name, '.');
+			char unit[128];
+			/* the begin's full name: the rule's, or the end's category + it */
+			if (strchr(p->begin, '.'))
+				snprintf(buf, sizeof buf, "%s\x1f%s", p->begin, d.attrs);
+			else
+				snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d.name + 1 : 0),
+					 d.name, p->begin, d.attrs);
+			ev->begin_key = xstrdup(buf);
+			snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d.name + 1 : 0), d.name,
+				 p->begin);
+			an_pair_label(unit, sizeof unit, buf, d.name);
+			ev->label = xstrdup(unit);
+			ev->unit = unit_index(&d, p, a->o.per, ev->unit_name, sizeof ev->unit_name);
+			if (a->o.bucket_arg)
+				ev->bucket_arg = unit_index(&d, p, a->o.bucket_arg, ev->bucket_name,
+							    sizeof ev->bucket_name);
+		}
+	}
+	if (d.known && !strcmp(strchr(d.name, '.') ? strchr(d.name, '.') + 1 : d.name, "breath_end")) {
+		ev->b_breath = arg_index(&d, "breath");
+		ev->b_packets = arg_index(&d, "totalpackets");
+		ev->b_bytes = arg_index(&d, "totalbytes");
+		ev->breath = ev->b_breath >= 0 && ev->b_packets >= 0 && ev->b_bytes >= 0;
+	}
+	return ev;
+}
+
+int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx)
+{
+	free_evs(a);
+	free((char *)a->f.path);
+	free((char *)a->f.process);
+	free((char *)a->f.host);
+	free((char *)a->f.group);
+	a->f.path = xstrdup(f->path);
+	a->f.process = xstrdup(f->process);
+	a->f.host = xstrdup(f->host);
+	a->f.group = xstrdup(f->group);
+	a->f.tsc_hz = f->tsc_hz;
+	a->def = def;
+	a->ctx = ctx;
+	a->evs = xcalloc(65536, sizeof *a->evs);
+	a->has_last = 0;
+	memset(a->b_first, 0, sizeof a->b_first);
+	memset(a->b_last, 0, sizeof a->b_last);
+	a->breaths = realloc(a->breaths, (a->nbreaths + 1) * sizeof *a->breaths);
+	if (!a->breaths)
+		abort();
+	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Rows
+ * ------------------------------------------------------------------------ */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void rehash(struct an *a)
+{
+	size_t n = a->nslots ? a->nslots * 2 : 256;
+	free(a->slots);
+	a->slots = xcalloc(n, sizeof *a->slots);
+	a->nslots = n;
+	for (size_t i = 0; i < a->nrows; i++) {
+		size_t h = hash_str(a->row_keys[i]) & (n - 1);
+		while (a->slots[h])
+			h = (h + 1) & (n - 1);
+		a->slots[h] = i + 1;
+	}
+}
+
+/* The row for the current file's key values KV (NULL where not grouped). */
+static struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket)
+{
+	char joined[2048];
+	size_t len = 0, h;
+	struct an_row *r;
+	for (int k = 0; k < AN_NKEYS; k++)
+		if (a->o.by & (1u << k))
+			len += (size_t)snprintf(joined + len, len < sizeof joined ? sizeof joined - len : 0,
+						"%s\x1f", kv[k] ? kv[k] : "-");
+	if (len >= sizeof joined)
+		len = sizeof joined - 1;
+	joined[len] = '\0';
+	if (2 * (a->nrows + 1) > a->nslots)
+		rehash(a);
+	for (h = hash_str(joined) & (a->nslots - 1); a->slots[h]; h = (h + 1) & (a->nslots - 1))
+		if (!strcmp(a->row_keys[a->slots[h] - 1], joined))
+			return a->rows[a->slots[h] - 1];
+	if (a->nrows == a->rcap) {
+		a->rcap = a->rcap ? 2 * a->rcap : 64;
+		if (!(a->rows = realloc(a->rows, a->rcap * sizeof *a->rows)) ||
+		    !(a->row_keys = realloc(a->row_keys, a->rcap * sizeof *a->row_keys)))
+			abort();
+	}
+	r = xcalloc(1, sizeof *r);
+	for (int k = 0; k < AN_NKEYS; k++)
+		if (a->o.by & (1u << k))
+			r->key[k] = xstrdup(kv[k] ? kv[k] : "-");
+	r->bucket = bucket;
+	a->rows[a->nrows] = r;
+	a->row_keys[a->nrows] = xstrdup(joined);
+	a->slots[h] = ++a->nrows;
+	return r;
+}
+
+static void note_hz(struct an_row *r, uint64_t hz)
+{
+	if (!r->hz_set) {
+		r->hz = hz;
+		r->hz_set = 1;
+	} else if (r->hz != hz) {
+		r->hz = 0;
+	}
+}
+
+/* The key values of entry E of event EV in the current file. */
+static void keys_of(const struct an *a, const struct an_ev *ev, const char *event,
+		    const tl_entry *e, char *kv[AN_NKEYS], char cpu[16], char numa[16])
+{
+	snprintf(cpu, 16, e->cpu == 0xfff ? "?" : "%u", (unsigned)e->cpu);
+	snprintf(numa, 16, e->numa == 0xf && e->cpu == 0xfff ? "?" : "%u", (unsigned)e->numa);
+	kv[AN_EVENT] = (char *)event;
+	kv[AN_APP] = ev->app;
+	kv[AN_PROCESS] = (char *)a->f.process;
+	kv[AN_CPU] = cpu;
+	kv[AN_NUMA] = numa;
+	kv[AN_HOST] = (char *)a->f.host;
+	kv[AN_GROUP] = (char *)a->f.group;
+	kv[AN_BUCKET] = NULL;
+}
+
+/* The --bucket range holding V: [edge i, edge i+1), the last open. */
+static int bucket_of(const struct an *a, double v)
+{
+	for (size_t i = 0; i < a->o.nedges && !isinf(a->o.edges[i]); i++) {
+		double hi = i + 1 < a->o.nedges ? a->o.edges[i + 1] : INFINITY;
+		if (v >= a->o.edges[i] && v < hi)
+			return (int)i;
+	}
+	return -1;
+}
+
+static struct an_unmatched *unmatched_for(struct an *a, const char *label)
+{
+	for (size_t i = 0; i < a->nunmatched; i++)
+		if (!strcmp(a->unmatched[i].label, label))
+			return &a->unmatched[i];
+	a->unmatched = realloc(a->unmatched, (a->nunmatched + 1) * sizeof *a->unmatched);
+	if (!a->unmatched)
+		abort();
+	memset(&a->unmatched[a->nunmatched], 0, sizeof *a->unmatched);
+	a->unmatched[a->nunmatched].label = xstrdup(label);
+	return &a->unmatched[a->nunmatched++];
+}
+
+/* An end event: pair it with its begin, if pending. */
+static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
+{
+	struct an_ev *b = ev->begin;
+	char *kv[AN_NKEYS], cpu[16], numa[16];
+	double units, cycles;
+	struct an_row *r;
+	int bucket = -1;
+	if (!b) {
+		struct an_def bd;
+		for (b = a->begins; b && strcmp(b->match_key, ev->begin_key); b = b->next_begin)
+			;
+		if (b) {
+			/* a running counter when the begin carries the same argument */
+			memset(&bd, 0, sizeof bd);
+			a->def(a->ctx, b->msgid, &bd);
+			ev->begin_unit = ev->unit >= 0 ? arg_index(&bd, ev->unit_name) : -1;
+			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(&bd, ev->bucket_name) : -1;
+		}
+		ev->begin = b;
+	}
+	if (!b || !b->pending) {
+		unmatched_for(a, ev->label)->ends++;
+		return 0;
+	}
+	b->pending = 0;
+	if (ev->unit < 0)
+		return 0;   /* no such unit in this pair: nothing to attribute */
+	cycles = e->tsc >= b->ptsc ? (double)(e->tsc - b->ptsc) : 0;
+	units = (double)e->args[ev->unit];
+	if (ev->begin_unit >= 0)
+		units -= (double)b->pargs[ev->begin_unit];
+	if (ev->bucket_arg >= 0) {
+		double batch = (double)e->args[ev->bucket_arg];
+		if (ev->begin_bucket >= 0)
+			batch -= (double)b->pargs[ev->begin_bucket];
+		bucket = bucket_of(a, batch);
+	}
+	keys_of(a, ev, ev->label, e, kv, cpu, numa);
+	kv[AN_BUCKET] = (char *)an_bucket_label(a, bucket);
+	r = row_for(a, kv, bucket);
+	note_hz(r, a->f.tsc_hz);
+	if (!(units > 0)) {
+		r->empty++;
+		return 0;
+	}
+	r->cycles += cycles;
+	r->units += units;
+	return hist_add(&r->h, cycles / units);
+}
+
+int an_entry(struct an *a, const tl_entry *e)
+{
+	struct an_ev *ev = a->evs[e->msgid];
+	if (!ev)
+		ev = a->evs[e->msgid] = make_ev(a, e->msgid);
+	if (ev->breath) {
+		uint64_t v[4] = { e->tsc, e->args[ev->b_breath], e->args[ev->b_packets],
+				  e->args[ev->b_bytes] };
+		if (a->breaths[a->nbreaths].n++ == 0)
+			memcpy(a->b_first, v, sizeof v);
+		memcpy(a->b_last, v, sizeof v);
+	}
+	if (a->o.per) {
+		if (ev->role == ROLE_BEGIN) {
+			if (ev->pending)
+				unmatched_for(a, ev->name)->begins++;
+			ev->pending = 1;
+			ev->ptsc = e->tsc;
+			memcpy(ev->pargs, e->args, sizeof ev->pargs);
+			return 0;
+		}
+		if (ev->role == ROLE_END)
+			return pair_end(a, ev, e);
+		return 0;
+	}
+	/* Snabb's lag: the distance to the previous entry of this level or lower */
+	{
+		unsigned mask = a->has_last & ((2u << ev->level) - 1);
+		uint64_t prev = 0;
+		int found = 0;
+		for (unsigned l = 0; l <= ev->level; l++)
+			if ((mask >> l & 1) && (!found || a->last[l] > prev)) {
+				prev = a->last[l];
+				found = 1;
+			}
+		a->last[ev->level] = e->tsc;
+		a->has_last |= 1u << ev->level;
+		if (found && e->tsc >= prev) {
+			char *kv[AN_NKEYS], cpu[16], numa[16];
+			struct an_row *r;
+			keys_of(a, ev, ev->name, e, kv, cpu, numa);
+			r = row_for(a, kv, -1);
+			note_hz(r, a->f.tsc_hz);
+			return hist_add(&r->h, (double)(e->tsc - prev));
+		}
+	}
+	return 0;
+}
+
+int an_file_end(struct an *a)
+{
+	struct an_breaths *b = &a->breaths[a->nbreaths];
+	if (b->n > 0) {
+		b->process = xstrdup(a->f.process);
+		b->path = xstrdup(a->f.path);
+		b->group = xstrdup(a->f.group);
+		b->hz = a->f.tsc_hz;
+		b->cycles = a->b_last[0] - a->b_first[0];
+		b->breaths = a->b_last[1] - a->b_first[1];
+		b->packets = a->b_last[2] - a->b_first[2];
+		b->bytes = a->b_last[3] - a->b_first[3];
+		a->nbreaths++;
+	}
+	/* begins still pending at the end of the file never ended */
+	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
+		if (ev->pending)
+			unmatched_for(a, ev->name)->begins++;
+	free_evs(a);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Results
+ * ------------------------------------------------------------------------ */
+
+static const struct an *sort_an;
+
+/* Numbers compare as numbers, "-" and "?" last, the rest as strings. */
+static int cmp_key(const char *x, const char *y)
+{
+	char *ex, *ey;
+	double a = strtod(x, &ex), b = strtod(y, &ey);
+	if (ex != x && !*ex && ey != y && !*ey)
+		return a < b ? -1 : a > b;
+	return strcmp(x, y);
+}
+
+int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y)
+{
+	for (int k = 0; k < AN_NKEYS; k++) {
+		int c;
+		if (!(a->o.by & (1u << k)))
+			continue;
+		if (k == AN_BUCKET)
+			c = (x->bucket < 0) - (y->bucket < 0) ? (x->bucket < 0) - (y->bucket < 0)
+							      : (x->bucket > y->bucket) - (x->bucket < y->bucket);
+		else
+			c = cmp_key(x->key[k], y->key[k]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *p, const void *q)
+{
+	return an_row_cmp(sort_an, *(struct an_row *const *)p, *(struct an_row *const *)q);
+}
+
+struct an_row **an_rows(struct an *a, size_t *n)
+{
+	sort_an = a;
+	if (a->nrows)
+		qsort(a->rows, a->nrows, sizeof *a->rows, cmp_rows);
+	/* the hash indexes the old order: rebuild it for any later lookups */
+	for (size_t i = 0; i < a->nrows; i++) {
+		free(a->row_keys[i]);
+		a->row_keys[i] = xstrdup("");
+	}
+	free(a->slots);
+	a->slots = NULL;
+	a->nslots = 0;
+	*n = a->nrows;
+	return a->rows;
+}
+
+const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
+{
+	*n = a->nbreaths;
+	return a->breaths;
+}
+
+const struct an_unmatched *an_unmatched_list(const struct an *a, size_t *n)
+{
+	*n = a->nunmatched;
+	return a->unmatched;
+}

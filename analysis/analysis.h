@@ -1,0 +1,118 @@
+/* analysis.h: the statistics engine of `timeline stats` and `timeline diff`.
+ * It is fed the entries of each file, oldest first, and groups them into
+ * rows: lag statistics per event (Snabb's definition), or cycles per unit
+ * of work from begin/end pairs, and a breath summary per file. It knows
+ * nothing of files or output: the caller reads and prints. */
+#ifndef TL_ANALYSIS_H
+#define TL_ANALYSIS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "hist.h"
+#include "timeline.h"
+
+/* The keys rows can be grouped by (--by), in column order. */
+enum an_key { AN_EVENT, AN_APP, AN_PROCESS, AN_CPU, AN_NUMA, AN_HOST, AN_GROUP, AN_BUCKET,
+	      AN_NKEYS };
+extern const char *const an_key_names[AN_NKEYS];   /* "event", "app", ... */
+
+/* Parses "app,numa" into a bit set of 1 << AN_*; -1 with *BAD set to the
+ * unknown key (the bucket key is not named: --bucket adds it). */
+int an_parse_keys(const char *s, unsigned *keys, const char **bad);
+
+/* A begin/end pairing rule on event names, with or without category
+ * ("push" or "app.push"). PREFIX, if not NULL, is tried first on the unit
+ * name: "in" makes --per packets read "inpackets". */
+struct an_pair {
+	const char *begin, *end, *prefix;
+};
+
+/* The built-in rules: pull/pulled (out), push/pushed (in),
+ * breath_start/breath_end (total). */
+extern const struct an_pair an_default_pairs[3];
+
+struct an_options {
+	unsigned by;                 /* 1 << AN_* */
+	const char *per;             /* --per UNIT; NULL: lag statistics */
+	const struct an_pair *pairs; /* the rules (user rules first) */
+	size_t npairs;
+	const char *bucket_arg;      /* --bucket ARG=..., or NULL */
+	const double *edges;         /* its increasing edges, the last may be INFINITY */
+	size_t nedges;
+};
+
+/* What the engine is told of each file. */
+struct an_file {
+	const char *path, *process, *host, *group;
+	uint64_t tsc_hz;             /* 0: unknown */
+};
+
+/* An event definition, as the caller's def() callback gives it. */
+struct an_def {
+	const char *name;            /* "category.name" */
+	const char *attrs;           /* "app=NAME ..." or "" */
+	unsigned level, nargs;
+	const char *args[TL_MAX_ARGS];
+	int known;                   /* 0: the msgid names no definition */
+};
+
+/* One row: a group and its values. */
+struct an_row {
+	char *key[AN_NKEYS];         /* NULL for keys not grouped by */
+	int bucket;                  /* index of the --bucket range, -1 none */
+	struct hist h;               /* lags, or cycles per unit of each pair */
+	double cycles, units;        /* per-unit rows: sums over pairs with units */
+	uint64_t empty;              /* per-unit rows: pairs that moved no unit */
+	uint64_t hz;                 /* the files' TSC frequency; 0 unknown or mixed */
+	int hz_set;
+};
+
+/* One file's breath summary, from its first and last breath_end. */
+struct an_breaths {
+	char *process, *path, *group;
+	uint64_t hz;
+	uint64_t n;                  /* breath_end entries seen */
+	uint64_t breaths, packets, bytes, cycles;   /* last minus first */
+};
+
+/* Begin/end pairs that could not be matched, per pair label. */
+struct an_unmatched {
+	char *label;
+	uint64_t ends, begins;       /* ends without a begin; begins never ended */
+};
+
+struct an;
+
+/* A new engine for O (copied, strings too). NULL out of memory. */
+struct an *an_new(const struct an_options *o);
+void an_free(struct an *a);
+
+/* The definition of MSGID in the current file, from the caller. */
+typedef void an_def_fn(void *ctx, uint16_t msgid, struct an_def *d);
+
+/* Starts file F; DEF(CTX, msgid, d) names its events. */
+int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx);
+
+/* Adds entry E of the current file (entries come oldest first). Returns -1
+ * out of memory, else 0. */
+int an_entry(struct an *a, const tl_entry *e);
+
+/* Ends the current file. */
+int an_file_end(struct an *a);
+
+/* The rows, sorted by their keys; the breath summaries in file order; the
+ * unmatched pair counts. */
+struct an_row **an_rows(struct an *a, size_t *n);
+const struct an_breaths *an_breath_list(const struct an *a, size_t *n);
+const struct an_unmatched *an_unmatched_list(const struct an *a, size_t *n);
+
+/* Orders rows as an_rows() sorts them: by key, numbers as numbers. Rows of
+ * two engines made with the same options compare alike. */
+int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y);
+
+/* The label of bucket I ("0", "1-15", "64+"). */
+const char *an_bucket_label(const struct an *a, int i);
+
+/* The pair label of a rule: "app.push" for push/pushed, "engine.breath"
+ * for breath_start/breath_end (the category taken from EVENT). */
+void an_pair_label(char *buf, size_t size, const char *begin_event, const char *end_name);
+#endif

@@ -1,0 +1,54 @@
+/* hist.h: log-bucketed histograms of non-negative values (cycles, cycles per
+ * packet) with a bounded relative error, and the statistics built on them:
+ * percentiles, mean and deviation, the Mann-Whitney U test and a confidence
+ * interval for the change between two medians. */
+#ifndef TL_HIST_H
+#define TL_HIST_H
+#include <stdint.h>
+
+/* Each power of two is split into HIST_SUB buckets of equal width, so a
+ * bucket spans at most 1/HIST_SUB of its lower bound. Values are reported as
+ * the bucket's midpoint (clamped to the exact min and max): within
+ * 1/(2 HIST_SUB) = 0.39% of the true value. */
+#define HIST_SUB 128
+#define HIST_EMIN (-32)              /* smallest exponent kept: 2^-33 */
+#define HIST_EMAX 72                 /* values at or above 2^71 share the top bucket */
+#define HIST_EXPS (HIST_EMAX - HIST_EMIN)
+
+struct hist {
+	uint64_t n;                  /* values added */
+	uint64_t zeros;              /* values below 2^-33, counted as 0 */
+	double min, max;             /* exact */
+	double mean, m2;             /* Welford's running mean and sum of squares */
+	uint64_t *block[HIST_EXPS];  /* HIST_SUB counts per exponent, made on first use */
+};
+
+/* Adds V (negative values count as 0). Returns -1 out of memory, else 0. */
+int hist_add(struct hist *h, double v);
+
+/* Adds every value of FROM to INTO. Returns -1 out of memory, else 0. */
+int hist_merge(struct hist *into, const struct hist *from);
+
+void hist_free(struct hist *h);
+
+/* The value of rank K (1 = smallest, N = largest), to within 0.39%. */
+double hist_rank(const struct hist *h, uint64_t k);
+
+/* The nearest-rank quantile Q in [0, 1]: rank ceil(Q * n), at least 1.
+ * Returns 0 for an empty histogram. */
+double hist_quantile(const struct hist *h, double q);
+
+/* Sample standard deviation (0 below two values). */
+double hist_stddev(const struct hist *h);
+
+/* Two-sided Mann-Whitney U test of A against B, by the normal approximation
+ * with the tie correction; values in one bucket count as ties. Returns the
+ * p-value (1 when either side is empty). */
+double hist_mwu_p(const struct hist *a, const struct hist *b);
+
+/* A 95% confidence interval for median(B) / median(A) - 1, from the
+ * distribution-free interval of each median (order statistics, binomial
+ * normal approximation) combined on the log scale. Returns -1 when it is
+ * undefined (an empty side, or a median or bound of 0), else 0. */
+int hist_change_ci(const struct hist *a, const struct hist *b, double *lo, double *hi);
+#endif

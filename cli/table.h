@@ -1,0 +1,27 @@
+/* table.h: the tables of `stats` and `diff`: rows of string cells printed
+ * as aligned text (numbers right-aligned), CSV through libcsv, or JSON
+ * lines (numbers as numbers, "-" as null), one object per row. */
+#ifndef TL_TABLE_H
+#define TL_TABLE_H
+#include <stddef.h>
+
+struct table;
+
+/* A table called NAME (the "table" field in JSON) with NCOLS columns. */
+struct table *table_new(const char *name, const char *const *cols, int ncols);
+
+/* Adds a row of the table's column count of cells (copied). */
+void table_add(struct table *t, char *const *cells);
+
+size_t table_rows(const struct table *t);
+
+/* Prints T in FORMAT (FMT_TEXT, FMT_CSV or FMT_JSON of view.h). Text
+ * starts with TITLE, if any, on its own line. */
+void table_print(const struct table *t, int format, const char *title);
+
+void table_free(struct table *t);
+
+/* Formats V in a cell: up to 4 significant decimals below 100, whole above;
+ * "-" for NaN. */
+void cell_num(char *buf, size_t size, double v);
+#endif

@@ -62,6 +62,8 @@ TEST_SRC = $(wildcard tests/check_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o $(AN_OBJ)
 TEST_BIN = $(BUILD)/tests/check_timeline
 EXAMPLE = $(BUILD)/examples/hello
+ENGINE = $(BUILD)/examples/engine/engine
+ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
 	$(BUILD)/bench/runcmd
 MAN = $(wildcard man/*.[135])
@@ -73,7 +75,7 @@ FIXTURES ?= tests/fixtures
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench clean deps
 
-all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE)
+all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE) $(ENGINE)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -121,6 +123,10 @@ $(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA)
 
 $(BUILD)/examples/hello.o: $(GEN_H)
+$(ENGINE_OBJ): $(GEN_H)
+$(ENGINE): $(ENGINE_OBJ) $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(ENGINE_OBJ) $(LIBA)
 $(BUILD)/bench/logger.o: $(BUILD)/gen/bench_events.h
 $(BUILD)/bench/fill.o: $(GEN_H)
 
@@ -129,12 +135,14 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBA)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) -lm
 
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
-check: $(TEST_BIN) $(BIN)
+check: $(TEST_BIN) $(BIN) $(ENGINE)
 	$(Q)TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
+		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
-demo: $(EXAMPLE)
-	$(Q)./$(EXAMPLE)
+# The main job: engines, then ls, copy, info, stats and diff on their logs.
+demo: $(ENGINE) $(BIN)
+	$(Q)ENGINE=$(ENGINE) TIMELINE=./$(BIN) sh examples/engine/demo.sh
 
 # Logger costs in TSC ticks (ratios to RDTSC in the same run), then
 # instruction counts with callgrind; both land in bench/results/latest.csv.

@@ -63,6 +63,9 @@ struct an_ev {
 	char *match_key;             /* begin: "name\x1fattrs" */
 	int pending;                 /* begin: seen, not yet ended */
 	uint64_t ptsc, pargs[TL_MAX_ARGS];
+	struct an_row *row;          /* the row of its last entry ... */
+	uint16_t row_aux;            /* ... for this cpu/node word ... */
+	int row_bucket;              /* ... and bucket: most entries reuse it */
 	unsigned breath;             /* 1: a breath_end with the summary's arguments */
 	int b_breath, b_packets, b_bytes;
 };
@@ -458,6 +461,23 @@ static void keys_of(const struct an *a, const struct an_ev *ev, const char *even
 }
 
 /* The --bucket range holding V: [edge i, edge i+1), the last open. */
+/* The row of entry E of EV named EVENT in BUCKET: the one of EV's last
+ * entry when the cpu/node word and bucket are the same, else looked up. */
+static struct an_row *cached_row(struct an *a, struct an_ev *ev, const char *event,
+				 const tl_entry *e, int bucket)
+{
+	char *kv[AN_NKEYS], cpu[16], numa[16];
+	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
+		return ev->row;
+	keys_of(a, ev, event, e, kv, cpu, numa);
+	kv[AN_BUCKET] = (char *)an_bucket_label(a, bucket);
+	ev->row = row_for(a, kv, bucket);
+	ev->row_aux = e->aux;
+	ev->row_bucket = bucket;
+	note_hz(ev->row, a->f.tsc_hz);
+	return ev->row;
+}
+
 static int bucket_of(const struct an *a, double v)
 {
 	for (size_t i = 0; i < a->o.nedges && !isinf(a->o.edges[i]); i++) {
@@ -485,7 +505,6 @@ static struct an_unmatched *unmatched_for(struct an *a, const char *label)
 static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 {
 	struct an_ev *b = ev->begin;
-	char *kv[AN_NKEYS], cpu[16], numa[16];
 	double units, cycles;
 	struct an_row *r;
 	int bucket = -1;
@@ -519,10 +538,7 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 			batch -= (double)b->pargs[ev->begin_bucket];
 		bucket = bucket_of(a, batch);
 	}
-	keys_of(a, ev, ev->label, e, kv, cpu, numa);
-	kv[AN_BUCKET] = (char *)an_bucket_label(a, bucket);
-	r = row_for(a, kv, bucket);
-	note_hz(r, a->f.tsc_hz);
+	r = cached_row(a, ev, ev->label, e, bucket);
 	if (!(units > 0)) {
 		r->empty++;
 		return 0;
@@ -570,11 +586,7 @@ int an_entry(struct an *a, const tl_entry *e)
 		a->last[ev->level] = e->tsc;
 		a->has_last |= 1u << ev->level;
 		if (found && e->tsc >= prev) {
-			char *kv[AN_NKEYS], cpu[16], numa[16];
-			struct an_row *r;
-			keys_of(a, ev, ev->name, e, kv, cpu, numa);
-			r = row_for(a, kv, -1);
-			note_hz(r, a->f.tsc_hz);
+			struct an_row *r = cached_row(a, ev, ev->name, e, -1);
 			return hist_add(&r->h, (double)(e->tsc - prev));
 		}
 	}

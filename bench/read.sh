@@ -20,6 +20,13 @@ set -- $(run 5 "$tl" info "$dir/fill00.timeline"); info_t=$1
 # shellcheck disable=SC2086
 set -- $(run 3 "$tl" merge $files8); merge_t=$1; merge_rss=$2
 set -- $(run 3 "$tl" merge "$dir"); merge10_t=$1; merge10_rss=$2
+# the analysis: lag statistics, cycles per packet, and a diff of 4 files against 4
+# shellcheck disable=SC2086
+set -- $(run 3 "$tl" stats $files8); stats_t=$1; stats_rss=$2
+# shellcheck disable=SC2086
+set -- $(run 3 "$tl" stats --per packets --by app,numa $files8); per_t=$1
+set -- $(run 3 "$tl" diff --per packets $(for f in $(ls "$dir"/fill0[0-3].timeline); do echo --a "$f"; done) \
+	$(for f in $(ls "$dir"/fill0[4-7].timeline); do echo --b "$f"; done)); diff_t=$1
 # the same merge with every line filtered out: reading and merging, no text
 # shellcheck disable=SC2086
 set -- $(run 3 "$tl" merge -e nothing $files8); mergeq_t=$1
@@ -30,11 +37,17 @@ printf '%-34s %10s %12s\n' "dump, csv, 1 file" "$csv_t" "$(rate $entries "$csv_t
 printf '%-34s %10s\n' "info, 1 file" "$info_t"
 printf '%-34s %10s %12s %7s MB\n' "merge, text, 8 files" "$merge_t" "$(rate $((8 * entries)) "$merge_t")" $((merge_rss / 1024))
 printf '%-34s %10s %12s\n' "merge, no output, 8 files" "$mergeq_t" "$(rate $((8 * entries)) "$mergeq_t")"
+printf '%-34s %10s %12s %7s MB\n' "stats (lag), 8 files" "$stats_t" "$(rate $((8 * entries)) "$stats_t")" $((stats_rss / 1024))
+printf '%-34s %10s %12s\n' "stats --per packets, 8 files" "$per_t" "$(rate $((8 * entries)) "$per_t")"
+printf '%-34s %10s %12s\n' "diff --per packets, 4 vs 4 files" "$diff_t" "$(rate $((8 * entries)) "$diff_t")"
 printf '%-34s %10s %12s %7s MB\n' "merge, text, 10 files" "$merge10_t" "$(rate $((10 * entries)) "$merge10_t")" $((merge10_rss / 1024))
 {
 	echo "dump_lines_per_s,$(rate $entries "$dump_t"),M/s,,"
 	echo "dump_csv_lines_per_s,$(rate $entries "$csv_t"),M/s,,"
 	echo "merge8_entries_per_s,$(rate $((8 * entries)) "$merge_t"),M/s,,"
 	echo "merge8_no_output_entries_per_s,$(rate $((8 * entries)) "$mergeq_t"),M/s,,"
+	echo "stats8_entries_per_s,$(rate $((8 * entries)) "$stats_t"),M/s,,"
+	echo "stats8_per_entries_per_s,$(rate $((8 * entries)) "$per_t"),M/s,,"
+	echo "diff8_entries_per_s,$(rate $((8 * entries)) "$diff_t"),M/s,,"
 	echo "merge10_peak_rss,$((merge10_rss / 1024)),MB,,"
 } >> bench/results/latest.csv

@@ -1,0 +1,258 @@
+/* engine.c: the demo engine's main: options, the breath loop and its
+ * instrumentation. Every breath draws a new sampling rate (or keeps the
+ * one fixed by --rate), pulls the source, pushes every other app, and logs
+ * breath and app events through the generated functions. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine.h"
+#include "engine_events.h"
+
+static const uint16_t small_sizes[] = { 64, 64, 64, 128 };
+static const uint16_t imix_sizes[] = { 64, 64, 64, 64, 64, 64, 64, 576, 576, 576, 576, 1500 };
+static const uint16_t large_sizes[] = { 1500 };
+static const uint16_t mixed_sizes[] = { 64, 256, 512, 1024, 1500 };
+
+static const struct workload workloads[] = {
+	{ "small", "64-128 byte packets, batches of 1-32", small_sizes, 4, 1, 32, 0 },
+	{ "imix", "7:4:1 of 64, 576 and 1500 bytes, batches of 1-64", imix_sizes, 12, 1, 64, 0 },
+	{ "large", "1500 byte packets, batches of 16-96", large_sizes, 1, 16, 96, 0 },
+	{ "bursty", "mixed sizes, batches of 1-128, idle 30% of breaths", mixed_sizes, 5, 1, 128, 30 },
+};
+#define NWORKLOADS (sizeof workloads / sizeof workloads[0])
+
+static const char usage[] =
+	"usage: engine [OPTIONS]\n"
+	"\n"
+	"A small packet-processing engine: source -> checksum -> rewrite -> lookup\n"
+	"-> sink, in a breath loop, logging through libtimeline.\n"
+	"\n"
+	"   -c, --cpu N          pin to CPU N\n"
+	"   -s, --seconds S      run for S seconds (default 2)\n"
+	"   -n, --breaths N      stop after N breaths instead\n"
+	"   -w, --workload NAME  small, imix (default), large or bursty\n"
+	"   -S, --slow APP=PCT   PCT% more work per packet in APP (checksum, rewrite,\n"
+	"                        lookup), e.g. --slow lookup=40\n"
+	"   -d, --dir DIR        write the log to DIR/NAME-PID.timeline (default: the\n"
+	"                        library's path, $TIMELINE_ROOT/PID/NAME.timeline)\n"
+	"   -N, --name NAME      the log's name (default engine)\n"
+	"   -r, --rate N         log at a fixed depth instead of drawing it per breath:\n"
+	"                        events of rate >= 10-N, so 9 logs everything, 1 only\n"
+	"                        rate-9 events, 0 nothing\n"
+	"   -e, --entries N      ring entries, a power of two (default 1048576)\n"
+	"       --seed N         the random generator's seed (default: from the pid)\n"
+	"   -h, --help           show this help\n"
+	"\n"
+	"At exit it prints, per app, the packets it received and sent.\n";
+
+static const struct option options[] = {
+	{ "cpu", required_argument, NULL, 'c' },     { "seconds", required_argument, NULL, 's' },
+	{ "breaths", required_argument, NULL, 'n' }, { "workload", required_argument, NULL, 'w' },
+	{ "slow", required_argument, NULL, 'S' },    { "dir", required_argument, NULL, 'd' },
+	{ "name", required_argument, NULL, 'N' },    { "rate", required_argument, NULL, 'r' },
+	{ "entries", required_argument, NULL, 'e' }, { "seed", required_argument, NULL, 'x' },
+	{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+};
+
+#define NAPPS 5
+static struct link links[NAPPS - 1];
+static struct app apps[NAPPS] = {
+	{ .name = "source", .pull = source_pull },
+	{ .name = "checksum", .push = checksum_push },
+	{ .name = "rewrite", .push = rewrite_push },
+	{ .name = "lookup", .push = lookup_push },
+	{ .name = "sink", .push = sink_push },
+};
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int fail(const char *msg, const char *arg)
+{
+	fprintf(stderr, "engine: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+	fputs(usage, stderr);
+	return 2;
+}
+
+static int number(const char *s, double *v)
+{
+	char *end;
+	*v = strtod(s, &end);
+	return end == s || *end || *v < 0;
+}
+
+/* The total packets and bytes the engine has moved: those the sink took. */
+static void totals(uint64_t *packets, uint64_t *bytes)
+{
+	*packets = apps[NAPPS - 1].inpackets;
+	*bytes = apps[NAPPS - 1].inbytes;
+}
+
+int main(int argc, char **argv)
+{
+	const struct workload *w = &workloads[1];
+	const char *dir = NULL, *name = "engine";
+	double seconds = 2, v, t_end;
+	uint64_t max_breaths = 0, breath, entries = 0, seed = 0, packets, bytes;
+	int cpu = -1, rate = -1, c;
+	char path[4096];
+	tl_options o = { 0 };
+	struct engine_events eng;
+	tl_error err;
+	tl_log *log;
+	unsigned numa = 0, cpu_now = 0;
+
+	while ((c = getopt_long(argc, argv, "c:s:n:w:S:d:N:r:e:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (number(optarg, &v) || v > 4095) return fail("--cpu takes a CPU number", optarg);
+			cpu = (int)v;
+			break;
+		case 's':
+			if (number(optarg, &seconds) || seconds <= 0) return fail("--seconds takes a positive number", optarg);
+			break;
+		case 'n':
+			if (number(optarg, &v) || v < 1) return fail("--breaths takes a positive number", optarg);
+			max_breaths = (uint64_t)v;
+			break;
+		case 'w':
+			for (w = NULL, v = 0; v < NWORKLOADS; v++)
+				if (!strcmp(optarg, workloads[(int)v].name))
+					w = &workloads[(int)v];
+			if (!w) return fail("unknown workload (small, imix, large, bursty)", optarg);
+			break;
+		case 'S': {
+			const char *eq = strchr(optarg, '=');
+			int found = 0;
+			if (!eq || number(eq + 1, &v) || v > 10000) return fail("--slow takes APP=PCT", optarg);
+			for (int i = 1; i < NAPPS - 1; i++)
+				if (strlen(apps[i].name) == (size_t)(eq - optarg) &&
+				    !strncmp(apps[i].name, optarg, (size_t)(eq - optarg))) {
+					apps[i].slow_pct = (unsigned)v;
+					found = 1;
+				}
+			if (!found) return fail("--slow: no such app (checksum, rewrite, lookup)", optarg);
+			break;
+		}
+		case 'd': dir = optarg; break;
+		case 'N': name = optarg; break;
+		case 'r':
+			if (number(optarg, &v) || v > 9 || v != (int)v) return fail("--rate takes 0 to 9", optarg);
+			rate = (int)v;
+			break;
+		case 'e':
+			if (number(optarg, &v)) return fail("--entries takes a power of two", optarg);
+			entries = (uint64_t)v;
+			break;
+		case 'x':
+			if (number(optarg, &v)) return fail("--seed takes a number", optarg);
+			seed = (uint64_t)v;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return fail("bad option", NULL);
+		}
+	}
+	if (optind != argc)
+		return fail("unexpected argument", argv[optind]);
+	if (cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof set, &set))
+			fprintf(stderr, "engine: cannot pin to CPU %d: %s (running unpinned)\n", cpu,
+				strerror(errno));
+	}
+	o.name = name;
+	o.entries = entries;
+	if (dir) {
+		if (mkdir(dir, 0700) && errno != EEXIST) {
+			fprintf(stderr, "engine: %s: %s\n", dir, strerror(errno));
+			return 1;
+		}
+		snprintf(path, sizeof path, "%s/%s-%d.timeline", dir, name, (int)getpid());
+	}
+	/* a log that cannot be created must not stop the engine: log nothing */
+	if (!(log = tl_open(dir ? path : NULL, &o, &err))) {
+		fprintf(stderr, "engine: %s (running without a log)\n", err.msg);
+		log = tl_disabled();
+	}
+	if (engine_events_register(log, &eng, NULL, &err) != TL_OK)
+		fprintf(stderr, "engine: %s\n", err.msg);
+	apps_init();
+	for (int i = 0; i < NAPPS; i++) {
+		char attrs[64];
+		snprintf(attrs, sizeof attrs, "app=%s", apps[i].name);
+		if (app_events_register(log, &apps[i].ev, attrs, &err) != TL_OK)
+			fprintf(stderr, "engine: %s\n", err.msg);
+		apps[i].in = i > 0 ? &links[i - 1] : NULL;
+		apps[i].out = i < NAPPS - 1 ? &links[i] : NULL;
+	}
+	source_setup(w, seed ? seed : (uint64_t)getpid() * 2654435761u);
+	tl_seed(log, seed ? seed : (uint64_t)getpid());
+	tl_set_rate(log, rate < 0 ? TL_RATE_AUTO : rate == 0 ? TL_RATE_OFF : (unsigned)(10 - rate));
+	if (getcpu(&cpu_now, &numa))
+		cpu_now = numa = 0;
+	engine_started(log, &eng, cpu_now, numa);
+
+	t_end = now() + seconds;
+	for (breath = 1; max_breaths ? breath <= max_breaths : (breath & 255) || now() < t_end;
+	     breath++) {
+		uint64_t before;
+		if (rate < 0)
+			tl_breath(log);   /* a new rate for this breath */
+		totals(&packets, &bytes);
+		before = packets;
+		engine_breath_start(log, &eng, breath, packets, bytes, bytes * 8 + packets * 160);
+		for (int i = 0; i < NAPPS; i++) {
+			struct app *a = &apps[i];
+			if (!a->pull)
+				continue;
+			app_pull(log, &a->ev, a->inpackets, a->inbytes, a->outpackets, a->outbytes);
+			a->pull(a);
+			app_pulled(log, &a->ev, a->inpackets, a->inbytes, a->outpackets, a->outbytes);
+		}
+		for (int i = 0; i < NAPPS; i++) {
+			struct app *a = &apps[i];
+			if (!a->push)
+				continue;
+			app_push(log, &a->ev, a->inpackets, a->inbytes, a->outpackets, a->outbytes);
+			a->push(a);
+			app_pushed(log, &a->ev, a->inpackets, a->inbytes, a->outpackets, a->outbytes);
+		}
+		totals(&packets, &bytes);
+		engine_breath_end(log, &eng, breath, packets, bytes, bytes * 8 + packets * 160);
+		if (packets == before) {
+			/* nothing moved: sleep a little, as Snabb does when idle */
+			struct timespec nap = { 0, 20000 };
+			double t0 = now();
+			engine_sleep(log, &eng, 20);
+			nanosleep(&nap, NULL);
+			engine_wakeup(log, &eng, (uint64_t)((now() - t0) * 1e6));
+		}
+	}
+	totals(&packets, &bytes);
+	engine_stopped(log, &eng, breath - 1, packets, bytes);
+	printf("engine %s pid %d cpu %u numa %u workload %s: %llu breaths, %llu packets, %llu bytes\n",
+	       name, (int)getpid(), cpu_now, numa, w->name, (unsigned long long)(breath - 1),
+	       (unsigned long long)packets, (unsigned long long)bytes);
+	for (int i = 0; i < NAPPS; i++)
+		printf("app %s in %llu out %llu slow %u%%\n", apps[i].name,
+		       (unsigned long long)apps[i].inpackets, (unsigned long long)apps[i].outpackets,
+		       apps[i].slow_pct);
+	tl_close(log);
+	return 0;
+}

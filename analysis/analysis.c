@@ -228,6 +228,26 @@ static int names(const char *rule_name, const char *name)
 	return !strcmp(rule_name, dot ? dot + 1 : name);
 }
 
+int an_pair_role(const struct an_pair *rules, size_t n, const char *name, size_t *rule,
+		 char *begin, size_t size)
+{
+	const char *dot = strchr(name, '.');
+	for (size_t r = 0; r < n; r++) {
+		*rule = r;
+		if (names(rules[r].begin, name))
+			return 1;
+		if (!names(rules[r].end, name))
+			continue;
+		if (strchr(rules[r].begin, '.'))
+			snprintf(begin, size, "%s", rules[r].begin);
+		else
+			snprintf(begin, size, "%.*s%s", (int)(dot ? dot - name + 1 : 0), name,
+				 rules[r].begin);
+		return 2;
+	}
+	return 0;
+}
+
 void an_pair_label(char *buf, size_t size, const char *begin_event, const char *end_name)
 {
 	const char *dot = strchr(begin_event, '.'), *b = dot ? dot + 1 : begin_event;

@@ -112,6 +112,12 @@ int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *
 /* The label of bucket I ("0", "1-15", "64+"). */
 const char *an_bucket_label(const struct an *a, int i);
 
+/* Is the event NAME ("cat.name") the begin (1) or the end (2) of one of
+ * the N RULES, or neither (0)? *RULE gets which; for an end, BEGIN (of
+ * SIZE) gets the full name of its begin event. */
+int an_pair_role(const struct an_pair *rules, size_t n, const char *name, size_t *rule,
+		 char *begin, size_t size);
+
 /* The pair label of a rule: "app.push" for push/pushed, "engine.breath"
  * for breath_start/breath_end (the category taken from EVENT). */
 void an_pair_label(char *buf, size_t size, const char *begin_event, const char *end_name);

@@ -46,6 +46,17 @@ static int parse_bucket(struct analyze *a, const char *arg)
 	return 0;
 }
 
+int analyze_pair(struct an_pair *p, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
+		return -1;
+	if (!(p->begin = strndup(arg, (size_t)(eq - arg))) || !(p->end = strdup(eq + 1)))
+		abort();
+	p->prefix = NULL;
+	return 0;
+}
+
 int analyze_option(struct analyze *a, int c, const char *arg, const char **why)
 {
 	const char *bad;
@@ -68,19 +79,13 @@ int analyze_option(struct analyze *a, int c, const char *arg, const char **why)
 		if (parse_bucket(a, arg))
 			return *why = "--bucket takes ARG=EDGES with increasing edges, e.g. packets=0,1,16,32,64,inf", -1;
 		return 1;
-	case 'P': {
-		const char *eq = strchr(arg, '=');
-		struct an_pair *p = &a->pairs[a->o.npairs];
-		if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
-			return *why = "--pair takes BEGIN=END, e.g. rx_start=rx_end", -1;
+	case 'P':
 		if (a->o.npairs == ANALYZE_MAX_PAIRS)
 			return *why = "too many --pair rules", -1;
-		if (!(p->begin = strndup(arg, (size_t)(eq - arg))) || !(p->end = strdup(eq + 1)))
-			abort();
-		p->prefix = NULL;
+		if (analyze_pair(&a->pairs[a->o.npairs], arg))
+			return *why = "--pair takes BEGIN=END, e.g. rx_start=rx_end", -1;
 		a->o.npairs++;
 		return 1;
-	}
 	case 'f':
 		return view_format(arg, &a->format, why) ? -1 : 1;
 	}

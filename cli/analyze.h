@@ -41,6 +41,9 @@ struct analyze {
 
 void analyze_init(struct analyze *a);
 
+/* Parses a --pair rule "BEGIN=END" into P (strings malloc'd); -1 if bad. */
+int analyze_pair(struct an_pair *p, const char *arg);
+
 /* Handles option C with ARG if it is an analysis option: 1 handled, 0 not
  * one of ours, -1 with *WHY set for a bad value. */
 int analyze_option(struct analyze *a, int c, const char *arg, const char **why);

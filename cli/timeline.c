@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "copy", cmd_copy, "copy logs consistently while they are written" },
 	{ "diff", cmd_diff, "compare two sets of logs, with a significance test" },
 	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
+	{ "export", cmd_export, "write logs for Perfetto, babeltrace2, Trace Compass, R" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },
 	{ "info", cmd_info, "describe logs: process, clock, entries, span, rate" },
 	{ "ls", cmd_ls, "list the logs of running (and dead) processes" },

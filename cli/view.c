@@ -304,7 +304,8 @@ static void json_line(const struct view *v, struct input *in, const struct event
 	out_str("}}\n");
 }
 
-int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
+	      const struct event **evp, int64_t *tp)
 {
 	const struct event *ev;
 	int64_t t;
@@ -320,12 +321,24 @@ int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 		return 0;
 	if (ev->name[0] == '?')
 		in->unknown++;
+	v->printed++;
+	*evp = ev;
+	*tp = t;
+	return 1;
+}
+
+int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+{
+	const struct event *ev;
+	int64_t t;
+	int rc = view_keep(v, in, e, t0, &ev, &t);
+	if (rc <= 0)
+		return rc;
 	if (v->format == FMT_CSV)
 		csv_line(v, in, ev, e, t);
 	else if (v->format == FMT_JSON)
 		json_line(v, in, ev, e, t);
 	else
 		text_line(v, in, ev, e, t);
-	v->printed++;
 	return 1;
 }

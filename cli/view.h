@@ -65,6 +65,12 @@ void view_begin(const struct view *v);
 /* Can IN be shown in V's time unit? Reports and returns 0 if not. */
 int view_can_time(const struct view *v, const char *cmd, const struct input *in);
 
+/* Applies V's filters to entry E of IN (T0 as for view_entry): returns 1
+ * with its definition in *EV and time in *T when kept (and counts it),
+ * 0 when filtered out, -1 when the limit is reached. */
+int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
+	      const struct event **ev, int64_t *t);
+
 /* Prints entry E of IN if the filters keep it; T0 is the tsc that time
  * counts from. Returns 1 printed, 0 filtered out, -1 the limit is reached. */
 int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0);

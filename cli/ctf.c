@@ -1,0 +1,350 @@
+/* ctf.c: CTF 1.8 trace directories for babeltrace2 and Trace Compass: a
+ * metadata file in TSDL and one data stream per input, in packets with
+ * timestamp_begin and timestamp_end. One event class per event definition
+ * (fields named from its arguments), one clock for the whole export. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "commands.h"
+#include "export.h"
+
+#define CTF_MAGIC 0xC1FC1FC1u
+#define PACKET_BYTES (64 * 1024)
+#define HEADER_BYTES 32              /* magic, uuid, stream_id, stream_instance_id */
+#define CONTEXT_BYTES 40             /* begin, end, content_size, packet_size, discarded */
+
+/* An event class: a definition's name and argument names. */
+struct cls {
+	char name[128];
+	unsigned nargs;
+	char args[TL_MAX_ARGS][64];
+};
+
+/* A data stream being written. */
+struct stream {
+	int fd;
+	unsigned char buf[PACKET_BYTES];
+	size_t len;                      /* bytes in the packet so far */
+	uint64_t begin, end, last;       /* timestamps of the packet, and the last event */
+	int any;                         /* an event is in the packet */
+};
+
+static struct {
+	int dirfd;
+	unsigned char uuid[16];
+	struct cls *cls;
+	size_t ncls, cap;
+	uint32_t *cls_of;                /* per input: msgid -> class id + 1 */
+	size_t file;                     /* the input cls_of is for */
+	struct stream s;
+	int by_tsc;                      /* 1: raw TSC with the first input's frequency */
+	uint64_t freq;
+	int64_t offset_ns;               /* wall time of clock value 0, in ns */
+	int failed;
+	char host[256];
+} T;
+
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void fail(const char *what)
+{
+	if (!T.failed)
+		cli_error("export", "%s: %s: %s", "ctf", what, strerror(errno ? errno : EIO));
+	T.failed = 1;
+}
+
+/* A file in the trace directory, created new (never through a link). */
+static int create(const char *name)
+{
+	int fd = openat(T.dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fail(name);
+	return fd;
+}
+
+static void format_uuid(char *buf, size_t size, const unsigned char *u)
+{
+	snprintf(buf, size,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+		 u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+		 u[15]);
+}
+
+/* Boot identity, as merge uses it: CLOCK_REALTIME - CLOCK_MONOTONIC, in s. */
+static int64_t boot_of(const tl_info *i)
+{
+	return ((int64_t)i->anchor_realtime_ns - (int64_t)i->anchor_monotonic_ns) / 1000000000;
+}
+
+int ctf_begin(const struct export *x, struct input **in, size_t n)
+{
+	memset(&T, 0, sizeof T);
+	T.dirfd = -1;
+	T.s.fd = -1;
+	if (mkdir(x->out, 0700) != 0 && errno != EEXIST) {
+		cli_error("export", "%s: %s", x->out, strerror(errno));
+		return -1;
+	}
+	T.dirfd = open(x->out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (T.dirfd < 0) {
+		cli_error("export", "%s: %s", x->out, strerror(errno));
+		return -1;
+	}
+	if (faccessat(T.dirfd, "metadata", F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		cli_error("export", "%s: already holds a trace (metadata): choose a new directory", x->out);
+		close(T.dirfd);
+		return -1;
+	}
+	if (getrandom(T.uuid, sizeof T.uuid, 0) != (ssize_t)sizeof T.uuid)
+		for (int i = 0; i < 16; i++)
+			T.uuid[i] = (unsigned char)(rand() >> 8);
+	T.uuid[6] = (unsigned char)((T.uuid[6] & 0x0f) | 0x40);   /* a version 4 UUID */
+	T.uuid[8] = (unsigned char)((T.uuid[8] & 0x3f) | 0x80);
+	/* one clock: the TSC when every input shares a host and boot, else wall ns */
+	T.by_tsc = n > 0 && x->wall;
+	for (size_t i = 1; i < n && T.by_tsc; i++)
+		if (strcmp(in[i]->info.host, in[0]->info.host) ||
+		    llabs(boot_of(&in[i]->info) - boot_of(&in[0]->info)) > 1)
+			T.by_tsc = 0;
+	if (T.by_tsc) {
+		T.freq = in[0]->info.tsc_hz;
+		T.offset_ns = input_wall_ns(in[0], 0);
+	} else {
+		T.freq = 1000000000;
+		T.offset_ns = 0;
+	}
+	snprintf(T.host, sizeof T.host, "%s",
+		 n && in[0]->info.format == TL_FORMAT_NATIVE ? in[0]->info.host : "unknown");
+	if (!(T.cls_of = calloc(65536, sizeof *T.cls_of)))
+		abort();
+	T.file = (size_t)-1;
+	return 0;
+}
+
+/* Ends the packet under way: fills in its context and writes it. */
+static void close_packet(void)
+{
+	struct stream *s = &T.s;
+	if (!s->any || s->fd < 0)
+		return;
+	put_le(s->buf + HEADER_BYTES + 8, s->end, 8);
+	put_le(s->buf + HEADER_BYTES + 16, (uint64_t)s->len * 8, 8);   /* content_size, bits */
+	put_le(s->buf + HEADER_BYTES + 24, (uint64_t)s->len * 8, 8);   /* packet_size, bits */
+	if (write_all(s->fd, s->buf, s->len))
+		fail("a stream file");
+	s->any = 0;
+	s->len = 0;
+}
+
+static void open_packet(size_t file, uint64_t ts)
+{
+	struct stream *s = &T.s;
+	memset(s->buf, 0, HEADER_BYTES + CONTEXT_BYTES);
+	put_le(s->buf, CTF_MAGIC, 4);
+	memcpy(s->buf + 4, T.uuid, 16);
+	put_le(s->buf + 20, 0, 4);                      /* stream_id: the one stream class */
+	put_le(s->buf + 24, file, 8);                   /* stream_instance_id: the input */
+	put_le(s->buf + HEADER_BYTES, ts, 8);           /* timestamp_begin */
+	s->len = HEADER_BYTES + CONTEXT_BYTES;
+	s->begin = ts;
+	s->any = 1;
+}
+
+/* Starts the stream of input FILE. */
+static void open_stream(size_t file, struct input *in)
+{
+	char name[64];
+	close_packet();
+	if (T.s.fd >= 0)
+		close(T.s.fd);
+	snprintf(name, sizeof name, "stream_%03zu", file);
+	T.s.fd = create(name);
+	T.s.last = 0;
+	memset(T.cls_of, 0, 65536 * sizeof *T.cls_of);
+	T.file = file;
+	(void)in;
+}
+
+/* The class of EV, made on first sight; its id. */
+static uint32_t class_of(const struct event *ev, uint16_t msgid)
+{
+	struct cls c;
+	if (T.cls_of[msgid])
+		return T.cls_of[msgid] - 1;
+	memset(&c, 0, sizeof c);
+	snprintf(c.name, sizeof c.name, "%s", ev->name);
+	c.nargs = ev->nargs;
+	for (unsigned i = 0; i < ev->nargs; i++)
+		snprintf(c.args[i], sizeof c.args[i], "%s", ev->args[i]);
+	for (size_t i = 0; i < T.ncls; i++)
+		if (!memcmp(&T.cls[i], &c, sizeof c)) {
+			T.cls_of[msgid] = (uint32_t)i + 1;
+			return (uint32_t)i;
+		}
+	if (T.ncls == T.cap && !(T.cls = realloc(T.cls, (T.cap = T.cap ? 2 * T.cap : 64) * sizeof *T.cls)))
+		abort();
+	T.cls[T.ncls] = c;
+	T.cls_of[msgid] = (uint32_t)++T.ncls;
+	return (uint32_t)T.ncls - 1;
+}
+
+void ctf_entry(const struct export *x, size_t file, struct input *in, const struct event *ev,
+	       const tl_entry *e)
+{
+	struct stream *s = &T.s;
+	const char *app = strstr(ev->attrs, "app=");
+	size_t applen = app ? strcspn(app + 4, " ") : 0, need;
+	uint64_t ts;
+	unsigned char *p;
+	(void)x;
+	if (T.failed)
+		return;
+	if (file != T.file)
+		open_stream(file, in);
+	if (s->fd < 0)
+		return;
+	/* the clock value: raw TSC, or wall ns; never backwards within a stream */
+	if (T.by_tsc || !x->wall)
+		ts = e->tsc;
+	else
+		ts = (uint64_t)input_wall_ns(in, e->tsc);
+	if (ts < s->last)
+		ts = s->last;
+	s->last = ts;
+	need = 4 + 8 + 2 + 1 + applen + 1 + 8 * (size_t)ev->nargs;
+	if (s->any && s->len + need > PACKET_BYTES)
+		close_packet();
+	if (!s->any)
+		open_packet(file, ts);
+	p = s->buf + s->len;
+	put_le(p, class_of(ev, e->msgid), 4);
+	put_le(p + 4, ts, 8);
+	put_le(p + 12, e->cpu, 2);
+	p[14] = (unsigned char)e->numa;
+	memcpy(p + 15, app ? app + 4 : "", applen);
+	p[15 + applen] = '\0';
+	p += 16 + applen;
+	for (unsigned i = 0; i < ev->nargs; i++, p += 8) {
+		uint64_t v = e->args[i];
+		if (e->dargs >> i & 1) {
+			double d;
+			memcpy(&d, &e->args[i], 8);
+			v = d >= 0 && d < 18446744073709551616.0 ? (uint64_t)d : 0;   /* Snabb: to integer */
+		}
+		put_le(p, v, 8);
+	}
+	s->len += need;
+	s->end = ts;
+}
+
+/* A CTF identifier for argument NAME: letters, digits and _, not first a digit. */
+static void ident(char *buf, size_t size, const char *name)
+{
+	size_t n = 0;
+	if (name[0] >= '0' && name[0] <= '9')
+		buf[n++] = '_';
+	for (; *name && n + 1 < size; name++)
+		buf[n++] = (char)((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+					  (*name >= '0' && *name <= '9') ? *name : '_');
+	buf[n] = '\0';
+}
+
+static int write_metadata(void)
+{
+	char uuid[40], *text = NULL, arg[80];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int fd, rc;
+	if (!m)
+		return -1;
+	format_uuid(uuid, sizeof uuid, T.uuid);
+	fprintf(m,
+		"/* CTF 1.8 */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
+		"\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n"
+		"env {\n\thostname = \"%s\";\n\ttracer_name = \"timeline\";\n};\n\n",
+		uuid, T.host);
+	fprintf(m,
+		"clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n"
+		"\tdescription = \"%s\";\n\tfreq = %" PRIu64 ";\n\toffset_s = %" PRId64 ";\n"
+		"\toffset = %" PRId64 ";\n\tprecision = 0;\n\tabsolute = TRUE;\n};\n\n"
+		"typealias integer { size = 64; align = 8; signed = false; map = clock.%s.value; } := "
+		"uint64_clock_t;\n\n",
+		T.by_tsc ? "tsc" : "wall", uuid,
+		T.by_tsc ? "the TSC, anchored to the wall clock by the first log's header"
+			 : "wall-clock nanoseconds since the epoch",
+		T.freq, T.offset_ns / 1000000000,
+		(int64_t)((double)(T.offset_ns % 1000000000) * (double)T.freq / 1e9),
+		T.by_tsc ? "tsc" : "wall");
+	fprintf(m,
+		"stream {\n\tid = 0;\n\tpacket.context := struct {\n"
+		"\t\tuint64_clock_t timestamp_begin;\n\t\tuint64_clock_t timestamp_end;\n"
+		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
+		"\t\tuint64_t events_discarded;\n\t};\n"
+		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tuint64_clock_t timestamp;\n\t};\n"
+		"\tevent.context := struct {\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
+		"\t\tstring app;\n\t};\n};\n\n");
+	for (size_t i = 0; i < T.ncls; i++) {
+		fprintf(m, "event {\n\tname = \"%s\";\n\tid = %zu;\n\tstream_id = 0;\n"
+			   "\tfields := struct {\n", T.cls[i].name, i);
+		for (unsigned k = 0; k < T.cls[i].nargs; k++) {
+			ident(arg, sizeof arg, T.cls[i].args[k]);
+			fprintf(m, "\t\tuint64_t %s;\n", arg);
+		}
+		fprintf(m, "\t};\n};\n\n");
+	}
+	if (fclose(m))
+		return -1;
+	fd = create("metadata");
+	rc = fd < 0 || write_all(fd, text, len) ? -1 : 0;
+	if (fd >= 0 && close(fd))
+		rc = -1;
+	free(text);
+	return rc;
+}
+
+int ctf_end(const struct export *x)
+{
+	(void)x;
+	close_packet();
+	if (T.s.fd >= 0 && close(T.s.fd))
+		fail("a stream file");
+	if (!T.failed && write_metadata())
+		fail("metadata");
+	if (T.dirfd >= 0)
+		close(T.dirfd);
+	free(T.cls);
+	free(T.cls_of);
+	return T.failed ? -1 : 0;
+}

@@ -1,0 +1,200 @@
+/* export.c: `timeline export`, logs written out for the viewers people
+ * already use: Chrome trace JSON (ui.perfetto.dev, chrome://tracing), CTF
+ * 1.8 (babeltrace2, Trace Compass), and CSV (R, pandas). Reads the inputs,
+ * applies --event, --cpu, --numa, --from and --to, and feeds a writer. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze.h"
+#include "commands.h"
+#include "export.h"
+#include "out.h"
+
+static const char usage[] =
+	"usage: timeline export --format chrome|ctf|csv [OPTIONS] INPUT... -o OUT\n"
+	"\n"
+	"Writes the entries of the inputs for other tools. chrome: one Chrome\n"
+	"trace JSON file (open it in ui.perfetto.dev): a process per input, a\n"
+	"track per CPU, begin/end pairs as spans, other events as instants, breath\n"
+	"totals as counters. ctf: a CTF 1.8 trace directory (babeltrace2, Trace\n"
+	"Compass) with one stream per input. csv: the rows of dump --format csv.\n"
+	"\n"
+	"   -f, --format FMT    chrome, ctf or csv (required)\n"
+	"   -o, --output OUT    the file (chrome, csv; - for standard output) or the\n"
+	"                       directory (ctf) to write (required)\n"
+	"       --pair BEGIN=END  also make spans of these events (pull/pulled,\n"
+	"                       push/pushed and breath_start/breath_end always are)\n"
+	"   -t, --time UNIT     the unit of --from and --to: cycles (default), ns, wall\n"
+	"   -e, --event GLOB    only events whose category.name matches GLOB\n"
+	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"
+	"   -n, --numa LIST     only these NUMA nodes\n"
+	"       --from T        only entries at or after T, in the --time unit\n"
+	"       --to T          only entries at or before T (wall: Unix seconds)\n"
+	"   -h, --help          show this help\n";
+
+static const struct option options[] = {
+	{ "format", required_argument, NULL, 'X' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "pair", required_argument, NULL, 'P' },
+	{ "time", required_argument, NULL, 't' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "numa", required_argument, NULL, 'n' },
+	{ "from", required_argument, NULL, 'F' },
+	{ "to", required_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+enum { EX_CHROME = 1, EX_CTF, EX_CSV };
+
+struct exp {
+	struct view view;
+	struct export x;
+	int format;
+	struct input **in;
+	size_t n, cap;
+	int problems;
+	struct an_pair pairs[32 + 3];
+};
+
+static int collect(const char *path, int named, void *arg)
+{
+	struct exp *m = arg;
+	int skipped;
+	struct input *in = input_open("export", path, named, &skipped);
+	if (!in) {
+		m->problems += !skipped;
+		return 0;
+	}
+	if (!view_can_time(&m->view, "export", in)) {
+		m->problems++;
+		input_close(in);
+		return 0;
+	}
+	if (m->n == m->cap &&
+	    !(m->in = realloc(m->in, (m->cap = m->cap ? 2 * m->cap : 16) * sizeof *m->in)))
+		abort();
+	m->in[m->n++] = in;
+	return 0;
+}
+
+/* One input through the writer. */
+static void export_one(struct exp *m, size_t k)
+{
+	struct input *in = m->in[k];
+	tl_entry e;
+	uint64_t t0 = 0;
+	int first = 1;
+	if (m->format == EX_CHROME)
+		chrome_file(&m->x, in, (unsigned)k);
+	tl_reader_rewind(in->r);
+	while (tl_reader_next(in->r, &e)) {
+		const struct event *ev;
+		int64_t t;
+		if (first)
+			t0 = e.tsc;
+		first = 0;
+		if (m->format == EX_CSV) {
+			view_entry(&m->view, in, &e, t0);
+			continue;
+		}
+		if (view_keep(&m->view, in, &e, t0, &ev, &t) <= 0)
+			continue;
+		if (m->format == EX_CHROME)
+			chrome_entry(&m->x, in, ev, &e);
+		else
+			ctf_entry(&m->x, k, in, ev, &e);
+	}
+	if (m->format == EX_CHROME)
+		chrome_file_end(&m->x, in);
+	m->problems += input_report_unknown("export", in);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct exp m;
+	const char *why, *out = NULL;
+	int c, npairs = 0;
+
+	memset(&m, 0, sizeof m);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:t:e:c:n:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage, stdout);
+			return cli_finish("export", EXIT_OK);
+		case 'f':
+		case 'X':
+			if (!strcmp(optarg, "chrome")) m.format = EX_CHROME;
+			else if (!strcmp(optarg, "ctf")) m.format = EX_CTF;
+			else if (!strcmp(optarg, "csv")) m.format = EX_CSV;
+			else return cli_usage_error("export", usage, "--format must be chrome, ctf or csv");
+			continue;
+		case 'o':
+			out = optarg;
+			continue;
+		case 'P':
+			if (npairs == 32 || analyze_pair(&m.pairs[npairs], optarg))
+				return cli_usage_error("export", usage, "--pair takes BEGIN=END, e.g. rx_start=rx_end");
+			npairs++;
+			continue;
+		}
+		switch (view_option(&m.view, c, optarg, &why)) {
+		case 1: continue;
+		case -1: return cli_usage_error("export", usage, why);
+		}
+		return cli_bad_option("export", usage, argv, c);
+	}
+	if (!m.format)
+		return cli_usage_error("export", usage, "missing --format chrome|ctf|csv");
+	if (!out)
+		return cli_usage_error("export", usage, "missing -o OUT");
+	if (optind == argc)
+		return cli_usage_error("export", usage, "missing input");
+	for (int i = 0; i < 3; i++)
+		m.pairs[npairs + i] = an_default_pairs[i];
+	m.x.pairs = m.pairs;
+	m.x.npairs = (size_t)npairs + 3;
+	m.x.out = out;
+	m.view.format = FMT_CSV;
+	m.view.with_file = 1;
+	m.problems += input_walk("export", argv + optind, argc - optind, collect, &m);
+	m.x.wall = m.n > 0;
+	for (size_t i = 0; i < m.n; i++)
+		if (!m.in[i]->info.tsc_hz || m.in[i]->info.format != TL_FORMAT_NATIVE)
+			m.x.wall = 0;
+	if (m.format != EX_CTF && strcmp(out, "-") && !freopen(out, "w", stdout)) {
+		cli_error("export", "%s: %s", out, strerror(errno));
+		m.problems++;
+	} else if (m.format == EX_CTF && ctf_begin(&m.x, m.in, m.n) < 0) {
+		m.problems++;
+	} else {
+		if (m.format == EX_CHROME) {
+			if (!m.x.wall && m.n)
+				cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
+					  "a log has no clock anchor (a Snabb file)");
+			chrome_begin(&m.x);
+		} else if (m.format == EX_CSV) {
+			view_begin(&m.view);
+		}
+		for (size_t k = 0; k < m.n; k++)
+			export_one(&m, k);
+		if (m.format == EX_CHROME)
+			chrome_end(&m.x);
+		else if (m.format == EX_CTF && ctf_end(&m.x) < 0)
+			m.problems++;
+		out_flush();
+	}
+	for (size_t k = 0; k < m.n; k++)
+		input_close(m.in[k]);
+	free(m.in);
+	for (int i = 0; i < npairs; i++) {
+		free((char *)m.pairs[i].begin);
+		free((char *)m.pairs[i].end);
+	}
+	return cli_finish("export", m.problems ? EXIT_USAGE : EXIT_OK);
+}

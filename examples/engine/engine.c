@@ -113,7 +113,8 @@ int main(int argc, char **argv)
 	tl_log *log;
 	unsigned numa = 0, cpu_now = 0;
 
-	while ((c = getopt_long(argc, argv, "c:s:n:w:S:d:N:r:e:h", options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:s:n:w:S:d:N:r:e:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (number(optarg, &v) || v > 4095) return fail("--cpu takes a CPU number", optarg);
@@ -162,8 +163,10 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case ':':
+			return fail("option requires an argument", argv[optind - 1]);
 		default:
-			return fail("bad option", NULL);
+			return fail("unknown option", argv[optind - 1]);
 		}
 	}
 	if (optind != argc)

@@ -1,0 +1,238 @@
+/* check_engine.c: the demo engine (examples/engine) as the issue's user
+ * sees it: every packet it counts is attributed by `timeline stats --per
+ * packets` when everything is logged; with the per-breath draw, each rate
+ * is logged in its share of breaths; and `timeline diff` names an app made
+ * slower with --slow, and stays quiet between two normal runs. */
+#define _GNU_SOURCE
+#include <csv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+static char *dir;
+
+static void setup(void)
+{
+	dir = tmpdir_new();
+}
+
+static void teardown(void)
+{
+	rm_rf(dir);
+	free(dir);
+}
+
+static const char *engine_bin(void)
+{
+	const char *b = getenv("TIMELINE_ENGINE");
+	return b && *b ? b : "build/examples/engine/engine";
+}
+
+/* Runs the engine with ARGS into DIR/SUB; returns its stdout (caller frees). */
+static char *engine(const char *sub, const char *args)
+{
+	char *cmd = xasprintf("%s --dir %s/%s %s", engine_bin(), dir, sub, args), *out, *err;
+	int rc = run(cmd, &out, &err);
+	ck_assert_msg(rc == 0, "%s: exit %d: %s", cmd, rc, err);
+	free(cmd);
+	free(err);
+	return out;
+}
+
+/* The "app NAME in X out Y" counts the engine printed for APP. */
+static void app_counts(const char *out, const char *app, uint64_t *in, uint64_t *outp)
+{
+	char *pat = xasprintf("\napp %s in ", app);
+	const char *p = strstr(out, pat);
+	unsigned long long a, b;
+	ck_assert_msg(p != NULL, "no line for %s in: %s", app, out);
+	ck_assert_int_eq(sscanf(p + 1, "app %*s in %llu out %llu", &a, &b), 2);
+	*in = a;
+	*outp = b;
+	free(pat);
+}
+
+/* CSV rows of `stats --per packets --by app -f csv`: app -> packets. */
+struct units {
+	int field, row;
+	char app[64];
+	double packets[8];
+	char apps[8][64];
+	int n;
+};
+
+static void on_field(void *s, size_t len, void *arg)
+{
+	struct units *u = arg;
+	if (u->row > 0 && u->field == 0)
+		snprintf(u->app, sizeof u->app, "%.*s", (int)len, (const char *)s);
+	if (u->row > 0 && u->field == 2 && u->n < 8) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "%.*s", (int)len, (const char *)s);
+		snprintf(u->apps[u->n], sizeof u->apps[u->n], "%s", u->app);
+		u->packets[u->n++] = strtod(buf, NULL);
+	}
+	u->field++;
+}
+
+static void on_row(int c, void *arg)
+{
+	struct units *u = arg;
+	(void)c;
+	u->field = 0;
+	u->row++;
+}
+
+static double packets_of(const struct units *u, const char *app)
+{
+	for (int i = 0; i < u->n; i++)
+		if (!strcmp(u->apps[i], app))
+			return u->packets[i];
+	ck_abort_msg("no row for app %s", app);
+	return 0;
+}
+
+START_TEST(test_every_packet_the_engine_counts_is_attributed_by_stats_at_rate_9)
+{
+	char *out = engine("all", "--breaths 3000 --rate 9 --workload small --seed 7");
+	char *cmd = xasprintf("%s stats --per packets --by app -f csv %s/all", timeline_bin(), dir);
+	char *csv, *err;
+	struct csv_parser p;
+	struct units u;
+	static const char *const apps[] = { "checksum", "rewrite", "lookup", "sink" };
+	uint64_t in, o;
+	ck_assert_int_eq(run(cmd, &csv, &err), 0);
+	memset(&u, 0, sizeof u);
+	ck_assert_int_eq(csv_init(&p, CSV_APPEND_NULL), 0);
+	ck_assert_uint_eq(csv_parse(&p, csv, strlen(csv), on_field, on_row, &u), strlen(csv));
+	csv_fini(&p, on_field, on_row, &u);
+	csv_free(&p);
+	/* header: app,pairs,packets,...; rows: -, checksum, lookup, rewrite, sink, source */
+	ck_assert_int_eq(u.n, 6);
+	app_counts(out, "source", &in, &o);
+	ck_assert_uint_gt(o, 3000);   /* the small workload makes 1-32 packets a breath */
+	ck_assert_uint_eq((uint64_t)packets_of(&u, "source"), o);   /* pull: packets made */
+	for (int i = 0; i < 4; i++) {
+		app_counts(out, apps[i], &in, &o);
+		ck_assert_uint_eq((uint64_t)packets_of(&u, apps[i]), in);   /* push: packets taken */
+	}
+	/* the breath pairs (no app: an empty CSV field) count what the sink
+	 * took: every packet, once */
+	app_counts(out, "sink", &in, &o);
+	ck_assert_uint_eq((uint64_t)packets_of(&u, ""), in);
+	free(out);
+	free(cmd);
+	free(csv);
+	free(err);
+}
+END_TEST
+
+/* Counts the entries of EVENT in the dump of DIR/SUB. */
+static uint64_t count_events(const char *sub, const char *event)
+{
+	char *cmd = xasprintf("%s dump -e '%s' %s/%s | wc -l", timeline_bin(), event, dir, sub);
+	char *out;
+	uint64_t n;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	n = strtoull(out, NULL, 10);
+	free(cmd);
+	free(out);
+	return n;
+}
+
+START_TEST(test_with_the_per_breath_draw_each_rate_is_logged_in_its_share_of_breaths)
+{
+	/* a fixed seed: the draws are the same on every run */
+	char *out = engine("drawn", "--breaths 400000 --workload small --seed 11");
+	const double n = 400000;
+	/* breath_end has rate 6: logged when the draw is <= 6, in 5^(6-9) = 1/125
+	 * of the breaths; app push has rate 5: 1/625; sleep would be rate 4 */
+	struct { const char *event; double p, per; } c[] = {
+		{ "engine.breath_end", 1.0 / 125, 1 },
+		{ "engine.breath_start", 1.0 / 125, 1 },
+		{ "app.pushed", 1.0 / 625, 4 },   /* four apps push in each logged breath */
+	};
+	for (int i = 0; i < 3; i++) {
+		double got = (double)count_events("drawn", c[i].event), want = n * c[i].p * c[i].per;
+		double sigma = sqrt(n * c[i].p * (1 - c[i].p)) * c[i].per;
+		ck_assert_msg(fabs(got - want) < 5 * sigma, "%s: %g entries, want %g +- %g",
+			      c[i].event, got, want, 5 * sigma);
+	}
+	/* rate 9 events are logged whatever the draw: started and stopped once */
+	ck_assert_uint_eq(count_events("drawn", "engine.st*"), 2);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_diff_of_a_slowed_lookup_exits_1_and_names_the_app)
+{
+	char *a = engine("normal", "--seconds 1 --cpu 0 --workload imix --seed 3");
+	char *b = engine("slow", "--seconds 1 --cpu 0 --workload imix --seed 3 --slow lookup=200");
+	char *cmd = xasprintf("%s diff --per packets --threshold 20 %s/normal %s/slow", timeline_bin(),
+			      dir, dir);
+	char *out, *line;
+	int slower = 0;
+	ck_assert_int_eq(run(cmd, &out, NULL), 1);
+	/* the slowed app's row says SLOWER; no other app's does (the breaths,
+	 * which hold the lookup, may) */
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, "SLOWER")) {
+			int lookup = strstr(line, "app.push") && strstr(line, " lookup ");
+			ck_assert_msg(lookup || !strncmp(line, "engine.breath ", 14), "%s", line);
+			slower += lookup;
+		}
+	ck_assert_int_eq(slower, 1);
+	free(a);
+	free(b);
+	free(cmd);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_diff_of_two_normal_runs_exits_0)
+{
+	char *a = engine("one", "--seconds 1 --cpu 0 --workload imix --seed 5");
+	char *b = engine("two", "--seconds 1 --cpu 0 --workload imix --seed 6");
+	char *cmd = xasprintf("%s diff --per packets --threshold 20 %s/one %s/two", timeline_bin(), dir,
+			      dir);
+	char *out;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	ck_assert_ptr_null(strstr(out, "SLOWER"));
+	ck_assert_ptr_nonnull(strstr(out, "lookup"));   /* the rows were compared */
+	free(a);
+	free(b);
+	free(cmd);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_engine_refuses_bad_options_with_exit_2)
+{
+	static const char *const bad[] = { "--workload nope", "--slow sink=10", "--slow lookup",
+					   "--rate 10", "--seconds 0", "--bogus", "extra" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *cmd = xasprintf("%s %s", engine_bin(), bad[i]), *err;
+		ck_assert_int_eq(run(cmd, NULL, &err), 2);
+		ck_assert_msg(!strncmp(err, "engine: ", 8), "%s: %s", bad[i], err);
+		free(cmd);
+		free(err);
+	}
+}
+END_TEST
+
+Suite *engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *t = tcase_create("engine");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_every_packet_the_engine_counts_is_attributed_by_stats_at_rate_9);
+	tcase_add_test(t, test_with_the_per_breath_draw_each_rate_is_logged_in_its_share_of_breaths);
+	tcase_add_test(t, test_diff_of_a_slowed_lookup_exits_1_and_names_the_app);
+	tcase_add_test(t, test_diff_of_two_normal_runs_exits_0);
+	tcase_add_test(t, test_engine_refuses_bad_options_with_exit_2);
+	suite_add_tcase(s, t);
+	return s;
+}

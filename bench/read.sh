@@ -27,6 +27,17 @@ set -- $(run 3 "$tl" stats $files8); stats_t=$1; stats_rss=$2
 set -- $(run 3 "$tl" stats --per packets --by app,numa $files8); per_t=$1
 set -- $(run 3 "$tl" diff --per packets $(for f in $(ls "$dir"/fill0[0-3].timeline); do echo --a "$f"; done) \
 	$(for f in $(ls "$dir"/fill0[4-7].timeline); do echo --b "$f"; done)); diff_t=$1
+# export of one full log to each format, and babeltrace2 reading the CTF
+f0="$dir/fill00.timeline"
+set -- $(run 3 "$tl" export -f chrome -o "$dir/x.json" "$f0"); chrome_t=$1
+set -- $(run 3 "$tl" export -f csv -o "$dir/x.csv" "$f0"); xcsv_t=$1
+set -- $(run 3 sh -c "rm -rf '$dir/ctf' && '$tl' export -f ctf -o '$dir/ctf' '$f0'"); ctf_t=$1
+if command -v babeltrace2 >/dev/null; then
+	set -- $(run 3 babeltrace2 -c sink.utils.dummy "$dir/ctf"); bt_t=$1
+else
+	bt_t=
+fi
+rm -rf "$dir/x.json" "$dir/x.csv"
 # the same merge with every line filtered out: reading and merging, no text
 # shellcheck disable=SC2086
 set -- $(run 3 "$tl" merge -e nothing $files8); mergeq_t=$1
@@ -40,6 +51,14 @@ printf '%-34s %10s %12s\n' "merge, no output, 8 files" "$mergeq_t" "$(rate $((8 
 printf '%-34s %10s %12s %7s MB\n' "stats (lag), 8 files" "$stats_t" "$(rate $((8 * entries)) "$stats_t")" $((stats_rss / 1024))
 printf '%-34s %10s %12s\n' "stats --per packets, 8 files" "$per_t" "$(rate $((8 * entries)) "$per_t")"
 printf '%-34s %10s %12s\n' "diff --per packets, 4 vs 4 files" "$diff_t" "$(rate $((8 * entries)) "$diff_t")"
+printf '%-34s %10s %12s\n' "export chrome, 1 file" "$chrome_t" "$(rate $entries "$chrome_t")"
+printf '%-34s %10s %12s\n' "export ctf, 1 file" "$ctf_t" "$(rate $entries "$ctf_t")"
+printf '%-34s %10s %12s\n' "export csv, 1 file" "$xcsv_t" "$(rate $entries "$xcsv_t")"
+if [ -n "$bt_t" ]; then
+	printf '%-34s %10s %12s\n' "babeltrace2 dummy sink, that ctf" "$bt_t" "$(rate $entries "$bt_t")"
+else
+	echo "babeltrace2 dummy sink: skipped, babeltrace2 is not installed (make bench-deps)"
+fi
 printf '%-34s %10s %12s %7s MB\n' "merge, text, 10 files" "$merge10_t" "$(rate $((10 * entries)) "$merge10_t")" $((merge10_rss / 1024))
 {
 	echo "dump_lines_per_s,$(rate $entries "$dump_t"),M/s,,"
@@ -49,5 +68,9 @@ printf '%-34s %10s %12s %7s MB\n' "merge, text, 10 files" "$merge10_t" "$(rate $
 	echo "stats8_entries_per_s,$(rate $((8 * entries)) "$stats_t"),M/s,,"
 	echo "stats8_per_entries_per_s,$(rate $((8 * entries)) "$per_t"),M/s,,"
 	echo "diff8_entries_per_s,$(rate $((8 * entries)) "$diff_t"),M/s,,"
+	echo "export_chrome_entries_per_s,$(rate $entries "$chrome_t"),M/s,,"
+	echo "export_ctf_entries_per_s,$(rate $entries "$ctf_t"),M/s,,"
+	echo "export_csv_entries_per_s,$(rate $entries "$xcsv_t"),M/s,,"
+	[ -z "$bt_t" ] || echo "babeltrace2_dummy_entries_per_s,$(rate $entries "$bt_t"),M/s,$(awk -v a="$bt_t" -v b="$ctf_t" 'BEGIN { printf "%.2f", a / b }'),export_ctf"
 	echo "merge10_peak_rss,$((merge10_rss / 1024)),MB,,"
 } >> bench/results/latest.csv

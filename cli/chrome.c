@@ -26,22 +26,36 @@ static struct {
 	int32_t *role;                   /* by msgid: 0 unknown, 1 begin, 2 end, 3 none */
 	uint16_t *begin_of;              /* by end msgid: its begin's msgid */
 	uint64_t cpus[64];               /* tracks named in this file */
+	char **names, **span_names;      /* by msgid: "name":...,"cat":... of instants, spans */
 	int pid;
 	int first;                       /* no event written yet */
 	int snabb_warned;
 } C;
 
+/* NS nanoseconds as microseconds with three decimals. */
+static void put_us(uint64_t ns)
+{
+	char frac[4] = { (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
+			 (char)('0' + ns % 10), 0 };
+	out_u64(ns / 1000);
+	out_char('.');
+	out_bytes(frac, 3);
+}
+
 static void put_ts(const struct export *x, struct input *in, uint64_t tsc)
 {
-	char buf[48];
-	if (x->wall) {
-		int64_t ns = input_wall_ns(in, tsc);
-		snprintf(buf, sizeof buf, "%" PRId64 ".%03d", ns / 1000, (int)(ns % 1000 + 1000) % 1000);
-	} else {
-		/* no clock anchor (Snabb): ticks as nanoseconds */
-		snprintf(buf, sizeof buf, "%" PRIu64 ".%03u", tsc / 1000, (unsigned)(tsc % 1000));
-	}
-	out_str(buf);
+	/* wall-clock time; without a clock anchor (Snabb), ticks as nanoseconds */
+	int64_t ns = x->wall ? input_wall_ns(in, tsc) : (int64_t)tsc;
+	put_us(ns > 0 ? (uint64_t)ns : 0);
+}
+
+/* ,"pid":P,"tid":T */
+static void put_ids(int pid, unsigned tid)
+{
+	out_str(",\"pid\":");
+	out_i64(pid);
+	out_str(",\"tid\":");
+	out_u64(tid);
 }
 
 static void sep(void)
@@ -70,19 +84,51 @@ static void put_args(const struct event *ev, const tl_entry *e, const char *extr
 	out_char('}');
 }
 
-/* "name":"app.push lookup","cat":"app" for EV (the pair's label for a span). */
-static void put_name(const struct event *ev, const char *label)
+/* S as a JSON string, quotes included, appended to BUF (of SIZE) at *LEN. */
+static void json_str(char *buf, size_t size, size_t *len, const char *s)
 {
-	char name[400];
-	const char *app = strstr(ev->attrs, "app=");
-	size_t cat = strcspn(ev->name, ".");
-	snprintf(name, sizeof name, "%s%s%.*s", label ? label : ev->name, app ? " " : "",
-		 app ? (int)strcspn(app + 4, " ") : 0, app ? app + 4 : "");
-	out_str("\"name\":");
-	out_json(name);
-	snprintf(name, sizeof name, "%.*s", (int)cat, ev->name);
-	out_str(",\"cat\":");
-	out_json(name);
+	static const char hex[] = "0123456789abcdef";
+	buf[(*len)++] = '"';
+	for (; *s && *len + 8 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			buf[(*len)++] = '\\';
+			buf[(*len)++] = (char)c;
+		} else if (c < 0x20) {
+			memcpy(buf + *len, "\\u00", 4);
+			buf[*len + 4] = hex[c >> 4];
+			buf[*len + 5] = hex[c & 15];
+			*len += 6;
+		} else {
+			buf[(*len)++] = (char)c;
+		}
+	}
+	buf[(*len)++] = '"';
+	buf[*len] = '\0';
+}
+
+/* "name":"app.push lookup","cat":"app" for EV (the pair's label for a
+ * span), made once per message id and kind, then copied. */
+static void put_name(const struct event *ev, uint16_t msgid, const char *label)
+{
+	char **cache = label ? C.span_names : C.names;
+	if (!cache[msgid]) {
+		char name[400], out[1800];
+		size_t len = 0;
+		const char *app = strstr(ev->attrs, "app=");
+		snprintf(name, sizeof name, "%s%s%.*s", label ? label : ev->name, app ? " " : "",
+			 app ? (int)strcspn(app + 4, " ") : 0, app ? app + 4 : "");
+		memcpy(out, "\"name\":", 7);
+		len = 7;
+		json_str(out, sizeof out, &len, name);
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(ev->name, "."), ev->name);
+		memcpy(out + len, ",\"cat\":", 7);
+		len += 7;
+		json_str(out, sizeof out, &len, name);
+		if (!(cache[msgid] = strdup(out)))
+			abort();
+	}
+	out_str(cache[msgid]);
 }
 
 static void thread_name(unsigned cpu)
@@ -102,34 +148,27 @@ static void thread_name(unsigned cpu)
 /* Writes item IT of IN. */
 static void emit(const struct export *x, struct input *in, const struct item *it)
 {
-	char buf[64];
 	thread_name(it->e.cpu);
 	sep();
 	out_char('{');
 	if (it->span && !it->pending) {
 		char label[256];
 		an_pair_label(label, sizeof label, it->ev->name, it->end_ev->name);
-		put_name(it->ev, label);
+		put_name(it->ev, it->e.msgid, label);
 		out_str(",\"ph\":\"X\",\"ts\":");
 		put_ts(x, in, it->e.tsc);
 		out_str(",\"dur\":");
-		if (x->wall) {
-			uint64_t ns = (uint64_t)(input_wall_ns(in, it->end.tsc) - input_wall_ns(in, it->e.tsc));
-			snprintf(buf, sizeof buf, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-		} else {
-			uint64_t d = it->end.tsc - it->e.tsc;
-			snprintf(buf, sizeof buf, "%" PRIu64 ".%03u", d / 1000, (unsigned)(d % 1000));
-		}
-		out_str(buf);
-		snprintf(buf, sizeof buf, ",\"pid\":%d,\"tid\":%u", C.pid, it->e.cpu);
-		out_str(buf);
+		if (x->wall)
+			put_us((uint64_t)(input_wall_ns(in, it->end.tsc) - input_wall_ns(in, it->e.tsc)));
+		else
+			put_us(it->end.tsc - it->e.tsc);
+		put_ids(C.pid, it->e.cpu);
 		put_args(it->end_ev, &it->end, "cycles", it->end.tsc - it->e.tsc);
 	} else {
-		put_name(it->ev, NULL);
+		put_name(it->ev, it->e.msgid, NULL);
 		out_str(",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
 		put_ts(x, in, it->e.tsc);
-		snprintf(buf, sizeof buf, ",\"pid\":%d,\"tid\":%u", C.pid, it->e.cpu);
-		out_str(buf);
+		put_ids(C.pid, it->e.cpu);
 		put_args(it->ev, &it->e, NULL, 0);
 	}
 	out_char('}');
@@ -172,6 +211,17 @@ static void flush(const struct export *x, struct input *in, int all)
 			emit(x, in, it);
 		C.head++;
 	}
+}
+
+static void free_names(void)
+{
+	for (size_t i = 0; C.names && i < 65536; i++) {
+		free(C.names[i]);
+		free(C.span_names[i]);
+	}
+	free(C.names);
+	free(C.span_names);
+	C.names = C.span_names = NULL;
 }
 
 static struct item *push(void)
@@ -220,6 +270,10 @@ void chrome_file(const struct export *x, struct input *in, unsigned index)
 		abort();
 	memset(C.pending, 0, 65536 * sizeof *C.pending);
 	memset(C.role, 0, 65536 * sizeof *C.role);
+	free_names();
+	if (!(C.names = calloc(65536, sizeof *C.names)) ||
+	    !(C.span_names = calloc(65536, sizeof *C.span_names)))
+		abort();
 	/* a process per input: its own pid, or a made-up one past 2^22 */
 	C.pid = in->info.format == TL_FORMAT_NATIVE ? (int)in->info.pid : 0;
 	if (C.pid <= 0 || index > 0)
@@ -311,5 +365,6 @@ void chrome_end(const struct export *x)
 	free(C.pending);
 	free(C.role);
 	free(C.begin_of);
+	free_names();
 	memset(&C, 0, sizeof C);
 }

@@ -73,7 +73,7 @@ FIXTURES ?= tests/fixtures
 	$(BUILD)/bench/runcmd.o
 
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
-	demo bench clean deps
+	demo bench bench-deps clean deps
 
 all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE) $(ENGINE)
 
@@ -144,12 +144,30 @@ check: $(TEST_BIN) $(BIN) $(ENGINE)
 demo: $(ENGINE) $(BIN)
 	$(Q)ENGINE=$(ENGINE) TIMELINE=./$(BIN) sh examples/engine/demo.sh
 
-# Logger costs in TSC ticks (ratios to RDTSC in the same run), then
-# instruction counts with callgrind; both land in bench/results/latest.csv.
-bench: $(BENCH) $(BIN)
+# The LTTng-UST comparison builds only where its headers are installed.
+LTTNG_UST := $(shell pkg-config --exists lttng-ust 2>/dev/null && echo yes)
+ifeq ($(LTTNG_UST),yes)
+BENCH_LTTNG = $(BUILD)/bench/lttng
+$(BENCH_LTTNG): bench/lttng.c bench/lttng_tp.h $(LIBA)
+	$(say) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -Ibench $(ALL_CFLAGS) -o $@ bench/lttng.c $(LIBA) -llttng-ust -ldl
+endif
+
+# Logger costs in TSC ticks (ratios to RDTSC in the same run), instruction
+# counts with callgrind, the reading side, and LTTng-UST side by side; all
+# land in bench/results/latest.csv. Peers that are missing are skipped.
+bench: $(BENCH) $(BENCH_LTTNG) $(BIN)
 	$(Q)./$(BUILD)/bench/logger
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
 	$(Q)TIMELINE=./$(BIN) sh bench/read.sh $(BUILD)
+	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
+
+# The optional peers of `make bench`: LTTng-UST and its session daemon,
+# babeltrace2, and valgrind for the instruction counts.
+bench-deps:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq liblttng-ust-dev lttng-tools \
+		babeltrace2 valgrind
 
 deps:
 	$(Q)sh scripts/install-deps

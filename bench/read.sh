@@ -8,7 +8,7 @@ build=${1:-build}
 tl=${TIMELINE:-./timeline}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$build/bench/fill" "$dir" 10
+"$build/bench/fill" "$dir" 16
 entries=1048576
 run() { "$build/bench/runcmd" "$@"; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.2f", n / t / 1e6 }'; }
@@ -19,7 +19,8 @@ set -- $(run 5 "$tl" dump -f csv "$dir/fill00.timeline"); csv_t=$1
 set -- $(run 5 "$tl" info "$dir/fill00.timeline"); info_t=$1
 # shellcheck disable=SC2086
 set -- $(run 3 "$tl" merge $files8); merge_t=$1; merge_rss=$2
-set -- $(run 3 "$tl" merge "$dir"); merge10_t=$1; merge10_rss=$2
+# shellcheck disable=SC2046
+set -- $(run 3 "$tl" merge $(ls "$dir"/fill*.timeline | head -n 10)); merge10_t=$1; merge10_rss=$2
 # the analysis: lag statistics, cycles per packet, and a diff of 4 files against 4
 # shellcheck disable=SC2086
 set -- $(run 3 "$tl" stats $files8); stats_t=$1; stats_rss=$2
@@ -74,3 +75,21 @@ printf '%-34s %10s %12s %7s MB\n' "merge, text, 10 files" "$merge10_t" "$(rate $
 	[ -z "$bt_t" ] || echo "babeltrace2_dummy_entries_per_s,$(rate $entries "$bt_t"),M/s,$(awk -v a="$bt_t" -v b="$ctf_t" 'BEGIN { printf "%.2f", a / b }'),export_ctf"
 	echo "merge10_peak_rss,$((merge10_rss / 1024)),MB,,"
 } >> bench/results/latest.csv
+
+# Scaling: cost against the number of files must stay flat (linear time).
+printf '\n%-10s %16s %16s %14s %14s\n' "files" "merge M/s" "stats M/s" "merge RSS" "stats RSS"
+for n in 1 4 10 16; do
+	files=$(ls "$dir"/fill*.timeline | head -n "$n")
+	# shellcheck disable=SC2086
+	set -- $(run 3 "$tl" merge $files); mt=$1; mr=$2
+	# shellcheck disable=SC2086
+	set -- $(run 3 "$tl" stats --per packets --by app,numa $files); st=$1; sr=$2
+	printf '%-10s %16s %16s %11s MB %11s MB\n' "$n" "$(rate $((n * entries)) "$mt")" \
+		"$(rate $((n * entries)) "$st")" $((mr / 1024)) $((sr / 1024))
+	{
+		echo "merge_files${n}_entries_per_s,$(rate $((n * entries)) "$mt"),M/s,,"
+		echo "stats_files${n}_entries_per_s,$(rate $((n * entries)) "$st"),M/s,,"
+		echo "merge_files${n}_peak_rss,$((mr / 1024)),MB,,"
+		echo "stats_files${n}_peak_rss,$((sr / 1024)),MB,,"
+	} >> bench/results/latest.csv
+done

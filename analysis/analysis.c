@@ -126,7 +126,8 @@ struct an *an_new(const struct an_options *o)
 	a->o.per = o->per ? xstrdup(o->per) : NULL;
 	a->o.bucket_arg = o->bucket_arg ? xstrdup(o->bucket_arg) : NULL;
 	a->edges = xcalloc(o->nedges, sizeof *a->edges);
-	memcpy(a->edges, o->edges, o->nedges * sizeof *a->edges);
+	if (o->nedges)
+		memcpy(a->edges, o->edges, o->nedges * sizeof *a->edges);
 	a->o.edges = a->edges;
 	a->bucket_labels = xcalloc(o->nedges, sizeof *a->bucket_labels);
 	for (size_t i = 0; i < o->nedges && !isinf(o->edges[i]); i++) {

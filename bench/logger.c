@@ -15,6 +15,7 @@
 #define CALLS 1000000
 
 static tl_log *log_on, *log_rdtscp, *log_hot, *log_auto, *log_off;
+static uint64_t tsc_hz;              /* as the library calibrated it */
 static struct bench_events ev_on, ev_rdtscp, ev_hot, ev_auto, ev_off;
 static unsigned six_on, six_rdtscp, six_hot;
 
@@ -242,6 +243,15 @@ static tl_log *bench_log(const char *dir, const char *name, uint64_t entries, in
 		fprintf(stderr, "bench: %s\n", err.msg);
 		exit(1);
 	}
+	if (!tsc_hz) {
+		tl_reader *r = tl_reader_open(p, &err);
+		tl_info in;
+		if (r) {
+			tl_reader_info(r, &in);
+			tsc_hz = in.tsc_hz;
+			tl_reader_close(r);
+		}
+	}
 	tl_set_rate(log, rate);
 	unlink(p);
 	return log;
@@ -293,15 +303,17 @@ int main(void)
 	empty = find("empty")->med;
 	cpu_model(model, sizeof model);
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-	printf("timeline logger benchmark, %s\n%s, %ld CPUs; AUTO clock: %s\n", date, model,
-	       sysconf(_SC_NPROCESSORS_ONLN),
+	printf("timeline logger benchmark, %s\n%s, %ld CPUs, TSC %.3f GHz; AUTO clock: %s\n", date,
+	       model, sysconf(_SC_NPROCESSORS_ONLN), (double)tsc_hz / 1e9,
 	       cpu_has() & NEED_RDPID ? "RDTSC+RDPID" : cpu_has() & NEED_RDTSCP ? "RDTSCP" : "RDTSC+LSL");
 	printf("TSC ticks per call: median and max of %d repetitions of %d calls\n\n", REPS, CALLS);
 	printf("%-18s %9s %9s %8s  %-32s %s\n", "case", "median", "p99", "x rdtsc", "what", "");
 	mkdir("bench/results", 0755);
 	csv = fopen("bench/results/latest.csv", "w");
 	if (csv)
-		fprintf(csv, "name,value,unit,ratio,baseline\n");
+		fprintf(csv, "name,value,unit,ratio,baseline\nmeta_date,%s,date,,\n"
+			     "meta_cpu,\"%s\",model,,\nmeta_tsc_hz,%llu,Hz,,\n",
+			date, model, (unsigned long long)tsc_hz);
 	for (size_t c = 0; c < NCASES; c++) {
 		struct bcase *b = &cases[c];
 		if (!runs(b)) {

@@ -73,7 +73,7 @@ FIXTURES ?= tests/fixtures
 	$(BUILD)/bench/runcmd.o
 
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
-	demo bench bench-deps clean deps
+	demo bench bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
 all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE) $(ENGINE)
 
@@ -211,3 +211,49 @@ clean:
 	rm -rf build lib/libtimeline.a lib/libtimeline.so timeline timeline.pc
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Fuzzing (tests/fuzz): libFuzzer harnesses built by clang with ASan and
+# UBSan, from generated seed corpora; `make fuzz FUZZ_SECONDS=N` runs each
+# for N seconds, keeping what it finds in build/fuzz/corpus/<harness>.
+# `make fuzz-replay` runs the corpora and tests/fuzz/regressions through the
+# same harnesses built by $(CC) with the sanitizers: seconds, no clang.
+FUZZ_SECONDS ?= 60
+FUZZ = native snabb defs events zstd
+FUZZ_CC ?= clang
+FUZZ_DIR = build/fuzz
+FUZZ_LIB = $(LIB_SRC) asm/append.S
+FUZZ_CLI = cli/input.c
+FUZZ_FLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-Ilib -Icli -Itests/fuzz
+REPLAY_FLAGS = -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -Ilib -Icli -Itests/fuzz
+
+$(FUZZ_DIR)/seeds: tests/fuzz/seeds.c $(LIBA)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(STD) $(CPPFLAGS) -o $@ $< $(LIBA) -lzstd
+
+$(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/util.c $(FUZZ_LIB) $(FUZZ_CLI)
+	$(say) FUZZ $@
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< tests/fuzz/util.c $(FUZZ_LIB) \
+		$(if $(filter zstd,$*),$(FUZZ_CLI) -lcsv) -lzstd -lm -pthread
+
+$(FUZZ_DIR)/replay-%: tests/fuzz/%.c tests/fuzz/util.c tests/fuzz/replay.c $(FUZZ_LIB) $(FUZZ_CLI)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(REPLAY_FLAGS) -o $@ $< tests/fuzz/util.c tests/fuzz/replay.c $(FUZZ_LIB) \
+		$(if $(filter zstd,$*),$(FUZZ_CLI) -lcsv) -lzstd -lm -pthread
+
+fuzz-corpus: $(FUZZ_DIR)/seeds
+	$(Q)rm -rf $(FUZZ_DIR)/seed && $(FUZZ_DIR)/seeds $(FUZZ_DIR)/seed
+	$(Q)for h in $(FUZZ); do mkdir -p $(FUZZ_DIR)/corpus/$$h; \
+		cp $(FUZZ_DIR)/seed/$$h/* $(FUZZ_DIR)/corpus/$$h/ 2>/dev/null || true; done
+
+fuzz: fuzz-corpus $(FUZZ:%=$(FUZZ_DIR)/%)
+	$(Q)for h in $(FUZZ); do echo "== fuzz $$h, $(FUZZ_SECONDS) s"; \
+		$(FUZZ_DIR)/$$h -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=65536 \
+			-artifact_prefix=$(FUZZ_DIR)/crash-$$h- $(FUZZ_DIR)/corpus/$$h 2>&1 | \
+			grep -E '^(#[0-9]+ +DONE|Done|==[0-9]+==ERROR|SUMMARY)' || exit 1; done
+
+fuzz-replay: fuzz-corpus $(FUZZ:%=$(FUZZ_DIR)/replay-%)
+	$(Q)for h in $(FUZZ); do $(FUZZ_DIR)/replay-$$h $(FUZZ_DIR)/corpus/$$h \
+		$$(ls -d tests/fuzz/regressions/$$h 2>/dev/null) || exit 1; done

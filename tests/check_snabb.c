@@ -245,6 +245,62 @@ START_TEST(test_bad_snabb_headers_are_refused_with_one_line)
 }
 END_TEST
 
+/* `timeline stats` on the fixture agrees with a lag computed here, by hand,
+ * for app.pull: the distance to the previous entry whose level is at most
+ * app.pull's (Snabb's definition), from the reader and the definitions. */
+START_TEST(test_stats_lag_of_app_pull_on_the_fixture_matches_a_hand_computation)
+{
+	const char *log = path_in(dir, "events.timeline");
+	char *cmd, *out, *line;
+	tl_error err;
+	tl_reader *r;
+	tl_entry e;
+	uint64_t last[10] = { 0 }, n = 0, min = UINT64_MAX, max = 0;
+	unsigned seen = 0, found = 0;
+	unsigned long long sn, smin, smax;
+	ck_assert_uint_eq(unzstd(fixture("engine-short.events.timeline.zst"), log), 65000064);
+	r = tl_reader_open(log, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_rewind(r);
+	while (tl_reader_next(r, &e)) {
+		const char *s = tl_reader_string(r, e.msgid);
+		tl_def d;
+		uint64_t prev = 0;
+		int have = 0;
+		ck_assert_ptr_nonnull(s);
+		ck_assert_int_eq(tl_def_parse(s, strlen(s), &d, NULL), TL_OK);
+		for (unsigned l = 0; l <= d.level; l++)
+			if ((seen >> l & 1) && (!have || last[l] > prev)) {
+				prev = last[l];
+				have = 1;
+			}
+		if (have && d.name_len == 8 && !memcmp(d.name, "app.pull", 8)) {
+			uint64_t lag = e.tsc - prev;
+			n++;
+			min = lag < min ? lag : min;
+			max = lag > max ? lag : max;
+		}
+		last[d.level] = e.tsc;
+		seen |= 1u << d.level;
+	}
+	tl_reader_close(r);
+	ck_assert_uint_eq(n, 38);
+	cmd = xasprintf("%s stats -f csv %s", timeline_bin(), log);
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "\"app.pull\",%llu,%llu,%*[^,],%*[^,],%*[^,],%*[^,],%llu", &sn, &smin,
+			   &smax) == 3) {
+			found = 1;
+			ck_assert_uint_eq(sn, n);
+			ck_assert_uint_eq(smin, min);   /* min and max are exact */
+			ck_assert_uint_eq(smax, max);
+		}
+	ck_assert_msg(found, "no app.pull row in: %s", out);
+	free(cmd);
+	free(out);
+}
+END_TEST
+
 Suite *snabb_suite(void)
 {
 	Suite *s = suite_create("snabb");
@@ -252,6 +308,7 @@ Suite *snabb_suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_fixture_matches_the_reference_dump_entry_by_entry);
+	tcase_add_test(t, test_stats_lag_of_app_pull_on_the_fixture_matches_a_hand_computation);
 	tcase_add_test(t, test_wrapped_ring_reads_oldest_first);
 	tcase_add_test(t, test_unwrapped_ring_skips_unused_slots);
 	tcase_add_test(t, test_full_string_table_without_terminator_is_read_safely);

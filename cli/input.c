@@ -326,6 +326,8 @@ void input_close(struct input *in)
 	tl_reader_close(in->r);
 	free((char *)in->path);
 	free(in->csv_path);
+	for (uint32_t k = 0; k < in->nevents; k++)
+		free(in->events[k]);
 	free(in->events);
 	free(in->ids);
 	free(in->slots);
@@ -414,7 +416,9 @@ static void put_slot(struct input *in, uint16_t id, uint32_t k)
 	in->slots[h] = k + 1;
 }
 
-/* Rebuilds the hash with twice the slots, and room for as many events. */
+/* Rebuilds the hash with twice the slots, and room for as many events
+ * (pointers: a definition never moves once parsed, so export's queue, for
+ * one, may hold it while more are added). */
 static void grow(struct input *in)
 {
 	uint32_t n = in->nslots ? in->nslots * 2 : 64;
@@ -436,14 +440,16 @@ const struct event *input_event(struct input *in, uint16_t msgid)
 	mask = in->nslots - 1;
 	for (h = hash16(msgid, mask); in->slots[h]; h = (h + 1) & mask)
 		if (in->ids[in->slots[h] - 1] == msgid)
-			return &in->events[in->slots[h] - 1];
+			return in->events[in->slots[h] - 1];
 	if (2 * (in->nevents + 1) >= in->nslots)
 		grow(in);
+	if (!(in->events[in->nevents] = malloc(sizeof **in->events)))
+		abort();
 	k = in->nevents++;
 	in->ids[k] = msgid;
-	parse_event(in, msgid, &in->events[k]);
+	parse_event(in, msgid, in->events[k]);
 	put_slot(in, msgid, k);
-	return &in->events[k];
+	return in->events[k];
 }
 
 /* ------------------------------------------------------------------------

@@ -30,7 +30,7 @@ struct input {
 	tl_reader *r;
 	tl_info info;
 	int compressed;              /* 1 when read from a zstd copy */
-	struct event *events;        /* definitions parsed so far ... */
+	struct event **events;       /* definitions parsed so far (never moved) ... */
 	uint16_t *ids;               /* ... their message ids ... */
 	uint32_t *slots;             /* ... hashed by msgid: index + 1, or 0 */
 	uint32_t nevents, nslots;    /* nslots: a power of two > 2 * nevents */
@@ -58,7 +58,8 @@ extern int input_quiet;
 struct input *input_open(const char *cmd, const char *path, int named, int *skipped);
 void input_close(struct input *in);
 
-/* The definition of MSGID in IN (never NULL). */
+/* The definition of MSGID in IN (never NULL); it stays where it is until
+ * input_close(). */
 const struct event *input_event(struct input *in, uint16_t msgid);
 
 /* Nanoseconds from TSC ticks: DELTA * 1e9 / HZ without overflow. */

@@ -22,10 +22,15 @@ static int bucket(double v, int *sub)
 	return e - HIST_EMIN - 1;
 }
 
-/* The midpoint of bucket (X, SUB). */
-static double midpoint(int x, int sub)
+/* The value bucket (X, SUB) of H stands for: its midpoint, or the one whole
+ * number it can hold when H has only whole numbers. */
+static double midpoint(const struct hist *h, int x, int sub)
 {
-	return ldexp(0.5 + (sub + 0.5) / (2.0 * HIST_SUB), x + HIST_EMIN + 1);
+	double lo = ldexp(0.5 + sub / (2.0 * HIST_SUB), x + HIST_EMIN + 1);
+	double hi = ldexp(0.5 + (sub + 1) / (2.0 * HIST_SUB), x + HIST_EMIN + 1);
+	if (!h->fractions && hi - lo <= 1 && ceil(lo) < hi)
+		return ceil(lo);
+	return (lo + hi) / 2;
 }
 
 static void stats_add(struct hist *h, double v, uint64_t count)
@@ -46,6 +51,8 @@ int hist_add(struct hist *h, double v)
 	int sub, x;
 	if (!(v > 0))
 		v = 0;
+	if (v != floor(v))
+		h->fractions = 1;
 	x = bucket(v, &sub);
 	if (x < 0) {
 		h->zeros++;
@@ -72,6 +79,7 @@ int hist_merge(struct hist *into, const struct hist *from)
 			into->block[x][s] += from->block[x][s];
 	}
 	into->zeros += from->zeros;
+	into->fractions |= from->fractions;
 	if (into->n == 0 || from->min < into->min)
 		into->min = from->min;
 	if (into->n == 0 || from->max > into->max)
@@ -114,7 +122,7 @@ double hist_rank(const struct hist *h, uint64_t k)
 		for (int s = 0; s < HIST_SUB; s++) {
 			seen += h->block[x][s];
 			if (seen >= k)
-				return clamp(h, midpoint(x, s));
+				return clamp(h, midpoint(h, x, s));
 		}
 	}
 	return h->max;

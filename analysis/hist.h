@@ -9,7 +9,9 @@
 /* Each power of two is split into HIST_SUB buckets of equal width, so a
  * bucket spans at most 1/HIST_SUB of its lower bound. Values are reported as
  * the bucket's midpoint (clamped to the exact min and max): within
- * 1/(2 HIST_SUB) = 0.39% of the true value. */
+ * 1/(2 HIST_SUB) = 0.39% of the true value. When every value is a whole
+ * number and a bucket is at most 1 wide (values below 256), it holds one
+ * whole number, which is reported exactly. */
 #define HIST_SUB 128
 #define HIST_EMIN (-32)              /* smallest exponent kept: 2^-33 */
 #define HIST_EMAX 72                 /* values at or above 2^71 share the top bucket */
@@ -20,6 +22,7 @@ struct hist {
 	uint64_t zeros;              /* values below 2^-33, counted as 0 */
 	double min, max;             /* exact */
 	double mean, m2;             /* Welford's running mean and sum of squares */
+	int fractions;               /* a value added was not a whole number */
 	uint64_t *block[HIST_EXPS];  /* HIST_SUB counts per exponent, made on first use */
 };
 

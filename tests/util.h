@@ -56,6 +56,7 @@ Suite *snabb_suite(void);
 Suite *read_suite(void);
 Suite *live_suite(void);
 Suite *engine_suite(void);
+Suite *stats_suite(void);
 Suite *export_suite(void);
 
 /* Decompresses the zstd file SRC into DST with libzstd; returns the size. */

@@ -1,0 +1,369 @@
+/* check_stats.c: the analysis engine behind `timeline stats` and `diff`,
+ * with exact answers: histogram moments and quantiles, Mann-Whitney p-values
+ * computed by hand, Snabb's lag on a hand-built log, cycles per packet with
+ * buckets and NUMA splits, unmatched pairs, the breath summary, and diff's
+ * verdicts and exit status on a 20% slowdown and on two equal samples. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist.h"
+#include "util.h"
+
+static char *dir;
+
+static void setup(void)
+{
+	dir = tmpdir_new();
+}
+
+static void teardown(void)
+{
+	rm_rf(dir);
+	free(dir);
+}
+
+START_TEST(test_hist_gives_exact_moments_and_quantiles_within_0_39_percent)
+{
+	struct hist h;
+	memset(&h, 0, sizeof h);
+	for (int v = 1; v <= 1000; v++)
+		ck_assert_int_eq(hist_add(&h, v), 0);
+	ck_assert_uint_eq(h.n, 1000);
+	ck_assert(h.min == 1 && h.max == 1000);
+	ck_assert(fabs(h.mean - 500.5) < 1e-9);
+	ck_assert(fabs(hist_stddev(&h) - 288.8194360957494) < 1e-6);
+	/* nearest rank: p50 is the 500th value, p90 the 900th, p99 the 990th */
+	ck_assert(fabs(hist_quantile(&h, 0.5) - 500) <= 500 * 0.0039);
+	ck_assert(fabs(hist_quantile(&h, 0.9) - 900) <= 900 * 0.0039);
+	ck_assert(fabs(hist_quantile(&h, 0.99) - 990) <= 990 * 0.0039);
+	ck_assert(hist_quantile(&h, 0) == 1 && hist_quantile(&h, 1) == 1000);
+	hist_free(&h);
+}
+END_TEST
+
+static void fill(struct hist *h, const double *v, int n)
+{
+	memset(h, 0, sizeof *h);
+	for (int i = 0; i < n; i++)
+		hist_add(h, v[i]);
+}
+
+START_TEST(test_mann_whitney_p_values_match_hand_computations)
+{
+	struct hist a, b;
+	/* A = 1..5, B = 6..10: U = 0, mean 12.5, variance 25 * 11 / 12, z with
+	 * the continuity correction 12 / 4.7871 = 2.5067: p = 0.0121858 */
+	static const double a1[] = { 1, 2, 3, 4, 5 }, b1[] = { 6, 7, 8, 9, 10 };
+	/* A = {1, 1, 2}, B = {2, 3, 3}: U = 0.5, mean 4.5; three tie groups of 2
+	 * give sum(t^3 - t) = 18, variance 9/12 * (7 - 18/30) = 4.8, z = 3.5 /
+	 * 2.19089 = 1.59752: p = 0.110149 */
+	static const double a2[] = { 1, 1, 2 }, b2[] = { 2, 3, 3 };
+	fill(&a, a1, 5);
+	fill(&b, b1, 5);
+	ck_assert_msg(fabs(hist_mwu_p(&a, &b) - 0.0121858) < 1e-6, "p = %g", hist_mwu_p(&a, &b));
+	ck_assert(fabs(hist_mwu_p(&b, &a) - 0.0121858) < 1e-6);   /* two-sided */
+	hist_free(&a);
+	hist_free(&b);
+	fill(&a, a2, 3);
+	fill(&b, b2, 3);
+	ck_assert_msg(fabs(hist_mwu_p(&a, &b) - 0.110149) < 1e-5, "p = %g", hist_mwu_p(&a, &b));
+	/* identical samples: p = 1; an empty side: p = 1 and no interval */
+	ck_assert(fabs(hist_mwu_p(&a, &a) - 1) < 1e-12);
+	hist_free(&b);
+	{
+		double lo, hi;
+		ck_assert_int_eq(hist_change_ci(&a, &b, &lo, &hi), -1);
+	}
+	hist_free(&a);
+}
+END_TEST
+
+START_TEST(test_change_ci_brackets_a_20_percent_shift)
+{
+	struct hist a, b;
+	double lo, hi;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	for (int i = 0; i < 2000; i++) {
+		hist_add(&a, 1000 + i % 200);
+		hist_add(&b, 1.2 * (1000 + (i * 7) % 200));
+	}
+	ck_assert_int_eq(hist_change_ci(&a, &b, &lo, &hi), 0);
+	ck_assert_msg(lo < 0.2 && hi > 0.2 && lo > 0.15 && hi < 0.25, "[%g, %g]", lo, hi);
+	ck_assert(hist_mwu_p(&a, &b) < 1e-12);
+	hist_free(&a);
+	hist_free(&b);
+}
+END_TEST
+
+/* Runs `timeline ARGS` (ARGS may name files in DIR as %s); returns stdout. */
+static char *tl(int want, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *tl(int want, const char *fmt, ...)
+{
+	va_list ap;
+	char *args, *cmd, *out, *err;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	cmd = xasprintf("cd %s && %s %s", dir, timeline_bin(), args);
+	rc = run(cmd, &out, &err);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", cmd, rc, want, err);
+	free(args);
+	free(cmd);
+	free(err);
+	return out;
+}
+
+/* The line of OUT that starts with PREFIX (a static copy). */
+static const char *line_of(const char *out, const char *prefix)
+{
+	static char buf[1024];
+	const char *p = out;
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			snprintf(buf, sizeof buf, "%.*s", (int)n, p);
+			return buf;
+		}
+		p += n + (p[n] == '\n');
+	}
+	ck_abort_msg("no line starting with '%s' in:\n%s", prefix, out);
+	return NULL;
+}
+
+static void starts(const char *line, const char *prefix)
+{
+	ck_assert_msg(!strncmp(line, prefix, strlen(prefix)), "'%s' does not start with '%s'", line,
+		      prefix);
+}
+
+START_TEST(test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_level)
+{
+	tl_log *log = open_manual(path_in(dir, "lag.timeline"), 64);
+	uint16_t a, b, c;
+	/* levels 1, 5 and 6; the lags by hand, in the comments */
+	static const struct { int ev; uint64_t tsc; } seq[] = {
+		{ 0, 100 },   /* a: nothing before it */
+		{ 1, 110 },   /* b: a@100 -> 10 */
+		{ 2, 115 },   /* c (level 6): b@110 -> 5 */
+		{ 1, 130 },   /* b: not c (level 6 > 5), b@110 -> 20 */
+		{ 0, 200 },   /* a (level 1): a@100 -> 100 */
+		{ 1, 205 },   /* b: a@200 -> 5 */
+		{ 2, 209 },   /* c: b@205 -> 4 */
+	};
+	char *out;
+	ck_assert_int_eq(tl_intern(log, "1,9|e.a: x\nA.", &a, NULL), TL_OK);
+	ck_assert_int_eq(tl_intern(log, "5,9|e.b: x\nB.", &b, NULL), TL_OK);
+	ck_assert_int_eq(tl_intern(log, "6,9|e.c: x\nC.", &c, NULL), TL_OK);
+	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		uint16_t id[] = { a, b, c };
+		tl_set_manual_clock(log, seq[i].tsc, 0);
+		tl_append(log, id[seq[i].ev], i, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+	out = tl(0, "stats -f csv lag.timeline");
+	/* event,n,min,p50,p90,p99,p99.9,max,mean,stddev,... */
+	ck_assert_str_eq(line_of(out, "\"e.a\","), "\"e.a\",1,100,100,100,100,100,100,100,0,100,100,100,100,100,100,100,0");
+	starts(line_of(out, "\"e.b\","), "\"e.b\",3,5,10,20,20,20,20,11.67,");
+	starts(line_of(out, "\"e.c\","), "\"e.c\",2,4,4,5,5,5,5,4.5,");
+	free(out);
+}
+END_TEST
+
+/* A log of app push/pushed pairs for apps x (numa 0) and y (numa 1). */
+static void pairs_log(const char *name)
+{
+	tl_log *log = open_manual(path_in(dir, name), 64);
+	static const char *const defs[] = { "5,5|app.push: inpackets inbytes\nPush.",
+					    "5,5|app.pushed: inpackets inbytes\nPushed." };
+	uint16_t x[2], y[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=y", y, NULL), TL_OK);
+	/* x: 10 packets in 500 cycles (50/packet), then 30 in 600 (20/packet) */
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, x[0], 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 1500, 0);
+	tl_append(log, x[1], 10, 640, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 2000, 0);
+	tl_append(log, x[0], 10, 640, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 2600, 0);
+	tl_append(log, x[1], 40, 2560, 0, 0, 0, 0);
+	/* y, on cpu 3 of node 1: an end with no begin, then 5 packets in 100,
+	 * then a pair that moved nothing */
+	tl_set_manual_clock(log, 2700, 1 << 12 | 3);
+	tl_append(log, y[1], 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 3000, 1 << 12 | 3);
+	tl_append(log, y[0], 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 3100, 1 << 12 | 3);
+	tl_append(log, y[1], 5, 300, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 3200, 1 << 12 | 3);
+	tl_append(log, y[0], 5, 300, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 3250, 1 << 12 | 3);
+	tl_append(log, y[1], 5, 300, 0, 0, 0, 0);
+	tl_close(log);
+}
+
+START_TEST(test_stats_per_packets_counts_pairs_units_buckets_numa_and_unmatched_exactly)
+{
+	char *out;
+	pairs_log("pairs.timeline");
+	out = tl(0, "stats --per packets --by app,numa -f csv pairs.timeline");
+	/* app,numa,pairs,packets,cycles/packet,p50,p90,p99,empty */
+	ck_assert_str_eq(line_of(out, "\"x\","), "\"x\",0,2,40,27.5,20,50,50,0");
+	ck_assert_str_eq(line_of(out, "\"y\","), "\"y\",1,1,5,20,20,20,20,1");
+	free(out);
+	out = tl(0, "stats --per packets --by app --bucket packets=0,1,16,32,64,inf -f csv pairs.timeline");
+	ck_assert_str_eq(line_of(out, "\"x\",\"1-15\","), "\"x\",\"1-15\",1,10,50,50,50,50,0");
+	ck_assert_str_eq(line_of(out, "\"x\",\"16-31\","), "\"x\",\"16-31\",1,30,20,20,20,20,0");
+	ck_assert_str_eq(line_of(out, "\"y\",0,"), "\"y\",0,0,0,,,,,1");   /* bucket "0": a number */
+	ck_assert_str_eq(line_of(out, "\"y\",\"1-15\","), "\"y\",\"1-15\",1,5,20,20,20,20,0");
+	free(out);
+	/* the end of y's that had no begin is reported, not dropped */
+	out = tl(0, "stats --per packets pairs.timeline");
+	ck_assert_str_eq(line_of(out, "unmatched: "),
+			 "unmatched: app.push: 1 ends without a begin, 0 begins without an end");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_breath_summary_is_exact_from_first_to_last_breath_end)
+{
+	tl_log *log = open_manual(path_in(dir, "b.timeline"), 256);
+	uint16_t id;
+	char *out;
+	ck_assert_int_eq(tl_intern(log, "1,6|engine.breath_end: breath totalpackets totalbytes\nEnd.",
+				   &id, NULL), TL_OK);
+	/* 100 breaths of 50 packets of 600 bytes, 2000 cycles (2 us at 1 GHz) each */
+	for (uint64_t i = 0; i <= 100; i++) {
+		tl_set_manual_clock(log, 1000 + 2000 * i, 0);
+		tl_append(log, id, 1 + i, 50 * i, 30000 * i, 0, 0, 0);
+	}
+	tl_close(log);
+	out = tl(0, "stats --breaths -f csv b.timeline");
+	/* process,group,breaths,breaths/s,packets/breath,bytes/packet,cycles/packet,Gbps,us/breath:
+	 * 100 breaths in 200 us = 500000/s, 50 packets, 600 bytes, 40 cycles a packet,
+	 * 3 MB in 200 us = 120 Gbps, 2 us a breath */
+	ck_assert(strstr(out, ",100,500000,50,600,40,120,2\n") != NULL);
+	free(out);
+}
+END_TEST
+
+/* A log of N pairs of app.push for app "a" whose cycles are SCALE times a
+ * spread of 900..1099, in a pseudo-random order from SEED. */
+static void cost_log(const char *sub, double scale, unsigned seed, int n)
+{
+	char *d = xasprintf("%s/%s", dir, sub), *p;
+	tl_log *log;
+	uint16_t ids[2];
+	static const char *const defs[] = { "5,5|app.push: inpackets\nPush.",
+					    "5,5|app.pushed: inpackets\nPushed." };
+	uint64_t tsc = 1000, packets = 0, r = seed;
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	p = xasprintf("%s/cost.timeline", d);
+	log = open_manual(p, 4096);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=a", ids, NULL), TL_OK);
+	for (int i = 0; i < n; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		tl_set_manual_clock(log, tsc, 0);
+		tl_append(log, ids[0], packets, 0, 0, 0, 0, 0);
+		tsc += (uint64_t)(scale * (double)(900 + (r >> 33) % 200)) * 10;
+		packets += 10;
+		tl_set_manual_clock(log, tsc, 0);
+		tl_append(log, ids[1], packets, 0, 0, 0, 0, 0);
+		tsc += 50;
+	}
+	tl_close(log);
+	free(p);
+	free(d);
+}
+
+START_TEST(test_diff_flags_a_20_percent_slowdown_and_exits_1)
+{
+	char *out;
+	const char *row;
+	double change, lo, hi;
+	cost_log("a", 1.0, 1, 300);
+	cost_log("b", 1.2, 2, 300);
+	out = tl(1, "diff --per packets a b");
+	row = line_of(out, "app.push ");
+	ck_assert_msg(strstr(row, " SLOWER"), "%s", row);
+	/* event app n_a n_b p50_a p50_b p90_a p90_b change ci_lo ci_hi p verdict */
+	ck_assert_int_eq(sscanf(row, "app.push %*s 300 300 %*s %*s %*s %*s %lf %lf %lf", &change, &lo,
+				&hi), 3);
+	ck_assert_msg(change > 17 && change < 23 && lo < 20 && hi > 20, "%s", row);
+	free(out);
+	/* a threshold above the change makes it no finding */
+	out = tl(0, "diff --per packets --threshold 30 a b");
+	ck_assert_ptr_null(strstr(out, "SLOWER"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_diff_of_two_samples_of_one_distribution_exits_0)
+{
+	char *out;
+	cost_log("a", 1.0, 1, 300);
+	cost_log("b", 1.0, 99, 300);
+	out = tl(0, "diff --per packets a b");
+	ck_assert_msg(strstr(line_of(out, "app.push "), " same"), "%s", out);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_diff_lists_one_sided_groups_and_warns_below_10_samples)
+{
+	char *cmd, *out, *err;
+	cost_log("a", 1.0, 1, 5);
+	cost_log("b", 1.0, 2, 5);
+	pairs_log("b/pairs.timeline");
+	cmd = xasprintf("cd %s && %s diff --per packets a b", dir, timeline_bin());
+	ck_assert_int_eq(run(cmd, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "timeline diff: warning: app.push a: fewer than 10 samples (A 5, B 5)\n"));
+	ck_assert_ptr_nonnull(strstr(line_of(out, "app.push "), "few samples"));
+	ck_assert_str_eq(line_of(out, "B     app.push x"), "B     app.push x  2");
+	free(cmd);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_stats_and_diff_usage_errors_exit_2)
+{
+	static const char *const bad[] = {
+		"stats", "stats --by nope x", "stats --bucket packets x", "stats --bucket p=5,1 x",
+		"diff one", "diff --alpha 2 a b", "diff --threshold x a b", "stats --pair a x",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *cmd = xasprintf("%s %s", timeline_bin(), bad[i]), *err;
+		ck_assert_int_eq(run(cmd, NULL, &err), 2);
+		ck_assert_msg(!strncmp(err, "timeline ", 9) && strstr(err, "usage:"), "%s: %s", bad[i], err);
+		free(cmd);
+		free(err);
+	}
+}
+END_TEST
+
+Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *t = tcase_create("stats");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_hist_gives_exact_moments_and_quantiles_within_0_39_percent);
+	tcase_add_test(t, test_mann_whitney_p_values_match_hand_computations);
+	tcase_add_test(t, test_change_ci_brackets_a_20_percent_shift);
+	tcase_add_test(t, test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_level);
+	tcase_add_test(t, test_stats_per_packets_counts_pairs_units_buckets_numa_and_unmatched_exactly);
+	tcase_add_test(t, test_breath_summary_is_exact_from_first_to_last_breath_end);
+	tcase_add_test(t, test_diff_flags_a_20_percent_slowdown_and_exits_1);
+	tcase_add_test(t, test_diff_of_two_samples_of_one_distribution_exits_0);
+	tcase_add_test(t, test_diff_lists_one_sided_groups_and_warns_below_10_samples);
+	tcase_add_test(t, test_stats_and_diff_usage_errors_exit_2);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -42,11 +42,16 @@ static void put_us(uint64_t ns)
 	out_bytes(frac, 3);
 }
 
+/* Microseconds since the export's origin: of the wall clock, or without
+ * a clock anchor (Snabb), of ticks taken as nanoseconds. */
 static void put_ts(const struct export *x, struct input *in, uint64_t tsc)
 {
-	/* wall-clock time; without a clock anchor (Snabb), ticks as nanoseconds */
-	int64_t ns = x->wall ? input_wall_ns(in, tsc) : (int64_t)tsc;
-	put_us(ns > 0 ? (uint64_t)ns : 0);
+	int64_t ns = (x->wall ? input_wall_ns(in, tsc) : (int64_t)tsc) - x->origin_ns;
+	if (ns < 0) {
+		out_char('-');
+		ns = -ns;
+	}
+	put_us((uint64_t)ns);
 }
 
 /* ,"pid":P,"tid":T */
@@ -252,10 +257,19 @@ static void queue_counters(const struct event *ev, const tl_entry *e)
 
 void chrome_begin(const struct export *x)
 {
-	(void)x;
+	char wall[64];
 	C.first = 1;
-	out_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"timeline export\"},"
-		"\"traceEvents\":[");
+	out_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"timeline export\",");
+	if (x->wall) {
+		format_wall(wall, sizeof wall, x->origin_ns);
+		out_str("\"ts_origin\":");
+		out_json(wall);
+		out_str(",\"ts_origin_ns\":");
+	} else {
+		out_str("\"ts_origin_ticks\":");
+	}
+	out_i64(x->origin_ns);
+	out_str("},\"traceEvents\":[");
 }
 
 void chrome_file(const struct export *x, struct input *in, unsigned index)

@@ -154,7 +154,7 @@ static int feed_one(const char *path, int named, void *arg)
 		}
 	}
 	an_file_end(f->e);
-	f->a->problems += input_report_unknown(f->cmd, in);
+	f->a->problems += input_report_damage(f->cmd, in);
 	f->a->files++;
 	input_close(in);
 	return 0;

@@ -110,7 +110,7 @@ static void export_one(struct exp *m, size_t k)
 	}
 	if (m->format == EX_CHROME)
 		chrome_file_end(&m->x, in);
-	m->problems += input_report_unknown("export", in);
+	m->problems += input_report_damage("export", in);
 }
 
 /* Chrome's time 0: the whole second at or before the earliest anchor (or,

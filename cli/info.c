@@ -177,6 +177,7 @@ static int info_one(const char *path, int named, void *arg)
 		out_flush();
 		text(in, &s, defs);
 	}
+	run->problems += input_report_damage("info", in);
 	input_close(in);
 	return 0;
 }

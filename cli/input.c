@@ -28,6 +28,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+int input_quiet;
+
 /* Walks directory DIR: files and subdirectories in name order. */
 static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, int, void *),
 		    void *arg, int depth)
@@ -67,6 +69,10 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 			/* files, and links to files; a broken or looping link reports itself */
 			if (fn(names[i], 0, arg) < 0)
 				stop = 1;
+		} else if (!stop && !input_quiet) {
+			/* not followed: that is how a link back up cannot loop */
+			fprintf(stderr, "timeline %s: note: skipping %s: a link to a directory\n", cmd,
+				names[i]);
 		}
 		free(names[i]);
 	}
@@ -206,18 +212,19 @@ static int sniff(int fd)
 	unsigned char b[8];
 	uint64_t m;
 	uint32_t z;
-	if (pread(fd, b, 8, 0) != 8)
+	ssize_t got = pread(fd, b, 8, 0);
+	if (got < 4)
 		return 0;
-	memcpy(&m, b, 8);
 	memcpy(&z, b, 4);
+	if (got < 8)
+		return z == ZSTD_MAGIC ? 'z' : 0;   /* a zstd frame cut short is still zstd */
+	memcpy(&m, b, 8);
 	if (m == 0xa3ff7223441d0001ull)
 		return 's';
 	if (b[0] == NATIVE_MAGIC0 && !memcmp(b + 1, "TLN\r\n\032\n", 7))
 		return 'n';
 	return z == ZSTD_MAGIC ? 'z' : 0;
 }
-
-int input_quiet;
 
 /* One note for every file a directory walk passes over. */
 static void skip_note(const char *cmd, const char *path)
@@ -310,13 +317,21 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	return in;
 }
 
-int input_report_unknown(const char *cmd, const struct input *in)
+int input_report_damage(const char *cmd, const struct input *in)
 {
-	if (!in->unknown)
-		return 0;
-	cli_error(cmd, "%s: %llu entries with a message id outside the string table", in->path,
-		  (unsigned long long)in->unknown);
-	return 1;
+	int problems = 0;
+	if (in->info.disorder) {
+		cli_error(cmd, "%s: Snabb ring out of time order (%llu break%s beyond the wrap), "
+			  "read in ring order", in->path, (unsigned long long)in->info.disorder,
+			  in->info.disorder == 1 ? "" : "s");
+		problems++;
+	}
+	if (in->unknown) {
+		cli_error(cmd, "%s: %llu entries with a message id outside the string table",
+			  in->path, (unsigned long long)in->unknown);
+		problems++;
+	}
+	return problems;
 }
 
 void input_close(struct input *in)

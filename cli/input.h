@@ -37,9 +37,10 @@ struct input {
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
 
-/* Reports, once, entries of IN whose message id is outside its string table
- * (or names no parseable definition). Returns 1 if there were any. */
-int input_report_unknown(const char *cmd, const struct input *in);
+/* Reports, once each, what is damaged in IN: a Snabb ring out of time order,
+ * entries whose message id is outside its string table (or names no
+ * parseable definition). Returns the number of problems reported. */
+int input_report_damage(const char *cmd, const struct input *in);
 
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not

@@ -185,7 +185,7 @@ int cmd_merge(int argc, char **argv)
 	run(&m);
 	out_flush();
 	for (size_t i = 0; i < m.n; i++) {
-		m.problems += input_report_unknown("merge", m.src[i].in);
+		m.problems += input_report_damage("merge", m.src[i].in);
 		if (tl_reader_skipped(m.src[i].in->r))
 			fprintf(stderr, "timeline merge: %s: %llu incomplete entries skipped\n",
 				m.src[i].in->path, (unsigned long long)tl_reader_skipped(m.src[i].in->r));

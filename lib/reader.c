@@ -200,6 +200,11 @@ static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (LOAD(&s->seq) != want)
 		return 0;
+	/* Entry 2^32 - 1 is marked 0, like a slot never written: possible only
+	 * after a wrap, unless the cursor lies. An all-zero slot is not an entry. */
+	if (!want && !(e->tsc | e->msgid | e->aux | e->args[0] | e->args[1] | e->args[2] |
+		       e->args[3] | e->args[4] | e->args[5]))
+		return 0;
 	e->cpu = e->aux & 0xfff;
 	e->numa = e->aux >> 12;
 	e->dargs = 0;

@@ -27,6 +27,7 @@ struct tl_reader {
 	int first_read;             /* native: the snapshot's oldest entry was returned */
 	uint64_t oldest;            /* snabb: slot of the oldest entry */
 	uint64_t used;              /* snabb: slots with a timestamp */
+	uint64_t disorder;          /* snabb: breaks in time order beyond the wrap's one */
 	uint64_t chunk;             /* ring chunk being read (see tl_reader_release) */
 };
 

@@ -89,20 +89,29 @@ int tl_snabb_slot_used(const tl_reader *r, uint64_t i)
 }
 
 /* Finds the oldest slot: the one after the highest timestamp (the newest);
- * slots with timestamp 0 were never written and are skipped when read. */
+ * slots with timestamp 0 were never written and are skipped when read.
+ * Counts the breaks in time order around the ring: a sound ring, wrapped or
+ * not, has one (newest to oldest); each further one is disorder. */
 uint64_t tl_snabb_rewind(tl_reader *r)
 {
-	uint64_t newest = 0, max = 0, used = 0;
+	uint64_t newest = 0, max = 0, used = 0, first = 0, prev = 0, breaks = 0;
 	for (uint64_t i = 0; i < r->entries; i++) {
 		uint64_t t;
 		tl_reader_release(r, r->slots, i);
-		t = slot_tsc(r, i);
-		used += t != 0;
+		if (!(t = slot_tsc(r, i)))
+			continue;
+		if (!used++)
+			first = t;
+		else
+			breaks += t < prev;
+		prev = t;
 		if (t > max) {
 			max = t;
 			newest = i;
 		}
 	}
+	breaks += used && first < prev;   /* last used slot to first: the wrap */
+	r->disorder = breaks > 1 ? breaks - 1 : 0;
 	r->oldest = used ? (newest + 1) % r->entries : 0;
 	r->used = used;
 	r->next = 0;
@@ -148,4 +157,5 @@ void tl_snabb_info(const tl_reader *r, tl_info *i)
 	i->strings_bytes = r->strings_bytes;
 	i->strings_used = r->strings_bytes;
 	i->rate = 0;
+	i->disorder = r->disorder;
 }

@@ -286,6 +286,10 @@ typedef struct tl_info {
 	char host[128];              /* host name, NUL-terminated */
 	char name[64];               /* log name, NUL-terminated */
 	char path[1024];             /* path at creation, NUL-terminated */
+	uint64_t disorder;           /* Snabb: places where a timestamp is below the one
+				      * before it in ring order, beyond the one a wrapped
+				      * ring has: 0 in a sound file; entries are still read
+				      * in ring order (ours: always 0, the cursor orders) */
 } tl_info;
 
 #define TL_CPU_TSC       (1u << 0)

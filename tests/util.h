@@ -58,6 +58,7 @@ Suite *live_suite(void);
 Suite *engine_suite(void);
 Suite *stats_suite(void);
 Suite *export_suite(void);
+Suite *hostile_suite(void);
 
 /* Decompresses the zstd file SRC into DST with libzstd; returns the size. */
 size_t unzstd(const char *src, const char *dst);

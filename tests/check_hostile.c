@@ -1,0 +1,652 @@
+/* check_hostile.c: the catalogue of hostile inputs. Each one is generated
+ * here, then read by the CLI between two good logs: it must give its exact
+ * one-line error and exit 2, and the good logs must still be read whole. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "util.h"
+
+static const char def[] = "4,6|ping: seq len port\nA packet seen.";
+static char *good1, *good2;   /* two good logs in fx_dir */
+
+/* Writes a log of 8 entries (4096-byte string table) with N pings from TSC
+ * BASE on; MSGID, when nonzero, replaces the message id of the last one. */
+static void write_good(const char *path, uint64_t base, int n, unsigned msgid)
+{
+	tl_log *log = open_manual(path, 8);
+	tl_error err;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, def, &id, &err), TL_OK);
+	for (int i = 0; i < n; i++) {
+		tl_set_manual_clock(log, base + 100 * (uint64_t)i, (uint16_t)(1 << 12 | i));
+		tl_append(log, msgid && i == n - 1 ? msgid : id, (uint64_t)i, 64, 80, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+static void setup(void)
+{
+	fx_setup();
+	good1 = xasprintf("%s/good1.timeline", fx_dir);
+	good2 = xasprintf("%s/good2.timeline", fx_dir);
+	write_good(good1, 1000, 5, 0);
+	write_good(good2, 5000, 3, 0);
+}
+
+static void teardown(void)
+{
+	free(good1);
+	free(good2);
+}
+
+/* A copy of good1's bytes, LEN of them (the file is 4096 + 8 * 64 + 4096). */
+#define GOOD_BYTES (4096 + 8 * 64 + 4096)
+static unsigned char *good_bytes(void)
+{
+	size_t len;
+	unsigned char *b = (unsigned char *)read_file(good1, &len);
+	ck_assert_uint_eq(len, GOOD_BYTES);
+	return b;
+}
+
+static void put64(unsigned char *b, size_t off, uint64_t v) { memcpy(b + off, &v, 8); }
+static void put32(unsigned char *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
+static void put16(unsigned char *b, size_t off, uint16_t v) { memcpy(b + off, &v, 2); }
+
+/* Writes good1 with one change, at fx_dir/NAME; returns the path (static). */
+static const char *patched(const char *name, size_t off, int width, uint64_t v)
+{
+	unsigned char *b = good_bytes();
+	const char *p = path_in(fx_dir, name);
+	if (width == 8)
+		put64(b, off, v);
+	else if (width == 4)
+		put32(b, off, (uint32_t)v);
+	else
+		put16(b, off, (uint16_t)v);
+	write_file(p, b, GOOD_BYTES);
+	free(b);
+	return p;
+}
+
+/* "timeline CMD: " before each line of LINES ("a\nb\n"); caller frees. */
+static char *prefixed(const char *cmd, const char *lines)
+{
+	char *out = xasprintf("%s", ""), *copy = xasprintf("%s", lines), *save = NULL;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *t = xasprintf("%stimeline %s: %s\n", out, cmd, l);
+		free(out);
+		out = t;
+	}
+	free(copy);
+	return out;
+}
+
+/* Runs `timeline CMD GOOD1 BAD GOOD2` with the command prefix PRE ("" or a
+ * setpriv): stderr must be WANT (lines without the "timeline CMD: "), the
+ * exit status RC, and stdout what `timeline CMD GOOD1 OK GOOD2` prints. */
+static void check_cmd(const char *pre, const char *cmd, const char *bad, const char *ok,
+		      const char *want, int rc)
+{
+	char *c1 = xasprintf("%s%s %s %s %s %s", pre, timeline_bin(), cmd, good1, bad, good2);
+	char *c2 = xasprintf("%s %s %s %s %s", timeline_bin(), cmd, good1, ok, good2);
+	char *name = strndup(cmd, strcspn(cmd, " ")), *w = prefixed(name, want);
+	char *out1, *err1, *out2, *err2;
+	ck_assert_msg(run(c1, &out1, &err1) == rc, "%s: exit status, stderr: %s", c1, err1);
+	ck_assert_int_eq(run(c2, &out2, &err2), 0);
+	ck_assert_str_eq(err2, "");
+	ck_assert_msg(!strcmp(err1, w), "%s:\nstderr: %s\nwanted: %s", c1, err1, w);
+	ck_assert_msg(!strcmp(out1, out2), "%s: the good logs' output changed:\n%s\nwanted:\n%s", c1,
+		      out1, out2);
+	ck_assert_uint_gt(strlen(out1), 0);
+	free(c1);
+	free(c2);
+	free(out1);
+	free(err1);
+	free(out2);
+	free(err2);
+	free(w);
+	free(name);
+}
+
+/* A bad input that stops its own reading: every reading command reports
+ * PROBLEM ("PATH: ..." is formed here) and still reads the good logs. */
+static void check_fatal(const char *bad, const char *problem)
+{
+	static const char *const cmds[] = { "dump", "info", "merge", "stats", "dump -f csv" };
+	char *want = xasprintf("%s: %s\n", bad, problem);
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+		check_cmd("", cmds[i], bad, "", want, 2);
+	free(want);
+}
+
+/* A damaged input that is still read: PROBLEM is reported, exit 2, and the
+ * output of dump, as text and JSON lines, is exactly what each file alone gives. */
+static void check_damaged(const char *bad, const char *problem)
+{
+	static const char *const cmds[] = { "dump", "dump -f json" };
+	for (size_t i = 0; i < 2; i++) {
+		char *c = xasprintf("%s %s %s %s %s", timeline_bin(), cmds[i], good1, bad, good2);
+		char *w = xasprintf("timeline dump: %s: %s\n", bad, problem), *out, *err;
+		char *o1, *o2, *o3, *e;
+		char *c1 = xasprintf("%s %s %s", timeline_bin(), cmds[i], good1);
+		char *c2 = xasprintf("%s %s %s", timeline_bin(), cmds[i], bad);
+		char *c3 = xasprintf("%s %s %s", timeline_bin(), cmds[i], good2), *all;
+		ck_assert_int_eq(run(c, &out, &err), 2);
+		ck_assert_str_eq(err, w);
+		ck_assert_int_eq(run(c1, &o1, NULL), 0);
+		ck_assert_int_eq(run(c2, &o2, &e), 2);
+		ck_assert_int_eq(run(c3, &o3, NULL), 0);
+		all = xasprintf("%s%s%s", o1, o2, o3);
+		ck_assert_str_eq(out, all);
+		free(c); free(w); free(out); free(err); free(o1); free(o2); free(o3); free(e);
+		free(c1); free(c2); free(c3); free(all);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Our format
+ * ------------------------------------------------------------------------ */
+
+START_TEST(test_zero_length_file)
+{
+	const char *p = path_in(fx_dir, "empty.timeline");
+	write_file(p, "", 0);
+	check_fatal(p, "not a timeline log (0 bytes, shorter than a header)");
+}
+END_TEST
+
+START_TEST(test_truncated_at_every_section_boundary)
+{
+	/* inside the magic, the first line, the header, the ring, the strings */
+	static const size_t cut[] = { 1, 8, 63, 64, 4095, 4096, 4096 + 64, 4096 + 8 * 64 - 1,
+				      4096 + 8 * 64, GOOD_BYTES - 16, GOOD_BYTES - 1 };
+	unsigned char *b = good_bytes();
+	for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+		char name[32], *problem;
+		const char *p;
+		snprintf(name, sizeof name, "cut%zu.timeline", cut[i]);
+		p = path_in(fx_dir, name);
+		write_file(p, b, cut[i]);
+		problem = cut[i] < 4096
+			? xasprintf("not a timeline log (%zu bytes, shorter than a header)", cut[i])
+			: xasprintf("truncated: header says %d bytes, file has %zu", GOOD_BYTES, cut[i]);
+		check_fatal(p, problem);
+		free(problem);
+	}
+	free(b);
+}
+END_TEST
+
+START_TEST(test_wrong_magic)
+{
+	check_fatal(patched("magic.timeline", 0, 2, 0x5489 ^ 0x0100),
+		    "not a timeline log (bad magic)");
+	check_fatal(patched("magic2.timeline", 4, 4, 0x0a1a0a0a), "not a timeline log (bad magic)");
+}
+END_TEST
+
+START_TEST(test_future_major_version_is_refused_future_minor_is_read)
+{
+	const char *p;
+	check_fatal(patched("v2.timeline", 8, 2, 2),
+		    "format version 2.0 is not supported (this reader reads 1.x)");
+	p = patched("v1.9.timeline", 10, 2, 9);   /* additions a 1.0 reader may ignore */
+	check_cmd("", "dump", p, good1, "", 0);
+}
+END_TEST
+
+START_TEST(test_sizes_that_overflow_32_and_64_bits)
+{
+	check_fatal(patched("e32.timeline", 24, 8, 1ull << 32),
+		    "damaged header (ring of 4294967296 entries)");
+	/* 2^58 entries of 64 bytes are 2^64 bytes: 0 when multiplied in 64 bits */
+	check_fatal(patched("e58.timeline", 24, 8, 1ull << 58),
+		    "damaged header (ring of 288230376151711744 entries)");
+	check_fatal(patched("e64.timeline", 24, 8, UINT64_MAX), "damaged header (ring of "
+		    "18446744073709551615 entries)");
+	/* offsets and sizes that wrap when added */
+	check_fatal(patched("sb.timeline", 48, 8, UINT64_MAX - 15), "damaged header (section offsets)");
+	check_fatal(patched("so.timeline", 40, 8, UINT64_MAX - 63), "damaged header (section offsets)");
+	check_fatal(patched("fb.timeline", 56, 8, UINT64_MAX - 15), "damaged header (section offsets)");
+	check_fatal(patched("hb.timeline", 12, 4, UINT32_MAX), "damaged header (header or entry size)");
+	check_fatal(patched("eb.timeline", 16, 4, 1u << 31), "damaged header (header or entry size)");
+}
+END_TEST
+
+START_TEST(test_entry_count_that_disagrees_with_the_file_size)
+{
+	/* 16 entries with the offsets that go with them: 512 bytes of ring missing */
+	unsigned char *b = good_bytes();
+	const char *p = path_in(fx_dir, "count.timeline");
+	char *problem;
+	put64(b, 24, 16);
+	put64(b, 72, 15);
+	put64(b, 40, 4096 + 16 * 64);
+	put64(b, 56, 4096 + 16 * 64 + 4096);
+	write_file(p, b, GOOD_BYTES);
+	problem = xasprintf("truncated: header says %d bytes, file has %d", 4096 + 16 * 64 + 4096,
+			    GOOD_BYTES);
+	check_fatal(p, problem);
+	free(problem);
+	/* the count alone changed: the sections no longer add up */
+	free(b);
+	b = good_bytes();
+	put64(b, 24, 4);
+	put64(b, 72, 3);
+	write_file(p = path_in(fx_dir, "count2.timeline"), b, GOOD_BYTES);
+	check_fatal(p, "damaged header (section offsets)");
+	free(b);
+}
+END_TEST
+
+START_TEST(test_message_ids_beyond_the_table)
+{
+	const char *p = path_in(fx_dir, "msgid.timeline");
+	write_good(p, 3000, 4, 0x7fff);   /* 0x7fff * 16 is far past 4096 bytes */
+	check_damaged(p, "1 entries with a message id outside the string table");
+}
+END_TEST
+
+START_TEST(test_string_table_with_no_nul)
+{
+	unsigned char *b = good_bytes();
+	const char *p = path_in(fx_dir, "nonul.timeline");
+	memset(b + 4096 + 8 * 64, 'A', 4096);
+	write_file(p, b, GOOD_BYTES);
+	check_damaged(p, "5 entries with a message id outside the string table");
+	free(b);
+}
+END_TEST
+
+START_TEST(test_cursor_beyond_what_was_written)
+{
+	/* every slot's sequence number disagrees with a cursor of 2^64 - 1 */
+	const char *p = patched("cursor.timeline", 64, 8, UINT64_MAX);
+	char *w = xasprintf("%s: 8 incomplete entries skipped\n", p);
+	check_cmd("", "dump", p, "", w, 0);
+	free(w);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Snabb's format
+ * ------------------------------------------------------------------------ */
+
+/* A Snabb v3 file of N entries with timestamps TSC, one definition. */
+static const char *snabb(const char *name, int n, const double *tsc, const char *table,
+			 size_t tlen, size_t *len)
+{
+	const char *p = path_in(fx_dir, name);
+	unsigned char *b;
+	*len = 64 + (size_t)n * 64 + tlen;
+	b = calloc(1, *len);
+	put64(b, 0, 0xa3ff7223441d0001ull);
+	put16(b, 8, 3);
+	put32(b, 12, (uint32_t)n * 64);
+	put32(b, 16, (uint32_t)tlen);
+	for (int i = 0; i < n; i++) {
+		double a = i;
+		memcpy(b + 64 + i * 64, &tsc[i], 8);
+		memcpy(b + 64 + i * 64 + 16, &a, 8);
+	}
+	memcpy(b + 64 + n * 64, table, tlen);
+	write_file(p, b, *len);
+	free(b);
+	return p;
+}
+
+static const double four[4] = { 10, 20, 30, 40 };
+
+START_TEST(test_snabb_truncated_at_every_section_boundary)
+{
+	static const size_t cut[] = { 1, 8, 63, 64, 128, 64 + 4 * 64 - 1, 64 + 4 * 64, 64 + 4 * 64 + 15 };
+	size_t len;
+	char table[32] = "0,9|x.y: a";
+	unsigned char *b;
+	snabb("whole.timeline", 4, four, table, sizeof table, &len);
+	b = (unsigned char *)read_file(path_in(fx_dir, "whole.timeline"), &len);
+	for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+		char name[32], *problem;
+		const char *p;
+		snprintf(name, sizeof name, "scut%zu.timeline", cut[i]);
+		p = path_in(fx_dir, name);
+		write_file(p, b, cut[i]);
+		problem = cut[i] < 64
+			? xasprintf("not a timeline log (%zu bytes, shorter than a header)", cut[i])
+			: xasprintf("truncated: Snabb header says %zu bytes, file has %zu", len, cut[i]);
+		check_fatal(p, problem);
+		free(problem);
+	}
+	free(b);
+}
+END_TEST
+
+START_TEST(test_snabb_future_version_and_sizes_that_overflow_32_bits)
+{
+	char table[32] = "0,9|x.y: a";
+	size_t len;
+	const char *p = snabb("s.timeline", 4, four, table, sizeof table, &len);
+	unsigned char *b = (unsigned char *)read_file(p, &len);
+	char *problem;
+
+	put16(b, 8, 4);
+	write_file(p = path_in(fx_dir, "s4.timeline"), b, len);
+	check_fatal(p, "Snabb format version 4.0 is not supported (this reader reads 2 and 3)");
+	put16(b, 8, 3);
+	/* 64 + log + strings is 2^33 - 1: past 2^32 when added in 32 bits */
+	put32(b, 12, UINT32_MAX - 63);
+	put32(b, 16, UINT32_MAX);
+	write_file(p = path_in(fx_dir, "s32.timeline"), b, len);
+	problem = xasprintf("truncated: Snabb header says 8589934591 bytes, file has %zu", len);
+	check_fatal(p, problem);
+	free(problem);
+	put32(b, 12, 100);
+	write_file(p = path_in(fx_dir, "s100.timeline"), b, len);
+	check_fatal(p, "damaged Snabb header (log of 100 bytes)");
+	free(b);
+}
+END_TEST
+
+START_TEST(test_snabb_full_string_table_is_read)
+{
+	/* the last definition fills the table to its last byte, with no NUL */
+	char table[32] = "0,9|a.b: x";
+	const double tsc[2] = { 100, 200 };
+	size_t len;
+	const char *p;
+	char *c, *out, *err;
+	memcpy(table + 16, "0,9|c.d: abcdefg", 16);
+	p = snabb("full.timeline", 2, tsc, table, sizeof table, &len);
+	{   /* entry 1 uses the second definition */
+		unsigned char *b = (unsigned char *)read_file(p, &len);
+		put16(b, 64 + 64 + 8, 1);
+		write_file(p, b, len);
+		free(b);
+	}
+	c = xasprintf("%s dump -f csv %s", timeline_bin(), p);
+	ck_assert_int_eq(run(c, &out, &err), 0);
+	ck_assert_str_eq(err, "");
+	free(c);
+	c = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n"
+		      "\"%s\",0,100,0,0,0,\"a.b\",\"\",0,0,0,0,0,0,\"x\"\n"
+		      "\"%s\",1,200,100,0,0,\"c.d\",\"\",1,0,0,0,0,0,\"abcdefg\"\n", p, p);
+	ck_assert_str_eq(out, c);
+	free(c);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_snabb_ring_with_two_breaks_in_time_order)
+{
+	/* a sound ring has one break (newest to oldest); this one has two */
+	const double tsc[8] = { 50, 60, 70, 10, 20, 80, 90, 30 };
+	char table[16] = "0,9|x.y: a";
+	size_t len;
+	const char *p = snabb("breaks.timeline", 8, tsc, table, sizeof table, &len);
+	char *c = xasprintf("%s dump -f csv %s", timeline_bin(), p), *out, *err, *w;
+	check_damaged(p, "Snabb ring out of time order (1 break beyond the wrap), read in ring order");
+	/* read from the slot after the newest (90), in ring order */
+	ck_assert_int_eq(run(c, &out, &err), 2);
+	w = xasprintf("timeline dump: %s: Snabb ring out of time order (1 break beyond the wrap), "
+		      "read in ring order\n", p);
+	ck_assert_str_eq(err, w);
+	free(w);
+	w = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	for (int k = 0; k < 8; k++) {
+		int slot = (7 + k) % 8;
+		char *t = xasprintf("%s\"%s\",%d,%.0f,%.0f,0,0,\"x.y\",\"\",%d,0,0,0,0,0,\"a\"\n", w, p,
+				    slot, tsc[slot], tsc[slot] - 30, slot);
+		free(w);
+		w = t;
+	}
+	ck_assert_str_eq(out, w);
+	free(c);
+	free(out);
+	free(err);
+	free(w);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * What a file system can hold
+ * ------------------------------------------------------------------------ */
+
+START_TEST(test_symlink_loop_in_a_directory_input)
+{
+	char *d = xasprintf("%s/dir", fx_dir), *loop, *up, *inside, *w;
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	loop = xasprintf("%s/loop", d);
+	up = xasprintf("%s/up", d);
+	inside = xasprintf("%s/log.timeline", d);
+	ck_assert_int_eq(symlink("loop", loop), 0);   /* a link to itself */
+	ck_assert_int_eq(symlink("..", up), 0);       /* a link back up the tree */
+	write_good(inside, 9000, 2, 0);
+	w = xasprintf("%s: %s\nnote: skipping %s: a link to a directory\n", loop, strerror(ELOOP), up);
+	check_cmd("", "dump", d, inside, w, 2);
+	check_cmd("", "stats", d, inside, w, 2);
+	free(d);
+	free(loop);
+	free(up);
+	free(inside);
+	free(w);
+}
+END_TEST
+
+START_TEST(test_fifo_named_and_in_a_directory)
+{
+	char *d = xasprintf("%s/dir", fx_dir), *f = xasprintf("%s/fifo", fx_dir);
+	char *g = xasprintf("%s/dir/fifo", fx_dir), *w;
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	ck_assert_int_eq(mkfifo(f, 0600), 0);
+	ck_assert_int_eq(mkfifo(g, 0600), 0);
+	check_fatal(f, "not a regular file");    /* named: an error, and no hang */
+	w = xasprintf("note: skipping %s: not a timeline log\n", g);
+	check_cmd("", "dump", d, "", w, 0);      /* found in a directory: a note */
+	free(d);
+	free(f);
+	free(g);
+	free(w);
+}
+END_TEST
+
+START_TEST(test_unreadable_file)
+{
+	const char *p = patched("locked.timeline", 0, 2, 0x5489);
+	/* root reads anything: drop the capabilities that let it */
+	const char *pre = geteuid() == 0 ? "setpriv --bounding-set -dac_override,-dac_read_search " : "";
+	char *w = xasprintf("%s: %s\n", p, strerror(EACCES));
+	ck_assert_int_eq(chmod(p, 0), 0);
+	check_cmd(pre, "dump", p, "", w, 2);
+	check_cmd(pre, "info", p, "", w, 2);
+	check_cmd(pre, "stats", p, "", w, 2);
+	free(w);
+}
+END_TEST
+
+START_TEST(test_directory_of_10000_small_files_one_of_them_cut)
+{
+	enum { FILES = 10000, CUT = 4999 };
+	tl_options o = { .entries = 2, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 1024, .name = "small" };
+	char *d = xasprintf("%s/many", fx_dir), *src = xasprintf("%s/small.timeline", fx_dir);
+	char *c, *out, *err, *w;
+	unsigned char *b;
+	size_t len, lines = 0;
+	tl_error e;
+	uint16_t id;
+	tl_log *log = tl_open(src, &o, &e);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(tl_intern(log, def, &id, &e), TL_OK);
+	for (int k = 0; k < 3; k++) {   /* 3 into a ring of 2: 2 kept, 1 lag each */
+		tl_set_manual_clock(log, 100 + 10 * (uint64_t)k, 0);
+		tl_append(log, id, (uint64_t)k, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+	b = (unsigned char *)read_file(src, &len);
+	ck_assert_uint_eq(len, 4096 + 2 * 64 + 1024);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	for (int i = 0; i < FILES; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "s%05d.timeline", i);
+		write_file(path_in(d, name), b, i == CUT ? len - 1 : len);
+	}
+	w = xasprintf("timeline dump: %s/s%05d.timeline: truncated: header says %zu bytes, file has "
+		      "%zu\n", d, CUT, len, len - 1);
+	c = xasprintf("%s dump %s %s %s", timeline_bin(), good1, d, good2);
+	ck_assert_int_eq(run(c, &out, &err), 2);
+	ck_assert_str_eq(err, w);
+	for (char *s = out; (s = strchr(s, '\n')); s++)
+		lines++;
+	ck_assert_uint_eq(lines, 5 + 2 * (FILES - 1) + 3);
+	free(c);
+	free(out);
+	free(err);
+	free(w);
+	/* stats: one lag per small file, each of 10 cycles */
+	c = xasprintf("%s stats -f csv %s", timeline_bin(), d);
+	ck_assert_int_eq(run(c, &out, &err), 2);
+	ck_assert_str_eq(out, "\"event\",\"n\",\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"max\",\"mean\","
+			 "\"stddev\",\"min_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\"p99.9_ns\",\"max_ns\","
+			 "\"mean_ns\",\"stddev_ns\"\n"
+			 "\"ping\",9999,10,10,10,10,10,10,10,0,10,10,10,10,10,10,10,0\n");
+	w = xasprintf("timeline stats: %s/s%05d.timeline: truncated: header says %zu bytes, file has "
+		      "%zu\n", d, CUT, len, len - 1);
+	ck_assert_str_eq(err, w);
+	free(w);
+	free(c);
+	free(out);
+	free(err);
+	free(b);
+	free(src);
+	free(d);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * zstd
+ * ------------------------------------------------------------------------ */
+
+/* Compresses LEN bytes of DATA (then EXTRA zero bytes) into PATH as one
+ * frame without a content size; returns the frame in a malloc'd buffer. */
+static unsigned char *zframe(const void *data, size_t len, size_t extra, size_t *zlen)
+{
+	ZSTD_CCtx *z = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(len + extra) + 64, pos = 0;
+	unsigned char *out = malloc(cap);
+	static unsigned char zeros[1 << 16];
+	ZSTD_CCtx_setParameter(z, ZSTD_c_contentSizeFlag, 0);
+	ZSTD_CCtx_setParameter(z, ZSTD_c_compressionLevel, 1);
+	for (size_t done = 0; done < len + extra;) {
+		const void *src = done < len ? (const void *)((const char *)data + done) : (const void *)zeros;
+		size_t n = done < len ? len - done : (extra - (done - len) < sizeof zeros ?
+						     extra - (done - len) : sizeof zeros);
+		ZSTD_inBuffer in = { src, n, 0 };
+		ZSTD_outBuffer o = { out, cap, pos };
+		while (in.pos < in.size)
+			ck_assert(!ZSTD_isError(ZSTD_compressStream2(z, &o, &in, ZSTD_e_continue)));
+		pos = o.pos;
+		done += n;
+	}
+	{
+		ZSTD_inBuffer in = { NULL, 0, 0 };
+		ZSTD_outBuffer o = { out, cap, pos };
+		size_t left;
+		do
+			ck_assert(!ZSTD_isError(left = ZSTD_compressStream2(z, &o, &in, ZSTD_e_end)));
+		while (left);
+		pos = o.pos;
+	}
+	ZSTD_freeCCtx(z);
+	*zlen = pos;
+	return out;
+}
+
+START_TEST(test_zstd_bombs_and_cut_frames)
+{
+	unsigned char *b = good_bytes(), *z, *f;
+	size_t zlen;
+	const char *p;
+	char *problem;
+
+	/* a frame whose header claims 2^62 bytes of content */
+	z = zframe(b, GOOD_BYTES, 0, &zlen);
+	ck_assert_uint_eq(z[4] & 0xe3, 0);   /* no content size, single segment or dictionary */
+	f = malloc(zlen + 8);
+	memcpy(f, z, 6);
+	f[4] |= 0xc0;                        /* an 8-byte content size after the window byte */
+	put64(f, 6, 1ull << 62);
+	memcpy(f + 14, z + 6, zlen - 6);
+	write_file(p = path_in(fx_dir, "claim.zst"), f, zlen + 8);
+	check_fatal(p, "damaged zstd data: Data corruption detected");
+	free(f);
+	/* cut: after the magic, half way, one byte short */
+	write_file(p = path_in(fx_dir, "cut4.zst"), z, 4);
+	check_fatal(p, "truncated zstd data");
+	write_file(p = path_in(fx_dir, "cuthalf.zst"), z, zlen / 2);
+	check_fatal(p, "truncated zstd data");
+	write_file(p = path_in(fx_dir, "cut1.zst"), z, zlen - 1);
+	check_fatal(p, "truncated zstd data");
+	free(z);
+
+	/* a real bomb: a small log's header, then 256 MiB of zeros */
+	z = zframe(b, GOOD_BYTES, 256u << 20, &zlen);
+	ck_assert_uint_lt(zlen, 64 << 10);
+	write_file(p = path_in(fx_dir, "bomb.zst"), z, zlen);
+	problem = xasprintf("decompresses to more than the %d bytes its header gives", GOOD_BYTES);
+	check_fatal(p, problem);
+	free(problem);
+	free(z);
+
+	/* a header announcing 1 TiB */
+	put64(b, 56, 1ull << 40);
+	z = zframe(b, GOOD_BYTES, 0, &zlen);
+	write_file(p = path_in(fx_dir, "tera.zst"), z, zlen);
+	check_fatal(p, "its header announces 1099511627776 bytes, over the 4294967296 a compressed "
+		    "input may hold");
+	free(z);
+
+	/* compressed text */
+	z = zframe("hello, world, this is not a log at all, but it is long enough to be "
+		   "compressed: 64 bytes and more\n", 100, 0, &zlen);
+	write_file(p = path_in(fx_dir, "text.zst"), z, zlen);
+	check_fatal(p, "compressed, but not a timeline log");
+	free(z);
+	free(b);
+}
+END_TEST
+
+Suite *hostile_suite(void)
+{
+	Suite *s = suite_create("hostile");
+	TCase *t = tcase_create("catalogue");
+	tcase_add_unchecked_fixture(t, fx_base_setup, fx_base_teardown);
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_zero_length_file);
+	tcase_add_test(t, test_truncated_at_every_section_boundary);
+	tcase_add_test(t, test_wrong_magic);
+	tcase_add_test(t, test_future_major_version_is_refused_future_minor_is_read);
+	tcase_add_test(t, test_sizes_that_overflow_32_and_64_bits);
+	tcase_add_test(t, test_entry_count_that_disagrees_with_the_file_size);
+	tcase_add_test(t, test_message_ids_beyond_the_table);
+	tcase_add_test(t, test_string_table_with_no_nul);
+	tcase_add_test(t, test_cursor_beyond_what_was_written);
+	tcase_add_test(t, test_snabb_truncated_at_every_section_boundary);
+	tcase_add_test(t, test_snabb_future_version_and_sizes_that_overflow_32_bits);
+	tcase_add_test(t, test_snabb_full_string_table_is_read);
+	tcase_add_test(t, test_snabb_ring_with_two_breaks_in_time_order);
+	tcase_add_test(t, test_symlink_loop_in_a_directory_input);
+	tcase_add_test(t, test_fifo_named_and_in_a_directory);
+	tcase_add_test(t, test_unreadable_file);
+	tcase_add_test(t, test_directory_of_10000_small_files_one_of_them_cut);
+	tcase_add_test(t, test_zstd_bombs_and_cut_frames);
+	suite_add_tcase(s, t);
+	return s;
+}

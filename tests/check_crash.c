@@ -1,6 +1,6 @@
 /* check_crash.c: writers SIGKILLed at 1,002 random moments, three processes
- * at a time, never lose an event whose call returned, and no incomplete entry ever reads as complete, after
- * the crash or while a live writer laps the reader. */
+ * at a time, never lose an event whose call returned, and no incomplete entry
+ * ever reads as complete, after a crash or while a live writer laps a reader. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>

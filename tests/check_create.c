@@ -132,6 +132,35 @@ START_TEST(test_old_log_at_path_is_replaced)
 }
 END_TEST
 
+START_TEST(test_file_of_another_user_at_log_path_is_refused_and_kept)
+{
+	char want[4200];
+	struct stat st;
+	if (geteuid() == 0) {
+		/* root can plant one: a file of nobody's where the log would go */
+		const char *p = path_in(dir, "theirs.timeline");
+		size_t len;
+		char *text;
+		write_file(p, "not yours", 9);
+		ck_assert_int_eq(chown(p, 65534, 65534), 0);
+		snprintf(want, sizeof want, "%s: exists and belongs to uid 65534", p);
+		assert_open_fails(p, &small, TL_E_UNSAFE, want);
+		text = read_file(p, &len);
+		ck_assert_uint_eq(len, 9);
+		ck_assert_int_eq(memcmp(text, "not yours", 9), 0);
+		free(text);
+		ck_assert_int_eq(stat(p, &st), 0);
+		ck_assert_uint_eq(st.st_uid, 65534);
+	} else {
+		/* anyone else finds one of root's: refused before anything is touched */
+		ck_assert_int_eq(stat("/etc/passwd", &st), 0);
+		ck_assert_uint_eq(st.st_uid, 0);
+		assert_open_fails("/etc/passwd", &small, TL_E_UNSAFE,
+				  "/etc/passwd: exists and belongs to uid 0");
+	}
+}
+END_TEST
+
 START_TEST(test_file_size_limit_fails_without_a_signal)
 {
 	const char *p = path_in(dir, "big.timeline");
@@ -252,6 +281,7 @@ Suite *create_suite(void)
 	tcase_add_test(t, test_world_writable_parent_is_refused_unless_sticky);
 	tcase_add_test(t, test_pid_directory_open_to_others_is_refused);
 	tcase_add_test(t, test_old_log_at_path_is_replaced);
+	tcase_add_test(t, test_file_of_another_user_at_log_path_is_refused_and_kept);
 	tcase_add_test(t, test_file_size_limit_fails_without_a_signal);
 	tcase_add_test(t, test_bad_options_are_refused);
 	tcase_add_test(t, test_unwritable_var_run_falls_back_to_user_directories);

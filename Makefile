@@ -61,6 +61,7 @@ GEN_H = $(EVENTS:events/%.events=$(BUILD)/gen/%_events.h)
 TEST_SRC = $(wildcard tests/check_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o $(AN_OBJ)
 TEST_BIN = $(BUILD)/tests/check_timeline
+STRESS = $(BUILD)/tests/stress
 EXAMPLE = $(BUILD)/examples/hello
 ENGINE = $(BUILD)/examples/engine/engine
 ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
@@ -75,7 +76,7 @@ FIXTURES ?= tests/fixtures
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
-all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE) $(ENGINE)
+all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE) $(ENGINE) $(STRESS)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -133,6 +134,11 @@ $(BUILD)/bench/fill.o: $(GEN_H)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) -lm
+
+# The torture and soak helper (tests/torture.sh).
+$(STRESS): $(BUILD)/tests/stress.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA)
 
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
 check: $(TEST_BIN) $(BIN) $(ENGINE)

@@ -39,9 +39,9 @@ awk -v rounds="$rounds" -v seconds="$seconds" '
 	FILENAME ~ /dump.err$/ && /incomplete entries skipped/ { skipped += $(NF-3) }
 	FILENAME ~ /w[12].out$/ { written += $(NF-1) }
 	END {
-		printf "torture: %d s, %d rounds: %d copies (%d entries, %d slots dropped), " \
-		       "%d dumps (%d entries, %d slots skipped); %d events written by 2 writers; " \
-		       "entries checked %d, torn %d, out of order %d\n", seconds, rounds, copies, kept,
+		printf "torture: %d s, %d rounds: %d copies (%.0f entries, %.0f slots dropped), " \
+		       "%d dumps (%.0f entries, %.0f slots skipped); %.0f events written by 2 writers; " \
+		       "entries checked %.0f, torn %d, out of order %d\n", seconds, rounds, copies, kept,
 		       dropped, dumps, rows, skipped, written, checked + rows, torn, disorder
 		exit (torn + disorder > 0)
 	}' "$dir/copy.log" "$dir/check.log" "$dir/csv.log" "$dir/dump.err" "$dir/w1.out" "$dir/w2.out"

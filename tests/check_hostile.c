@@ -570,6 +570,8 @@ static unsigned char *zframe(const void *data, size_t len, size_t extra, size_t 
 
 START_TEST(test_zstd_bombs_and_cut_frames)
 {
+	static const char text[] = "hello, world: this is not a log at all, but it is long "
+				   "enough to be compressed, 64 bytes and more\n";
 	unsigned char *b = good_bytes(), *z, *f;
 	size_t zlen;
 	const char *p;
@@ -613,8 +615,7 @@ START_TEST(test_zstd_bombs_and_cut_frames)
 	free(z);
 
 	/* compressed text */
-	z = zframe("hello, world, this is not a log at all, but it is long enough to be "
-		   "compressed: 64 bytes and more\n", 100, 0, &zlen);
+	z = zframe(text, sizeof text - 1, 0, &zlen);
 	write_file(p = path_in(fx_dir, "text.zst"), z, zlen);
 	check_fatal(p, "compressed, but not a timeline log");
 	free(z);

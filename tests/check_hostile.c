@@ -149,6 +149,25 @@ static void check_damaged(const char *bad, const char *problem)
 	}
 }
 
+/* The first CUT[i] bytes of the LEN of B, each a file read as a fatal input:
+ * shorter than HEADER bytes, not a log; else truncated, as KIND's header says. */
+static void check_cuts(const unsigned char *b, size_t len, const size_t *cut, size_t ncut,
+		       size_t header, const char *kind)
+{
+	for (size_t i = 0; i < ncut; i++) {
+		char name[32], *problem;
+		const char *p;
+		snprintf(name, sizeof name, "%scut%zu.timeline", *kind ? "s" : "", cut[i]);
+		p = path_in(fx_dir, name);
+		write_file(p, b, cut[i]);
+		problem = cut[i] < header
+			? xasprintf("not a timeline log (%zu bytes, shorter than a header)", cut[i])
+			: xasprintf("truncated: %sheader says %zu bytes, file has %zu", kind, len, cut[i]);
+		check_fatal(p, problem);
+		free(problem);
+	}
+}
+
 /* ------------------------------------------------------------------------
  * Our format
  * ------------------------------------------------------------------------ */
@@ -167,18 +186,7 @@ START_TEST(test_truncated_at_every_section_boundary)
 	static const size_t cut[] = { 1, 8, 63, 64, 4095, 4096, 4096 + 64, 4096 + 8 * 64 - 1,
 				      4096 + 8 * 64, GOOD_BYTES - 16, GOOD_BYTES - 1 };
 	unsigned char *b = good_bytes();
-	for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
-		char name[32], *problem;
-		const char *p;
-		snprintf(name, sizeof name, "cut%zu.timeline", cut[i]);
-		p = path_in(fx_dir, name);
-		write_file(p, b, cut[i]);
-		problem = cut[i] < 4096
-			? xasprintf("not a timeline log (%zu bytes, shorter than a header)", cut[i])
-			: xasprintf("truncated: header says %d bytes, file has %zu", GOOD_BYTES, cut[i]);
-		check_fatal(p, problem);
-		free(problem);
-	}
+	check_cuts(b, GOOD_BYTES, cut, sizeof cut / sizeof *cut, 4096, "");
 	free(b);
 }
 END_TEST
@@ -311,18 +319,7 @@ START_TEST(test_snabb_truncated_at_every_section_boundary)
 	unsigned char *b;
 	snabb("whole.timeline", 4, four, table, sizeof table, &len);
 	b = (unsigned char *)read_file(path_in(fx_dir, "whole.timeline"), &len);
-	for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
-		char name[32], *problem;
-		const char *p;
-		snprintf(name, sizeof name, "scut%zu.timeline", cut[i]);
-		p = path_in(fx_dir, name);
-		write_file(p, b, cut[i]);
-		problem = cut[i] < 64
-			? xasprintf("not a timeline log (%zu bytes, shorter than a header)", cut[i])
-			: xasprintf("truncated: Snabb header says %zu bytes, file has %zu", len, cut[i]);
-		check_fatal(p, problem);
-		free(problem);
-	}
+	check_cuts(b, len, cut, sizeof cut / sizeof *cut, 64, "Snabb ");
 	free(b);
 }
 END_TEST

@@ -608,7 +608,7 @@ int an_entry(struct an *a, const tl_entry *e)
 		a->has_last |= 1u << ev->level;
 		if (found && e->tsc >= prev) {
 			struct an_row *r = cached_row(a, ev, ev->name, e, -1);
-			return hist_add(&r->h, (double)(e->tsc - prev));
+			return hist_add_whole(&r->h, e->tsc - prev);
 		}
 	}
 	return 0;

@@ -36,7 +36,7 @@ static double midpoint(const struct hist *h, int x, int sub)
 static void stats_add(struct hist *h, double v, uint64_t count)
 {
 	/* Chan et al.'s pairwise update: COUNT values equal to V */
-	double n = (double)h->n, c = (double)count, d = v - h->mean;
+	double n = (double)(h->n - h->wk), c = (double)count, d = v - h->mean;
 	if (h->n == 0 || v < h->min)
 		h->min = v;
 	if (h->n == 0 || v > h->max)
@@ -65,11 +65,88 @@ int hist_add(struct hist *h, double v)
 	return 0;
 }
 
+/* Counts V in the bucket it falls in, or as a zero. */
+static int count(struct hist *h, uint64_t v)
+{
+	int e, x, sub;
+	if (v == 0) {
+		h->zeros++;
+		return 0;
+	}
+	/* V in [2^(e-1), 2^e): bucket() of V, by shifts: sub = (V - 2^(e-1)) 2^(8-e) */
+	_Static_assert(HIST_SUB == 128, "2 HIST_SUB = 2^8 below");
+	e = 64 - __builtin_clzll(v);
+	x = e - HIST_EMIN - 1;
+	sub = (int)(e <= 8 ? (v - (1ull << (e - 1))) << (8 - e) : (v - (1ull << (e - 1))) >> (e - 8));
+	if (!h->block[x] && !(h->block[x] = calloc(HIST_SUB, sizeof *h->block[x])))
+		return -1;
+	h->block[x][sub]++;
+	return 0;
+}
+
+int hist_add_whole(struct hist *h, uint64_t v)
+{
+	int64_t d;
+	if (h->wk == 0)
+		h->wref = v;
+	d = (int64_t)(v - h->wref);
+	if (d >= (1ll << 32) || d <= -(1ll << 32))
+		return hist_add(h, (double)v);   /* keeps ws2 exact: d^2 < 2^64 */
+	if (count(h, v) < 0)
+		return -1;
+	if (h->n == 0 || (double)v < h->min)
+		h->min = (double)v;
+	if (h->n == 0 || (double)v > h->max)
+		h->max = (double)v;
+	h->n++;
+	h->wk++;
+	h->ws1 += d;
+	h->ws2 += (unsigned __int128)((__int128)d * d);
+	return 0;
+}
+
+/* The mean and sum of squares of every value of H, hist_add_whole()'s ones
+ * folded in (Chan et al.'s pairwise combination). */
+static void moments(const struct hist *h, double *mean, double *m2)
+{
+	double n1 = (double)(h->n - h->wk), n2 = (double)h->wk, mw, d;
+	long double q, m2w;
+	*mean = h->mean;
+	*m2 = h->m2;
+	if (!h->wk)
+		return;
+	q = (long double)h->ws1 / n2;                         /* mean of v - wref */
+	mw = (double)((long double)h->wref + q);
+	m2w = (long double)h->ws2 - (long double)h->ws1 * q;  /* sum (d - q)^2 */
+	if (n1 == 0) {
+		*mean = mw;
+		*m2 = (double)m2w;
+		return;
+	}
+	d = mw - h->mean;
+	*mean = h->mean + d * n2 / (n1 + n2);
+	*m2 = h->m2 + (double)m2w + d * d * n1 * n2 / (n1 + n2);
+}
+
+double hist_mean(const struct hist *h)
+{
+	double mean, m2;
+	moments(h, &mean, &m2);
+	return mean;
+}
+
 int hist_merge(struct hist *into, const struct hist *from)
 {
-	double n, c, d;
+	double n, c, d, fmean, fm2;
 	if (from->n == 0)
 		return 0;
+	moments(into, &n, &c);                   /* INTO's pending values folded in */
+	into->mean = n;
+	into->m2 = c;
+	into->wk = 0;
+	into->ws1 = 0;
+	into->ws2 = 0;
+	moments(from, &fmean, &fm2);
 	for (int x = 0; x < HIST_EXPS; x++) {
 		if (!from->block[x])
 			continue;
@@ -86,9 +163,9 @@ int hist_merge(struct hist *into, const struct hist *from)
 		into->max = from->max;
 	n = (double)into->n;
 	c = (double)from->n;
-	d = from->mean - into->mean;
+	d = fmean - into->mean;
 	into->mean += d * c / (n + c);
-	into->m2 += from->m2 + d * d * n * c / (n + c);
+	into->m2 += fm2 + d * d * n * c / (n + c);
 	into->n += from->n;
 	return 0;
 }
@@ -136,7 +213,11 @@ double hist_quantile(const struct hist *h, double q)
 
 double hist_stddev(const struct hist *h)
 {
-	return h->n < 2 ? 0 : sqrt(h->m2 / (double)(h->n - 1));
+	double mean, m2;
+	if (h->n < 2)
+		return 0;
+	moments(h, &mean, &m2);
+	return sqrt((m2 > 0 ? m2 : 0) / (double)(h->n - 1));
 }
 
 /* Count of bucket I in the order zeros, then every (x, s); for merging

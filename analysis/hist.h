@@ -21,13 +21,25 @@ struct hist {
 	uint64_t n;                  /* values added */
 	uint64_t zeros;              /* values below 2^-33, counted as 0 */
 	double min, max;             /* exact */
-	double mean, m2;             /* Welford's running mean and sum of squares */
+	double mean, m2;             /* Welford's mean and sum of squares of the values
+				      * hist_add() took; read them through hist_mean() */
+	uint64_t wk, wref;           /* hist_add_whole(): values not yet in mean and m2,
+				      * and the first of them */
+	__int128 ws1;                /* their sum of (v - wref) ... */
+	unsigned __int128 ws2;       /* ... and of (v - wref)^2, exact */
 	int fractions;               /* a value added was not a whole number */
 	uint64_t *block[HIST_EXPS];  /* HIST_SUB counts per exponent, made on first use */
 };
 
 /* Adds V (negative values count as 0). Returns -1 out of memory, else 0. */
 int hist_add(struct hist *h, double v);
+
+/* Adds the whole number V, as hist_add() would, in a few instructions: no
+ * floating point, no division (a stats pass adds one per entry). */
+int hist_add_whole(struct hist *h, uint64_t v);
+
+/* The mean of the values added. */
+double hist_mean(const struct hist *h);
 
 /* Adds every value of FROM to INTO. Returns -1 out of memory, else 0. */
 int hist_merge(struct hist *into, const struct hist *from);

@@ -88,7 +88,7 @@ static struct table *lag_table(struct an *e, const struct an_options *o, int for
 		const struct an_row *r = rows[i];
 		const struct hist *h = &r->h;
 		double v[9] = { (double)h->n, h->min, hist_quantile(h, 0.5), hist_quantile(h, 0.9),
-				hist_quantile(h, 0.99), hist_quantile(h, 0.999), h->max, h->mean,
+				hist_quantile(h, 0.99), hist_quantile(h, 0.999), h->max, hist_mean(h),
 				hist_stddev(h) };
 		int c = key_cells(e, o, r, cells), b = 0;
 		if (h->n == 0)

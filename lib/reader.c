@@ -15,6 +15,9 @@
 
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22   /* <linux/mman.h>, Linux 5.14 */
+#endif
 
 /* Checks every size and offset of header H against FILE_BYTES. */
 static int check_header(const struct tl_header *h, uint64_t file_bytes, const char *path,
@@ -182,6 +185,14 @@ void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 	if (end > start)
 		madvise((void *)start, end - start, MADV_DONTNEED);
 	r->chunk = chunk;
+	/* map the new chunk's pages in one call rather than a fault per page
+	 * (Linux 5.14 on; older kernels say EINVAL and fault as before) */
+	start = (uintptr_t)(ring + chunk * TL_CHUNK_ENTRIES * 64) & ~(uintptr_t)(page - 1);
+	end = (uintptr_t)(ring + (chunk + 1) * TL_CHUNK_ENTRIES * 64);
+	if (end > (uintptr_t)(ring + r->entries * 64))
+		end = (uintptr_t)(ring + r->entries * 64);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_POPULATE_READ);
 }
 
 /* Copies entry number N into *E if its slot holds it complete and unchanged. */
@@ -195,8 +206,13 @@ static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
 	e->tsc = LOAD(&s->tsc);
 	e->msgid = LOAD(&s->msgid);
 	e->aux = LOAD(&s->aux);
-	for (int i = 0; i < TL_MAX_ARGS; i++)
-		e->args[i] = LOAD(&s->args[i]);
+	/* written out: GCC keeps a loop of atomic loads a loop */
+	e->args[0] = LOAD(&s->args[0]);
+	e->args[1] = LOAD(&s->args[1]);
+	e->args[2] = LOAD(&s->args[2]);
+	e->args[3] = LOAD(&s->args[3]);
+	e->args[4] = LOAD(&s->args[4]);
+	e->args[5] = LOAD(&s->args[5]);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (LOAD(&s->seq) != want)
 		return 0;
@@ -219,7 +235,8 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 		uint64_t n = r->next;
 		__atomic_store_n(&r->next, n + 1, __ATOMIC_RELAXED);   /* tl_reader_warm() reads it */
 		r->left--;
-		tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
+		if ((n & r->mask) / TL_CHUNK_ENTRIES != r->chunk)
+			tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
 		/* ahead of the hardware prefetcher, which loses track of many files */
 		__builtin_prefetch(&r->ring[(n + 16) & r->mask]);
 		/* entry c shares its slot with c - entries: never return both */

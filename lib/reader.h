@@ -38,7 +38,7 @@ struct tl_reader {
 
 /* Called with the ring slot about to be read: when SLOT starts a new chunk,
  * drops the pages of the previous one from the mapping (the page cache keeps
- * them; a later read faults them back in). */
+ * them; a later read faults them back in) and maps the new one's at once. */
 void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 	__attribute__((visibility("hidden")));
 

@@ -45,6 +45,56 @@ START_TEST(test_hist_gives_exact_moments_and_quantiles_within_0_39_percent)
 }
 END_TEST
 
+START_TEST(test_hist_add_whole_is_hist_add_for_whole_numbers)
+{
+	/* small numbers, both sides of powers of two, and values more than 2^32
+	 * from the first (which take hist_add()'s path); each exact as a double */
+	struct hist a, b, m, w;
+	uint64_t v[2000];
+	int n = 0;
+	for (uint64_t x = 0; x < 600; x++)
+		v[n++] = x;
+	for (int e = 1; e < 64; e++) {   /* as doubles: exact up to 2^53 */
+		v[n++] = 1ull << e;
+		if (e < 53) {
+			v[n++] = (1ull << e) - 1;
+			v[n++] = (1ull << e) + 1;
+		}
+	}
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(hist_add(&a, (double)v[i]), 0);
+		ck_assert_int_eq(hist_add_whole(&b, v[i]), 0);
+	}
+	ck_assert_uint_eq(a.n, b.n);
+	ck_assert_uint_eq(a.zeros, b.zeros);
+	ck_assert(a.min == b.min && a.max == b.max);
+	for (int x = 0; x < HIST_EXPS; x++) {
+		ck_assert_int_eq(!a.block[x], !b.block[x]);
+		for (int k = 0; a.block[x] && k < HIST_SUB; k++)
+			ck_assert_msg(a.block[x][k] == b.block[x][k], "bucket %d.%d", x, k);
+	}
+	ck_assert(fabs(hist_mean(&a) - hist_mean(&b)) <= 1e-12 * hist_mean(&a));
+	ck_assert(fabs(hist_stddev(&a) - hist_stddev(&b)) <= 1e-9 * hist_stddev(&a));
+	/* exact moments of 1..1000 through the whole path, and through a merge */
+	memset(&w, 0, sizeof w);
+	memset(&m, 0, sizeof m);
+	for (uint64_t x = 1; x <= 1000; x++)
+		ck_assert_int_eq(hist_add_whole(&w, x + 1000000000000ull), 0);
+	ck_assert(hist_mean(&w) == 1000000000500.5);
+	ck_assert(fabs(hist_stddev(&w) - 288.8194360957494) < 1e-6);
+	ck_assert_int_eq(hist_add(&m, 1000000000000.0), 0);
+	ck_assert_int_eq(hist_merge(&m, &w), 0);
+	ck_assert_uint_eq(m.n, 1001);
+	ck_assert(fabs(hist_mean(&m) - (1000000000500.5 * 1000 + 1e12) / 1001) < 1e-3);
+	hist_free(&a);
+	hist_free(&b);
+	hist_free(&w);
+	hist_free(&m);
+}
+END_TEST
+
 static void fill(struct hist *h, const double *v, int n)
 {
 	memset(h, 0, sizeof *h);
@@ -355,6 +405,7 @@ Suite *stats_suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_hist_gives_exact_moments_and_quantiles_within_0_39_percent);
+	tcase_add_test(t, test_hist_add_whole_is_hist_add_for_whole_numbers);
 	tcase_add_test(t, test_mann_whitney_p_values_match_hand_computations);
 	tcase_add_test(t, test_change_ci_brackets_a_20_percent_shift);
 	tcase_add_test(t, test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_level);

@@ -38,10 +38,40 @@ static void setup(void)
 	write_good(good2, 5000, 3, 0);
 }
 
+/* What `timeline CMD GOOD1 GOOD2` prints, per command, made once a test. */
+static struct { const char *cmd; char *out; } ref[8];
+
 static void teardown(void)
 {
 	free(good1);
 	free(good2);
+	for (size_t i = 0; i < sizeof ref / sizeof *ref; i++) {
+		free(ref[i].out);
+		ref[i].cmd = NULL;
+		ref[i].out = NULL;
+	}
+}
+
+/* The output of `timeline CMD GOOD1 OK GOOD2`, which must succeed quietly;
+ * with no OK, from the cache. Caller frees. */
+static char *good_output(const char *cmd, const char *ok)
+{
+	size_t i = 0;
+	char *c, *out, *err;
+	if (!*ok)
+		for (; i < sizeof ref / sizeof *ref && ref[i].cmd; i++)
+			if (!strcmp(ref[i].cmd, cmd))
+				return xasprintf("%s", ref[i].out);
+	c = xasprintf("%s %s %s %s %s", timeline_bin(), cmd, good1, ok, good2);
+	ck_assert_int_eq(run(c, &out, &err), 0);
+	ck_assert_str_eq(err, "");
+	if (!*ok && i < sizeof ref / sizeof *ref) {
+		ref[i].cmd = cmd;
+		ref[i].out = xasprintf("%s", out);
+	}
+	free(c);
+	free(err);
+	return out;
 }
 
 /* A copy of good1's bytes, LEN of them (the file is 4096 + 8 * 64 + 4096). */
@@ -94,22 +124,17 @@ static void check_cmd(const char *pre, const char *cmd, const char *bad, const c
 		      const char *want, int rc)
 {
 	char *c1 = xasprintf("%s%s %s %s %s %s", pre, timeline_bin(), cmd, good1, bad, good2);
-	char *c2 = xasprintf("%s %s %s %s %s", timeline_bin(), cmd, good1, ok, good2);
 	char *name = strndup(cmd, strcspn(cmd, " ")), *w = prefixed(name, want);
-	char *out1, *err1, *out2, *err2;
+	char *out1, *err1, *out2 = good_output(cmd, ok);
 	ck_assert_msg(run(c1, &out1, &err1) == rc, "%s: exit status, stderr: %s", c1, err1);
-	ck_assert_int_eq(run(c2, &out2, &err2), 0);
-	ck_assert_str_eq(err2, "");
 	ck_assert_msg(!strcmp(err1, w), "%s:\nstderr: %s\nwanted: %s", c1, err1, w);
 	ck_assert_msg(!strcmp(out1, out2), "%s: the good logs' output changed:\n%s\nwanted:\n%s", c1,
 		      out1, out2);
 	ck_assert_uint_gt(strlen(out1), 0);
 	free(c1);
-	free(c2);
 	free(out1);
 	free(err1);
 	free(out2);
-	free(err2);
 	free(w);
 	free(name);
 }

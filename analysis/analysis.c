@@ -54,6 +54,7 @@ struct an_ev {
 	int role, rule;              /* begin or end of rule RULE */
 	char *label;                 /* its pair's label */
 	uint16_t msgid;
+	int unknown;                 /* the msgid names no definition */
 	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
 	char unit_name[128], bucket_name[128];
 	int begin_unit, begin_bucket;/* end: the same names' indexes in its begin, -1 none */
@@ -88,6 +89,7 @@ struct an {
 	struct an_ev *begins;
 	uint64_t last[10];
 	unsigned has_last;           /* bit L: last[L] is set */
+	uint64_t unknown;            /* entries of this file whose msgid names nothing */
 	struct an_breaths *breaths;
 	size_t nbreaths;
 	uint64_t b_first[4], b_last[4];   /* tsc, breath, packets, bytes */
@@ -318,6 +320,7 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	a->def(a->ctx, msgid, &d);
 	ev->msgid = msgid;
 	ev->name = xstrdup(d.known ? d.name : "?");
+	ev->unknown = !d.known;
 	ev->app = app_of(d.attrs);
 	ev->level = d.known && d.level < 10 ? d.level : 9;
 	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = -1;
@@ -385,6 +388,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->ctx = ctx;
 	a->evs = xcalloc(65536, sizeof *a->evs);
 	a->has_last = 0;
+	a->unknown = 0;
 	memset(a->b_first, 0, sizeof a->b_first);
 	memset(a->b_last, 0, sizeof a->b_last);
 	a->breaths = realloc(a->breaths, (a->nbreaths + 1) * sizeof *a->breaths);
@@ -484,12 +488,24 @@ static void keys_of(const struct an *a, const struct an_ev *ev, const char *even
 /* The --bucket range holding V: [edge i, edge i+1), the last open. */
 /* The row of entry E of EV named EVENT in BUCKET: the one of EV's last
  * entry when the cpu/node word and bucket are the same, else looked up. */
-static struct an_row *cached_row(struct an *a, struct an_ev *ev, const char *event,
-				 const tl_entry *e, int bucket)
+static struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
+			       const tl_entry *e, int bucket) __attribute__((noinline));
+
+/* The row of entry E of EV: the one its last entry went to, when its cpu/node
+ * word and bucket are the same (the common case, kept free of find_row()'s
+ * stack frame), else found and remembered. */
+static inline struct an_row *cached_row(struct an *a, struct an_ev *ev, const char *event,
+					const tl_entry *e, int bucket)
 {
-	char *kv[AN_NKEYS], cpu[16], numa[16];
 	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
 		return ev->row;
+	return find_row(a, ev, event, e, bucket);
+}
+
+static struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
+			       const tl_entry *e, int bucket)
+{
+	char *kv[AN_NKEYS], cpu[16], numa[16];
 	keys_of(a, ev, event, e, kv, cpu, numa);
 	kv[AN_BUCKET] = (char *)an_bucket_label(a, bucket);
 	ev->row = row_for(a, kv, bucket);
@@ -574,6 +590,7 @@ int an_entry(struct an *a, const tl_entry *e)
 	struct an_ev *ev = a->evs[e->msgid];
 	if (!ev)
 		ev = a->evs[e->msgid] = make_ev(a, e->msgid);
+	a->unknown += (unsigned)ev->unknown;
 	if (ev->breath) {
 		uint64_t v[4] = { e->tsc, e->args[ev->b_breath], e->args[ev->b_packets],
 				  e->args[ev->b_bytes] };
@@ -612,6 +629,11 @@ int an_entry(struct an *a, const tl_entry *e)
 		}
 	}
 	return 0;
+}
+
+uint64_t an_file_unknown(const struct an *a)
+{
+	return a->unknown;
 }
 
 int an_file_end(struct an *a)

@@ -99,6 +99,9 @@ int an_entry(struct an *a, const tl_entry *e);
 /* Ends the current file. */
 int an_file_end(struct an *a);
 
+/* Entries of the current file whose message id named no definition. */
+uint64_t an_file_unknown(const struct an *a);
+
 /* The rows, sorted by their keys; the breath summaries in file order; the
  * unmatched pair counts. */
 struct an_row **an_rows(struct an *a, size_t *n);

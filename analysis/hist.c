@@ -65,44 +65,9 @@ int hist_add(struct hist *h, double v)
 	return 0;
 }
 
-/* Counts V in the bucket it falls in, or as a zero. */
-static int count(struct hist *h, uint64_t v)
+int hist_new_block(struct hist *h, int x)
 {
-	int e, x, sub;
-	if (v == 0) {
-		h->zeros++;
-		return 0;
-	}
-	/* V in [2^(e-1), 2^e): bucket() of V, by shifts: sub = (V - 2^(e-1)) 2^(8-e) */
-	_Static_assert(HIST_SUB == 128, "2 HIST_SUB = 2^8 below");
-	e = 64 - __builtin_clzll(v);
-	x = e - HIST_EMIN - 1;
-	sub = (int)(e <= 8 ? (v - (1ull << (e - 1))) << (8 - e) : (v - (1ull << (e - 1))) >> (e - 8));
-	if (!h->block[x] && !(h->block[x] = calloc(HIST_SUB, sizeof *h->block[x])))
-		return -1;
-	h->block[x][sub]++;
-	return 0;
-}
-
-int hist_add_whole(struct hist *h, uint64_t v)
-{
-	int64_t d;
-	if (h->wk == 0)
-		h->wref = v;
-	d = (int64_t)(v - h->wref);
-	if (d >= (1ll << 32) || d <= -(1ll << 32))
-		return hist_add(h, (double)v);   /* keeps ws2 exact: d^2 < 2^64 */
-	if (count(h, v) < 0)
-		return -1;
-	if (h->n == 0 || (double)v < h->min)
-		h->min = (double)v;
-	if (h->n == 0 || (double)v > h->max)
-		h->max = (double)v;
-	h->n++;
-	h->wk++;
-	h->ws1 += d;
-	h->ws2 += (unsigned __int128)((__int128)d * d);
-	return 0;
+	return (h->block[x] = calloc(HIST_SUB, sizeof *h->block[x])) ? 0 : -1;
 }
 
 /* The mean and sum of squares of every value of H, hist_add_whole()'s ones

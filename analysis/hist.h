@@ -34,9 +34,44 @@ struct hist {
 /* Adds V (negative values count as 0). Returns -1 out of memory, else 0. */
 int hist_add(struct hist *h, double v);
 
+/* Makes block X of H; -1 out of memory. For hist_add_whole(). */
+int hist_new_block(struct hist *h, int x);
+
 /* Adds the whole number V, as hist_add() would, in a few instructions: no
- * floating point, no division (a stats pass adds one per entry). */
-int hist_add_whole(struct hist *h, uint64_t v);
+ * floating point, no division, no call (a stats pass adds one per entry).
+ * Returns -1 out of memory, else 0. */
+static inline int hist_add_whole(struct hist *h, uint64_t v)
+{
+	int64_t d;
+	if (h->wk == 0)
+		h->wref = v;
+	d = (int64_t)(v - h->wref);
+	/* within 2^32 of the first, so ws2 stays exact (d^2 < 2^64); below 2^63,
+	 * so V converts to a double in one instruction */
+	if (d >= (1ll << 32) || d <= -(1ll << 32) || (int64_t)v < 0)
+		return hist_add(h, (double)v);
+	if (v == 0) {
+		h->zeros++;
+	} else {
+		/* V in [2^(e-1), 2^e): bucket (e - HIST_EMIN - 1, (V - 2^(e-1)) 2^(8-e)) */
+		int e = 64 - __builtin_clzll(v), x = e - HIST_EMIN - 1;
+		uint64_t off = v - (1ull << (e - 1));
+		int sub = (int)(e <= 8 ? off << (8 - e) : off >> (e - 8));
+		_Static_assert(HIST_SUB == 128, "2 HIST_SUB = 2^8 above");
+		if (!h->block[x] && hist_new_block(h, x) < 0)
+			return -1;
+		h->block[x][sub]++;
+	}
+	if (h->n == 0 || (double)(int64_t)v < h->min)
+		h->min = (double)(int64_t)v;
+	if (h->n == 0 || (double)(int64_t)v > h->max)
+		h->max = (double)(int64_t)v;
+	h->n++;
+	h->wk++;
+	h->ws1 += d;
+	h->ws2 += (unsigned __int128)((__int128)d * d);
+	return 0;
+}
 
 /* The mean of the values added. */
 double hist_mean(const struct hist *h);

@@ -145,14 +145,13 @@ static int feed_one(const char *path, int named, void *arg)
 	an_file_begin(f->e, &file, def_of, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
-		if (input_event(in, e.msgid)->name[0] == '?')
-			in->unknown++;
 		if (an_entry(f->e, &e) < 0) {
 			cli_error(f->cmd, "%s: out of memory", path);
 			f->a->problems++;
 			break;
 		}
 	}
+	in->unknown = an_file_unknown(f->e);
 	an_file_end(f->e);
 	f->a->problems += input_report_damage(f->cmd, in);
 	f->a->files++;

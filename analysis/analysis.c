@@ -87,8 +87,10 @@ struct an {
 	void *ctx;
 	struct an_ev **evs;          /* by msgid */
 	struct an_ev *begins;
-	uint64_t last[10];
-	unsigned has_last;           /* bit L: last[L] is set */
+	/* for Snabb's lag: the latest entry of each level that no later entry of
+	 * a lower or equal level has passed; levels rise from the bottom */
+	struct { uint64_t tsc; unsigned level; } lag[10];
+	unsigned nlag;
 	uint64_t unknown;            /* entries of this file whose msgid names nothing */
 	struct an_breaths *breaths;
 	size_t nbreaths;
@@ -387,7 +389,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->def = def;
 	a->ctx = ctx;
 	a->evs = xcalloc(65536, sizeof *a->evs);
-	a->has_last = 0;
+	a->nlag = 0;
 	a->unknown = 0;
 	memset(a->b_first, 0, sizeof a->b_first);
 	memset(a->b_last, 0, sizeof a->b_last);
@@ -611,18 +613,21 @@ int an_entry(struct an *a, const tl_entry *e)
 			return pair_end(a, ev, e);
 		return 0;
 	}
-	/* Snabb's lag: the distance to the previous entry of this level or lower */
+	/* Snabb's lag: the distance to the previous entry of this level or lower,
+	 * the top of the stack once the higher levels are popped */
 	{
-		unsigned mask = a->has_last & ((2u << ev->level) - 1);
-		uint64_t prev = 0;
-		int found = 0;
-		for (unsigned l = 0; l <= ev->level; l++)
-			if ((mask >> l & 1) && (!found || a->last[l] > prev)) {
-				prev = a->last[l];
-				found = 1;
-			}
-		a->last[ev->level] = e->tsc;
-		a->has_last |= 1u << ev->level;
+		unsigned l = ev->level, n = a->nlag;
+		uint64_t prev;
+		int found;
+		while (n && a->lag[n - 1].level > l)
+			n--;
+		found = n > 0;
+		prev = found ? a->lag[n - 1].tsc : 0;
+		if (found && a->lag[n - 1].level == l)
+			n--;
+		a->lag[n].tsc = e->tsc;
+		a->lag[n].level = l;
+		a->nlag = n + 1;
 		if (found && e->tsc >= prev) {
 			struct an_row *r = cached_row(a, ev, ev->name, e, -1);
 			return hist_add_whole(&r->h, e->tsc - prev);

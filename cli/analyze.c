@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analyze.h"
+#include "warm.h"
 #include "commands.h"
 #include "input.h"
 #include "view.h"
@@ -144,6 +145,7 @@ static int feed_one(const char *path, int named, void *arg)
 	file.tsc_hz = in->info.tsc_hz;
 	an_file_begin(f->e, &file, def_of, in);
 	tl_reader_rewind(in->r);
+	warm_start(&in->r, 1);   /* the other CPU reads ahead */
 	while (tl_reader_next(in->r, &e)) {
 		if (an_entry(f->e, &e) < 0) {
 			cli_error(f->cmd, "%s: out of memory", path);
@@ -151,6 +153,7 @@ static int feed_one(const char *path, int named, void *arg)
 			break;
 		}
 	}
+	warm_stop();
 	in->unknown = an_file_unknown(f->e);
 	an_file_end(f->e);
 	f->a->problems += input_report_damage(f->cmd, in);

@@ -1,6 +1,6 @@
-/* warm.h: a helper thread that reads the inputs of a merge ahead of the
- * merging thread (tl_reader_warm), so the merge finds its entries in the
- * shared cache instead of waiting on memory. */
+/* warm.h: a helper thread that reads the inputs of a merge, or the file
+ * stats or diff is reading, ahead of the main thread (tl_reader_warm), so it
+ * finds its entries in the shared cache instead of waiting on memory. */
 #ifndef TL_WARM_H
 #define TL_WARM_H
 #include <stddef.h>

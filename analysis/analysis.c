@@ -386,6 +386,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->f.host = xstrdup(f->host);
 	a->f.group = xstrdup(f->group);
 	a->f.tsc_hz = f->tsc_hz;
+	a->f.order = f->order;
 	a->def = def;
 	a->ctx = ctx;
 	a->evs = xcalloc(65536, sizeof *a->evs);
@@ -653,6 +654,7 @@ int an_file_end(struct an *a)
 		b->breaths = a->b_last[1] - a->b_first[1];
 		b->packets = a->b_last[2] - a->b_first[2];
 		b->bytes = a->b_last[3] - a->b_first[3];
+		b->order = a->f.order;
 		a->nbreaths++;
 	}
 	/* begins still pending at the end of the file never ended */
@@ -724,8 +726,57 @@ const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
 	return a->breaths;
 }
 
-const struct an_unmatched *an_unmatched_list(const struct an *a, size_t *n)
+static int by_order(const void *x, const void *y)
 {
+	const struct an_breaths *a = x, *b = y;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int by_label(const void *x, const void *y)
+{
+	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
+}
+
+int an_merge(struct an *into, const struct an *from)
+{
+	for (size_t i = 0; i < from->nrows; i++) {
+		const struct an_row *f = from->rows[i];
+		struct an_row *r = row_for(into, f->key, f->bucket);
+		if (hist_merge(&r->h, &f->h) < 0)
+			return -1;
+		r->cycles += f->cycles;
+		r->units += f->units;
+		r->empty += f->empty;
+		if (f->hz_set)
+			note_hz(r, f->hz);
+	}
+	/* one more slot than the list: an_file_begin() keeps one ready */
+	into->breaths = realloc(into->breaths, (into->nbreaths + from->nbreaths + 1) *
+				sizeof *into->breaths);
+	if (!into->breaths)
+		abort();
+	for (size_t i = 0; i < from->nbreaths; i++) {
+		struct an_breaths *b = &into->breaths[into->nbreaths++];
+		*b = from->breaths[i];
+		b->process = xstrdup(b->process);
+		b->path = xstrdup(b->path);
+		b->group = xstrdup(b->group);
+	}
+	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
+	if (into->nbreaths)
+		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
+	for (size_t i = 0; i < from->nunmatched; i++) {
+		struct an_unmatched *u = unmatched_for(into, from->unmatched[i].label);
+		u->ends += from->unmatched[i].ends;
+		u->begins += from->unmatched[i].begins;
+	}
+	return 0;
+}
+
+const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)
+{
+	if (a->nunmatched)
+		qsort(a->unmatched, a->nunmatched, sizeof *a->unmatched, by_label);
 	*n = a->nunmatched;
 	return a->unmatched;
 }

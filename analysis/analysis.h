@@ -44,6 +44,7 @@ struct an_options {
 struct an_file {
 	const char *path, *process, *host, *group;
 	uint64_t tsc_hz;             /* 0: unknown */
+	uint64_t order;              /* its place among the inputs: orders breath summaries */
 };
 
 /* An event definition, as the caller's def() callback gives it. */
@@ -72,6 +73,7 @@ struct an_breaths {
 	uint64_t hz;
 	uint64_t n;                  /* breath_end entries seen */
 	uint64_t breaths, packets, bytes, cycles;   /* last minus first */
+	uint64_t order;              /* the file's an_file.order */
 };
 
 /* Begin/end pairs that could not be matched, per pair label. */
@@ -102,11 +104,17 @@ int an_file_end(struct an *a);
 /* Entries of the current file whose message id named no definition. */
 uint64_t an_file_unknown(const struct an *a);
 
+/* Adds everything FROM has counted (made with the same options, over other
+ * files) to INTO, as if INTO had read FROM's files too: rows by key,
+ * breath summaries by file order, unmatched counts by label. Returns -1 out
+ * of memory, else 0. */
+int an_merge(struct an *into, const struct an *from);
+
 /* The rows, sorted by their keys; the breath summaries in file order; the
- * unmatched pair counts. */
+ * unmatched pair counts, by label. */
 struct an_row **an_rows(struct an *a, size_t *n);
 const struct an_breaths *an_breath_list(const struct an *a, size_t *n);
-const struct an_unmatched *an_unmatched_list(const struct an *a, size_t *n);
+const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);
 
 /* Orders rows as an_rows() sorts them: by key, numbers as numbers. Rows of
  * two engines made with the same options compare alike. */

@@ -17,6 +17,8 @@ struct analyze {
 	int problems;                /* inputs that could not be read */
 	int progress;                /* stderr is a terminal: show progress */
 	unsigned files;              /* inputs read so far */
+	struct job *jobs;            /* the files analyze_feed() found, for analyze_done() */
+	size_t njobs, jcap;
 };
 
 /* The long options of both commands, and their usage lines. */
@@ -51,13 +53,16 @@ int analyze_option(struct analyze *a, int c, const char *arg, const char **why);
 /* Finishes the options: default keys, the built-in pairs after the user's. */
 void analyze_ready(struct analyze *a);
 
-/* Reads every log under PATH into engine E, labelled GROUP (NULL: the name
- * of PATH if a directory, else of its directory). Problems are reported and
- * counted in A->problems. */
+/* Finds every log under PATH, to be read into engine E by analyze_done(),
+ * labelled GROUP (NULL: the name of PATH if a directory, else of its
+ * directory). */
 void analyze_feed(struct analyze *a, struct an *e, const char *cmd, const char *path,
 		  const char *group);
 
-/* Ends the progress line, if one was shown. */
+/* Reads the files every analyze_feed() found, on a thread per CPU (at most
+ * 8), each with engines of its own merged into the callers' at the end;
+ * prints the messages of the walks and of each file in input order, as
+ * one thread would. Problems are counted in A->problems. */
 void analyze_done(struct analyze *a);
 
 /* Frees the --pair rules. */

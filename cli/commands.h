@@ -27,7 +27,12 @@ int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
-/* Prints "timeline CMD: " and the message to stderr, then a newline. */
+/* Where this thread's messages go: stderr unless set (stats and diff read
+ * files on several threads, each into a buffer printed in input order). */
+extern __thread FILE *cli_err;
+#define CLI_ERR (cli_err ? cli_err : stderr)
+
+/* Prints "timeline CMD: " and the message to CLI_ERR, then a newline. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* For getopt_long's '?' or ':' return C (with opterr = 0 and an optstring

@@ -71,7 +71,7 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 				stop = 1;
 		} else if (!stop && !input_quiet) {
 			/* not followed: that is how a link back up cannot loop */
-			fprintf(stderr, "timeline %s: note: skipping %s: a link to a directory\n", cmd,
+			fprintf(CLI_ERR, "timeline %s: note: skipping %s: a link to a directory\n", cmd,
 				names[i]);
 		}
 		free(names[i]);
@@ -119,15 +119,17 @@ static uint64_t announced_size(const unsigned char *head, size_t len)
 	return 0;
 }
 
-/* Decompresses the zstd file FD into an unlinked temporary file; returns its
- * fd, or -2 when the content is not a timeline log, or -1, with the problem
- * in WHY. Stops at the size the log's own header announces, so a bomb costs
- * no more than a real log. */
-static int unzstd(int fd, char *why, size_t wsz)
+#define IBUF (1 << 17)
+#define OBUF (1 << 18)
+
+/* Decompresses the zstd file FD into an unlinked temporary file, through the
+ * buffers IBUF and OBUF; returns its fd, or -2 when the content is not a
+ * timeline log, or -1, with the problem in WHY. Stops at the size the log's
+ * own header announces, so a bomb costs no more than a real log. */
+static int unzstd_in(int fd, char *why, size_t wsz, unsigned char *ibuf, unsigned char *obuf)
 {
 	const char *tmp = getenv("TMPDIR");
 	ZSTD_DStream *z = ZSTD_createDStream();
-	static unsigned char ibuf[1 << 17], obuf[1 << 18];
 	unsigned char head[64];
 	uint64_t total = 0, limit = MAX_DECOMPRESSED;
 	size_t n, rc = 1, hlen = 0;
@@ -139,7 +141,7 @@ static int unzstd(int fd, char *why, size_t wsz)
 	}
 	ZSTD_initDStream(z);
 	for (;;) {
-		ssize_t got = read(fd, ibuf, sizeof ibuf);
+		ssize_t got = read(fd, ibuf, IBUF);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -151,7 +153,7 @@ static int unzstd(int fd, char *why, size_t wsz)
 		n = (size_t)got;
 		ZSTD_inBuffer ib = { ibuf, n, 0 };
 		while (ib.pos < ib.size) {
-			ZSTD_outBuffer ob = { obuf, sizeof obuf, 0 };
+			ZSTD_outBuffer ob = { obuf, OBUF, 0 };
 			rc = ZSTD_decompressStream(z, &ob, &ib);
 			if (ZSTD_isError(rc)) {
 				snprintf(why, wsz, "damaged zstd data: %s", ZSTD_getErrorName(rc));
@@ -205,6 +207,23 @@ fail:
 	return -1;
 }
 
+/* unzstd_in() with buffers of its own: stats and diff read on several threads. */
+static int unzstd(int fd, char *why, size_t wsz)
+{
+	unsigned char *ibuf = malloc(IBUF), *obuf = malloc(OBUF);
+	int rc;
+	if (!ibuf || !obuf) {
+		free(ibuf);
+		free(obuf);
+		snprintf(why, wsz, "out of memory");
+		return -1;
+	}
+	rc = unzstd_in(fd, why, wsz, ibuf, obuf);
+	free(ibuf);
+	free(obuf);
+	return rc;
+}
+
 /* What the first bytes of FD say the file is: 'n' native, 's' Snabb,
  * 'z' zstd, 0 anything else (including short files). */
 static int sniff(int fd)
@@ -230,7 +249,7 @@ static int sniff(int fd)
 static void skip_note(const char *cmd, const char *path)
 {
 	if (!input_quiet)
-		fprintf(stderr, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
+		fprintf(CLI_ERR, "timeline %s: note: skipping %s: not a timeline log\n", cmd, path);
 }
 
 /* S as one CSV field (quoted by libcsv when needed) in a malloc'd *OUT;

@@ -221,7 +221,7 @@ static void draw_hist(struct an *e, const struct an_options *o)
 }
 
 /* Unmatched pairs: reported on stdout in text and JSON, on stderr for CSV. */
-static void report_unmatched(const struct an *e, int format)
+static void report_unmatched(struct an *e, int format)
 {
 	size_t n;
 	const struct an_unmatched *u = an_unmatched_list(e, &n);

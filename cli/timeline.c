@@ -39,14 +39,16 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+__thread FILE *cli_err;
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "timeline %s: ", cmd);
+	fprintf(CLI_ERR, "timeline %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(CLI_ERR, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', CLI_ERR);
 }
 
 int cli_usage_error(const char *cmd, const char *usage, const char *reason)

@@ -303,6 +303,63 @@ START_TEST(test_breath_summary_is_exact_from_first_to_last_breath_end)
 }
 END_TEST
 
+/* Writes NAME: 11 breath_end entries, 1000 cycles and K packets apart. */
+static void breath_log(const char *name, uint64_t k)
+{
+	tl_log *log = open_manual(path_in(dir, name), 64);
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "1,6|engine.breath_end: breath totalpackets totalbytes\nEnd.",
+				   &id, NULL), TL_OK);
+	for (uint64_t i = 0; i <= 10; i++) {
+		tl_set_manual_clock(log, 1000 * (i + 1), 0);
+		tl_append(log, id, 1 + i, k * i, 100 * k * i, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+START_TEST(test_files_read_in_parallel_report_in_input_order)
+{
+	/* 12 logs and 3 bad inputs among them: whatever thread reads what, the
+	 * breath rows follow the inputs, and so do the messages */
+	char names[12][32], *args = xasprintf("%s", ""), *cmd, *out, *err, *t, *line;
+	int rc;
+	write_file(path_in(dir, "bad1.timeline"), "x", 1);
+	write_file(path_in(dir, "bad2.timeline"), "", 0);
+	for (int i = 0; i < 12; i++) {
+		snprintf(names[i], sizeof names[i], "p%02d.timeline", i);
+		breath_log(names[i], 10 + (uint64_t)i);
+		t = xasprintf("%s %s%s", args, names[i], i == 3 ? " bad1.timeline" :
+			      i == 7 ? " missing.timeline bad2.timeline" : "");
+		free(args);
+		args = t;
+	}
+	cmd = xasprintf("cd %s && %s stats --breaths -f csv%s", dir, timeline_bin(), args);
+	rc = run(cmd, &out, &err);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_str_eq(err, "timeline stats: bad1.timeline: not a timeline log (1 bytes, shorter than a header)\n"
+			      "timeline stats: missing.timeline: No such file or directory\n"
+			      "timeline stats: bad2.timeline: not a timeline log (0 bytes, shorter than a header)\n");
+	/* after the header, row i is file i's: 10 breaths in 10000 cycles at
+	 * 1 GHz (1000000/s), 10 + i packets a breath of 100 bytes each */
+	line = strchr(out, '\n');
+	for (int i = 0; i < 12; i++) {
+		char pk[48], *end;
+		ck_assert_ptr_nonnull(line);
+		end = strchr(line + 1, '\n');
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		snprintf(pk, sizeof pk, ",10,1000000,%d,100,", 10 + i);
+		ck_assert_msg(strstr(line + 1, pk) != NULL, "row %d: %s", i, line + 1);
+		line = end;
+	}
+	ck_assert_str_eq(line + 1, "");
+	free(args);
+	free(cmd);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* A log of N pairs of app.push for app "a" whose cycles are SCALE times a
  * spread of 900..1099, in a pseudo-random order from SEED. */
 static void cost_log(const char *sub, double scale, unsigned seed, int n)
@@ -411,6 +468,7 @@ Suite *stats_suite(void)
 	tcase_add_test(t, test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_level);
 	tcase_add_test(t, test_stats_per_packets_counts_pairs_units_buckets_numa_and_unmatched_exactly);
 	tcase_add_test(t, test_breath_summary_is_exact_from_first_to_last_breath_end);
+	tcase_add_test(t, test_files_read_in_parallel_report_in_input_order);
 	tcase_add_test(t, test_diff_flags_a_20_percent_slowdown_and_exits_1);
 	tcase_add_test(t, test_diff_of_two_samples_of_one_distribution_exits_0);
 	tcase_add_test(t, test_diff_lists_one_sided_groups_and_warns_below_10_samples);

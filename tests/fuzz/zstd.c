@@ -9,7 +9,10 @@
 #include "fuzz.h"
 #include "input.h"
 
-/* input.c reports through the command's error printer: keep it quiet. */
+/* input.c reports through the command's error printer and stream: keep
+ * them quiet. */
+__thread FILE *cli_err;
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	(void)cmd;

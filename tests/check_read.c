@@ -572,6 +572,50 @@ START_TEST(test_dump_of_logs_without_entries_prints_nothing_and_exits_0)
 }
 END_TEST
 
+START_TEST(test_numbers_print_exactly_at_every_power_of_ten)
+{
+	/* 10^k - 1, 10^k and 10^k + 1 for k = 0..19, 0, 2^64 - 1 and a few
+	 * more: every digit count and both sides of each, six to an entry */
+	uint64_t v[66], p10 = 1;
+	char *p = path_dup("digits.timeline"), *out, *err, *want = xasprintf("%s", ""), *t;
+	tl_log *log = open_manual(p, 16);
+	uint16_t id;
+	int n = 0;
+	for (int k = 0; k < 20; k++, p10 *= 10) {
+		v[n++] = p10 - 1;
+		v[n++] = p10;
+		v[n++] = p10 + 1;
+	}
+	v[n++] = 0;
+	v[n++] = UINT64_MAX;
+	v[n++] = 12345678901234567890ull;
+	v[n++] = 100000000;
+	v[n++] = 99999999;
+	v[n++] = 1234567;
+	ck_assert_int_eq(n, 66);
+	ck_assert_int_eq(tl_intern(log, "4,6|n.six: a b c d e f", &id, NULL), TL_OK);
+	for (int i = 0; i < n; i += 6) {
+		tl_set_manual_clock(log, 1000 + (uint64_t)i, 0);
+		tl_append(log, id, v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5]);
+		t = xasprintf("%s\"%s\",%d,%d,%d,0,0,\"n.six\",\"\",%llu,%llu,%llu,%llu,%llu,%llu,"
+			      "\"a b c d e f\"\n", want, p, i / 6, 1000 + i, i,
+			      (unsigned long long)v[i], (unsigned long long)v[i + 1],
+			      (unsigned long long)v[i + 2], (unsigned long long)v[i + 3],
+			      (unsigned long long)v[i + 4], (unsigned long long)v[i + 5]);
+		free(want);
+		want = t;
+	}
+	tl_close(log);
+	ck_assert_int_eq(tl(&out, &err, "dump --format csv '%s'", p), 0);
+	ck_assert_ptr_nonnull(strchr(out, '\n'));
+	ck_assert_str_eq(strchr(out, '\n') + 1, want);
+	free(out);
+	free(err);
+	free(want);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_dump_of_64_bit_arguments_is_exact_in_every_format)
 {
 	const struct w e[1] = { { 5, 7, 3, DROP, { UINT64_MAX, (1ull << 53) + 1, 0, 0, 0, UINT64_MAX - 1 } } };
@@ -2095,6 +2139,7 @@ Suite *read_suite(void)
 	tcase_add_test(d, test_dump_reports_message_ids_outside_the_table_once);
 	tcase_add_test(d, test_dump_prints_every_entry_with_names_attributes_and_named_arguments);
 	tcase_add_test(d, test_dump_of_logs_without_entries_prints_nothing_and_exits_0);
+	tcase_add_test(d, test_numbers_print_exactly_at_every_power_of_ten);
 	tcase_add_test(d, test_dump_of_64_bit_arguments_is_exact_in_every_format);
 	tcase_add_test(d, test_dump_event_glob_keeps_only_matching_category_names);
 	tcase_add_test(d, test_dump_cpu_list_keeps_only_those_cpus);

@@ -16,9 +16,6 @@
 #define ROUNDS 334   /* rounds of WRITERS processes: 1,002 kills */
 #define WRITERS 3
 
-static char *dir;
-static void setup(void) { dir = tmpdir_new(); }
-static void teardown(void) { rm_rf(dir); free(dir); }
 
 /* Event I carries arguments derived from I, so a torn entry cannot pass. */
 static void log_one(tl_log *log, uint64_t i)
@@ -83,7 +80,7 @@ static size_t crash_round(volatile uint64_t *returned, unsigned seed)
 	long pause[WRITERS];
 	size_t checked = 0;
 	for (int w = 0; w < WRITERS; w++) {
-		log[w] = tl_open(path_in(dir, w ? (w == 1 ? "b.timeline" : "c.timeline") : "a.timeline"),
+		log[w] = tl_open(path_in(test_dir, w ? (w == 1 ? "b.timeline" : "c.timeline") : "a.timeline"),
 				 &o, &err);
 		ck_assert_msg(log[w] != NULL, "%s", err.msg);
 		returned[w] = 0;
@@ -110,7 +107,7 @@ static size_t crash_round(volatile uint64_t *returned, unsigned seed)
 	}
 	for (int w = 0; w < WRITERS; w++) {
 		tl_close(log[w]);
-		checked += check_killed(path_in(dir, w ? (w == 1 ? "b.timeline" : "c.timeline")
+		checked += check_killed(path_in(test_dir, w ? (w == 1 ? "b.timeline" : "c.timeline")
 						     : "a.timeline"),
 					__atomic_load_n(&returned[w], __ATOMIC_ACQUIRE), seed);
 	}
@@ -137,7 +134,7 @@ END_TEST
  * returned is complete and in order, and skipped ones are counted. */
 START_TEST(test_live_reader_never_returns_a_torn_entry)
 {
-	const char *p = path_in(dir, "live.timeline");
+	const char *p = path_in(test_dir, "live.timeline");
 	tl_options o = { .entries = 1 << 16, .clock = TL_CLOCK_AUTO };
 	tl_error err;
 	tl_log *log = tl_open(p, &o, &err);
@@ -183,7 +180,7 @@ Suite *crash_suite(void)
 {
 	Suite *s = suite_create("crash");
 	TCase *t = tcase_create("crash");
-	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 240);   /* 1,002 kills take about 20 s, 3 times that sanitized */
 	tcase_add_test(t, test_sigkill_never_loses_a_returned_event);
 	tcase_add_test(t, test_live_reader_never_returns_a_torn_entry);

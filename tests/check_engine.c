@@ -11,18 +11,6 @@
 #include <string.h>
 #include "util.h"
 
-static char *dir;
-
-static void setup(void)
-{
-	dir = tmpdir_new();
-}
-
-static void teardown(void)
-{
-	rm_rf(dir);
-	free(dir);
-}
 
 static const char *engine_bin(void)
 {
@@ -33,7 +21,7 @@ static const char *engine_bin(void)
 /* Runs the engine with ARGS into DIR/SUB; returns its stdout (caller frees). */
 static char *engine(const char *sub, const char *args)
 {
-	char *cmd = xasprintf("%s --dir %s/%s %s", engine_bin(), dir, sub, args), *out, *err;
+	char *cmd = xasprintf("%s --dir %s/%s %s", engine_bin(), test_dir, sub, args), *out, *err;
 	int rc = run(cmd, &out, &err);
 	ck_assert_msg(rc == 0, "%s: exit %d: %s", cmd, rc, err);
 	free(cmd);
@@ -97,7 +85,7 @@ static double packets_of(const struct units *u, const char *app)
 START_TEST(test_every_packet_the_engine_counts_is_attributed_by_stats_at_rate_9)
 {
 	char *out = engine("all", "--breaths 3000 --rate 9 --workload small --seed 7");
-	char *cmd = xasprintf("%s stats --per packets --by app -f csv %s/all", timeline_bin(), dir);
+	char *cmd = xasprintf("%s stats --per packets --by app -f csv %s/all", timeline_bin(), test_dir);
 	char *csv, *err;
 	struct csv_parser p;
 	struct units u;
@@ -132,7 +120,7 @@ END_TEST
 /* Counts the entries of EVENT in the dump of DIR/SUB. */
 static uint64_t count_events(const char *sub, const char *event)
 {
-	char *cmd = xasprintf("%s dump -e '%s' %s/%s | wc -l", timeline_bin(), event, dir, sub);
+	char *cmd = xasprintf("%s dump -e '%s' %s/%s | wc -l", timeline_bin(), event, test_dir, sub);
 	char *out;
 	uint64_t n;
 	ck_assert_int_eq(run(cmd, &out, NULL), 0);
@@ -171,7 +159,7 @@ START_TEST(test_diff_of_a_slowed_lookup_exits_1_and_names_the_app)
 	char *a = engine("normal", "--seconds 1 --cpu 0 --workload imix --seed 3");
 	char *b = engine("slow", "--seconds 1 --cpu 0 --workload imix --seed 3 --slow lookup=200");
 	char *cmd = xasprintf("%s diff --per packets --threshold 20 %s/normal %s/slow", timeline_bin(),
-			      dir, dir);
+			      test_dir, test_dir);
 	char *out, *line;
 	int slower = 0;
 	ck_assert_int_eq(run(cmd, &out, NULL), 1);
@@ -195,8 +183,8 @@ START_TEST(test_diff_of_two_normal_runs_exits_0)
 {
 	char *a = engine("one", "--seconds 1 --cpu 0 --workload imix --seed 5");
 	char *b = engine("two", "--seconds 1 --cpu 0 --workload imix --seed 6");
-	char *cmd = xasprintf("%s diff --per packets --threshold 20 %s/one %s/two", timeline_bin(), dir,
-			      dir);
+	char *cmd = xasprintf("%s diff --per packets --threshold 20 %s/one %s/two", timeline_bin(), test_dir,
+			      test_dir);
 	char *out;
 	ck_assert_int_eq(run(cmd, &out, NULL), 0);
 	ck_assert_ptr_null(strstr(out, "SLOWER"));
@@ -226,7 +214,7 @@ Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
 	TCase *t = tcase_create("engine");
-	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_every_packet_the_engine_counts_is_attributed_by_stats_at_rate_9);
 	tcase_add_test(t, test_with_the_per_breath_draw_each_rate_is_logged_in_its_share_of_breaths);

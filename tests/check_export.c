@@ -8,18 +8,6 @@
 #include <string.h>
 #include "util.h"
 
-static char *dir;
-
-static void setup(void)
-{
-	dir = tmpdir_new();
-}
-
-static void teardown(void)
-{
-	rm_rf(dir);
-	free(dir);
-}
 
 START_TEST(test_export_usage_errors_exit_2_with_a_reason)
 {
@@ -31,7 +19,7 @@ START_TEST(test_export_usage_errors_exit_2_with_a_reason)
 		{ "-f chrome --pair push -o x in", "--pair takes BEGIN=END, e.g. rx_start=rx_end" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char *cmd = xasprintf("cd %s && %s export %s", dir, timeline_bin(), bad[i].args), *err;
+		char *cmd = xasprintf("cd %s && %s export %s", test_dir, timeline_bin(), bad[i].args), *err;
 		char *want = xasprintf("timeline export: %s\n", bad[i].why);
 		ck_assert_int_eq(run(cmd, NULL, &err), 2);
 		ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s", bad[i].args, err);
@@ -52,7 +40,7 @@ static char *sh(int want, const char *fmt, ...)
 	va_start(ap, fmt);
 	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
 	va_end(ap);
-	full = xasprintf("cd %s && %s", dir, cmd);
+	full = xasprintf("cd %s && %s", test_dir, cmd);
 	rc = run(full, &out, &err);
 	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", cmd, rc, want, err);
 	free(cmd);
@@ -64,7 +52,7 @@ static char *sh(int want, const char *fmt, ...)
 /* A log of three app events of apps x and y, at known ticks (1 GHz). */
 static void small_log(const char *name, uint64_t t0)
 {
-	tl_log *log = open_manual(path_in(dir, name), 16);
+	tl_log *log = open_manual(path_in(test_dir, name), 16);
 	static const char *const defs[] = { "5,5|app.push: inpackets inbytes\nPush.",
 					    "5,5|app.pushed: inpackets inbytes\nPushed." };
 	uint16_t x[2], y[2];
@@ -83,7 +71,7 @@ static void small_log(const char *name, uint64_t t0)
 static int64_t wall0(const char *name)
 {
 	tl_error err;
-	tl_reader *r = tl_reader_open(path_in(dir, name), &err);
+	tl_reader *r = tl_reader_open(path_in(test_dir, name), &err);
 	tl_info in;
 	ck_assert_msg(r != NULL, "%s", err.msg);
 	tl_reader_info(r, &in);
@@ -255,8 +243,8 @@ START_TEST(test_export_with_a_bad_input_exports_the_rest_and_exits_2)
 {
 	char *cmd, *out, *err;
 	small_log("a.timeline", 0);
-	write_file(path_in(dir, "junk.timeline"), "not a log at all", 16);
-	cmd = xasprintf("cd %s && %s export -f chrome -o x.json junk.timeline a.timeline", dir,
+	write_file(path_in(test_dir, "junk.timeline"), "not a log at all", 16);
+	cmd = xasprintf("cd %s && %s export -f chrome -o x.json junk.timeline a.timeline", test_dir,
 			timeline_bin());
 	ck_assert_int_eq(run(cmd, NULL, &err), 2);
 	ck_assert_ptr_nonnull(strstr(err, "timeline export: junk.timeline: "));
@@ -267,7 +255,7 @@ START_TEST(test_export_with_a_bad_input_exports_the_rest_and_exits_2)
 	free(out);
 	/* a directory that already holds a trace is refused */
 	free(sh(0, "%s export -f ctf -o t.ctf a.timeline", timeline_bin()));
-	cmd = xasprintf("cd %s && %s export -f ctf -o t.ctf a.timeline", dir, timeline_bin());
+	cmd = xasprintf("cd %s && %s export -f ctf -o t.ctf a.timeline", test_dir, timeline_bin());
 	ck_assert_int_eq(run(cmd, NULL, &err), 2);
 	ck_assert_str_eq(err, "timeline export: t.ctf: already holds a trace (metadata): choose a new directory\n");
 	free(cmd);
@@ -279,7 +267,7 @@ Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
 	TCase *t = tcase_create("export");
-	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_export_usage_errors_exit_2_with_a_reason);
 	tcase_add_test(t, test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_values);

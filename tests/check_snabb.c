@@ -8,9 +8,6 @@
 #include <unistd.h>
 #include "util.h"
 
-static char *dir;
-static void setup(void) { dir = tmpdir_new(); }
-static void teardown(void) { rm_rf(dir); free(dir); }
 
 static const char *fixture(const char *name)
 {
@@ -43,7 +40,7 @@ static uint64_t whole(const char *s)
 
 START_TEST(test_fixture_matches_the_reference_dump_entry_by_entry)
 {
-	const char *log = path_in(dir, "events.timeline"), *ref = path_in(dir, "ref.txt");
+	const char *log = path_in(test_dir, "events.timeline"), *ref = path_in(test_dir, "ref.txt");
 	char *text, *line, *save = NULL;
 	tl_error err;
 	tl_reader *r;
@@ -52,7 +49,7 @@ START_TEST(test_fixture_matches_the_reference_dump_entry_by_entry)
 	size_t entries = 0, strings = 0;
 	ck_assert_uint_eq(unzstd(fixture("engine-short.events.timeline.zst"), log), 65000064);
 	unzstd(fixture("engine-short.decoded.txt.zst"), ref);
-	log = path_in(dir, "events.timeline");
+	log = path_in(test_dir, "events.timeline");
 	r = tl_reader_open(log, &err);
 	ck_assert_msg(r != NULL, "%s", err.msg);
 	tl_reader_info(r, &in);
@@ -61,7 +58,7 @@ START_TEST(test_fixture_matches_the_reference_dump_entry_by_entry)
 	ck_assert_uint_eq(in.entries, 1000000);
 	ck_assert_uint_eq(in.used, 2577);
 	ck_assert_uint_eq(tl_reader_definitions(r, NULL, 0), 68);
-	text = read_file(path_in(dir, "ref.txt"), NULL);
+	text = read_file(path_in(test_dir, "ref.txt"), NULL);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[16];
 		int n = 0;
@@ -111,7 +108,7 @@ static const char *make_snabb(const char *name, unsigned major, int n, const dou
 	uint64_t magic = 0xa3ff7223441d0001ull;
 	uint16_t mj = (uint16_t)major;
 	uint32_t lb = (uint32_t)n * 64, sb = (uint32_t)tlen;
-	const char *p = path_in(dir, name);
+	const char *p = path_in(test_dir, name);
 	memcpy(b, &magic, 8);
 	memcpy(b + 8, &mj, 2);
 	memcpy(b + 12, &lb, 4);
@@ -250,7 +247,7 @@ END_TEST
  * app.pull's (Snabb's definition), from the reader and the definitions. */
 START_TEST(test_stats_lag_of_app_pull_on_the_fixture_matches_a_hand_computation)
 {
-	const char *log = path_in(dir, "events.timeline");
+	const char *log = path_in(test_dir, "events.timeline");
 	char *cmd, *out, *line;
 	tl_error err;
 	tl_reader *r;
@@ -305,7 +302,7 @@ Suite *snabb_suite(void)
 {
 	Suite *s = suite_create("snabb");
 	TCase *t = tcase_create("snabb");
-	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_fixture_matches_the_reference_dump_entry_by_entry);
 	tcase_add_test(t, test_stats_lag_of_app_pull_on_the_fixture_matches_a_hand_computation);

@@ -13,18 +13,6 @@
 #include "hist.h"
 #include "util.h"
 
-static char *dir;
-
-static void setup(void)
-{
-	dir = tmpdir_new();
-}
-
-static void teardown(void)
-{
-	rm_rf(dir);
-	free(dir);
-}
 
 START_TEST(test_hist_gives_exact_moments_and_quantiles_within_0_39_percent)
 {
@@ -160,7 +148,7 @@ static char *tl(int want, const char *fmt, ...)
 	va_start(ap, fmt);
 	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
 	va_end(ap);
-	cmd = xasprintf("cd %s && %s %s", dir, timeline_bin(), args);
+	cmd = xasprintf("cd %s && %s %s", test_dir, timeline_bin(), args);
 	rc = run(cmd, &out, &err);
 	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", cmd, rc, want, err);
 	free(args);
@@ -194,7 +182,7 @@ static void starts(const char *line, const char *prefix)
 
 START_TEST(test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_level)
 {
-	tl_log *log = open_manual(path_in(dir, "lag.timeline"), 64);
+	tl_log *log = open_manual(path_in(test_dir, "lag.timeline"), 64);
 	uint16_t a, b, c;
 	/* levels 1, 5 and 6; the lags by hand, in the comments */
 	static const struct { int ev; uint64_t tsc; } seq[] = {
@@ -228,7 +216,7 @@ END_TEST
 /* A log of app push/pushed pairs for apps x (numa 0) and y (numa 1). */
 static void pairs_log(const char *name)
 {
-	tl_log *log = open_manual(path_in(dir, name), 64);
+	tl_log *log = open_manual(path_in(test_dir, name), 64);
 	static const char *const defs[] = { "5,5|app.push: inpackets inbytes\nPush.",
 					    "5,5|app.pushed: inpackets inbytes\nPushed." };
 	uint16_t x[2], y[2];
@@ -283,7 +271,7 @@ END_TEST
 
 START_TEST(test_breath_summary_is_exact_from_first_to_last_breath_end)
 {
-	tl_log *log = open_manual(path_in(dir, "b.timeline"), 256);
+	tl_log *log = open_manual(path_in(test_dir, "b.timeline"), 256);
 	uint16_t id;
 	char *out;
 	ck_assert_int_eq(tl_intern(log, "1,6|engine.breath_end: breath totalpackets totalbytes\nEnd.",
@@ -306,7 +294,7 @@ END_TEST
 /* Writes NAME: 11 breath_end entries, 1000 cycles and K packets apart. */
 static void breath_log(const char *name, uint64_t k)
 {
-	tl_log *log = open_manual(path_in(dir, name), 64);
+	tl_log *log = open_manual(path_in(test_dir, name), 64);
 	uint16_t id;
 	ck_assert_int_eq(tl_intern(log, "1,6|engine.breath_end: breath totalpackets totalbytes\nEnd.",
 				   &id, NULL), TL_OK);
@@ -323,8 +311,8 @@ START_TEST(test_files_read_in_parallel_report_in_input_order)
 	 * breath rows follow the inputs, and so do the messages */
 	char names[12][32], *args = xasprintf("%s", ""), *cmd, *out, *err, *t, *line;
 	int rc;
-	write_file(path_in(dir, "bad1.timeline"), "x", 1);
-	write_file(path_in(dir, "bad2.timeline"), "", 0);
+	write_file(path_in(test_dir, "bad1.timeline"), "x", 1);
+	write_file(path_in(test_dir, "bad2.timeline"), "", 0);
 	for (int i = 0; i < 12; i++) {
 		snprintf(names[i], sizeof names[i], "p%02d.timeline", i);
 		breath_log(names[i], 10 + (uint64_t)i);
@@ -333,7 +321,7 @@ START_TEST(test_files_read_in_parallel_report_in_input_order)
 		free(args);
 		args = t;
 	}
-	cmd = xasprintf("cd %s && %s stats --breaths -f csv%s", dir, timeline_bin(), args);
+	cmd = xasprintf("cd %s && %s stats --breaths -f csv%s", test_dir, timeline_bin(), args);
 	rc = run(cmd, &out, &err);
 	ck_assert_int_eq(rc, 2);
 	ck_assert_str_eq(err, "timeline stats: bad1.timeline: not a timeline log (1 bytes, shorter than a header)\n"
@@ -364,7 +352,7 @@ END_TEST
  * spread of 900..1099, in a pseudo-random order from SEED. */
 static void cost_log(const char *sub, double scale, unsigned seed, int n)
 {
-	char *d = xasprintf("%s/%s", dir, sub), *p;
+	char *d = xasprintf("%s/%s", test_dir, sub), *p;
 	tl_log *log;
 	uint16_t ids[2];
 	static const char *const defs[] = { "5,5|app.push: inpackets\nPush.",
@@ -428,7 +416,7 @@ START_TEST(test_diff_lists_one_sided_groups_and_warns_below_10_samples)
 	cost_log("a", 1.0, 1, 5);
 	cost_log("b", 1.0, 2, 5);
 	pairs_log("b/pairs.timeline");
-	cmd = xasprintf("cd %s && %s diff --per packets a b", dir, timeline_bin());
+	cmd = xasprintf("cd %s && %s diff --per packets a b", test_dir, timeline_bin());
 	ck_assert_int_eq(run(cmd, &out, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err, "timeline diff: warning: app.push a: fewer than 10 samples (A 5, B 5)\n"));
 	ck_assert_ptr_nonnull(strstr(line_of(out, "app.push "), "few samples"));
@@ -459,7 +447,7 @@ Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
 	TCase *t = tcase_create("stats");
-	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_hist_gives_exact_moments_and_quantiles_within_0_39_percent);
 	tcase_add_test(t, test_hist_add_whole_is_hist_add_for_whole_numbers);

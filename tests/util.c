@@ -27,6 +27,20 @@ char *xasprintf(const char *fmt, ...)
 
 char *fx_base, *fx_dir;
 
+char *test_dir;
+
+void test_dir_setup(void)
+{
+	test_dir = tmpdir_new();
+}
+
+void test_dir_teardown(void)
+{
+	rm_rf(test_dir);
+	free(test_dir);
+	test_dir = NULL;
+}
+
 void fx_base_setup(void)
 {
 	fx_base = tmpdir_new();

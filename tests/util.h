@@ -18,6 +18,12 @@ void fx_base_setup(void);
 void fx_base_teardown(void);
 void fx_setup(void);
 
+/* A fresh temporary directory per test: TEST_DIR, made by test_dir_setup()
+ * and removed by test_dir_teardown(), as a Check checked fixture. */
+extern char *test_dir;
+void test_dir_setup(void);
+void test_dir_teardown(void);
+
 /* A fresh 0700 directory under $TMPDIR or /tmp; removed by rm_rf(). */
 char *tmpdir_new(void);
 void rm_rf(const char *path);

@@ -303,8 +303,9 @@ static void *work(void *arg)
 	}
 }
 
-/* Prints job J's messages and progress, in input order. */
-static void report(struct analyze *a, struct job *j)
+/* Prints job J's messages and progress, in input order: before J is read
+ * (one thread, BEFORE set), or after. */
+static void report(struct analyze *a, struct job *j, int before)
 {
 	if (j->pre)
 		fputs(j->pre, stderr);
@@ -313,8 +314,8 @@ static void report(struct analyze *a, struct job *j)
 	a->problems += j->problems;
 	a->files += (unsigned)j->read;
 	if (a->progress && j->path)
-		fprintf(stderr, "\rtimeline %s: %u files read, reading %.60s\033[K", j->cmd, a->files,
-			j->path);
+		fprintf(stderr, "\rtimeline %s: %u files read, %s %.60s\033[K", j->cmd, a->files,
+			before ? "reading" : "last", j->path);
 }
 
 void analyze_done(struct analyze *a)
@@ -336,7 +337,7 @@ void analyze_done(struct analyze *a)
 	if (started == 0) {
 		/* one CPU or one file: read here, a helper reading ahead */
 		for (size_t i = 0; i < a->njobs; i++) {
-			report(a, &a->jobs[i]);
+			report(a, &a->jobs[i], 1);
 			if (a->jobs[i].path) {
 				run_job(&a->jobs[i], i, a->jobs[i].target, 1);
 				a->problems += a->jobs[i].problems;
@@ -349,7 +350,7 @@ void analyze_done(struct analyze *a)
 			while (!a->jobs[i].done)
 				pthread_cond_wait(&p.done, &p.lock);
 			pthread_mutex_unlock(&p.lock);
-			report(a, &a->jobs[i]);
+			report(a, &a->jobs[i], 0);
 		}
 		for (size_t k = 0; k < started; k++) {
 			pthread_join(w[k].t, NULL);

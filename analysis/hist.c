@@ -93,6 +93,18 @@ static void moments(const struct hist *h, double *mean, double *m2)
 	*m2 = h->m2 + (double)m2w + d * d * n1 * n2 / (n1 + n2);
 }
 
+/* Folds H's pending hist_add_whole() values into its mean and m2. */
+static void settle(struct hist *h)
+{
+	double mean, m2;
+	moments(h, &mean, &m2);
+	h->mean = mean;
+	h->m2 = m2;
+	h->wk = 0;
+	h->ws1 = 0;
+	h->ws2 = 0;
+}
+
 double hist_mean(const struct hist *h)
 {
 	double mean, m2;
@@ -105,12 +117,7 @@ int hist_merge(struct hist *into, const struct hist *from)
 	double n, c, d, fmean, fm2;
 	if (from->n == 0)
 		return 0;
-	moments(into, &n, &c);                   /* INTO's pending values folded in */
-	into->mean = n;
-	into->m2 = c;
-	into->wk = 0;
-	into->ws1 = 0;
-	into->ws2 = 0;
+	settle(into);
 	moments(from, &fmean, &fm2);
 	for (int x = 0; x < HIST_EXPS; x++) {
 		if (!from->block[x])

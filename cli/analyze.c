@@ -199,7 +199,7 @@ static int queue_one(const char *path, int named, void *arg)
 		abort();
 	j = &a->jobs[a->njobs++];
 	memset(j, 0, sizeof *j);
-	if (!(j->path = strdup(path)) || !(j->group = strdup(q->group)))
+	if ((path && !(j->path = strdup(path))) || !(j->group = strdup(q->group)))
 		abort();
 	j->cmd = q->cmd;
 	j->named = named;
@@ -233,11 +233,8 @@ void analyze_feed(struct analyze *a, struct an *e, const char *cmd, const char *
 		abort();
 	a->problems += input_walk(cmd, (char **)&path, 1, queue_one, &q);
 	fflush(cli_err);
-	if (q.len) {   /* messages after the last file: a job without a file */
-		queue_one("", 0, &q);
-		free(a->jobs[a->njobs - 1].path);
-		a->jobs[a->njobs - 1].path = NULL;
-	}
+	if (q.len)   /* messages after the last file: a job without a file */
+		queue_one(NULL, 0, &q);
 	fclose(cli_err);
 	cli_err = NULL;
 	free(q.buf);
@@ -303,16 +300,21 @@ static void *work(void *arg)
 	}
 }
 
+/* Counts job J, once it was read, into A. */
+static void account(struct analyze *a, const struct job *j)
+{
+	a->problems += j->problems;
+	a->files += (unsigned)j->read;
+}
+
 /* Prints job J's messages and progress, in input order: before J is read
  * (one thread, BEFORE set), or after. */
-static void report(struct analyze *a, struct job *j, int before)
+static void report(struct analyze *a, const struct job *j, int before)
 {
 	if (j->pre)
 		fputs(j->pre, stderr);
 	if (j->msgs)
 		fputs(j->msgs, stderr);
-	a->problems += j->problems;
-	a->files += (unsigned)j->read;
 	if (a->progress && j->path)
 		fprintf(stderr, "\rtimeline %s: %u files read, %s %.60s\033[K", j->cmd, a->files,
 			before ? "reading" : "last", j->path);
@@ -338,11 +340,9 @@ void analyze_done(struct analyze *a)
 		/* one CPU or one file: read here, a helper reading ahead */
 		for (size_t i = 0; i < a->njobs; i++) {
 			report(a, &a->jobs[i], 1);
-			if (a->jobs[i].path) {
+			if (a->jobs[i].path)
 				run_job(&a->jobs[i], i, a->jobs[i].target, 1);
-				a->problems += a->jobs[i].problems;
-				a->files += (unsigned)a->jobs[i].read;
-			}
+			account(a, &a->jobs[i]);
 		}
 	} else {
 		for (size_t i = 0; i < a->njobs; i++) {
@@ -350,6 +350,7 @@ void analyze_done(struct analyze *a)
 			while (!a->jobs[i].done)
 				pthread_cond_wait(&p.done, &p.lock);
 			pthread_mutex_unlock(&p.lock);
+			account(a, &a->jobs[i]);
 			report(a, &a->jobs[i], 0);
 		}
 		for (size_t k = 0; k < started; k++) {

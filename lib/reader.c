@@ -166,33 +166,37 @@ uint64_t tl_reader_rewind(tl_reader *r)
 	return c - r->next;
 }
 
+/* Applies madvise ADVICE to chunk K of RING (clamped to the ring), rounded
+ * to whole pages: INWARD for advice that must not touch a neighbour's pages,
+ * else outward. */
+static void advise_chunk(const tl_reader *r, const unsigned char *ring, uint64_t k, int inward,
+			 int advice)
+{
+	static long page;
+	uintptr_t start = (uintptr_t)(ring + k * TL_CHUNK_ENTRIES * 64);
+	uintptr_t end = (uintptr_t)(ring + (k + 1) * TL_CHUNK_ENTRIES * 64), mask;
+	if (!page)
+		page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+	mask = ~(uintptr_t)(page - 1);
+	if (end > (uintptr_t)(ring + r->entries * 64))
+		end = (uintptr_t)(ring + r->entries * 64);
+	start = inward ? (start + (uintptr_t)page - 1) & mask : start & mask;
+	if (inward)
+		end &= mask;
+	if (end > start)
+		madvise((void *)start, end - start, advice);
+}
+
 void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 {
 	uint64_t chunk = slot / TL_CHUNK_ENTRIES;
-	uintptr_t start, end;
-	static long page;
 	if (chunk == r->chunk)
 		return;
-	if (!page)
-		page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
-	/* the previous chunk, rounded inward to whole pages */
-	start = ((uintptr_t)(ring + r->chunk * TL_CHUNK_ENTRIES * 64) + (uintptr_t)page - 1) &
-		~(uintptr_t)(page - 1);
-	end = (uintptr_t)(ring + (r->chunk + 1) * TL_CHUNK_ENTRIES * 64);
-	if (end > (uintptr_t)(ring + r->entries * 64))
-		end = (uintptr_t)(ring + r->entries * 64);
-	end &= ~(uintptr_t)(page - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_DONTNEED);
+	advise_chunk(r, ring, r->chunk, 1, MADV_DONTNEED);
 	r->chunk = chunk;
 	/* map the new chunk's pages in one call rather than a fault per page
 	 * (Linux 5.14 on; older kernels say EINVAL and fault as before) */
-	start = (uintptr_t)(ring + chunk * TL_CHUNK_ENTRIES * 64) & ~(uintptr_t)(page - 1);
-	end = (uintptr_t)(ring + (chunk + 1) * TL_CHUNK_ENTRIES * 64);
-	if (end > (uintptr_t)(ring + r->entries * 64))
-		end = (uintptr_t)(ring + r->entries * 64);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_POPULATE_READ);
+	advise_chunk(r, ring, chunk, 0, MADV_POPULATE_READ);
 }
 
 /* Copies entry number N into *E if its slot holds it complete and unchanged. */

@@ -267,8 +267,8 @@ START_TEST(test_entry_count_that_disagrees_with_the_file_size)
 			    GOOD_BYTES);
 	check_fatal(p, problem);
 	free(problem);
-	/* the count alone changed: the sections no longer add up */
 	free(b);
+	/* the count and mask changed, the offsets not: the sections no longer add up */
 	b = good_bytes();
 	put64(b, 24, 4);
 	put64(b, 72, 3);

@@ -288,7 +288,7 @@ static char *app_of(const char *attrs)
 	return xstrdup("-");
 }
 
-static int arg_index(const struct an_def *d, const char *name)
+static int arg_index(const tl_def *d, const char *name)
 {
 	for (unsigned i = 0; i < d->nargs; i++)
 		if (d->args[i] && !strcmp(d->args[i], name))
@@ -298,7 +298,7 @@ static int arg_index(const struct an_def *d, const char *name)
 
 /* The argument of D standing for UNIT under rule R: PREFIX+UNIT, UNIT,
  * inUNIT, totalUNIT, outUNIT, the first D has; the name found in *FOUND. */
-static int unit_index(const struct an_def *d, const struct an_pair *r, const char *unit,
+static int unit_index(const tl_def *d, const struct an_pair *r, const char *unit,
 		      char *found, size_t size)
 {
 	const char *pre[] = { r ? r->prefix : NULL, "", "in", "total", "out" };
@@ -315,30 +315,28 @@ static int unit_index(const struct an_def *d, const struct an_pair *r, const cha
 
 static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 {
-	struct an_def d;
+	const tl_def *d = a->def(a->ctx, msgid);
 	struct an_ev *ev = xcalloc(1, sizeof *ev);
 	char buf[256];
-	memset(&d, 0, sizeof d);
-	a->def(a->ctx, msgid, &d);
 	ev->msgid = msgid;
-	ev->name = xstrdup(d.known ? d.name : "?");
-	ev->unknown = !d.known;
-	ev->app = app_of(d.attrs);
-	ev->level = d.known && d.level < 10 ? d.level : 9;
+	ev->name = xstrdup(d->known ? d->name : "?");
+	ev->unknown = !d->known;
+	ev->app = app_of(d->attrs);
+	ev->level = d->known && d->level < 10 ? d->level : 9;
 	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = -1;
-	if (d.known && a->o.per) {
+	if (d->known && a->o.per) {
 		for (size_t r = 0; r < a->o.npairs && ev->role == ROLE_NONE; r++) {
 			const struct an_pair *p = &a->pairs[r];
-			if (names(p->begin, d.name))
+			if (names(p->begin, d->name))
 				ev->role = ROLE_BEGIN;
-			else if (names(p->end, d.name))
+			else if (names(p->end, d->name))
 				ev->role = ROLE_END;
 			else
 				continue;
 			ev->rule = (int)r;
 		}
 		if (ev->role == ROLE_BEGIN) {
-			snprintf(buf, sizeof buf, "%s\x1f%s", d.name, d.attrs);
+			snprintf(buf, sizeof buf, "%s\x1f%s", d->name, d->attrs);
 			ev->match_key = xstrdup(buf);
 			ev->next_begin = a->begins;
 			a->begins = ev;
@@ -346,29 +344,29 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 		}
 		if (ev->role == ROLE_END) {
 			const struct an_pair *p = &a->pairs[ev->rule];
-			const char *dot = strchr(d.name, '.');
+			const char *dot = strchr(d->name, '.');
 			char unit[128];
 			/* the begin's full name: the rule's, or the end's category + it */
 			if (strchr(p->begin, '.'))
-				snprintf(buf, sizeof buf, "%s\x1f%s", p->begin, d.attrs);
+				snprintf(buf, sizeof buf, "%s\x1f%s", p->begin, d->attrs);
 			else
-				snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d.name + 1 : 0),
-					 d.name, p->begin, d.attrs);
+				snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d->name + 1 : 0),
+					 d->name, p->begin, d->attrs);
 			ev->begin_key = xstrdup(buf);
-			snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d.name + 1 : 0), d.name,
+			snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d->name + 1 : 0), d->name,
 				 p->begin);
-			an_pair_label(unit, sizeof unit, buf, d.name);
+			an_pair_label(unit, sizeof unit, buf, d->name);
 			ev->label = xstrdup(unit);
-			ev->unit = unit_index(&d, p, a->o.per, ev->unit_name, sizeof ev->unit_name);
+			ev->unit = unit_index(d, p, a->o.per, ev->unit_name, sizeof ev->unit_name);
 			if (a->o.bucket_arg)
-				ev->bucket_arg = unit_index(&d, p, a->o.bucket_arg, ev->bucket_name,
+				ev->bucket_arg = unit_index(d, p, a->o.bucket_arg, ev->bucket_name,
 							    sizeof ev->bucket_name);
 		}
 	}
-	if (d.known && !strcmp(strchr(d.name, '.') ? strchr(d.name, '.') + 1 : d.name, "breath_end")) {
-		ev->b_breath = arg_index(&d, "breath");
-		ev->b_packets = arg_index(&d, "totalpackets");
-		ev->b_bytes = arg_index(&d, "totalbytes");
+	if (d->known && !strcmp(strchr(d->name, '.') ? strchr(d->name, '.') + 1 : d->name, "breath_end")) {
+		ev->b_breath = arg_index(d, "breath");
+		ev->b_packets = arg_index(d, "totalpackets");
+		ev->b_bytes = arg_index(d, "totalbytes");
 		ev->breath = ev->b_breath >= 0 && ev->b_packets >= 0 && ev->b_bytes >= 0;
 	}
 	return ev;
@@ -549,15 +547,14 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 	struct an_row *r;
 	int bucket = -1;
 	if (!b) {
-		struct an_def bd;
+		const tl_def *bd;
 		for (b = a->begins; b && strcmp(b->match_key, ev->begin_key); b = b->next_begin)
 			;
 		if (b) {
 			/* a running counter when the begin carries the same argument */
-			memset(&bd, 0, sizeof bd);
-			a->def(a->ctx, b->msgid, &bd);
-			ev->begin_unit = ev->unit >= 0 ? arg_index(&bd, ev->unit_name) : -1;
-			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(&bd, ev->bucket_name) : -1;
+			bd = a->def(a->ctx, b->msgid);
+			ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
+			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
 		}
 		ev->begin = b;
 	}

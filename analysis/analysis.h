@@ -47,15 +47,6 @@ struct an_file {
 	uint64_t order;              /* its place among the inputs: orders breath summaries */
 };
 
-/* An event definition, as the caller's def() callback gives it. */
-struct an_def {
-	const char *name;            /* "category.name" */
-	const char *attrs;           /* "app=NAME ..." or "" */
-	unsigned level, nargs;
-	const char *args[TL_MAX_ARGS];
-	int known;                   /* 0: the msgid names no definition */
-};
-
 /* One row: a group and its values. */
 struct an_row {
 	char *key[AN_NKEYS];         /* NULL for keys not grouped by */
@@ -88,10 +79,12 @@ struct an;
 struct an *an_new(const struct an_options *o);
 void an_free(struct an *a);
 
-/* The definition of MSGID in the current file, from the caller. */
-typedef void an_def_fn(void *ctx, uint16_t msgid, struct an_def *d);
+/* The definition of MSGID in the current file, from the caller: with
+ * NUL-terminated strings, attrs "" when none, known 0 for an id that names
+ * none (what tl_reader_def() gives). */
+typedef const tl_def *an_def_fn(void *ctx, uint16_t msgid);
 
-/* Starts file F; DEF(CTX, msgid, d) names its events. */
+/* Starts file F; DEF(CTX, msgid) names its events. */
 int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx);
 
 /* Adds entry E of the current file (entries come oldest first). Returns -1

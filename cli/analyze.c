@@ -117,18 +117,10 @@ struct job {
 	int problems, read, done;
 };
 
-/* The engine's view of an event definition. */
-static void def_of(void *ctx, uint16_t msgid, struct an_def *d)
+/* The engine's view of an event definition: the library's. */
+static const tl_def *def_of(void *ctx, uint16_t msgid)
 {
-	const struct event *ev = input_event(ctx, msgid);
-	memset(d, 0, sizeof *d);
-	d->known = ev->name[0] != '?';
-	d->name = ev->name;
-	d->attrs = ev->attrs;
-	d->level = ev->level;
-	d->nargs = ev->nargs;
-	for (unsigned i = 0; i < ev->nargs && i < TL_MAX_ARGS; i++)
-		d->args[i] = ev->args[i];
+	return input_event(ctx, msgid);
 }
 
 /* Reads job J (number ORDER) into engine E; WARM: a helper reads ahead.

@@ -13,7 +13,7 @@
 /* One queued event: an entry, and for a span its end. */
 struct item {
 	tl_entry e, end;
-	const struct event *ev, *end_ev;
+	const tl_def *ev, *end_ev;
 	int span;                        /* 1: a begin, waiting or ended */
 	int pending;                     /* a begin whose end is not seen yet */
 	int counter;                     /* 1: the counters of a breath_end */
@@ -46,7 +46,7 @@ static void put_us(uint64_t ns)
  * a clock anchor (Snabb), of ticks taken as nanoseconds. */
 static void put_ts(const struct export *x, struct input *in, uint64_t tsc)
 {
-	int64_t ns = (x->wall ? input_wall_ns(in, tsc) : (int64_t)tsc) - x->origin_ns;
+	int64_t ns = (x->wall ? tl_wall_ns(&in->info, tsc) : (int64_t)tsc) - x->origin_ns;
 	if (ns < 0) {
 		out_char('-');
 		ns = -ns;
@@ -70,7 +70,7 @@ static void sep(void)
 }
 
 /* "args":{name:value,...} of entry E of EV. */
-static void put_args(const struct event *ev, const tl_entry *e, const char *extra, uint64_t v)
+static void put_args(const tl_def *ev, const tl_entry *e, const char *extra, uint64_t v)
 {
 	out_str(",\"args\":{");
 	for (unsigned i = 0; i < ev->nargs; i++) {
@@ -114,7 +114,7 @@ static void json_str(char *buf, size_t size, size_t *len, const char *s)
 
 /* "name":"app.push lookup","cat":"app" for EV (the pair's label for a
  * span), made once per message id and kind, then copied. */
-static void put_name(const struct event *ev, uint16_t msgid, const char *label)
+static void put_name(const tl_def *ev, uint16_t msgid, const char *label)
 {
 	char **cache = label ? C.span_names : C.names;
 	if (!cache[msgid]) {
@@ -164,7 +164,7 @@ static void emit(const struct export *x, struct input *in, const struct item *it
 		put_ts(x, in, it->e.tsc);
 		out_str(",\"dur\":");
 		if (x->wall)
-			put_us((uint64_t)(input_wall_ns(in, it->end.tsc) - input_wall_ns(in, it->e.tsc)));
+			put_us((uint64_t)(tl_wall_ns(&in->info, it->end.tsc) - tl_wall_ns(&in->info, it->e.tsc)));
 		else
 			put_us(it->end.tsc - it->e.tsc);
 		put_ids(C.pid, it->e.cpu);
@@ -180,7 +180,7 @@ static void emit(const struct export *x, struct input *in, const struct item *it
 }
 
 /* Counters from a breath_end's running totals, at its time. */
-static void counters(const struct export *x, struct input *in, const struct event *ev,
+static void counters(const struct export *x, struct input *in, const tl_def *ev,
 		     const tl_entry *e)
 {
 	static const char *const names[] = { "totalpackets", "totalbytes" };
@@ -247,7 +247,7 @@ static struct item *push(void)
 }
 
 /* Queues the counters of breath_end E: they leave in order with the rest. */
-static void queue_counters(const struct event *ev, const tl_entry *e)
+static void queue_counters(const tl_def *ev, const tl_entry *e)
 {
 	struct item *it = push();
 	it->e = *e;
@@ -261,7 +261,7 @@ void chrome_begin(const struct export *x)
 	C.first = 1;
 	out_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"timeline export\",");
 	if (x->wall) {
-		format_wall(wall, sizeof wall, x->origin_ns);
+		tl_format_wall(wall, sizeof wall, x->origin_ns);
 		out_str("\"ts_origin\":");
 		out_json(wall);
 		out_str(",\"ts_origin_ns\":");
@@ -308,7 +308,7 @@ void chrome_file(const struct export *x, struct input *in, unsigned index)
 static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 {
 	if (!C.role[msgid]) {
-		const struct event *ev = input_event(in, msgid);
+		const tl_def *ev = input_event(in, msgid);
 		char begin[300];
 		size_t rule;
 		int r = ev->name[0] == '?' ? 0 :
@@ -320,7 +320,7 @@ static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 			size_t n = tl_reader_definitions(in->r, ids, 4096);
 			C.role[msgid] = 3;
 			for (size_t i = 0; i < n; i++) {
-				const struct event *b = input_event(in, ids[i]);
+				const tl_def *b = input_event(in, ids[i]);
 				if (!strcmp(b->name, begin) && !strcmp(b->attrs, ev->attrs)) {
 					C.begin_of[msgid] = ids[i];
 					C.role[msgid] = 2;
@@ -331,7 +331,7 @@ static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 	return C.role[msgid];
 }
 
-void chrome_entry(const struct export *x, struct input *in, const struct event *ev,
+void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
 		  const tl_entry *e)
 {
 	int role = role_of(x, in, e->msgid);

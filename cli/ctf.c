@@ -96,12 +96,6 @@ static void format_uuid(char *buf, size_t size, const unsigned char *u)
 		 u[15]);
 }
 
-/* Boot identity, as merge uses it: CLOCK_REALTIME - CLOCK_MONOTONIC, in s. */
-static int64_t boot_of(const tl_info *i)
-{
-	return ((int64_t)i->anchor_realtime_ns - (int64_t)i->anchor_monotonic_ns) / 1000000000;
-}
-
 int ctf_begin(const struct export *x, struct input **in, size_t n)
 {
 	memset(&T, 0, sizeof T);
@@ -129,12 +123,11 @@ int ctf_begin(const struct export *x, struct input **in, size_t n)
 	/* one clock: the TSC when every input shares a host and boot, else wall ns */
 	T.by_tsc = n > 0 && x->wall;
 	for (size_t i = 1; i < n && T.by_tsc; i++)
-		if (strcmp(in[i]->info.host, in[0]->info.host) ||
-		    llabs(boot_of(&in[i]->info) - boot_of(&in[0]->info)) > 1)
+		if (!tl_same_tsc(&in[i]->info, &in[0]->info))
 			T.by_tsc = 0;
 	if (T.by_tsc) {
 		T.freq = in[0]->info.tsc_hz;
-		T.offset_ns = input_wall_ns(in[0], 0);
+		T.offset_ns = tl_wall_ns(&in[0]->info, 0);
 	} else {
 		T.freq = 1000000000;
 		T.offset_ns = 0;
@@ -192,7 +185,7 @@ static void open_stream(size_t file, struct input *in)
 }
 
 /* The class of EV, made on first sight; its id. */
-static uint32_t class_of(const struct event *ev, uint16_t msgid)
+static uint32_t class_of(const tl_def *ev, uint16_t msgid)
 {
 	struct cls c;
 	if (T.cls_of[msgid])
@@ -214,7 +207,7 @@ static uint32_t class_of(const struct event *ev, uint16_t msgid)
 	return (uint32_t)T.ncls - 1;
 }
 
-void ctf_entry(const struct export *x, size_t file, struct input *in, const struct event *ev,
+void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
 	       const tl_entry *e)
 {
 	struct stream *s = &T.s;
@@ -233,7 +226,7 @@ void ctf_entry(const struct export *x, size_t file, struct input *in, const stru
 	if (T.by_tsc || !x->wall)
 		ts = e->tsc;
 	else
-		ts = (uint64_t)input_wall_ns(in, e->tsc);
+		ts = (uint64_t)tl_wall_ns(&in->info, e->tsc);
 	if (ts < s->last)
 		ts = s->last;
 	s->last = ts;

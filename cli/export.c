@@ -92,7 +92,7 @@ static void export_one(struct exp *m, size_t k)
 		chrome_file(&m->x, in, (unsigned)k);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
-		const struct event *ev;
+		const tl_def *ev;
 		int64_t t;
 		if (first)
 			t0 = e.tsc;

@@ -20,7 +20,7 @@ struct export {
 /* Chrome JSON: spans (X), instants (i), counters (C), on stdout. */
 void chrome_begin(const struct export *x);
 void chrome_file(const struct export *x, struct input *in, unsigned index);
-void chrome_entry(const struct export *x, struct input *in, const struct event *ev,
+void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
 		  const tl_entry *e);
 void chrome_file_end(const struct export *x, struct input *in);
 void chrome_end(const struct export *x);
@@ -28,7 +28,7 @@ void chrome_end(const struct export *x);
 /* CTF: a trace directory X->out with metadata and one stream per input.
  * ctf_begin() returns -1 (reported) when the directory cannot be made. */
 int ctf_begin(const struct export *x, struct input **inputs, size_t n);
-void ctf_entry(const struct export *x, size_t file, struct input *in, const struct event *ev,
+void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
 	       const tl_entry *e);
 int ctf_end(const struct export *x);
 #endif

@@ -46,7 +46,7 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 	char a[48], b[48];
 	int native = i->format == TL_FORMAT_NATIVE;
 	uint64_t span = s->last - s->first;
-	printf("%s%s\n", in->path, in->compressed ? " (zstd)" : "");
+	printf("%s%s\n", in->path, in->info.compressed ? " (zstd)" : "");
 	printf("  format       %s %u.%u\n", native ? "timeline" : "Snabb", i->major, i->minor);
 	if (native) {
 		printf("  process      %s, pid %u, host %s, log '%s'\n", i->process, i->pid, i->host,
@@ -79,10 +79,10 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 	if (!s->n)
 		printf("  span         no entries\n");
 	else if (native && i->tsc_hz) {
-		format_wall(a, sizeof a, input_wall_ns(in, s->first));
-		format_wall(b, sizeof b, input_wall_ns(in, s->last));
+		tl_format_wall(a, sizeof a, tl_wall_ns(&in->info, s->first));
+		tl_format_wall(b, sizeof b, tl_wall_ns(&in->info, s->last));
 		printf("  span         %llu cycles, %.9f s, from %s to %s\n", (unsigned long long)span,
-		       (double)ticks_to_ns(span, i->tsc_hz) / 1e9, a, b);
+		       (double)tl_ticks_to_ns(span, i->tsc_hz) / 1e9, a, b);
 	} else {
 		printf("  span         %llu cycles\n", (unsigned long long)span);
 	}
@@ -97,7 +97,7 @@ static void json(const struct input *in, const struct span *s, size_t defs)
 	out_str("{\"file\":");
 	out_json(in->path);
 	out_str(",\"compressed\":");
-	out_str(in->compressed ? "true" : "false");
+	out_str(in->info.compressed ? "true" : "false");
 	out_str(",\"format\":");
 	out_json(native ? "timeline" : "snabb");
 	out_str(",\"major\":");
@@ -140,11 +140,11 @@ static void json(const struct input *in, const struct span *s, size_t defs)
 	out_u64(s->last - s->first);
 	if (native && i->tsc_hz && s->n) {
 		out_str(",\"span_ns\":");
-		out_u64(ticks_to_ns(s->last - s->first, i->tsc_hz));
-		format_wall(a, sizeof a, input_wall_ns(in, s->first));
+		out_u64(tl_ticks_to_ns(s->last - s->first, i->tsc_hz));
+		tl_format_wall(a, sizeof a, tl_wall_ns(&in->info, s->first));
 		out_str(",\"first_wall\":");
 		out_json(a);
-		format_wall(a, sizeof a, input_wall_ns(in, s->last));
+		tl_format_wall(a, sizeof a, tl_wall_ns(&in->info, s->last));
 		out_str(",\"last_wall\":");
 		out_json(a);
 	}

@@ -1,24 +1,25 @@
 /* input.h: what the reading commands share: walking files and directories,
- * opening native, Snabb and zstd-compressed logs, naming events and
- * converting time. */
+ * opening what they find through the library (which recognizes the
+ * formats), and what printing caches per definition. */
 #ifndef TL_INPUT_H
 #define TL_INPUT_H
 #include <stdint.h>
 #include "timeline.h"
 
-/* One event definition, parsed once per message id. */
-struct event {
-	char name[128];              /* "category.name", or "?msgid=N" when unknown */
-	char attrs[128];             /* "app=source", or "" */
-	unsigned level, rate;        /* 0..9; rate 0 and level 0 when unknown */
-	unsigned nargs;
-	char args[TL_MAX_ARGS][64];  /* argument names */
-	size_t name_len, args_len[TL_MAX_ARGS];
+/* What printing keeps for each definition, hung on its tl_def.user by
+ * input_event(): the --event filter's answer, and the constant CSV fields
+ * quoted once, ",name,attrs" and ",argnames\n". */
+struct shown {
 	int keep;                    /* --event filter cache: 0 unknown, 1 keep, 2 drop */
-	/* the constant CSV fields, quoted once: ",name,attrs" and ",argnames\n" */
-	char csv_head[2 * 256 + 16], csv_tail[2 * TL_MAX_ARGS * 64 + 16];
+	char *csv_head, *csv_tail;
 	size_t csv_head_len, csv_tail_len;
+	struct shown *next;          /* the input's list, for input_close() */
 };
+
+static inline struct shown *shown_of(const tl_def *d)
+{
+	return (struct shown *)d->user;
+}
 
 /* An open input file. */
 struct input {
@@ -29,11 +30,7 @@ struct input {
 	size_t csv_path_len;
 	tl_reader *r;
 	tl_info info;
-	int compressed;              /* 1 when read from a zstd copy */
-	struct event **events;       /* definitions parsed so far (never moved) ... */
-	uint16_t *ids;               /* ... their message ids ... */
-	uint32_t *slots;             /* ... hashed by msgid: index + 1, or 0 */
-	uint32_t nevents, nslots;    /* nslots: a power of two > 2 * nevents */
+	struct shown *shown;         /* what input_event() hung on definitions */
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
 
@@ -59,18 +56,10 @@ extern int input_quiet;
 struct input *input_open(const char *cmd, const char *path, int named, int *skipped);
 void input_close(struct input *in);
 
-/* The definition of MSGID in IN (never NULL); it stays where it is until
+/* The definition of MSGID in IN (tl_reader_def(): never NULL, a stand-in
+ * for unknown ids), with its struct shown; it stays where it is until
  * input_close(). */
-const struct event *input_event(struct input *in, uint16_t msgid);
-
-/* Nanoseconds from TSC ticks: DELTA * 1e9 / HZ without overflow. */
-uint64_t ticks_to_ns(uint64_t delta, uint64_t hz);
-
-/* Wall-clock nanoseconds since the epoch of TSC in IN (needs tsc_hz). */
-int64_t input_wall_ns(const struct input *in, uint64_t tsc);
-
-/* Formats NS since the epoch as "2026-11-22T04:13:00.123456789Z". */
-void format_wall(char *buf, size_t size, int64_t ns);
+const tl_def *input_event(struct input *in, uint16_t msgid);
 
 /* Parses a list "0,2-5" into the bit set SET (values 0..4095). */
 int parse_list(const char *s, uint64_t set[64]);

@@ -63,12 +63,6 @@ static int collect(const char *path, int named, void *arg)
 	return 0;
 }
 
-/* Boot identity: CLOCK_REALTIME - CLOCK_MONOTONIC at the anchor, in seconds. */
-static int64_t boot_of(const tl_info *i)
-{
-	return ((int64_t)i->anchor_realtime_ns - (int64_t)i->anchor_monotonic_ns) / 1000000000;
-}
-
 /* By TSC when every input shares host and boot (or any is a Snabb file),
  * else by wall clock. */
 static void choose_clock(struct merge *m)
@@ -81,7 +75,7 @@ static void choose_clock(struct merge *m)
 		else if (!a->tsc_hz)
 			nohz = 1;
 		else if (b->format == TL_FORMAT_NATIVE &&
-			 (strcmp(a->host, b->host) || llabs(boot_of(a) - boot_of(b)) > 1))
+			 !tl_same_tsc(a, b))
 			same = 0;
 	}
 	if (snabb && m->n > 1)
@@ -97,7 +91,7 @@ static int advance(struct merge *m, struct source *s)
 {
 	if (!tl_reader_next(s->in->r, &s->e))
 		return 0;
-	s->key = m->by_wall ? (uint64_t)input_wall_ns(s->in, s->e.tsc) + (1ull << 63) : s->e.tsc;
+	s->key = m->by_wall ? (uint64_t)tl_wall_ns(&s->in->info, s->e.tsc) + (1ull << 63) : s->e.tsc;
 	return 1;
 }
 

@@ -97,25 +97,25 @@ int view_can_time(const struct view *v, const char *cmd, const struct input *in)
 }
 
 /* Does the --event glob keep event E? Cached per definition. */
-static int event_kept(const struct view *v, const struct event *ev)
+static int event_kept(const struct view *v, const tl_def *ev)
 {
-	struct event *e = (struct event *)ev;
+	struct shown *sh = shown_of(ev);
 	if (!v->glob)
 		return 1;
-	if (e->keep == 0)
-		e->keep = fnmatch(v->glob, e->name, 0) == 0 ? 1 : 2;
-	return e->keep == 1;
+	if (sh->keep == 0)
+		sh->keep = fnmatch(v->glob, ev->name, 0) == 0 ? 1 : 2;
+	return sh->keep == 1;
 }
 
 /* The time of E in V's unit: cycles or ns since T0, or wall ns. */
 static int64_t time_of(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
 {
 	if (v->time == TIME_WALL)
-		return input_wall_ns(in, tsc);
+		return tl_wall_ns(&in->info, tsc);
 	if (v->time == TIME_NS && v->from_wall)
-		return input_wall_ns(in, tsc) - v->wall0;
+		return tl_wall_ns(&in->info, tsc) - v->wall0;
 	if (v->time == TIME_NS)
-		return (int64_t)ticks_to_ns(tsc - t0, in->info.tsc_hz);
+		return (int64_t)tl_ticks_to_ns(tsc - t0, in->info.tsc_hz);
 	return (int64_t)(tsc - t0);
 }
 
@@ -132,7 +132,7 @@ static void put_time(const struct view *v, int64_t t, int quoted)
 		out_i64(t);
 		return;
 	}
-	format_wall(b, sizeof b, t);
+	tl_format_wall(b, sizeof b, t);
 	if (quoted)
 		out_json(b);
 	else
@@ -155,7 +155,7 @@ static void put_arg(const tl_entry *e, int i, int json)
 }
 
 /* Text with wall time or double arguments. */
-static void text_line_slow(const struct view *v, struct input *in, const struct event *ev,
+static void text_line_slow(const struct view *v, struct input *in, const tl_def *ev,
 			   const tl_entry *e, int64_t t)
 {
 	if (v->with_file) {
@@ -188,7 +188,7 @@ static void text_line_slow(const struct view *v, struct input *in, const struct 
 }
 
 /* The fast path, for text with whole-number arguments: one reserved line. */
-static void text_line(const struct view *v, struct input *in, const struct event *ev,
+static void text_line(const struct view *v, struct input *in, const tl_def *ev,
 		      const tl_entry *e, int64_t t)
 {
 	char *p;
@@ -223,7 +223,7 @@ static void text_line(const struct view *v, struct input *in, const struct event
 }
 
 /* A CSV row: the quoted path and event fields were prepared once (input.c). */
-static void csv_line(const struct view *v, struct input *in, const struct event *ev,
+static void csv_line(const struct view *v, struct input *in, const tl_def *ev,
 		     const tl_entry *e, int64_t t)
 {
 	char *p;
@@ -236,7 +236,7 @@ static void csv_line(const struct view *v, struct input *in, const struct event 
 		out_char(',');
 		if (v->time == TIME_WALL) {
 			char b[48];
-			format_wall(b, sizeof b, t);
+			tl_format_wall(b, sizeof b, t);
 			out_csv(b);
 		} else {
 			out_i64(t);
@@ -245,15 +245,16 @@ static void csv_line(const struct view *v, struct input *in, const struct event 
 		out_u64(e->cpu);
 		out_char(',');
 		out_u64(e->numa);
-		out_bytes(ev->csv_head, ev->csv_head_len);
+		out_bytes(shown_of(ev)->csv_head, shown_of(ev)->csv_head_len);
 		for (int i = 0; i < TL_MAX_ARGS; i++) {
 			out_char(',');
 			put_arg(e, i, 0);
 		}
-		out_bytes(ev->csv_tail, ev->csv_tail_len);
+		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
 		return;
 	}
-	p = out_reserve(in->csv_path_len + sizeof ev->csv_head + sizeof ev->csv_tail + 12 * 24);
+	p = out_reserve(in->csv_path_len + shown_of(ev)->csv_head_len + shown_of(ev)->csv_tail_len +
+			12 * 24);
 	p = put_str(p, in->csv_path, in->csv_path_len);
 	*p++ = ',';
 	p = put_u64(p, e->seq);
@@ -265,16 +266,16 @@ static void csv_line(const struct view *v, struct input *in, const struct event 
 	p = put_u64(p, e->cpu);
 	*p++ = ',';
 	p = put_u64(p, e->numa);
-	p = put_str(p, ev->csv_head, ev->csv_head_len);
+	p = put_str(p, shown_of(ev)->csv_head, shown_of(ev)->csv_head_len);
 	for (int i = 0; i < TL_MAX_ARGS; i++) {
 		*p++ = ',';
 		p = put_u64(p, e->args[i]);
 	}
-	p = put_str(p, ev->csv_tail, ev->csv_tail_len);
+	p = put_str(p, shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
 	out_commit(p);
 }
 
-static void json_line(const struct view *v, struct input *in, const struct event *ev,
+static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 		      const tl_entry *e, int64_t t)
 {
 	out_str("{\"file\":");
@@ -305,9 +306,9 @@ static void json_line(const struct view *v, struct input *in, const struct event
 }
 
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
-	      const struct event **evp, int64_t *tp)
+	      const tl_def **evp, int64_t *tp)
 {
-	const struct event *ev;
+	const tl_def *ev;
 	int64_t t;
 	if (v->limit && v->printed >= v->limit)
 		return -1;
@@ -329,7 +330,7 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 
 int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 {
-	const struct event *ev;
+	const tl_def *ev;
 	int64_t t;
 	int rc = view_keep(v, in, e, t0, &ev, &t);
 	if (rc <= 0)

@@ -69,7 +69,7 @@ int view_can_time(const struct view *v, const char *cmd, const struct input *in)
  * with its definition in *EV and time in *T when kept (and counts it),
  * 0 when filtered out, -1 when the limit is reached. */
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
-	      const struct event **ev, int64_t *t);
+	      const tl_def **ev, int64_t *t);
 
 /* Prints entry E of IN if the filters keep it; T0 is the tsc that time
  * counts from. Returns 1 printed, 0 filtered out, -1 the limit is reached. */

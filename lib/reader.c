@@ -2,6 +2,7 @@
  * after a crash: header checks against the file size, the seqlock-style
  * entry check, oldest-first order. Snabb's format is in lib/snabb.c. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,13 +99,49 @@ static int native_open(tl_reader *r, const char *name, tl_error *err)
 	return TL_OK;
 }
 
-tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err)
+uint64_t tl_announced_bytes(const unsigned char head[64])
+{
+	uint64_t magic, bytes;
+	memcpy(&magic, head, sizeof magic);
+	if (magic == TL_SNABB_MAGIC)
+		return tl_snabb_bytes(head);
+	if (magic != TL_MAGIC_0)
+		return 0;
+	memcpy(&bytes, head + offsetof(struct tl_header, file_bytes), sizeof bytes);
+	return bytes;
+}
+
+int tl_probe(int fd)
+{
+	unsigned char b[8];
+	uint64_t magic;
+	uint32_t z;
+	ssize_t got = pread(fd, b, sizeof b, 0);
+	int inner;
+	if (got < 4)
+		return 0;
+	memcpy(&z, b, sizeof z);
+	if (got == 8) {
+		memcpy(&magic, b, sizeof magic);
+		if (magic == TL_SNABB_MAGIC)
+			return TL_FORMAT_SNABB;
+		if (magic == TL_MAGIC_0)
+			return TL_FORMAT_NATIVE;
+	}
+	if (z != TL_ZSTD_MAGIC)
+		return 0;
+	if ((inner = tl_unzstd_probe(fd)) < 0)
+		return TL_FORMAT_ZSTD;   /* damaged or cut: opening it says why */
+	return inner ? TL_FORMAT_ZSTD | inner : 0;
+}
+
+/* Maps FD (a log, not compressed) and checks its header. */
+static tl_reader *open_plain(int fd, const char *name, tl_error *err)
 {
 	tl_reader *r = calloc(1, sizeof *r);
 	uint64_t magic;
 	int rc;
 
-	tl_ok(err);
 	if (!r) {
 		tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", name);
 		return NULL;
@@ -120,6 +157,27 @@ tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err)
 		return NULL;
 	}
 	tl_reader_rewind(r);
+	return r;
+}
+
+tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err)
+{
+	unsigned char b[4];
+	uint32_t z = 0;
+	tl_reader *r;
+	int tmp;
+
+	tl_ok(err);
+	if (pread(fd, b, sizeof b, 0) == (ssize_t)sizeof b)
+		memcpy(&z, b, sizeof z);
+	if (z != TL_ZSTD_MAGIC)
+		return open_plain(fd, name, err);
+	if ((tmp = tl_unzstd(fd, name, err)) < 0)
+		return NULL;
+	r = open_plain(tmp, name, err);
+	close(tmp);
+	if (r)
+		r->compressed = 1;
 	return r;
 }
 
@@ -143,6 +201,7 @@ void tl_reader_close(tl_reader *r)
 		if (r->map)
 			munmap((void *)r->map, r->map_bytes);
 		free(r->strings_copy);
+		tl_defs_free(r->defs);
 		free(r);
 	}
 }
@@ -328,9 +387,11 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	const struct tl_header *h = r->h;
 	if (r->format == TL_FORMAT_SNABB) {
 		tl_snabb_info(r, i);
+		i->compressed = r->compressed;
 		return;
 	}
 	memset(i, 0, sizeof *i);
+	i->compressed = r->compressed;
 	i->format = TL_FORMAT_NATIVE;
 	i->major = h->major;
 	i->minor = h->minor;

@@ -7,6 +7,8 @@
 #include "timeline.h"
 
 #define TL_SNABB_MAGIC 0xa3ff7223441d0001ull
+#define TL_ZSTD_MAGIC 0xfd2fb528u          /* a zstd frame's first four bytes, LE */
+#define TL_MAX_DECOMPRESSED (4ull << 30)   /* a compressed input: at most 4 GiB (2^26 entries) */
 
 struct tl_reader {
 	int format;                 /* TL_FORMAT_NATIVE or TL_FORMAT_SNABB */
@@ -29,6 +31,8 @@ struct tl_reader {
 	uint64_t used;              /* snabb: slots with a timestamp */
 	uint64_t disorder;          /* snabb: breaks in time order beyond the wrap's one */
 	uint64_t chunk;             /* ring chunk being read (see tl_reader_release) */
+	int compressed;             /* read from a zstd copy */
+	struct tl_defs *defs;       /* tl_reader_def()'s cache (lib/defs.c) */
 };
 
 /* Entries per chunk of the ring that the reader gives back to the kernel
@@ -51,4 +55,23 @@ uint64_t tl_snabb_rewind(tl_reader *r) __attribute__((visibility("hidden")));
 int tl_snabb_slot_used(const tl_reader *r, uint64_t i) __attribute__((visibility("hidden")));
 int tl_snabb_next(tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
 void tl_snabb_info(const tl_reader *r, tl_info *i) __attribute__((visibility("hidden")));
+/* The file size a Snabb header HEAD announces. */
+uint64_t tl_snabb_bytes(const unsigned char head[64]) __attribute__((visibility("hidden")));
+
+/* The file size the first 64 bytes HEAD of a log announce, or 0 when they
+ * are not the start of a log of either format. */
+uint64_t tl_announced_bytes(const unsigned char head[64]) __attribute__((visibility("hidden")));
+
+/* Decompresses the zstd file open at FD (from its start) into an unlinked
+ * temporary file, stopping at the size the log's header announces, and
+ * returns its fd; or -1 with ERR "NAME: problem" (lib/unzstd.c). */
+int tl_unzstd(int fd, const char *name, tl_error *err) __attribute__((visibility("hidden")));
+
+/* Decompresses only the start of FD: the enum tl_format of the log whose
+ * header it holds, 0 when it holds something else, -1 when the frame is
+ * damaged or cut short before the header. */
+int tl_unzstd_probe(int fd) __attribute__((visibility("hidden")));
+
+/* Frees tl_reader_def()'s cache (lib/defs.c). */
+void tl_defs_free(struct tl_defs *d) __attribute__((visibility("hidden")));
 #endif

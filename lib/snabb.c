@@ -28,6 +28,13 @@ struct snabb_entry {
 _Static_assert(sizeof(struct snabb_header) == 64, "snabb header");
 _Static_assert(sizeof(struct snabb_entry) == 64, "snabb entry");
 
+uint64_t tl_snabb_bytes(const unsigned char head[64])
+{
+	struct snabb_header h;
+	memcpy(&h, head, sizeof h);
+	return sizeof h + (uint64_t)h.log_bytes + h.strings_bytes;
+}
+
 int tl_snabb_open(tl_reader *r, const char *name, tl_error *err)
 {
 	struct snabb_header h;

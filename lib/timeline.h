@@ -72,6 +72,10 @@ enum tl_clock {
 	                               where RDPID is missing (e.g. many KVM guests) */
 };
 
+/* The name of clock source CLOCK, as `timeline info` prints it ("rdtsc+rdpid",
+ * "monotonic", ...), or NULL if CLOCK is no enum tl_clock value. */
+const char *tl_clock_name(int clock);
+
 #define TL_DEFAULT_ENTRIES (1u << 20)        /* ring entries: 64 MiB of entries */
 #define TL_DEFAULT_STRINGS (1u << 20)        /* string table bytes: 65,536 ids */
 #define TL_MAX_STRINGS     (1u << 20)        /* msgid = offset / 16 must fit 16 bits */
@@ -204,6 +208,11 @@ typedef struct tl_def {
 	const char *descr;           /* description text (may be empty) */
 	size_t descr_len;
 	unsigned line;               /* line of the header in its events file */
+	int known;                   /* 1; 0 in tl_reader_def()'s stand-in for an id that
+				      * names no definition */
+	void *user;                  /* the caller's: NULL until it stores a pointer here
+				      * (in tl_reader_def()'s definitions, which it may
+				      * change); the library never reads or frees it */
 } tl_def;
 
 /* Parses one interned definition, "L,R|category.name[ attrs]: a b c\ndescription".
@@ -247,6 +256,7 @@ typedef struct tl_reader tl_reader;
 enum tl_format {
 	TL_FORMAT_NATIVE = 1,        /* ours: timeline-format(5) */
 	TL_FORMAT_SNABB = 2,         /* Snabb's events.timeline, major version 2 or 3 */
+	TL_FORMAT_ZSTD = 0x100,      /* tl_probe(): a flag, compressed with zstd */
 };
 
 /* One decoded entry. */
@@ -290,6 +300,8 @@ typedef struct tl_info {
 				      * before it in ring order, beyond the one a wrapped
 				      * ring has: 0 in a sound file; entries are still read
 				      * in ring order (ours: always 0, the cursor orders) */
+	int compressed;              /* 1: read from a zstd copy, decompressed into an
+				      * unlinked temporary file */
 } tl_info;
 
 #define TL_CPU_TSC       (1u << 0)
@@ -298,15 +310,29 @@ typedef struct tl_info {
 #define TL_CPU_INVARIANT (1u << 3)
 #define TL_CPU_LSL       (1u << 4)   /* Linux's per-CPU segment answers LSL */
 
-/* Opens and checks the log at PATH read-only: ours, or Snabb's format v2/v3
- * (recognized by its magic). Every size and offset in the header is checked
- * against the file before it is used.
+/* What the file open at FD holds, by its content (its first bytes; for a
+ * zstd frame, the first 64 bytes it decompresses to): TL_FORMAT_NATIVE,
+ * TL_FORMAT_SNABB, either ORed with TL_FORMAT_ZSTD for a compressed copy,
+ * TL_FORMAT_ZSTD alone for a zstd frame too damaged or short to tell, or 0
+ * for anything else (including files shorter than 4 bytes). For a program
+ * that walks directories: skip what gives 0, open the rest and report why
+ * they fail. Reads with pread(); a zstd frame moves FD's offset. */
+int tl_probe(int fd);
+
+/* Opens and checks the log at PATH read-only: ours or Snabb's format v2/v3,
+ * plain or as a zstd-compressed copy, each recognized by its content (see
+ * tl_probe()). Every size and offset in a header is checked against the
+ * file before it is used. A compressed copy is decompressed into an
+ * unlinked temporary file in $TMPDIR (else /tmp), never beyond the size its
+ * own header announces nor beyond 4 GiB, so a zstd bomb costs no more than
+ * a real log.
  * @return the reader, or NULL with ERR "PATH: problem" (TL_E_FORMAT for a
- *         file that is not a timeline log, TL_E_VERSION, TL_E_SYS). */
+ *         file that is not a timeline log, or is damaged, truncated, or
+ *         compressed but not a log; TL_E_VERSION; TL_E_SYS). */
 tl_reader *tl_reader_open(const char *path, tl_error *err);
 
-/* The same for the regular file open at FD (a decompressed copy, say); NAME
- * is used in messages. FD may be closed after the call. */
+/* The same for the regular file open at FD; NAME is used in messages. FD
+ * may be closed after the call. */
 tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err);
 
 /* The reader's enum tl_format. */
@@ -349,6 +375,15 @@ uint64_t tl_reader_warm(const tl_reader *r, uint64_t from, uint64_t ahead);
  * point at the start of a NUL-terminated string inside the used table. */
 const char *tl_reader_string(const tl_reader *r, uint16_t msgid);
 
+/* The definition of MSGID, parsed once and kept until tl_reader_close():
+ * the same pointer at every call. Unlike tl_def_parse()'s, its strings are
+ * NUL-terminated copies, and attrs is "" when there are none. For an id that
+ * names no parseable definition it is a stand-in: known 0, name "?msgid=N",
+ * level and rate 0, six arguments "arg0".."arg5". Only the user field may be
+ * changed. Cost: a hash lookup.
+ * @return the definition, or NULL when out of memory. */
+tl_def *tl_reader_def(tl_reader *r, uint16_t msgid);
+
 /* Where tl_reader_copy() writes: returns 0, or nonzero with errno set. */
 typedef int (*tl_writer_fn)(void *ctx, const void *buf, size_t len);
 
@@ -365,6 +400,39 @@ int tl_reader_copy(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
 		   uint64_t *dropped, const char *name, tl_error *err);
 
 void tl_reader_close(tl_reader *r);
+
+/* ------------------------------------------------------------------------
+ * Time, and the rate of a log given by path
+ * ------------------------------------------------------------------------ */
+
+/* TICKS of a clock of HZ ticks per second in nanoseconds, without overflow
+ * (0 when HZ is 0: unknown). */
+uint64_t tl_ticks_to_ns(uint64_t ticks, uint64_t hz);
+
+/* The wall-clock time (ns since the epoch, CLOCK_REALTIME) of timestamp TSC
+ * of the log INFO describes, from its anchor and frequency. Meaningless for
+ * a Snabb log (no anchor, tsc_hz 0). */
+int64_t tl_wall_ns(const tl_info *info, uint64_t tsc);
+
+/* Formats NS since the epoch as "2026-11-22T04:13:00.123456789Z" (UTC,
+ * nanoseconds; 31 bytes with the NUL) into BUF of SIZE, as snprintf does.
+ * @return the length it has or would have had. */
+size_t tl_format_wall(char *buf, size_t size, int64_t ns);
+
+/* Nonzero when the logs A and B were written on one host in one boot (same
+ * host name; CLOCK_REALTIME - CLOCK_MONOTONIC at their anchors within a
+ * second), so that their TSC values can be compared directly. */
+int tl_same_tsc(const tl_info *a, const tl_info *b);
+
+/* The rate of the log at PATH, whose writer may be running, as the writer's
+ * tl_set_rate() would set it: RATE 1..9, TL_RATE_OFF or TL_RATE_AUTO; or
+ * with RATE -1 only read. Fills *NOW (1..10) and *FIXED (nonzero: breaths
+ * keep the rate) with what the file says after the call (either may be
+ * NULL). Needs write permission to set.
+ * @return TL_OK; TL_E_INVAL for a Snabb log (its rate lives in its
+ *         process), a compressed copy, or a rate above TL_RATE_OFF; or the
+ *         failure of opening it. */
+int tl_rate_file(const char *path, int rate, unsigned *now, int *fixed, tl_error *err);
 
 #ifdef __cplusplus
 }

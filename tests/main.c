@@ -14,6 +14,7 @@ int main(void)
 	srunner_add_suite(sr, cli_suite());
 	srunner_add_suite(sr, snabb_suite());
 	srunner_add_suite(sr, read_suite());
+	srunner_add_suite(sr, open_suite());
 	srunner_add_suite(sr, live_suite());
 	srunner_add_suite(sr, engine_suite());
 	srunner_add_suite(sr, stats_suite());

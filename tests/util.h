@@ -60,6 +60,7 @@ Suite *events_suite(void);
 Suite *cli_suite(void);
 Suite *snabb_suite(void);
 Suite *read_suite(void);
+Suite *open_suite(void);
 Suite *live_suite(void);
 Suite *engine_suite(void);
 Suite *stats_suite(void);

@@ -64,6 +64,7 @@ Suite *open_suite(void);
 Suite *live_suite(void);
 Suite *engine_suite(void);
 Suite *stats_suite(void);
+Suite *runs_suite(void);
 Suite *export_suite(void);
 Suite *hostile_suite(void);
 

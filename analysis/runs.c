@@ -1,0 +1,211 @@
+/* runs.c: tests over runs (see runs.h): the exact permutation distribution
+ * of the Mann-Whitney rank sum by counting subsets, the Hodges-Lehmann
+ * change and its interval from the same distribution. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runs.h"
+
+/* One value and the side it came from, for ranking. */
+struct item {
+	double v;
+	int a;
+};
+
+static int by_value(const void *x, const void *y)
+{
+	double p = ((const struct item *)x)->v, q = ((const struct item *)y)->v;
+	return (p > q) - (p < q);
+}
+
+/* The null distribution of the sum of K scores drawn without replacement
+ * from the N integer SCORES: a new array of probabilities indexed by sum,
+ * of *MAX + 1 entries. NULL when out of memory. */
+static double *sum_distribution(const int *scores, size_t n, size_t k, int *max)
+{
+	int top = 0;
+	double *ways, *p, total = 0;
+	for (size_t i = 0; i < n; i++)
+		top += scores[i];
+	*max = top;
+	/* ways[j * (top + 1) + s]: subsets of j of the scores so far summing to s */
+	if (!(ways = calloc((k + 1) * (size_t)(top + 1), sizeof *ways)))
+		return NULL;
+	ways[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = (i + 1 < k ? i + 1 : k); j >= 1; j--)
+			for (int s = top; s >= scores[i]; s--)
+				ways[j * (size_t)(top + 1) + (size_t)s] +=
+					ways[(j - 1) * (size_t)(top + 1) + (size_t)(s - scores[i])];
+	if (!(p = malloc((size_t)(top + 1) * sizeof *p))) {
+		free(ways);
+		return NULL;
+	}
+	memcpy(p, ways + k * (size_t)(top + 1), (size_t)(top + 1) * sizeof *p);
+	free(ways);
+	for (int s = 0; s <= top; s++)
+		total += p[s];
+	for (int s = 0; s <= top; s++)
+		p[s] /= total;
+	return p;
+}
+
+/* Ranks A and B together: twice each mid-rank (an integer) into SCORES in
+ * sorted order, *W the sum of A's, *TIES the sum of t^3 - t over tie groups. */
+static struct item *rank(const double *a, size_t na, const double *b, size_t nb, int *scores,
+			 long *w, double *ties)
+{
+	size_t n = na + nb;
+	struct item *it = malloc(n * sizeof *it);
+	if (!it)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		it[i] = (struct item){ i < na ? a[i] : b[i - na], i < na };
+	qsort(it, n, sizeof *it, by_value);
+	*w = 0;
+	*ties = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && it[j].v == it[i].v; j++)
+			;
+		for (size_t k = i; k < j; k++) {
+			scores[k] = (int)(i + 1 + j);   /* 2 * the mid-rank of ranks i+1..j */
+			*w += it[k].a ? scores[k] : 0;
+		}
+		*ties += pow((double)(j - i), 3) - (double)(j - i);
+	}
+	return it;
+}
+
+/* The normal approximation with tie and continuity corrections. */
+static double normal_p(long w2, size_t na, size_t nb, double ties)
+{
+	double n = (double)(na + nb), u = w2 / 2.0 - na * (na + 1.0) / 2;
+	double mu = na * (double)nb / 2;
+	double var = na * (double)nb / 12 * ((n + 1) - ties / (n * (n - 1)));
+	double z;
+	if (var <= 0)
+		return 1;
+	z = (fabs(u - mu) - 0.5) / sqrt(var);
+	return z <= 0 ? 1 : erfc(z / sqrt(2));
+}
+
+double runs_mwu_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	int *scores, top;
+	long w;
+	double ties, *dist, p = 0, mean, obs;
+	struct item *it;
+	if (!na || !nb)
+		return 1;
+	if (!(scores = malloc(n * sizeof *scores)) ||
+	    !(it = rank(a, na, b, nb, scores, &w, &ties))) {
+		free(scores);
+		return 1;
+	}
+	free(it);
+	if (n > RUNS_EXACT_MAX || !(dist = sum_distribution(scores, n, na, &top))) {
+		free(scores);
+		return normal_p(w, na, nb, ties);
+	}
+	mean = (double)na * (double)(n + 1);   /* of the doubled rank sum */
+	obs = fabs((double)w - mean);
+	for (int s = 0; s <= top; s++)
+		if (fabs(s - mean) >= obs - 1e-9)
+			p += dist[s];
+	free(dist);
+	free(scores);
+	return p > 1 ? 1 : p;
+}
+
+double runs_min_p(size_t na, size_t nb)
+{
+	double c = 1;   /* C(na + nb, na), as a double */
+	for (size_t i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return 2 / c > 1 ? 1 : 2 / c;
+}
+
+size_t runs_needed(double alpha)
+{
+	size_t k = 1;
+	while (k < 1000 && !(runs_min_p(k, k) < alpha))
+		k++;
+	return k;
+}
+
+static int by_double(const void *x, const void *y)
+{
+	double p = *(const double *)x, q = *(const double *)y;
+	return (p > q) - (p < q);
+}
+
+/* The lower critical count of U at ALPHA / 2: the largest C with
+ * P(U <= C - 1) <= ALPHA / 2 for NA and NB untied runs (0: none). */
+static long critical(size_t na, size_t nb, double alpha)
+{
+	size_t n = na + nb;
+	int *scores = malloc(n * sizeof *scores), top;
+	double *dist, cum = 0;
+	long c = 0, base = (long)(na * (na + 1));   /* doubled: W = U + na(na+1)/2 */
+	if (!scores)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		scores[i] = 2 * (int)(i + 1);
+	dist = sum_distribution(scores, n, na, &top);
+	free(scores);
+	if (!dist)
+		return 0;
+	for (long u = 0; 2 * u + base <= top; u++) {
+		cum += dist[2 * u + base];
+		if (cum > alpha / 2 + 1e-12)
+			break;
+		c = u + 1;
+	}
+	free(dist);
+	return c;
+}
+
+/* critical() by the normal approximation, for many runs. */
+static long critical_normal(size_t na, size_t nb, double alpha)
+{
+	double lo = 0, hi = 40, mu = na * (double)nb / 2;
+	double sd = sqrt(na * (double)nb * (double)(na + nb + 1) / 12);
+	for (int i = 0; i < 100; i++) {   /* z with erfc(z / sqrt 2) = alpha */
+		double z = (lo + hi) / 2;
+		if (erfc(z / sqrt(2)) > alpha)
+			lo = z;
+		else
+			hi = z;
+	}
+	return mu - lo * sd < 0 ? 0 : (long)floor(mu - lo * sd);
+}
+
+int runs_change(const double *a, size_t na, const double *b, size_t nb, double alpha,
+		double *change, double *lo, double *hi)
+{
+	size_t m = na * nb, k = 0;
+	double *d;
+	long c;
+	if (!na || !nb || !(d = malloc(m * sizeof *d)))
+		return -1;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			if (!(a[i] > 0) || !(b[j] > 0)) {
+				free(d);
+				return -1;
+			}
+			d[k++] = log(b[j]) - log(a[i]);
+		}
+	qsort(d, m, sizeof *d, by_double);
+	*change = expm1(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2);
+	c = na + nb <= RUNS_EXACT_MAX ? critical(na, nb, alpha) : critical_normal(na, nb, alpha);
+	if (c < 1) {
+		free(d);
+		return 1;
+	}
+	*lo = expm1(d[c - 1]);
+	*hi = expm1(d[m - (size_t)c]);
+	free(d);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* runs.h: comparing two sets of runs, each run reduced to one number (say
+ * its median cycles per packet): the exact Mann-Whitney test over the runs,
+ * the Hodges-Lehmann change between the sides with its exact confidence
+ * interval, and how many runs a side needs before a test can reach alpha.
+ * Runs, not the pairs inside one run, are the unit of replication: only
+ * replicated runs can tell a slower build from a slower machine. */
+#ifndef TL_RUNS_H
+#define TL_RUNS_H
+#include <stddef.h>
+
+/* Two-sided p-value of the Mann-Whitney U test of A (NA values) against B
+ * (NB), from the exact permutation distribution of the rank sum (mid-ranks
+ * for ties) when NA + NB <= RUNS_EXACT_MAX, else the normal approximation
+ * with the tie correction. 1 when a side is empty. */
+#define RUNS_EXACT_MAX 64
+double runs_mwu_p(const double *a, size_t na, const double *b, size_t nb);
+
+/* The smallest two-sided p-value any data can give with NA and NB runs
+ * (no ties): 2 / C(NA + NB, NA), at most 1. */
+double runs_min_p(size_t na, size_t nb);
+
+/* The fewest runs per side (the same on both) whose smallest p-value is
+ * below ALPHA: 4 for 0.05, 5 for 0.01. */
+size_t runs_needed(double alpha);
+
+/* The change from A to B as a ratio, B/A - 1: the Hodges-Lehmann estimate
+ * (the median of log(b) - log(a) over all pairs), with the exact
+ * distribution-free interval at level 1 - ALPHA from the order statistics
+ * of those differences. Values must be > 0. Returns 0 with *CHANGE, *LO and
+ * *HI set; 1 with only *CHANGE when the runs are too few for an interval at
+ * that level (the interval is then unbounded); -1 when a side is empty or
+ * holds a value <= 0, or out of memory. */
+int runs_change(const double *a, size_t na, const double *b, size_t nb, double alpha,
+		double *change, double *lo, double *hi);
+#endif

@@ -1,0 +1,65 @@
+/* check_runs.c: the tests over runs (analysis/runs.c) against values
+ * counted by hand: exact p-values by enumerating every split of the ranks
+ * (tests/mwu_exact.py, a few lines of Python, did it), the smallest
+ * p-value a number of runs allows, and the Hodges-Lehmann change with its
+ * exact interval. */
+#include <math.h>
+#include "runs.h"
+#include "util.h"
+
+#define EPS 1e-12
+
+START_TEST(test_exact_p_of_complete_separation_is_two_in_c_10_5)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	ck_assert_double_eq_tol(runs_mwu_p(a, 5, b, 5), 2.0 / 252, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(b, 5, a, 5), 2.0 / 252, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(a, 3, b, 3), 0.1, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(a, 0, b, 3), 1, EPS);
+}
+END_TEST
+
+START_TEST(test_exact_p_with_ties_uses_mid_ranks)
+{
+	double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 4, 5 };
+	double c[] = { 10.5, 11.2, 10.1, 12.0, 11.7 }, d[] = { 11.9, 12.5, 13.1, 12.2, 14.0 };
+	ck_assert_double_eq_tol(runs_mwu_p(a, 4, b, 4), 14.0 / 70, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(c, 5, d, 5), 4.0 / 252, EPS);
+}
+END_TEST
+
+START_TEST(test_runs_needed_to_reach_alpha)
+{
+	ck_assert_double_eq_tol(runs_min_p(5, 5), 2.0 / 252, EPS);
+	ck_assert_double_eq_tol(runs_min_p(1, 1), 1, EPS);
+	ck_assert_uint_eq(runs_needed(0.05), 4);   /* 2/70 = 0.029; 3 runs: 2/20 = 0.1 */
+	ck_assert_uint_eq(runs_needed(0.01), 5);   /* 2/252 = 0.0079; 4: 0.029 */
+	ck_assert_uint_eq(runs_needed(0.1), 4);    /* 3 runs give exactly 0.1: not below */
+}
+END_TEST
+
+START_TEST(test_change_and_its_exact_interval)
+{
+	double a[] = { 10.5, 11.2, 10.1, 12.0, 11.7 }, b[] = { 11.9, 12.5, 13.1, 12.2, 14.0 };
+	double ch, lo, hi;
+	ck_assert_int_eq(runs_change(a, 5, b, 5, 0.05, &ch, &lo, &hi), 0);
+	ck_assert_double_eq_tol(ch, 0.16190476190476197, 1e-12);
+	ck_assert_double_eq_tol(lo, 0.017094017094017144, 1e-12);   /* 3rd of 25 ratios */
+	ck_assert_double_eq_tol(hi, 0.29702970297029685, 1e-12);    /* 23rd */
+	/* three runs a side: no interval at 95% (P(U = 0) = 1/20 > 0.025) */
+	ck_assert_int_eq(runs_change(a, 3, b, 3, 0.05, &ch, &lo, &hi), 1);
+	ck_assert_int_eq(runs_change(a, 0, b, 3, 0.05, &ch, &lo, &hi), -1);
+}
+END_TEST
+
+Suite *runs_suite(void)
+{
+	Suite *s = suite_create("runs");
+	TCase *t = tcase_create("runs");
+	tcase_add_test(t, test_exact_p_of_complete_separation_is_two_in_c_10_5);
+	tcase_add_test(t, test_exact_p_with_ties_uses_mid_ranks);
+	tcase_add_test(t, test_runs_needed_to_reach_alpha);
+	tcase_add_test(t, test_change_and_its_exact_interval);
+	suite_add_tcase(s, t);
+	return s;
+}

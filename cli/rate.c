@@ -10,8 +10,9 @@ static const char usage[] =
 	"usage: timeline rate FILE [RATE]\n"
 	"\n"
 	"Shows the current sampling rate of a log, or sets it while the process\n"
-	"runs. RATE is 1 to 9 (events of that rate and above are logged), 'off'\n"
-	"(nothing is logged) or 'auto' (a new rate is drawn every breath).\n"
+	"runs. RATE is 'all' (log every event), 1 to 9 (events of that rate and\n"
+	"above; 1 is all), 'off' (log nothing) or 'auto' (a rate drawn every\n"
+	"breath, Snabb's way: an event of rate R in 5^(R-9) of the breaths).\n"
 	"\n"
 	"   -h, --help          show this help\n";
 
@@ -20,25 +21,20 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Parses RATE: 1..9, "off" (TL_RATE_OFF) or "auto" (TL_RATE_AUTO); -1 if bad. */
-static int parse_rate(const char *s)
-{
-	if (!strcmp(s, "off"))
-		return TL_RATE_OFF;
-	if (!strcmp(s, "auto"))
-		return TL_RATE_AUTO;
-	if (s[0] >= '1' && s[0] <= '9' && !s[1])
-		return s[0] - '0';
-	return -1;
-}
-
+/* Prints what the file says: the rate in words, and what they mean. */
 static void show(const char *path, unsigned rate, int fixed)
 {
-	if (rate == TL_RATE_OFF)
-		printf("%s: off (nothing is logged)%s\n", path,
-		       fixed ? "" : " until the next breath draws a rate");
+	char word[16], now[16];
+	tl_rate_name(word, sizeof word, rate, fixed);
+	snprintf(now, sizeof now, rate >= TL_RATE_OFF ? "off" : "%u", rate);
+	if (!fixed)
+		printf("%s: auto, drawn every breath (now %s)\n", path, now);
+	else if (rate >= TL_RATE_OFF)
+		printf("%s: off (nothing is logged)\n", path);
+	else if (rate <= 1)
+		printf("%s: all (every event of rate 1 to 9 is logged)\n", path);
 	else
-		printf("%s: %u, %s\n", path, rate, fixed ? "fixed" : "drawn every breath");
+		printf("%s: %s, fixed (events of rate %u to 9 are logged)\n", path, word, rate);
 }
 
 int cmd_rate(int argc, char **argv)
@@ -58,8 +54,8 @@ int cmd_rate(int argc, char **argv)
 	if (argc - optind < 1 || argc - optind > 2)
 		return cli_usage_error("rate", usage, argc == optind ? "missing log file"
 								      : "too many arguments");
-	if (argc - optind == 2 && (rate = parse_rate(argv[optind + 1])) < 0)
-		return cli_usage_error("rate", usage, "RATE must be 1 to 9, off or auto");
+	if (argc - optind == 2 && (rate = tl_rate_parse(argv[optind + 1])) < 0)
+		return cli_usage_error("rate", usage, "RATE must be all, 1 to 9, off or auto");
 	if (tl_rate_file(argv[optind], rate, &now, &fixed, &err) != TL_OK) {
 		cli_error("rate", "%s", err.msg);
 		return EXIT_USAGE;

@@ -1,5 +1,7 @@
 /* sample.c: per-breath sampling, Snabb's rate distribution drawn with a
  * xorshift64 generator; the rate lives in the mapping so outsiders can set it. */
+#include <stdio.h>
+#include <string.h>
 #include "format.h"
 #include "timeline.h"
 
@@ -74,4 +76,33 @@ void tl_seed(tl_log *log, uint64_t seed)
 	struct tl_header *h = (struct tl_header *)log;
 	if (!h->disabled)
 		h->prng = seed ? seed : 1;
+}
+
+int tl_rate_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	if (!strcmp(s, "all"))
+		return 1;
+	if (!strcmp(s, "off"))
+		return TL_RATE_OFF;
+	if (!strcmp(s, "auto"))
+		return TL_RATE_AUTO;
+	if (s[0] >= '1' && s[0] <= '9' && !s[1])
+		return s[0] - '0';
+	return -1;
+}
+
+size_t tl_rate_name(char *buf, size_t size, unsigned rate, int fixed)
+{
+	int n;
+	if (!fixed)
+		n = snprintf(buf, size, "auto");
+	else if (rate <= 1)
+		n = snprintf(buf, size, "all");
+	else if (rate >= TL_RATE_OFF)
+		n = snprintf(buf, size, "off");
+	else
+		n = snprintf(buf, size, "%u", rate);
+	return n < 0 ? 0 : (size_t)n;
 }

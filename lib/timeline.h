@@ -150,6 +150,17 @@ void tl_breath(tl_log *log);
  * @return TL_OK, or TL_E_INVAL for a rate above 10 or the disabled log. */
 int tl_set_rate(tl_log *log, unsigned rate);
 
+/* The rate scale in words, the same for the library, `timeline rate`, `ls`
+ * and the demo engine: "all" (1: every event of rate 1 to 9 is logged),
+ * "1".."9" (events of that rate and above), "off" (TL_RATE_OFF: nothing)
+ * and "auto" (TL_RATE_AUTO: a rate drawn every breath, Snabb's way).
+ * @return the rate for tl_set_rate(), or -1 for anything else. */
+int tl_rate_parse(const char *s);
+
+/* The word for a log's rate: "auto" when not FIXED, else "all", "2".."9" or
+ * "off"; written into BUF of SIZE as snprintf does. @return its length. */
+size_t tl_rate_name(char *buf, size_t size, unsigned rate, int fixed);
+
 /* Seeds the breath PRNG (for reproducible tests); seed 0 is replaced by 1. */
 void tl_seed(tl_log *log, uint64_t seed);
 

@@ -84,7 +84,7 @@ static double packets_of(const struct units *u, const char *app)
 
 START_TEST(test_every_packet_the_engine_counts_is_attributed_by_stats_at_rate_9)
 {
-	char *out = engine("all", "--breaths 3000 --rate 9 --workload small --seed 7");
+	char *out = engine("all", "--breaths 3000 --rate all --workload small --seed 7");
 	char *cmd = xasprintf("%s stats --per packets --by app -f csv %s/all", timeline_bin(), test_dir);
 	char *csv, *err;
 	struct csv_parser p;

@@ -156,7 +156,7 @@ START_TEST(test_chrome_export_has_each_phases_fields_ordered_times_and_nested_sp
 	const char *engine = getenv("TIMELINE_ENGINE");
 	char *out, *stats;
 	unsigned long long x, pairs, empty;
-	free(sh(0, "%s --breaths 400 --rate 9 --workload small --seed 3 --dir e > /dev/null",
+	free(sh(0, "%s --breaths 400 --rate all --workload small --seed 3 --dir e > /dev/null",
 		engine && *engine ? engine : "build/examples/engine/engine"));
 	free(sh(0, "%s export -f chrome -o t.json e", timeline_bin()));
 	/* every event has the fields of its phase */
@@ -185,7 +185,7 @@ START_TEST(test_chrome_export_has_each_phases_fields_ordered_times_and_nested_sp
 	ck_assert_int_eq(sscanf(stats, "\"app.push\",\"lookup\",%llu,%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%llu", &pairs, &empty), 2);
 	ck_assert_int_eq(sscanf(out, "%llu", &x), 1);
 	ck_assert_uint_eq(x, pairs + empty);
-	ck_assert_uint_eq(x, 400);   /* --rate 9: every breath's push */
+	ck_assert_uint_eq(x, 400);   /* --rate all: every breath's push */
 	free(out);
 	free(stats);
 	/* breath counters: one totalpackets value per breath_end */

@@ -1266,7 +1266,7 @@ START_TEST(test_rate_set_to_4_is_seen_by_the_writer_and_kept_by_breaths)
 	tl_log *log = rate_log();
 	tl_info i;
 	ck_assert_uint_eq(tl_rate(log), 1);
-	ck_assert_str_eq(OK(tl("rate r.timeline 4")), "r.timeline: 4, fixed\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline 4")), "r.timeline: 4, fixed (events of rate 4 to 9 are logged)\n");
 	ck_assert_uint_eq(tl_rate(log), 4);
 	for (int k = 0; k < 1000; k++) {
 		tl_breath(log);
@@ -1286,7 +1286,7 @@ START_TEST(test_rate_auto_lets_breaths_draw_again)
 	tl_info i;
 	int k;
 	ck_assert_int_eq(tl_set_rate(log, 9), TL_OK);
-	ck_assert_str_eq(OK(tl("rate r.timeline auto")), "r.timeline: 9, drawn every breath\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline auto")), "r.timeline: auto, drawn every breath (now 9)\n");
 	info_of(P("r.timeline"), &i);
 	ck_assert_int_eq(i.rate_fixed, 0);
 	for (k = 0; k < 1000 && tl_rate(log) == 9; k++)
@@ -1321,16 +1321,20 @@ END_TEST
 START_TEST(test_rate_without_rate_shows_it_exactly_and_changes_nothing)
 {
 	tl_log *log = rate_log();
-	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: 1, drawn every breath\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: auto, drawn every breath (now 1)\n");
 	ck_assert_int_eq(tl_set_rate(log, 6), TL_OK);
-	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: 6, fixed\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: 6, fixed (events of rate 6 to 9 are logged)\n");
 	ck_assert_uint_eq(tl_rate(log), 6);
 	ck_assert_int_eq(tl_set_rate(log, TL_RATE_OFF), TL_OK);
 	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: off (nothing is logged)\n");
 	ck_assert_uint_eq(tl_rate(log), TL_RATE_OFF);
+	ck_assert_str_eq(OK(tl("rate r.timeline all")),
+			 "r.timeline: all (every event of rate 1 to 9 is logged)\n");
+	ck_assert_uint_eq(tl_rate(log), 1);
+	ck_assert_int_eq(tl_set_rate(log, TL_RATE_OFF), TL_OK);
 	ck_assert_int_eq(tl_set_rate(log, TL_RATE_AUTO), TL_OK);
 	ck_assert_str_eq(OK(tl("rate r.timeline")),
-			 "r.timeline: off (nothing is logged) until the next breath draws a rate\n");
+			 "r.timeline: auto, drawn every breath (now off)\n");
 	tl_close(log);
 }
 END_TEST
@@ -1363,7 +1367,7 @@ START_TEST(test_rate_bad_value_exits_2_with_reason_and_usage)
 		struct res r = tl("rate r.timeline %s", bad[k]);
 		ck_assert_msg(r.rc == 2, "rate %s: exit %d", bad[k], r.rc);
 		ck_assert_str_eq(r.out, "");
-		ck_assert_str_eq(r.err, S("timeline rate: RATE must be 1 to 9, off or auto\n%s", h.out));
+		ck_assert_str_eq(r.err, S("timeline rate: RATE must be all, 1 to 9, off or auto\n%s", h.out));
 	}
 	ck_assert_uint_eq(tl_rate(log), 1);
 	info_of(P("r.timeline"), &i);

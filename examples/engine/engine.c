@@ -43,9 +43,9 @@ static const char usage[] =
 	"   -d, --dir DIR        write the log to DIR/NAME-PID.timeline (default: the\n"
 	"                        library's path, $TIMELINE_ROOT/PID/NAME.timeline)\n"
 	"   -N, --name NAME      the log's name (default engine)\n"
-	"   -r, --rate N         log at a fixed depth instead of drawing it per breath:\n"
-	"                        events of rate >= 10-N, so 9 logs everything, 1 only\n"
-	"                        rate-9 events, 0 nothing\n"
+	"   -r, --rate RATE      the log's rate, as `timeline rate` takes it: all (log\n"
+	"                        every event), 1 to 9 (events of that rate and above),\n"
+	"                        off, or auto (drawn every breath; the default)\n"
 	"   -e, --entries N      ring entries, a power of two (default 1048576)\n"
 	"       --seed N         the random generator's seed (default: from the pid)\n"
 	"   -h, --help           show this help\n"
@@ -149,8 +149,8 @@ int main(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'N': name = optarg; break;
 		case 'r':
-			if (number(optarg, &v) || v > 9 || v != (int)v) return fail("--rate takes 0 to 9", optarg);
-			rate = (int)v;
+			if ((rate = tl_rate_parse(optarg)) < 0)
+				return fail("--rate takes all, 1 to 9, off or auto", optarg);
 			break;
 		case 'e':
 			if (number(optarg, &v)) return fail("--entries takes a power of two", optarg);
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 	}
 	source_setup(w, seed ? seed : (uint64_t)getpid() * 2654435761u);
 	tl_seed(log, seed ? seed : (uint64_t)getpid());
-	tl_set_rate(log, rate < 0 ? TL_RATE_AUTO : rate == 0 ? TL_RATE_OFF : (unsigned)(10 - rate));
+	tl_set_rate(log, rate < 0 ? TL_RATE_AUTO : (unsigned)rate);
 	if (getcpu(&cpu_now, &numa))
 		cpu_now = numa = 0;
 	engine_started(log, &eng, cpu_now, numa);
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	for (breath = 1; max_breaths ? breath <= max_breaths : (breath & 255) || now() < t_end;
 	     breath++) {
 		uint64_t before;
-		if (rate < 0)
+		if (rate <= TL_RATE_AUTO)
 			tl_breath(log);   /* a new rate for this breath */
 		totals(&packets, &bytes);
 		before = packets;

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze.h"
+#include "anopts.h"
 #include "commands.h"
 #include "out.h"
+#include "readall.h"
 #include "table.h"
 #include "view.h"
 
@@ -23,7 +24,7 @@ static const char usage[] =
 	"two-sided Mann-Whitney U p-value. Rows are sorted by impact, the cycles\n"
 	"gained or lost per unit (or of lag). Exits 1 when a group got slower by\n"
 	"more than the threshold with p below alpha, else 0.\n"
-	"\n" ANALYZE_USAGE
+	"\n" ANOPTS_USAGE
 	"       --a PATH        a log or directory of side A (repeatable)\n"
 	"       --b PATH        a log or directory of side B (repeatable)\n"
 	"   -t, --threshold PCT the noise band: smaller changes are not findings\n"
@@ -32,7 +33,7 @@ static const char usage[] =
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
-	ANALYZE_OPTIONS,
+	ANOPTS_OPTIONS,
 	{ "a", required_argument, NULL, 'A' },
 	{ "b", required_argument, NULL, 'Z' },
 	{ "threshold", required_argument, NULL, 't' },
@@ -79,7 +80,8 @@ static int parse_number(const char *s, double *v)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct analyze a;
+	struct anopts a;
+	struct readall r;
 	const char *why, *cols[AN_NKEYS + 12];
 	char *sa[256], *sb[256], title[160];
 	int c, na = 0, nb = 0, nk, nc, slower = 0;
@@ -91,10 +93,10 @@ int cmd_diff(int argc, char **argv)
 	struct table *t, *only;
 	static const char *const only_cols[] = { "side", "group", "n" };
 
-	analyze_init(&a);
+	anopts_init(&a);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" ANALYZE_SHORT "t:a:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" ANOPTS_SHORT "t:a:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage, stdout);
@@ -117,7 +119,7 @@ int cmd_diff(int argc, char **argv)
 				return cli_usage_error("diff", usage, "--alpha takes a level between 0 and 1, e.g. 0.05");
 			continue;
 		}
-		switch (analyze_option(&a, c, optarg, &why)) {
+		switch (anopts_option(&a, c, optarg, &why)) {
 		case 1: continue;
 		case -1: return cli_usage_error("diff", usage, why);
 		}
@@ -130,14 +132,15 @@ int cmd_diff(int argc, char **argv)
 		return cli_usage_error("diff", usage,
 				       "give two inputs A B, or --a and --b with one or more each");
 	}
-	analyze_ready(&a);
+	anopts_ready(&a);
+	readall_init(&r, "diff", &a.o);
 	ea = an_new(&a.o);
 	eb = an_new(&a.o);
 	for (int i = 0; i < na; i++)
-		analyze_feed(&a, ea, "diff", sa[i], NULL);
+		readall_add(&r, ea, sa[i], NULL);
 	for (int i = 0; i < nb; i++)
-		analyze_feed(&a, eb, "diff", sb[i], NULL);
-	analyze_done(&a);
+		readall_add(&r, eb, sb[i], NULL);
+	readall_run(&r);
 	ra = an_rows(ea, &nra);
 	rb = an_rows(eb, &nrb);
 
@@ -241,8 +244,8 @@ int cmd_diff(int argc, char **argv)
 	free(cmp);
 	an_free(ea);
 	an_free(eb);
-	analyze_free(&a);
-	if (a.problems)
+	anopts_free(&a);
+	if (r.problems)
 		return cli_finish("diff", EXIT_USAGE);
 	return cli_finish("diff", slower ? EXIT_FINDING : EXIT_OK);
 }

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze.h"
+#include "anopts.h"
 #include "commands.h"
 #include "out.h"
+#include "readall.h"
 #include "table.h"
 #include "view.h"
 
@@ -21,7 +22,7 @@ static const char usage[] =
 	"level, as Snabb defines it) as n, min, p50, p90, p99, p99.9, max, mean\n"
 	"and stddev. With --per, the cycles per unit of work of each begin/end\n"
 	"pair. Then the breath summary of each process.\n"
-	"\n" ANALYZE_USAGE
+	"\n" ANOPTS_USAGE
 	"   -g, --group LABEL=PATH  read PATH as the group LABEL (inputs are\n"
 	"                       otherwise grouped by their directory's name)\n"
 	"       --hist          draw each row's histogram on a log scale\n"
@@ -29,7 +30,7 @@ static const char usage[] =
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
-	ANALYZE_OPTIONS,
+	ANOPTS_OPTIONS,
 	{ "group", required_argument, NULL, 'g' },
 	{ "hist", no_argument, NULL, 'H' },
 	{ "breaths", no_argument, NULL, 'R' },
@@ -246,7 +247,8 @@ static void report_unmatched(struct an *e, int format)
 
 int cmd_stats(int argc, char **argv)
 {
-	struct analyze a;
+	struct anopts a;
+	struct readall r;
 	const char *why;
 	char *labels[256], *paths[256];
 	int c, hist = 0, breaths_only = 0, ngroups = 0;
@@ -254,10 +256,10 @@ int cmd_stats(int argc, char **argv)
 	struct table *t, *bt;
 	char title[128] = "lag in cycles (ns where the TSC frequency is known)";
 
-	analyze_init(&a);
+	anopts_init(&a);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" ANALYZE_SHORT "g:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" ANOPTS_SHORT "g:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage, stdout);
@@ -279,7 +281,7 @@ int cmd_stats(int argc, char **argv)
 			continue;
 		}
 		}
-		switch (analyze_option(&a, c, optarg, &why)) {
+		switch (anopts_option(&a, c, optarg, &why)) {
 		case 1: continue;
 		case -1: return cli_usage_error("stats", usage, why);
 		}
@@ -287,13 +289,14 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (optind == argc && !ngroups)
 		return cli_usage_error("stats", usage, "missing input");
-	analyze_ready(&a);
+	anopts_ready(&a);
+	readall_init(&r, "stats", &a.o);
 	e = an_new(&a.o);
 	for (int i = 0; i < ngroups; i++)
-		analyze_feed(&a, e, "stats", paths[i], labels[i]);
+		readall_add(&r, e, paths[i], labels[i]);
 	for (int i = optind; i < argc; i++)
-		analyze_feed(&a, e, "stats", argv[i], NULL);
-	analyze_done(&a);
+		readall_add(&r, e, argv[i], NULL);
+	readall_run(&r);
 	t = a.o.per ? per_table(e, &a.o, title, sizeof title) : lag_table(e, &a.o, a.format);
 	bt = breath_table(e);
 	if (a.format == FMT_CSV) {
@@ -313,7 +316,7 @@ int cmd_stats(int argc, char **argv)
 	an_free(e);
 	for (int i = 0; i < ngroups; i++)
 		free(labels[i]);
-	analyze_free(&a);
+	anopts_free(&a);
 	out_flush();
-	return cli_finish("stats", a.problems ? EXIT_USAGE : EXIT_OK);
+	return cli_finish("stats", r.problems ? EXIT_USAGE : EXIT_OK);
 }

@@ -1,107 +1,24 @@
-/* analyze.c: the options `stats` and `diff` share, and reading inputs into
- * an analysis engine with the group label of their directory. */
+/* readall.c: reading many logs into analysis engines, for `stats` and
+ * `diff`: the walk of each input (its messages kept), a thread per CPU
+ * reading the files, messages and progress printed in input order. */
 #include <libgen.h>
 #include <pthread.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "analyze.h"
-#include "warm.h"
 #include "commands.h"
 #include "input.h"
-#include "view.h"
+#include "readall.h"
+#include "warm.h"
 
-void analyze_init(struct analyze *a)
+void readall_init(struct readall *r, const char *cmd, const struct an_options *o)
 {
-	memset(a, 0, sizeof *a);
-	a->o.pairs = a->pairs;
-	a->progress = isatty(2);
-}
-
-/* "packets=0,1,16,32,64,inf" into A's bucket argument and edges. */
-static int parse_bucket(struct analyze *a, const char *arg)
-{
-	const char *eq = strchr(arg, '='), *p;
-	double prev = -INFINITY;
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof a->bucket_arg)
-		return -1;
-	memcpy(a->bucket_arg, arg, (size_t)(eq - arg));
-	a->bucket_arg[eq - arg] = '\0';
-	a->o.nedges = 0;
-	for (p = eq + 1; *p;) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || (*end && *end != ',') || !(v > prev) || v < 0 ||
-		    a->o.nedges == ANALYZE_MAX_EDGES)
-			return -1;
-		a->edges[a->o.nedges++] = v;
-		prev = v;
-		p = *end ? end + 1 : end;
-	}
-	if (a->o.nedges < 1 || isinf(a->edges[0]))
-		return -1;
-	a->o.edges = a->edges;
-	a->o.bucket_arg = a->bucket_arg;
-	return 0;
-}
-
-int analyze_pair(struct an_pair *p, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
-		return -1;
-	if (!(p->begin = strndup(arg, (size_t)(eq - arg))) || !(p->end = strdup(eq + 1)))
-		abort();
-	p->prefix = NULL;
-	return 0;
-}
-
-int analyze_option(struct analyze *a, int c, const char *arg, const char **why)
-{
-	const char *bad;
-	switch (c) {
-	case 'b':
-		if (an_parse_keys(arg, &a->o.by, &bad) || !a->o.by) {
-			static char msg[128];
-			snprintf(msg, sizeof msg, "--by: unknown key '%s' (event, app, process, cpu, numa, host, group)",
-				 *arg ? bad : "");
-			return *why = msg, -1;
-		}
-		a->by_given = 1;
-		return 1;
-	case 'p':
-		if (!*arg || strlen(arg) > 60)
-			return *why = "--per takes an argument name such as packets or bytes", -1;
-		a->o.per = arg;
-		return 1;
-	case 'B':
-		if (parse_bucket(a, arg))
-			return *why = "--bucket takes ARG=EDGES with increasing edges, e.g. packets=0,1,16,32,64,inf", -1;
-		return 1;
-	case 'P':
-		if (a->o.npairs == ANALYZE_MAX_PAIRS)
-			return *why = "too many --pair rules", -1;
-		if (analyze_pair(&a->pairs[a->o.npairs], arg))
-			return *why = "--pair takes BEGIN=END, e.g. rx_start=rx_end", -1;
-		a->o.npairs++;
-		return 1;
-	case 'f':
-		return view_format(arg, &a->format, why) ? -1 : 1;
-	}
-	return 0;
-}
-
-void analyze_ready(struct analyze *a)
-{
-	if (!a->by_given)
-		a->o.by = a->o.per ? (1u << AN_EVENT | 1u << AN_APP) : 1u << AN_EVENT;
-	if (a->o.bucket_arg)
-		a->o.by |= 1u << AN_BUCKET;
-	for (size_t i = 0; i < 3; i++)
-		a->pairs[a->o.npairs++] = an_default_pairs[i];
+	memset(r, 0, sizeof *r);
+	r->o = o;
+	r->cmd = cmd;
+	r->progress = isatty(2);
 }
 
 /* One file to read: its path, how it was found, its group, the engine its
@@ -161,9 +78,9 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 	input_close(in);
 }
 
-/* What the walk of analyze_feed() collects. */
+/* What the walk of readall_add() collects. */
 struct queue {
-	struct analyze *a;
+	struct readall *a;
 	struct an *e;
 	const char *cmd, *group;
 	char *buf;                   /* the walk's messages since the last file */
@@ -184,7 +101,7 @@ static char *take_messages(struct queue *q)
 static int queue_one(const char *path, int named, void *arg)
 {
 	struct queue *q = arg;
-	struct analyze *a = q->a;
+	struct readall *a = q->a;
 	struct job *j;
 	if (a->njobs == a->jcap &&
 	    !(a->jobs = realloc(a->jobs, (a->jcap = a->jcap ? 2 * a->jcap : 64) * sizeof *a->jobs)))
@@ -200,9 +117,9 @@ static int queue_one(const char *path, int named, void *arg)
 	return 0;
 }
 
-void analyze_feed(struct analyze *a, struct an *e, const char *cmd, const char *path,
-		  const char *group)
+void readall_add(struct readall *a, struct an *e, const char *path, const char *group)
 {
+	const char *cmd = a->cmd;
 	struct queue q = { a, e, cmd, group, NULL, 0 };
 	char *copy = NULL, *name;
 	struct stat st;
@@ -235,7 +152,7 @@ void analyze_feed(struct analyze *a, struct an *e, const char *cmd, const char *
 
 /* The workers share the job list; each has an engine per target. */
 struct pool {
-	struct analyze *a;
+	struct readall *a;
 	pthread_mutex_t lock;
 	pthread_cond_t done;
 	size_t next;
@@ -257,7 +174,7 @@ static struct an *engine_for(struct worker *w, struct an *target)
 		abort();   /* stats feeds one engine, diff two */
 	if (!w->target[k]) {
 		w->target[k] = target;
-		if (!(w->mine[k] = an_new(&w->p->a->o)))
+		if (!(w->mine[k] = an_new(w->p->a->o)))
 			abort();
 	}
 	return w->mine[k];
@@ -267,7 +184,7 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct pool *p = w->p;
-	struct analyze *a = p->a;
+	struct readall *a = p->a;
 	for (;;) {
 		struct job *j;
 		size_t i;
@@ -293,7 +210,7 @@ static void *work(void *arg)
 }
 
 /* Counts job J, once it was read, into A. */
-static void account(struct analyze *a, const struct job *j)
+static void account(struct readall *a, const struct job *j)
 {
 	a->problems += j->problems;
 	a->files += (unsigned)j->read;
@@ -301,7 +218,7 @@ static void account(struct analyze *a, const struct job *j)
 
 /* Prints job J's messages and progress, in input order: before J is read
  * (one thread, BEFORE set), or after. */
-static void report(struct analyze *a, const struct job *j, int before)
+static void report(struct readall *a, const struct job *j, int before)
 {
 	if (j->pre)
 		fputs(j->pre, stderr);
@@ -312,7 +229,7 @@ static void report(struct analyze *a, const struct job *j, int before)
 			before ? "reading" : "last", j->path);
 }
 
-void analyze_done(struct analyze *a)
+void readall_run(struct readall *a)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nw = cpus > 8 ? 8 : cpus < 1 ? 1 : (size_t)cpus;
@@ -369,11 +286,3 @@ void analyze_done(struct analyze *a)
 		fprintf(stderr, "\r\033[K");
 }
 
-void analyze_free(struct analyze *a)
-{
-	/* the user's rules come first, the three built-in ones last */
-	for (size_t i = 0; i + 3 < a->o.npairs; i++) {
-		free((char *)a->pairs[i].begin);
-		free((char *)a->pairs[i].end);
-	}
-}

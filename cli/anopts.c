@@ -1,0 +1,106 @@
+/* anopts.c: the analysis options `stats` and `diff` share, checked and
+ * turned into an_options: keys, unit, buckets, pairs and output format. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "anopts.h"
+#include "view.h"
+
+void anopts_init(struct anopts *a)
+{
+	memset(a, 0, sizeof *a);
+	a->o.pairs = a->pairs;
+}
+
+/* "packets=0,1,16,32,64,inf" into A's bucket argument and edges. */
+static int parse_bucket(struct anopts *a, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *p;
+	double prev = -INFINITY;
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof a->bucket_arg)
+		return -1;
+	memcpy(a->bucket_arg, arg, (size_t)(eq - arg));
+	a->bucket_arg[eq - arg] = '\0';
+	a->o.nedges = 0;
+	for (p = eq + 1; *p;) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || (*end && *end != ',') || !(v > prev) || v < 0 ||
+		    a->o.nedges == ANOPTS_MAX_EDGES)
+			return -1;
+		a->edges[a->o.nedges++] = v;
+		prev = v;
+		p = *end ? end + 1 : end;
+	}
+	if (a->o.nedges < 1 || isinf(a->edges[0]))
+		return -1;
+	a->o.edges = a->edges;
+	a->o.bucket_arg = a->bucket_arg;
+	return 0;
+}
+
+int anopts_pair(struct an_pair *p, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
+		return -1;
+	if (!(p->begin = strndup(arg, (size_t)(eq - arg))) || !(p->end = strdup(eq + 1)))
+		abort();
+	p->prefix = NULL;
+	return 0;
+}
+
+int anopts_option(struct anopts *a, int c, const char *arg, const char **why)
+{
+	const char *bad;
+	switch (c) {
+	case 'b':
+		if (an_parse_keys(arg, &a->o.by, &bad) || !a->o.by) {
+			static char msg[128];
+			snprintf(msg, sizeof msg, "--by: unknown key '%s' (event, app, process, cpu, numa, host, group)",
+				 *arg ? bad : "");
+			return *why = msg, -1;
+		}
+		a->by_given = 1;
+		return 1;
+	case 'p':
+		if (!*arg || strlen(arg) > 60)
+			return *why = "--per takes an argument name such as packets or bytes", -1;
+		a->o.per = arg;
+		return 1;
+	case 'B':
+		if (parse_bucket(a, arg))
+			return *why = "--bucket takes ARG=EDGES with increasing edges, e.g. packets=0,1,16,32,64,inf", -1;
+		return 1;
+	case 'P':
+		if (a->o.npairs == ANOPTS_MAX_PAIRS)
+			return *why = "too many --pair rules", -1;
+		if (anopts_pair(&a->pairs[a->o.npairs], arg))
+			return *why = "--pair takes BEGIN=END, e.g. rx_start=rx_end", -1;
+		a->o.npairs++;
+		return 1;
+	case 'f':
+		return view_format(arg, &a->format, why) ? -1 : 1;
+	}
+	return 0;
+}
+
+void anopts_ready(struct anopts *a)
+{
+	if (!a->by_given)
+		a->o.by = a->o.per ? (1u << AN_EVENT | 1u << AN_APP) : 1u << AN_EVENT;
+	if (a->o.bucket_arg)
+		a->o.by |= 1u << AN_BUCKET;
+	for (size_t i = 0; i < 3; i++)
+		a->pairs[a->o.npairs++] = an_default_pairs[i];
+}
+
+void anopts_free(struct anopts *a)
+{
+	/* the user's rules come first, the three built-in ones last */
+	for (size_t i = 0; i + 3 < a->o.npairs; i++) {
+		free((char *)a->pairs[i].begin);
+		free((char *)a->pairs[i].end);
+	}
+}

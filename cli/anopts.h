@@ -1,0 +1,54 @@
+/* anopts.h: the analysis options `stats` and `diff` share (--by, --per,
+ * --bucket, --pair, --format), parsed into the an_options of
+ * analysis/analysis.h that their engines are made with. */
+#ifndef TL_ANOPTS_H
+#define TL_ANOPTS_H
+#include "analysis.h"
+
+#define ANOPTS_MAX_PAIRS 32
+#define ANOPTS_MAX_EDGES 64
+
+struct anopts {
+	struct an_options o;
+	int by_given;                /* --by was given */
+	struct an_pair pairs[ANOPTS_MAX_PAIRS + 3];
+	double edges[ANOPTS_MAX_EDGES];
+	char bucket_arg[64];
+	int format;                  /* FMT_TEXT, FMT_CSV, FMT_JSON */
+};
+
+/* The long options of both commands, and their usage lines. */
+#define ANOPTS_OPTIONS                                         \
+	{ "by", required_argument, NULL, 'b' },                \
+	{ "per", required_argument, NULL, 'p' },               \
+	{ "bucket", required_argument, NULL, 'B' },            \
+	{ "pair", required_argument, NULL, 'P' },              \
+	{ "format", required_argument, NULL, 'f' }
+#define ANOPTS_SHORT "b:p:B:P:f:"
+#define ANOPTS_USAGE                                                                        \
+	"   -b, --by KEYS       group rows by event, app, process, cpu, numa, host,\n"         \
+	"                       group (comma-separated; default event, with --per\n"          \
+	"                       event,app)\n"                                                  \
+	"   -p, --per UNIT      cycles per UNIT (packets, bytes) of each begin/end pair\n"     \
+	"                       instead of lags\n"                                             \
+	"       --bucket ARG=EDGES  rows by batch size: ARG moved in the pair, in ranges\n"    \
+	"                       between EDGES, e.g. packets=0,1,16,32,64,inf\n"                \
+	"       --pair BEGIN=END  also pair these events (pull/pulled, push/pushed and\n"      \
+	"                       breath_start/breath_end always are)\n"                         \
+	"   -f, --format FMT    text (default), csv or json\n"
+
+void anopts_init(struct anopts *a);
+
+/* Parses a --pair rule "BEGIN=END" into P (strings malloc'd); -1 if bad. */
+int anopts_pair(struct an_pair *p, const char *arg);
+
+/* Handles option C with ARG if it is an analysis option: 1 handled, 0 not
+ * one of ours, -1 with *WHY set for a bad value. */
+int anopts_option(struct anopts *a, int c, const char *arg, const char **why);
+
+/* Finishes the options: default keys, the built-in pairs after the user's. */
+void anopts_ready(struct anopts *a);
+
+/* Frees the --pair rules. */
+void anopts_free(struct anopts *a);
+#endif

@@ -34,10 +34,26 @@ struct job {
 	int problems, read, done;
 };
 
+/* ---- reading one file ---------------------------------------------------- */
+
 /* The engine's view of an event definition: the library's. */
 static const tl_def *def_of(void *ctx, uint16_t msgid)
 {
 	return input_event(ctx, msgid);
+}
+
+/* Tells engine E that the entries of IN, job J's file and number ORDER in
+ * input order, come next. */
+static void begin_file(struct an *e, const struct job *j, struct input *in, uint64_t order)
+{
+	struct an_file file;
+	file.path = in->path;
+	file.process = in->label;
+	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
+	file.group = j->group;
+	file.tsc_hz = in->info.tsc_hz;
+	file.order = order;
+	an_file_begin(e, &file, def_of, in);
 }
 
 /* Reads job J (number ORDER) into engine E; WARM: a helper reads ahead.
@@ -46,19 +62,12 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 {
 	int skipped;
 	struct input *in = input_open(j->cmd, j->path, j->named, &skipped);
-	struct an_file file;
 	tl_entry en;
 	if (!in) {
 		j->problems += !skipped;
 		return;
 	}
-	file.path = in->path;
-	file.process = in->label;
-	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
-	file.group = j->group;
-	file.tsc_hz = in->info.tsc_hz;
-	file.order = order;
-	an_file_begin(e, &file, def_of, in);
+	begin_file(e, j, in, order);
 	tl_reader_rewind(in->r);
 	if (warm)
 		warm_start(&in->r, 1);
@@ -78,11 +87,13 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 	input_close(in);
 }
 
+/* ---- finding the files: readall_add() ------------------------------------ */
+
 /* What the walk of readall_add() collects. */
 struct queue {
-	struct readall *a;
+	struct readall *r;
 	struct an *e;
-	const char *cmd, *group;
+	const char *group;
 	char *buf;                   /* the walk's messages since the last file */
 	size_t len;
 };
@@ -98,49 +109,59 @@ static char *take_messages(struct queue *q)
 	return m;
 }
 
+/* A new, zeroed job at the end of R's list. */
+static struct job *new_job(struct readall *r)
+{
+	struct job *j;
+	if (r->njobs == r->jcap &&
+	    !(r->jobs = realloc(r->jobs, (r->jcap = r->jcap ? 2 * r->jcap : 64) * sizeof *r->jobs)))
+		abort();
+	j = &r->jobs[r->njobs++];
+	memset(j, 0, sizeof *j);
+	return j;
+}
+
+/* input_walk()'s callback: queues PATH (NULL: only the messages so far). */
 static int queue_one(const char *path, int named, void *arg)
 {
 	struct queue *q = arg;
-	struct readall *a = q->a;
-	struct job *j;
-	if (a->njobs == a->jcap &&
-	    !(a->jobs = realloc(a->jobs, (a->jcap = a->jcap ? 2 * a->jcap : 64) * sizeof *a->jobs)))
-		abort();
-	j = &a->jobs[a->njobs++];
-	memset(j, 0, sizeof *j);
+	struct job *j = new_job(q->r);
 	if ((path && !(j->path = strdup(path))) || !(j->group = strdup(q->group)))
 		abort();
-	j->cmd = q->cmd;
+	j->cmd = q->r->cmd;
 	j->named = named;
 	j->target = q->e;
 	j->pre = take_messages(q);
 	return 0;
 }
 
-void readall_add(struct readall *a, struct an *e, const char *path, const char *group)
+/* The group label of PATH: the name of PATH if a directory, else of its
+ * directory. Points into *COPY, which the caller frees. */
+static const char *group_of(const char *path, char **copy)
 {
-	const char *cmd = a->cmd;
-	struct queue q = { a, e, cmd, group, NULL, 0 };
-	char *copy = NULL, *name;
 	struct stat st;
-	if (!group) {
-		size_t n;
-		/* the real path, so that "." and "log.timeline" have a directory name */
-		if (!(copy = realpath(path, NULL)) && !(copy = strdup(path)))
-			abort();
-		n = strlen(copy);
-		while (n > 1 && copy[n - 1] == '/')
-			copy[--n] = '\0';
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			name = basename(copy);
-		else
-			name = basename(dirname(copy));
-		q.group = name;
-	}
+	size_t n;
+	/* the real path, so that "." and "log.timeline" have a directory name */
+	if (!(*copy = realpath(path, NULL)) && !(*copy = strdup(path)))
+		abort();
+	n = strlen(*copy);
+	while (n > 1 && (*copy)[n - 1] == '/')
+		(*copy)[--n] = '\0';
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return basename(*copy);
+	return basename(dirname(*copy));
+}
+
+void readall_add(struct readall *r, struct an *e, const char *path, const char *group)
+{
+	struct queue q = { r, e, group, NULL, 0 };
+	char *copy = NULL;
+	if (!group)
+		q.group = group_of(path, &copy);
 	/* the walk's own messages are kept, to be printed in order with the files' */
 	if (!(cli_err = open_memstream(&q.buf, &q.len)))
 		abort();
-	a->problems += input_walk(cmd, (char **)&path, 1, queue_one, &q);
+	r->problems += input_walk(r->cmd, (char **)&path, 1, queue_one, &q);
 	fflush(cli_err);
 	if (q.len)   /* messages after the last file: a job without a file */
 		queue_one(NULL, 0, &q);
@@ -150,9 +171,11 @@ void readall_add(struct readall *a, struct an *e, const char *path, const char *
 	free(copy);
 }
 
+/* ---- the workers --------------------------------------------------------- */
+
 /* The workers share the job list; each has an engine per target. */
 struct pool {
-	struct readall *a;
+	struct readall *r;
 	pthread_mutex_t lock;
 	pthread_cond_t done;
 	size_t next;
@@ -174,27 +197,32 @@ static struct an *engine_for(struct worker *w, struct an *target)
 		abort();   /* stats feeds one engine, diff two */
 	if (!w->target[k]) {
 		w->target[k] = target;
-		if (!(w->mine[k] = an_new(w->p->a->o)))
+		if (!(w->mine[k] = an_new(w->p->r->o)))
 			abort();
 	}
 	return w->mine[k];
 }
 
+/* The number of the next job nobody took, or njobs when all are taken. */
+static size_t take_job(struct pool *p)
+{
+	size_t i, n = p->r->njobs;
+	pthread_mutex_lock(&p->lock);
+	i = p->next < n ? p->next++ : n;
+	pthread_mutex_unlock(&p->lock);
+	return i;
+}
+
+/* A worker's thread: reads jobs into its own engines, each file's messages
+ * into the job, until none is left; marks each job done. */
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct pool *p = w->p;
-	struct readall *a = p->a;
-	for (;;) {
-		struct job *j;
-		size_t i;
+	size_t i;
+	while ((i = take_job(p)) < p->r->njobs) {
+		struct job *j = &p->r->jobs[i];
 		FILE *f;
-		pthread_mutex_lock(&p->lock);
-		i = p->next < a->njobs ? p->next++ : a->njobs;
-		pthread_mutex_unlock(&p->lock);
-		if (i == a->njobs)
-			return NULL;
-		j = &a->jobs[i];
 		if (j->path) {
 			if (!(f = cli_err = open_memstream(&j->msgs, &j->mlen)))
 				abort();
@@ -207,82 +235,115 @@ static void *work(void *arg)
 		pthread_cond_broadcast(&p->done);
 		pthread_mutex_unlock(&p->lock);
 	}
+	return NULL;
 }
 
-/* Counts job J, once it was read, into A. */
-static void account(struct readall *a, const struct job *j)
+/* Starts the workers W (at most 8) on pool P: a thread per CPU, no more
+ * than jobs; none for one CPU or one job. Returns how many started. */
+static size_t start_workers(struct pool *p, struct worker *w)
 {
-	a->problems += j->problems;
-	a->files += (unsigned)j->read;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nw = cpus > 8 ? 8 : cpus < 1 ? 1 : (size_t)cpus, started = 0;
+	if (nw > p->r->njobs)
+		nw = p->r->njobs;
+	memset(w, 0, 8 * sizeof *w);
+	for (size_t k = 0; nw > 1 && k < nw; k++) {
+		w[k].p = p;
+		if (pthread_create(&w[k].t, NULL, work, &w[k]) != 0)
+			break;
+		started++;
+	}
+	return started;
+}
+
+/* Waits for the NW workers W to end and merges their engines into the
+ * targets. */
+static void merge_workers(struct readall *r, struct worker *w, size_t nw)
+{
+	for (size_t k = 0; k < nw; k++) {
+		pthread_join(w[k].t, NULL);
+		for (int t = 0; t < 2 && w[k].target[t]; t++) {
+			if (an_merge(w[k].target[t], w[k].mine[t]) < 0) {
+				cli_error(r->cmd, "out of memory");
+				r->problems++;
+			}
+			an_free(w[k].mine[t]);
+		}
+	}
+}
+
+/* ---- in input order ------------------------------------------------------ */
+
+/* Counts job J, once it was read, into R. */
+static void account(struct readall *r, const struct job *j)
+{
+	r->problems += j->problems;
+	r->files += (unsigned)j->read;
 }
 
 /* Prints job J's messages and progress, in input order: before J is read
  * (one thread, BEFORE set), or after. */
-static void report(struct readall *a, const struct job *j, int before)
+static void report(struct readall *r, const struct job *j, int before)
 {
 	if (j->pre)
 		fputs(j->pre, stderr);
 	if (j->msgs)
 		fputs(j->msgs, stderr);
-	if (a->progress && j->path)
-		fprintf(stderr, "\rtimeline %s: %u files read, %s %.60s\033[K", j->cmd, a->files,
+	if (r->progress && j->path)
+		fprintf(stderr, "\rtimeline %s: %u files read, %s %.60s\033[K", j->cmd, r->files,
 			before ? "reading" : "last", j->path);
 }
 
-void readall_run(struct readall *a)
+/* One CPU or one file: reads every job here, a helper reading ahead. */
+static void read_here(struct readall *r)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nw = cpus > 8 ? 8 : cpus < 1 ? 1 : (size_t)cpus;
-	struct worker w[8];
-	struct pool p = { a, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
-	size_t started = 0;
-	if (nw > a->njobs)
-		nw = a->njobs;
-	memset(w, 0, sizeof w);
-	for (size_t k = 0; nw > 1 && k < nw; k++) {
-		w[k].p = &p;
-		if (pthread_create(&w[k].t, NULL, work, &w[k]) != 0)
-			break;
-		started++;
+	for (size_t i = 0; i < r->njobs; i++) {
+		report(r, &r->jobs[i], 1);
+		if (r->jobs[i].path)
+			run_job(&r->jobs[i], i, r->jobs[i].target, 1);
+		account(r, &r->jobs[i]);
 	}
-	if (started == 0) {
-		/* one CPU or one file: read here, a helper reading ahead */
-		for (size_t i = 0; i < a->njobs; i++) {
-			report(a, &a->jobs[i], 1);
-			if (a->jobs[i].path)
-				run_job(&a->jobs[i], i, a->jobs[i].target, 1);
-			account(a, &a->jobs[i]);
-		}
-	} else {
-		for (size_t i = 0; i < a->njobs; i++) {
-			pthread_mutex_lock(&p.lock);
-			while (!a->jobs[i].done)
-				pthread_cond_wait(&p.done, &p.lock);
-			pthread_mutex_unlock(&p.lock);
-			account(a, &a->jobs[i]);
-			report(a, &a->jobs[i], 0);
-		}
-		for (size_t k = 0; k < started; k++) {
-			pthread_join(w[k].t, NULL);
-			for (int t = 0; t < 2 && w[k].target[t]; t++) {
-				if (an_merge(w[k].target[t], w[k].mine[t]) < 0) {
-					cli_error(a->jobs[0].cmd, "out of memory");
-					a->problems++;
-				}
-				an_free(w[k].mine[t]);
-			}
-		}
-	}
-	for (size_t i = 0; i < a->njobs; i++) {
-		free(a->jobs[i].path);
-		free(a->jobs[i].group);
-		free(a->jobs[i].pre);
-		free(a->jobs[i].msgs);
-	}
-	free(a->jobs);
-	a->jobs = NULL;
-	a->njobs = a->jcap = 0;
-	if (a->progress && a->files)
-		fprintf(stderr, "\r\033[K");
 }
 
+/* Waits for each of the workers' jobs in turn and reports it. */
+static void collect(struct pool *p)
+{
+	struct readall *r = p->r;
+	for (size_t i = 0; i < r->njobs; i++) {
+		pthread_mutex_lock(&p->lock);
+		while (!r->jobs[i].done)
+			pthread_cond_wait(&p->done, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+		account(r, &r->jobs[i]);
+		report(r, &r->jobs[i], 0);
+	}
+}
+
+static void free_jobs(struct readall *r)
+{
+	for (size_t i = 0; i < r->njobs; i++) {
+		free(r->jobs[i].path);
+		free(r->jobs[i].group);
+		free(r->jobs[i].pre);
+		free(r->jobs[i].msgs);
+	}
+	free(r->jobs);
+	r->jobs = NULL;
+	r->njobs = r->jcap = 0;
+}
+
+void readall_run(struct readall *r)
+{
+	struct worker w[8];
+	struct pool p = { r, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	size_t started = start_workers(&p, w);
+	if (started == 0) {
+		read_here(r);
+	} else {
+		collect(&p);
+		merge_workers(r, w, started);
+	}
+	free_jobs(r);
+	if (r->progress && r->files)
+		fprintf(stderr, "\r\033[K");
+}

@@ -1,13 +1,15 @@
 /* anopts.c: the analysis options `stats` and `diff` share, checked and
  * turned into an_options: keys, unit, buckets, pairs and output format. */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "anopts.h"
+#include "commands.h"
 #include "view.h"
 
-void anopts_init(struct anopts *a)
+static void anopts_init(struct anopts *a)
 {
 	memset(a, 0, sizeof *a);
 	a->o.pairs = a->pairs;
@@ -51,7 +53,9 @@ int anopts_pair(struct an_pair *p, const char *arg)
 	return 0;
 }
 
-int anopts_option(struct anopts *a, int c, const char *arg, const char **why)
+/* Handles option C with ARG if it is an analysis option: 1 handled, 0 not
+ * one of ours, -1 with *WHY set for a bad value. */
+static int anopts_option(struct anopts *a, int c, const char *arg, const char **why)
 {
 	const char *bad;
 	switch (c) {
@@ -86,7 +90,8 @@ int anopts_option(struct anopts *a, int c, const char *arg, const char **why)
 	return 0;
 }
 
-void anopts_ready(struct anopts *a)
+/* Finishes the options: default keys, the built-in pairs after the user's. */
+static void anopts_ready(struct anopts *a)
 {
 	if (!a->by_given)
 		a->o.by = a->o.per ? (1u << AN_EVENT | 1u << AN_APP) : 1u << AN_EVENT;
@@ -94,6 +99,34 @@ void anopts_ready(struct anopts *a)
 		a->o.by |= 1u << AN_BUCKET;
 	for (size_t i = 0; i < 3; i++)
 		a->pairs[a->o.npairs++] = an_default_pairs[i];
+}
+
+int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **argv, void *ctx)
+{
+	const char *why;
+	int c;
+	anopts_init(a);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, cmd->shortopts, cmd->options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(cmd->usage, stdout);
+			return cli_finish(cmd->name, EXIT_OK);
+		}
+		switch (cmd->own(ctx, c, optarg, &why)) {
+		case 0: break;
+		case 1: continue;
+		default: return cli_usage_error(cmd->name, cmd->usage, why);
+		}
+		switch (anopts_option(a, c, optarg, &why)) {
+		case 0: break;
+		case 1: continue;
+		default: return cli_usage_error(cmd->name, cmd->usage, why);
+		}
+		return cli_bad_option(cmd->name, cmd->usage, argv, c);
+	}
+	anopts_ready(a);
+	return -1;
 }
 
 void anopts_free(struct anopts *a)

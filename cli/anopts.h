@@ -37,17 +37,25 @@ struct anopts {
 	"                       breath_start/breath_end always are)\n"                         \
 	"   -f, --format FMT    text (default), csv or json\n"
 
-void anopts_init(struct anopts *a);
-
 /* Parses a --pair rule "BEGIN=END" into P (strings malloc'd); -1 if bad. */
 int anopts_pair(struct an_pair *p, const char *arg);
 
-/* Handles option C with ARG if it is an analysis option: 1 handled, 0 not
- * one of ours, -1 with *WHY set for a bad value. */
-int anopts_option(struct anopts *a, int c, const char *arg, const char **why);
+/* A command that takes the analysis options: its name, usage, getopt_long
+ * options (SHORTOPTS starts with ':' and has 'h' for help), and OWN, which
+ * takes the command's own option C with ARG into CTX: 1 taken, 0 not one of
+ * its own, -1 with *WHY set for a bad value. */
+struct option;
+struct ancmd {
+	const char *name, *usage, *shortopts;
+	const struct option *options;
+	int (*own)(void *ctx, int c, const char *arg, const char **why);
+};
 
-/* Finishes the options: default keys, the built-in pairs after the user's. */
-void anopts_ready(struct anopts *a);
+/* Parses the options of command C: the analysis options into A, the
+ * command's own into CTX; -h prints the usage. Then A is finished: default
+ * keys, the built-in pairs after the user's. Returns -1 to go on with the
+ * arguments at argv[optind], or the exit code to return now. */
+int anopts_parse(struct anopts *a, const struct ancmd *c, int argc, char **argv, void *ctx);
 
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);

@@ -78,14 +78,67 @@ static int parse_number(const char *s, double *v)
 	return end == s || *end || !isfinite(*v) ? -1 : 0;
 }
 
+/* What the command line asks for. */
+struct args {
+	struct anopts a;
+	char *side[2][256];          /* the inputs of A and B */
+	int n[2];
+	double threshold, alpha;
+};
+
+/* Takes diff's own option C with ARG into CTX, a struct args: 1 taken, 0
+ * not one of diff's own, -1 with *WHY set for a bad value. */
+static int own_option(void *ctx, int c, const char *arg, const char **why)
+{
+	struct args *d = ctx;
+	int s = c == 'Z';
+	switch (c) {
+	case 'A':
+	case 'Z':
+		if (d->n[s] == 256)
+			return *why = "too many inputs", -1;
+		d->side[s][d->n[s]++] = (char *)arg;
+		return 1;
+	case 't':
+		if (parse_number(arg, &d->threshold) || d->threshold < 0)
+			return *why = "--threshold takes a percentage, e.g. 5", -1;
+		return 1;
+	case 'a':
+		if (parse_number(arg, &d->alpha) || !(d->alpha > 0 && d->alpha < 1))
+			return *why = "--alpha takes a level between 0 and 1, e.g. 0.05", -1;
+		return 1;
+	}
+	return 0;
+}
+
+static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT "t:a:h", options, own_option };
+
+/* Parses the command line into D: the options, then A B unless --a and --b
+ * were given. Returns -1 to go on, or the exit code to return now. */
+static int parse_args(struct args *d, int argc, char **argv)
+{
+	int rc = anopts_parse(&d->a, &diff, argc, argv, d);
+	if (rc >= 0)
+		return rc;
+	if (!d->n[0] && !d->n[1] && argc - optind == 2) {
+		d->side[0][d->n[0]++] = argv[optind];
+		d->side[1][d->n[1]++] = argv[optind + 1];
+	} else if (!d->n[0] || !d->n[1] || optind != argc) {
+		return cli_usage_error("diff", usage,
+				       "give two inputs A B, or --a and --b with one or more each");
+	}
+	return -1;
+}
+
 int cmd_diff(int argc, char **argv)
 {
+	struct args d = { .threshold = 5, .alpha = 0.05 };
 	struct anopts a;
 	struct readall r;
-	const char *why, *cols[AN_NKEYS + 12];
+	const char *cols[AN_NKEYS + 12];
 	char *sa[256], *sb[256], title[160];
-	int c, na = 0, nb = 0, nk, nc, slower = 0;
-	double threshold = 5, alpha = 0.05;
+	int na = 0, nb = 0, nk, nc, slower = 0, rc = parse_args(&d, argc, argv);
+	double threshold, alpha;
 	struct an *ea, *eb;
 	struct an_row **ra, **rb;
 	size_t nra, nrb, ncmp = 0;
@@ -93,46 +146,11 @@ int cmd_diff(int argc, char **argv)
 	struct table *t, *only;
 	static const char *const only_cols[] = { "side", "group", "n" };
 
-	anopts_init(&a);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" ANOPTS_SHORT "t:a:h", options, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage, stdout);
-			return cli_finish("diff", EXIT_OK);
-		case 'A':
-		case 'Z':
-			if ((c == 'A' ? na : nb) == 256)
-				return cli_usage_error("diff", usage, "too many inputs");
-			if (c == 'A')
-				sa[na++] = optarg;
-			else
-				sb[nb++] = optarg;
-			continue;
-		case 't':
-			if (parse_number(optarg, &threshold) || threshold < 0)
-				return cli_usage_error("diff", usage, "--threshold takes a percentage, e.g. 5");
-			continue;
-		case 'a':
-			if (parse_number(optarg, &alpha) || !(alpha > 0 && alpha < 1))
-				return cli_usage_error("diff", usage, "--alpha takes a level between 0 and 1, e.g. 0.05");
-			continue;
-		}
-		switch (anopts_option(&a, c, optarg, &why)) {
-		case 1: continue;
-		case -1: return cli_usage_error("diff", usage, why);
-		}
-		return cli_bad_option("diff", usage, argv, c);
-	}
-	if (!na && !nb && argc - optind == 2) {
-		sa[na++] = argv[optind];
-		sb[nb++] = argv[optind + 1];
-	} else if (!na || !nb || optind != argc) {
-		return cli_usage_error("diff", usage,
-				       "give two inputs A B, or --a and --b with one or more each");
-	}
-	anopts_ready(&a);
+	if (rc >= 0)
+		return rc;
+	a = d.a, threshold = d.threshold, alpha = d.alpha, na = d.n[0], nb = d.n[1];
+	memcpy(sa, d.side[0], sizeof sa);
+	memcpy(sb, d.side[1], sizeof sb);
 	readall_init(&r, "diff", &a.o);
 	ea = an_new(&a.o);
 	eb = an_new(&a.o);

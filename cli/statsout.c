@@ -1,0 +1,209 @@
+/* statsout.c: what `stats` shows of an engine's rows: the lag, per-unit
+ * and breath tables, each row's histogram drawn on a log scale, and the
+ * begin/end pairs that did not match. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "out.h"
+#include "rowkey.h"
+#include "statsout.h"
+#include "view.h"
+
+/* CYCLES in ns at HZ; NaN when the TSC frequency is unknown. */
+static double ns(double cycles, uint64_t hz)
+{
+	return hz ? cycles * 1e9 / (double)hz : NAN;
+}
+
+struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
+{
+	static const char *const stat_names[] = { "n", "min", "p50", "p90", "p99", "p99.9",
+						  "max", "mean", "stddev" };
+	static const char *const ns_all[] = { "min_ns", "p50_ns", "p90_ns", "p99_ns", "p99.9_ns",
+					      "max_ns", "mean_ns", "stddev_ns" };
+	const char *cols[AN_NKEYS + 20];
+	char buf[20][32], *cells[AN_NKEYS + 20];
+	int nk = rowkey_names(o, cols), nc = nk, full = format != FMT_TEXT;
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	struct table *t;
+	for (int i = 0; i < 9; i++)
+		cols[nc++] = stat_names[i];
+	if (full)
+		for (int i = 0; i < 8; i++)
+			cols[nc++] = ns_all[i];
+	else
+		cols[nc++] = "p50_ns", cols[nc++] = "p99_ns";
+	t = table_new("lag", cols, nc);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct an_row *r = rows[i];
+		const struct hist *h = &r->h;
+		double v[9] = { (double)h->n, h->min, hist_quantile(h, 0.5), hist_quantile(h, 0.9),
+				hist_quantile(h, 0.99), hist_quantile(h, 0.999), h->max, hist_mean(h),
+				hist_stddev(h) };
+		int c = rowkey_cells(e, o, r, cells), b = 0;
+		if (h->n == 0)
+			continue;
+		for (int j = 0; j < 9; j++) {
+			cell_num(buf[b], sizeof buf[b], v[j]);
+			cells[c++] = buf[b++];
+		}
+		for (int j = 1; j < 9; j++) {
+			if (!full && j != 2 && j != 4)
+				continue;
+			cell_num(buf[b], sizeof buf[b], ns(v[j], r->hz));
+			cells[c++] = buf[b++];
+		}
+		table_add(t, cells);
+	}
+	return t;
+}
+
+struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size)
+{
+	const char *cols[AN_NKEYS + 12];
+	char buf[12][32], *cells[AN_NKEYS + 12], per[96];
+	int nc = rowkey_names(o, cols);
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	struct table *t;
+	snprintf(per, sizeof per, "cycles/%.*s", (int)strcspn(o->per, "s"), o->per);
+	snprintf(title, size, "cycles per %.*s, per begin/end pair", (int)strcspn(o->per, "s"),
+		 o->per);
+	cols[nc++] = "pairs";
+	cols[nc++] = o->per;
+	cols[nc++] = per;
+	cols[nc++] = "p50";
+	cols[nc++] = "p90";
+	cols[nc++] = "p99";
+	cols[nc++] = "empty";
+	t = table_new("per", cols, nc);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct an_row *r = rows[i];
+		double v[7] = { (double)r->h.n, r->units, r->units > 0 ? r->cycles / r->units : NAN,
+				hist_quantile(&r->h, 0.5), hist_quantile(&r->h, 0.9),
+				hist_quantile(&r->h, 0.99), (double)r->empty };
+		int c = rowkey_cells(e, o, r, cells);
+		if (r->h.n == 0)
+			v[3] = v[4] = v[5] = NAN;
+		for (int j = 0; j < 7; j++) {
+			cell_num(buf[j], sizeof buf[j], v[j]);
+			cells[c++] = buf[j];
+		}
+		table_add(t, cells);
+	}
+	return t;
+}
+
+struct table *statsout_breaths(const struct an *e)
+{
+	static const char *const cols[] = { "process",      "group",         "breaths",
+					     "breaths/s",    "packets/breath", "bytes/packet",
+					     "cycles/packet", "Gbps",        "us/breath" };
+	size_t n;
+	const struct an_breaths *b = an_breath_list(e, &n);
+	struct table *t = table_new("breaths", cols, 9);
+	for (size_t i = 0; i < n; i++) {
+		double s = b[i].hz ? (double)b[i].cycles / (double)b[i].hz : NAN;
+		double br = (double)b[i].breaths, pk = (double)b[i].packets;
+		double v[7] = { br, br / s, pk / br, (double)b[i].bytes / pk,
+				(double)b[i].cycles / pk, (double)b[i].bytes * 8 / s / 1e9, s * 1e6 / br };
+		char buf[7][32], *cells[9] = { b[i].process, b[i].group };
+		for (int j = 0; j < 7; j++) {
+			cell_num(buf[j], sizeof buf[j], b[i].breaths ? v[j] : NAN);
+			cells[2 + j] = buf[j];
+		}
+		if (b[i].breaths)
+			snprintf(buf[0], sizeof buf[0], "%llu", (unsigned long long)b[i].breaths);
+		table_add(t, cells);
+	}
+	return t;
+}
+
+/* H's count per power of two into COUNT (COUNT[0]: the zeros, COUNT[x]:
+ * values in [2^(x+HIST_EMIN-1), 2^(x+HIST_EMIN))), the lowest and highest
+ * power that has any into *LO and *HI; returns the largest count. */
+static uint64_t log_counts(const struct hist *h, uint64_t *count, int *lo, int *hi)
+{
+	uint64_t max = 0;
+	*lo = HIST_EXPS;
+	*hi = 0;
+	count[0] = h->zeros;
+	for (int x = 0; x < HIST_EXPS; x++)
+		for (int s = 0; h->block[x] && s < HIST_SUB; s++)
+			count[x + 1] += h->block[x][s];
+	for (int x = 0; x <= HIST_EXPS; x++) {
+		if (!count[x])
+			continue;
+		if (x < *lo)
+			*lo = x;
+		*hi = x;
+		if (count[x] > max)
+			max = count[x];
+	}
+	return max;
+}
+
+/* One line of a drawing: the range of power X, a bar of COUNT scaled to
+ * MAX (50 characters), and COUNT. */
+static void draw_bar(int x, uint64_t count, uint64_t max)
+{
+	char line[160];
+	int bar = (int)((double)count * 50 / (double)max + 0.5);
+	if (x == 0)
+		snprintf(line, sizeof line, "  %21s |", "0");
+	else
+		snprintf(line, sizeof line, "  %10.4g - %-8.4g |", ldexp(1, x + HIST_EMIN - 1),
+			 ldexp(1, x + HIST_EMIN) * (1 - 1e-12));
+	out_str(line);
+	for (int k = 0; k < bar; k++)
+		out_char('#');
+	snprintf(line, sizeof line, "%s%llu\n", bar ? " " : "", (unsigned long long)count);
+	out_str(line);
+}
+
+void statsout_hist(struct an *e, const struct an_options *o)
+{
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct hist *h = &rows[i]->h;
+		uint64_t count[HIST_EXPS + 1] = { 0 }, max;
+		char *cells[AN_NKEYS];
+		int nk = rowkey_cells(e, o, rows[i], cells), lo, hi;
+		if (h->n == 0)
+			continue;
+		out_str("\n");
+		for (int k = 0; k < nk; k++) {
+			out_str(k ? " " : "");
+			out_str(cells[k]);
+		}
+		out_str(o->per ? " (cycles per unit)\n" : " (lag, cycles)\n");
+		max = log_counts(h, count, &lo, &hi);
+		for (int x = lo; x <= hi; x++)
+			draw_bar(x, count[x], max);
+	}
+}
+
+void statsout_unmatched(struct an *e, int format)
+{
+	size_t n;
+	const struct an_unmatched *u = an_unmatched_list(e, &n);
+	for (size_t i = 0; i < n; i++) {
+		char line[256];
+		if (format == FMT_JSON) {
+			snprintf(line, sizeof line, ",\"ends_without_begin\":%llu,\"begins_without_end\":%llu}\n",
+				 (unsigned long long)u[i].ends, (unsigned long long)u[i].begins);
+			out_str("{\"table\":\"unmatched\",\"pair\":");
+			out_json(u[i].label);
+			out_str(line);
+			continue;
+		}
+		snprintf(line, sizeof line, "unmatched: %s: %llu ends without a begin, %llu begins without an end\n",
+			 u[i].label, (unsigned long long)u[i].ends, (unsigned long long)u[i].begins);
+		if (format == FMT_CSV)
+			fprintf(stderr, "timeline stats: %s", line);
+		else
+			out_str(line);
+	}
+}

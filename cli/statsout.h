@@ -1,0 +1,26 @@
+/* statsout.h: what `stats` shows of an engine: the lag, per-unit and
+ * breath tables, each row's histogram drawn as text, the unmatched pairs. */
+#ifndef TL_STATSOUT_H
+#define TL_STATSOUT_H
+#include <stddef.h>
+#include "analysis.h"
+#include "table.h"
+
+/* Lag rows of E: every statistic in cycles, then in ns where the TSC
+ * frequency is known (FORMAT text shows p50 and p99 in ns only). */
+struct table *statsout_lag(struct an *e, const struct an_options *o, int format);
+
+/* Per-unit rows of E (O has per): pairs, units, cycles per unit over all
+ * of them, the distribution of each pair's cycles per unit. The table's
+ * title goes to TITLE. */
+struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size);
+
+/* The breath summary of each process of E. */
+struct table *statsout_breaths(const struct an *e);
+
+/* Each row's values on a log scale, one line per power of two, to stdout. */
+void statsout_hist(struct an *e, const struct an_options *o);
+
+/* Unmatched pairs: reported on stdout in text and JSON, on stderr for CSV. */
+void statsout_unmatched(struct an *e, int format);
+#endif

@@ -104,7 +104,7 @@ static void anopts_ready(struct anopts *a)
 int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **argv, void *ctx)
 {
 	const char *why;
-	int c;
+	int c, taken;
 	anopts_init(a);
 	optind = 1;
 	opterr = 0;
@@ -113,17 +113,13 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 			fputs(cmd->usage, stdout);
 			return cli_finish(cmd->name, EXIT_OK);
 		}
-		switch (cmd->own(ctx, c, optarg, &why)) {
-		case 0: break;
-		case 1: continue;
-		default: return cli_usage_error(cmd->name, cmd->usage, why);
-		}
-		switch (anopts_option(a, c, optarg, &why)) {
-		case 0: break;
-		case 1: continue;
-		default: return cli_usage_error(cmd->name, cmd->usage, why);
-		}
-		return cli_bad_option(cmd->name, cmd->usage, argv, c);
+		/* the command's own options first, then the shared ones */
+		if (!(taken = cmd->own(ctx, c, optarg, &why)))
+			taken = anopts_option(a, c, optarg, &why);
+		if (taken < 0)
+			return cli_usage_error(cmd->name, cmd->usage, why);
+		if (!taken)
+			return cli_bad_option(cmd->name, cmd->usage, argv, c);
 	}
 	anopts_ready(a);
 	return -1;

@@ -353,8 +353,11 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 				snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d->name + 1 : 0),
 					 d->name, p->begin, d->attrs);
 			ev->begin_key = xstrdup(buf);
-			snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d->name + 1 : 0), d->name,
-				 p->begin);
+			if (strchr(p->begin, '.'))   /* --pair stage.begin=stage.end */
+				snprintf(buf, sizeof buf, "%s", p->begin);
+			else
+				snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d->name + 1 : 0),
+					 d->name, p->begin);
 			an_pair_label(unit, sizeof unit, buf, d->name);
 			ev->label = xstrdup(unit);
 			ev->unit = unit_index(d, p, a->o.per, ev->unit_name, sizeof ev->unit_name);
@@ -460,14 +463,27 @@ static struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket
 	return r;
 }
 
+/* Notes that a file of TSC frequency HZ (0: unknown) fed row R. Processes
+ * of one host calibrate their own frequency and differ by some parts per
+ * million: the row keeps the midpoint of the extremes while they agree
+ * within AN_HZ_AGREE, else 0 (and r->hz_min, r->hz_max say why). */
 static void note_hz(struct an_row *r, uint64_t hz)
 {
 	if (!r->hz_set) {
-		r->hz = hz;
+		r->hz_min = r->hz_max = hz;
 		r->hz_set = 1;
-	} else if (r->hz != hz) {
-		r->hz = 0;
+	} else {
+		r->hz_min = hz < r->hz_min ? hz : r->hz_min;
+		r->hz_max = hz > r->hz_max ? hz : r->hz_max;
 	}
+	r->hz = an_hz_agree(r->hz_min, r->hz_max);
+}
+
+uint64_t an_hz_agree(uint64_t lo, uint64_t hi)
+{
+	if (!lo || (double)(hi - lo) > AN_HZ_AGREE * (double)lo)
+		return 0;
+	return lo + (hi - lo) / 2;
 }
 
 /* The key values of entry E of event EV in the current file. */
@@ -744,8 +760,10 @@ int an_merge(struct an *into, const struct an *from)
 		r->cycles += f->cycles;
 		r->units += f->units;
 		r->empty += f->empty;
-		if (f->hz_set)
-			note_hz(r, f->hz);
+		if (f->hz_set) {
+			note_hz(r, f->hz_min);
+			note_hz(r, f->hz_max);
+		}
 	}
 	/* one more slot than the list: an_file_begin() keeps one ready */
 	into->breaths = realloc(into->breaths, (into->nbreaths + from->nbreaths + 1) *

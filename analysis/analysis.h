@@ -47,6 +47,15 @@ struct an_file {
 	uint64_t order;              /* its place among the inputs: orders breath summaries */
 };
 
+/* How far the TSC frequencies of the files behind a row may differ (as a
+ * fraction of the lowest) and still give its values in ns: 0.1%. */
+#define AN_HZ_AGREE 0.001
+
+/* The frequency to convert with when files of frequencies LO..HI feed one
+ * row: their midpoint, or 0 when LO is 0 (unknown) or they differ by more
+ * than AN_HZ_AGREE. */
+uint64_t an_hz_agree(uint64_t lo, uint64_t hi);
+
 /* One row: a group and its values. */
 struct an_row {
 	char *key[AN_NKEYS];         /* NULL for keys not grouped by */
@@ -54,7 +63,10 @@ struct an_row {
 	struct hist h;               /* lags, or cycles per unit of each pair */
 	double cycles, units;        /* per-unit rows: sums over pairs with units */
 	uint64_t empty;              /* per-unit rows: pairs that moved no unit */
-	uint64_t hz;                 /* the files' TSC frequency; 0 unknown or mixed */
+	uint64_t hz;                 /* the files' TSC frequency: the midpoint of
+				      * hz_min..hz_max when they agree within
+				      * AN_HZ_AGREE; 0 when unknown or they do not */
+	uint64_t hz_min, hz_max;     /* the extremes of the files' (0: one unknown) */
 	int hz_set;
 };
 

@@ -15,6 +15,34 @@ static double ns(double cycles, uint64_t hz)
 	return hz ? cycles * 1e9 / (double)hz : NAN;
 }
 
+/* Says on stderr why rows have no ns values, if any lack them: no TSC
+ * frequency in a log (Snabb's), or frequencies that disagree. */
+static void why_no_ns(struct an_row **rows, size_t n)
+{
+	uint64_t lo = 0, hi = 0, unknown = 0, mixed = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct an_row *r = rows[i];
+		if (r->hz || !r->h.n)
+			continue;
+		if (!r->hz_min) {
+			unknown++;
+			continue;
+		}
+		mixed++;
+		lo = !lo || r->hz_min < lo ? r->hz_min : lo;
+		hi = r->hz_max > hi ? r->hz_max : hi;
+	}
+	if (unknown)
+		fprintf(stderr, "timeline stats: note: no ns values in %llu row%s: a log has no TSC "
+			"frequency (Snabb's logs have none)\n", (unsigned long long)unknown,
+			unknown == 1 ? "" : "s");
+	if (mixed)
+		fprintf(stderr, "timeline stats: note: no ns values in %llu row%s: their logs' TSC "
+			"frequencies differ by more than 0.1%% (%llu to %llu Hz)\n",
+			(unsigned long long)mixed, mixed == 1 ? "" : "s", (unsigned long long)lo,
+			(unsigned long long)hi);
+}
+
 struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 {
 	static const char *const stat_names[] = { "n", "min", "p50", "p90", "p99", "p99.9",
@@ -56,6 +84,7 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 		}
 		table_add(t, cells);
 	}
+	why_no_ns(rows, nrows);
 	return t;
 }
 

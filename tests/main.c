@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, engine_suite());
 	srunner_add_suite(sr, stats_suite());
 	srunner_add_suite(sr, runs_suite());
+	srunner_add_suite(sr, trust_suite());
 	srunner_add_suite(sr, export_suite());
 	srunner_add_suite(sr, hostile_suite());
 	srunner_run_all(sr, CK_NORMAL);

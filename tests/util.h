@@ -65,6 +65,7 @@ Suite *live_suite(void);
 Suite *engine_suite(void);
 Suite *stats_suite(void);
 Suite *runs_suite(void);
+Suite *trust_suite(void);
 Suite *export_suite(void);
 Suite *hostile_suite(void);
 

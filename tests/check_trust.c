@@ -1,0 +1,108 @@
+/* check_trust.c: stats and diff as a CI job and a newcomer rely on them:
+ * ns values across processes that calibrated their TSC apart, row labels
+ * of --pair rules, and (as they land) the other cases of the issue that
+ * asked for them, each with its exact output. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+/* Runs timeline ARGS in the test's directory; checks the exit status is
+ * WANT; returns stdout, and stderr in *ERR (if not NULL). */
+static char *tl(int want, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *tl(int want, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *args, *cmd, *out, *e;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	cmd = xasprintf("cd %s && %s %s", test_dir, timeline_bin(), args);
+	rc = run(cmd, &out, &e);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", cmd, rc, want, e);
+	if (err)
+		*err = e;
+	else
+		free(e);
+	free(args);
+	free(cmd);
+	return out;
+}
+
+/* A log NAME of the manual clock at HZ: event e.tick every LAG ticks, N times. */
+static void tick_log(const char *name, uint64_t hz, uint64_t lag, int n)
+{
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = hz,
+			 .strings_bytes = 4096, .name = "t" };
+	tl_error err;
+	tl_log *log = tl_open(path_in(test_dir, name), &o, &err);
+	uint16_t id;
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
+	for (int i = 0; i < n; i++) {
+		tl_set_manual_clock(log, 1000 + (uint64_t)i * lag, 0);
+		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+START_TEST(test_ns_columns_stay_when_frequencies_agree_within_0_1_percent)
+{
+	char *out, *err;
+	/* two processes of one host: 2096022899 and 2096022936 Hz */
+	tick_log("a.timeline", 2096022899ull, 1000, 3);
+	tick_log("b.timeline", 2096022936ull, 1000, 3);
+	out = tl(0, &err, "stats a.timeline b.timeline");
+	/* 1000 cycles at the midpoint 2096022917 Hz: 477.09 ns */
+	ck_assert_str_eq(out, "lag in cycles (ns where the TSC frequency is known)\n"
+			      "event   n   min   p50   p90   p99  p99.9   max  mean  stddev  p50_ns  p99_ns\n"
+			      "e.tick  4  1000  1000  1000  1000   1000  1000  1000       0     477     477\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	/* 1% apart: no ns, and a note that says why */
+	tick_log("c.timeline", 2117000000ull, 1000, 3);
+	out = tl(0, &err, "stats a.timeline c.timeline");
+	ck_assert_str_eq(out, "lag in cycles (ns where the TSC frequency is known)\n"
+			      "event   n   min   p50   p90   p99  p99.9   max  mean  stddev  p50_ns  p99_ns\n"
+			      "e.tick  4  1000  1000  1000  1000   1000  1000  1000       0       -       -\n");
+	ck_assert_str_eq(err, "timeline stats: note: no ns values in 1 row: their logs' TSC frequencies "
+			      "differ by more than 0.1% (2096022899 to 2117000000 Hz)\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_a_pair_rule_with_categories_labels_its_rows_once)
+{
+	tl_log *log = open_manual(path_in(test_dir, "s.timeline"), 64);
+	uint16_t b, e;
+	char *out;
+	ck_assert_int_eq(tl_intern(log, "5,9|stage.begin: items", &b, NULL), TL_OK);
+	ck_assert_int_eq(tl_intern(log, "5,9|stage.end: items", &e, NULL), TL_OK);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, b, 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 1400, 0);
+	tl_append(log, e, 4, 0, 0, 0, 0, 0);
+	tl_close(log);
+	out = tl(0, NULL, "stats -f csv --per items --pair stage.begin=stage.end s.timeline");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"pairs\",\"items\",\"cycles/item\",\"p50\",\"p90\",\"p99\",\"empty\"\n"
+			      "\"stage.begin/end\",,1,4,100,100,100,100,0\n");
+	free(out);
+}
+END_TEST
+
+Suite *trust_suite(void)
+{
+	Suite *s = suite_create("trust");
+	TCase *t = tcase_create("trust");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_ns_columns_stay_when_frequencies_agree_within_0_1_percent);
+	tcase_add_test(t, test_a_pair_rule_with_categories_labels_its_rows_once);
+	suite_add_tcase(s, t);
+	return s;
+}

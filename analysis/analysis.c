@@ -9,7 +9,7 @@
 #include "analysis.h"
 
 const char *const an_key_names[AN_NKEYS] = { "event", "app", "process", "cpu",
-					     "numa",  "host", "group",   "bucket" };
+					     "numa",  "host", "group",   "bucket", "run" };
 
 const struct an_pair an_default_pairs[3] = {
 	{ "pull", "pulled", "out" },
@@ -220,6 +220,7 @@ void an_free(struct an *a)
 	free((char *)a->f.process);
 	free((char *)a->f.host);
 	free((char *)a->f.group);
+	free((char *)a->f.run);
 	free(a);
 }
 
@@ -382,10 +383,12 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	free((char *)a->f.process);
 	free((char *)a->f.host);
 	free((char *)a->f.group);
+	free((char *)a->f.run);
 	a->f.path = xstrdup(f->path);
 	a->f.process = xstrdup(f->process);
 	a->f.host = xstrdup(f->host);
 	a->f.group = xstrdup(f->group);
+	a->f.run = xstrdup(f->run ? f->run : f->path);
 	a->f.tsc_hz = f->tsc_hz;
 	a->f.order = f->order;
 	a->def = def;
@@ -500,6 +503,7 @@ static void keys_of(const struct an *a, const struct an_ev *ev, const char *even
 	kv[AN_HOST] = (char *)a->f.host;
 	kv[AN_GROUP] = (char *)a->f.group;
 	kv[AN_BUCKET] = NULL;
+	kv[AN_RUN] = (char *)a->f.run;
 }
 
 /* The --bucket range holding V: [edge i, edge i+1), the last open. */
@@ -696,9 +700,15 @@ static int cmp_key(const char *x, const char *y)
 
 int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y)
 {
+	return an_row_cmp_keys(a, x, y, a->o.by);
+}
+
+int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_row *y,
+		    unsigned keys)
+{
 	for (int k = 0; k < AN_NKEYS; k++) {
 		int c;
-		if (!(a->o.by & (1u << k)))
+		if (!(a->o.by & keys & (1u << k)))
 			continue;
 		if (k == AN_BUCKET)
 			c = (x->bucket < 0) - (y->bucket < 0) ? (x->bucket < 0) - (y->bucket < 0)

@@ -12,7 +12,10 @@
 
 /* The keys rows can be grouped by (--by), in column order. */
 enum an_key { AN_EVENT, AN_APP, AN_PROCESS, AN_CPU, AN_NUMA, AN_HOST, AN_GROUP, AN_BUCKET,
-	      AN_NKEYS };
+	      AN_RUN, AN_NKEYS };
+/* AN_RUN, last, is never shown: `diff` groups by it to keep each run's rows
+ * apart, then puts the runs of a group side by side. */
+#define AN_SHOWN_KEYS (~(1u << AN_RUN))
 extern const char *const an_key_names[AN_NKEYS];   /* "event", "app", ... */
 
 /* Parses "app,numa" into a bit set of 1 << AN_*; -1 with *BAD set to the
@@ -43,6 +46,7 @@ struct an_options {
 /* What the engine is told of each file. */
 struct an_file {
 	const char *path, *process, *host, *group;
+	const char *run;             /* the run it belongs to (NULL: its path) */
 	uint64_t tsc_hz;             /* 0: unknown */
 	uint64_t order;              /* its place among the inputs: orders breath summaries */
 };
@@ -124,6 +128,10 @@ const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);
 /* Orders rows as an_rows() sorts them: by key, numbers as numbers. Rows of
  * two engines made with the same options compare alike. */
 int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y);
+
+/* The same, on the keys in KEYS only (e.g. AN_SHOWN_KEYS: runs together). */
+int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_row *y,
+		    unsigned keys);
 
 /* The label of bucket I ("0", "1-15", "64+"). */
 const char *an_bucket_label(const struct an *a, int i);

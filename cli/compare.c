@@ -1,62 +1,109 @@
-/* compare.c: diff's comparison of two engines group by group: the rows
- * paired by key, each pair's statistics and verdict, sorted by impact; and
- * the two tables that show them. */
+/* compare.c: diff's comparison of two engines group by group: each side's
+ * rows of one group (one per run) gathered, the groups paired by key, their
+ * statistics and verdicts, sorted by impact; and the tables that show them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "compare.h"
 #include "rowkey.h"
+#include "runs.h"
+#include "view.h"
 
-/* Pairs the rows of C's engines: both sides' rows are sorted alike, so
- * they are merged; rows with a match go to C->cmp, the others to C->lone. */
-static void pair_rows(struct comparison *c)
+/* Gathers the rows of E (sorted, runs of one group adjacent) into groups;
+ * returns a new array of *N of them. */
+static struct side *group_rows(struct an *e, size_t *n)
 {
-	size_t nra, nrb;
-	struct an_row **ra = an_rows(c->e[0], &nra), **rb = an_rows(c->e[1], &nrb);
-	if (!(c->cmp = calloc(nra + 1, sizeof *c->cmp)) ||
-	    !(c->lone = calloc(nra + nrb + 1, sizeof *c->lone)))
+	size_t nr, k = 0;
+	struct an_row **r = an_rows(e, &nr);
+	struct side *g = calloc(nr + 1, sizeof *g);
+	if (!g)
 		abort();
-	for (size_t i = 0, j = 0; i < nra || j < nrb;) {
-		int d = i == nra ? 1 : j == nrb ? -1 : an_row_cmp(c->e[0], ra[i], rb[j]);
-		if (d < 0 || d > 0) {
-			c->lone[c->nlone].side = d > 0;
-			c->lone[c->nlone++].row = d < 0 ? ra[i++] : rb[j++];
-		} else {
-			c->cmp[c->ncmp].a = ra[i++];
-			c->cmp[c->ncmp++].b = rb[j++];
-		}
+	for (size_t i = 0; i < nr; i++) {
+		struct side *s = &g[k];
+		if (i && !an_row_cmp_keys(e, r[i - 1], r[i], AN_SHOWN_KEYS))
+			s = &g[k - 1];
+		else
+			g[k++].row = r[i];
+		if (!r[i]->h.n)
+			continue;
+		if (hist_merge(&s->pooled, &r[i]->h) < 0 ||
+		    !(s->medians = realloc(s->medians, (s->runs + 1) * sizeof *s->medians)))
+			abort();
+		s->medians[s->runs++] = hist_quantile(&r[i]->h, 0.5);
 	}
+	*n = k;
+	return g;
 }
 
-/* The statistics of pair M: medians, p90s, change, its CI, p, impact. */
-static void measure(struct cmp *m)
+/* Pairs the groups of C's engines by their shown keys: those with a match
+ * go to C->cmp, the others to C->lone. */
+static void pair_groups(struct comparison *c)
 {
-	m->ma = hist_quantile(&m->a->h, 0.5);
-	m->mb = hist_quantile(&m->b->h, 0.5);
-	m->pa = hist_quantile(&m->a->h, 0.9);
-	m->pb = hist_quantile(&m->b->h, 0.9);
-	m->change = m->ma > 0 ? m->mb / m->ma - 1 : NAN;
-	m->ci = hist_change_ci(&m->a->h, &m->b->h, &m->lo, &m->hi) == 0;
-	m->p = hist_mwu_p(&m->a->h, &m->b->h);
+	size_t na, nb;
+	struct side *ga = group_rows(c->e[0], &na), *gb = group_rows(c->e[1], &nb);
+	if (!(c->cmp = calloc(na + 1, sizeof *c->cmp)) ||
+	    !(c->lone = calloc(na + nb + 1, sizeof *c->lone)))
+		abort();
+	for (size_t i = 0, j = 0; i < na || j < nb;) {
+		int d = i == na ? 1 : j == nb ? -1 :
+			an_row_cmp_keys(c->e[0], ga[i].row, gb[j].row, AN_SHOWN_KEYS);
+		if (d) {
+			c->lone[c->nlone].side = d > 0;
+			c->lone[c->nlone++].s = d < 0 ? ga[i++] : gb[j++];
+		} else {
+			c->cmp[c->ncmp].s[0] = ga[i++];
+			c->cmp[c->ncmp++].s[1] = gb[j++];
+		}
+	}
+	free(ga);
+	free(gb);
+}
+
+/* The statistics of group M at level 1 - ALPHA. */
+static void measure(struct cmp *m, double alpha)
+{
+	const struct side *a = &m->s[0], *b = &m->s[1];
+	int rc;
+	m->ma = hist_quantile(&a->pooled, 0.5);
+	m->mb = hist_quantile(&b->pooled, 0.5);
+	m->pa = hist_quantile(&a->pooled, 0.9);
+	m->pb = hist_quantile(&b->pooled, 0.9);
+	rc = runs_change(a->medians, a->runs, b->medians, b->runs, alpha, &m->change, &m->lo,
+			 &m->hi);
+	if (rc < 0)   /* a median of 0: the ratio of the pooled medians */
+		m->change = m->ma > 0 ? m->mb / m->ma - 1 : NAN;
+	m->ci = rc == 0;
+	m->p = runs_mwu_p(a->medians, a->runs, b->medians, b->runs);
+	m->p_pairs = hist_mwu_p(&a->pooled, &b->pooled);
 	m->impact = m->mb - m->ma;
 }
 
-/* The verdict on pair M of C, as compare() says; a warning for few samples. */
-static void judge(struct comparison *c, struct cmp *m, double threshold, double alpha)
+/* The verdict on group M of C, as compare() says. */
+static void judge(struct comparison *c, struct cmp *m)
 {
-	if (m->a->h.n < 10 || m->b->h.n < 10) {
+	const struct side *a = &m->s[0], *b = &m->s[1];
+	if (!(runs_min_p(a->runs, b->runs) < c->alpha)) {
+		m->verdict = "too few runs";
+		if (!c->too_few++)
+			fprintf(stderr, "timeline diff: note: %zu run%s in A and %zu in B: no test over "
+				"runs can reach alpha %g (the smallest p is %.3g); give at least %zu "
+				"runs a side (each log is a run; with --runs dir each directory)\n",
+				a->runs, a->runs == 1 ? "" : "s", b->runs, c->alpha,
+				runs_min_p(a->runs, b->runs), runs_needed(c->alpha));
+	} else if (a->pooled.n < 10 || b->pooled.n < 10) {
 		char k[1024];
-		rowkey_join(c->e[0], c->o, m->a, k, sizeof k);
+		rowkey_join(c->e[0], c->o, a->row, k, sizeof k);
 		fprintf(stderr, "timeline diff: warning: %s: fewer than 10 samples (A %llu, B %llu)\n", k,
-			(unsigned long long)m->a->h.n, (unsigned long long)m->b->h.n);
+			(unsigned long long)a->pooled.n, (unsigned long long)b->pooled.n);
 		m->verdict = "few samples";
-	} else if (m->p < alpha && m->change * 100 > threshold) {
+	} else if (m->p < c->alpha && m->change * 100 > c->threshold) {
 		m->verdict = "SLOWER";
 		c->slower = 1;
-	} else if (m->p < alpha && -m->change * 100 > threshold) {
+	} else if (m->p < c->alpha && -m->change * 100 > c->threshold) {
 		m->verdict = "faster";
 	} else {
-		m->verdict = "same";
+		m->verdict = "no change shown";
 	}
 }
 
@@ -70,47 +117,60 @@ static int by_impact(const void *x, const void *y)
 void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
 	     double threshold, double alpha)
 {
-	*c = (struct comparison){ .e = { ea, eb }, .o = o };
-	pair_rows(c);
+	*c = (struct comparison){ .e = { ea, eb }, .o = o, .threshold = threshold, .alpha = alpha };
+	pair_groups(c);
 	for (size_t i = 0; i < c->ncmp; i++) {
-		measure(&c->cmp[i]);
-		judge(c, &c->cmp[i], threshold, alpha);
+		measure(&c->cmp[i], alpha);
+		judge(c, &c->cmp[i]);
 	}
 	qsort(c->cmp, c->ncmp, sizeof *c->cmp, by_impact);
 }
 
-/* Pair M's cells after its key: n, p50 and p90 of each side as numbers,
- * the change and its CI as signed %, p, the verdict. BUF holds the text. */
-static void stat_cells(const struct cmp *m, char buf[10][32], char **cells)
+/* V into BUF: for text as cell_num() rounds it, or with FMT %+.1f-like
+ * (PCT: a signed percentage, P: a p-value); for csv and json every digit
+ * a double holds, without a '+'. */
+static void number(char buf[32], double v, int format, char kind)
 {
-	double v[10] = { (double)m->a->h.n, (double)m->b->h.n, m->ma, m->mb, m->pa, m->pb,
-			 m->change * 100, m->ci ? m->lo * 100 : NAN, m->ci ? m->hi * 100 : NAN, m->p };
-	for (int j = 0; j < 10; j++) {
-		if (j == 9)
-			snprintf(buf[j], sizeof buf[j], m->p < 0.0001 ? "%.1e" : "%.4f", m->p);
-		else if (j >= 6)
-			snprintf(buf[j], sizeof buf[j], isnan(v[j]) ? "-" : "%+.1f", v[j]);
-		else
-			cell_num(buf[j], sizeof buf[j], v[j]);
-		cells[j] = buf[j];
-	}
-	cells[10] = (char *)m->verdict;
+	if (isnan(v))
+		snprintf(buf, 32, "-");
+	else if (format != FMT_TEXT)
+		snprintf(buf, 32, "%.17g", v);
+	else if (kind == '%')
+		snprintf(buf, 32, "%+.1f", v);
+	else if (kind == 'p')
+		snprintf(buf, 32, v < 0.0001 ? "%.1e" : "%.4f", v);
+	else
+		cell_num(buf, 32, v);
 }
 
-struct table *compare_table(const struct comparison *c)
+/* Group M's cells after its key, in FORMAT. BUF holds the text. */
+static void stat_cells(const struct cmp *m, int format, char buf[13][32], char **cells)
 {
-	static const char *const stat_cols[] = { "n_a", "n_b", "p50_a", "p50_b", "p90_a", "p90_b",
-						 "change%", "ci_lo%", "ci_hi%", "p", "verdict" };
-	const char *cols[AN_NKEYS + 12];
+	double v[13] = { (double)m->s[0].runs, (double)m->s[1].runs, (double)m->s[0].pooled.n,
+			 (double)m->s[1].pooled.n, m->ma, m->mb, m->pa, m->pb, m->change * 100,
+			 m->ci ? m->lo * 100 : NAN, m->ci ? m->hi * 100 : NAN, m->p, m->p_pairs };
+	for (int j = 0; j < 13; j++) {
+		number(buf[j], v[j], j < 4 ? FMT_CSV : format, j >= 11 ? 'p' : j >= 8 ? '%' : 'n');
+		cells[j] = buf[j];
+	}
+	cells[13] = (char *)m->verdict;
+}
+
+struct table *compare_table(const struct comparison *c, int format)
+{
+	static const char *const stat_cols[] = { "runs_a", "runs_b", "n_a", "n_b", "p50_a", "p50_b",
+						 "p90_a", "p90_b", "change%", "ci_lo%", "ci_hi%",
+						 "p", "p_pairs", "verdict" };
+	const char *cols[AN_NKEYS + 16];
 	int nk = rowkey_names(c->o, cols);
 	struct table *t;
-	for (int i = 0; i < 11; i++)
+	for (int i = 0; i < 14; i++)
 		cols[nk + i] = stat_cols[i];
-	t = table_new("diff", cols, nk + 11);
+	t = table_new("diff", cols, nk + 14);
 	for (size_t i = 0; i < c->ncmp; i++) {
-		char buf[10][32], *cells[AN_NKEYS + 12];
+		char buf[13][32], *cells[AN_NKEYS + 16];
 		const struct cmp *m = &c->cmp[i];
-		stat_cells(m, buf, cells + rowkey_cells(c->e[0], c->o, m->a, cells));
+		stat_cells(m, format, buf, cells + rowkey_cells(c->e[0], c->o, m->s[0].row, cells));
 		table_add(t, cells);
 	}
 	return t;
@@ -118,20 +178,33 @@ struct table *compare_table(const struct comparison *c)
 
 struct table *compare_lone_table(const struct comparison *c)
 {
-	static const char *const cols[] = { "side", "group", "n" };
-	struct table *t = table_new("only", cols, 3);
+	static const char *const cols[] = { "side", "group", "runs", "n" };
+	struct table *t = table_new("only", cols, 4);
 	for (size_t i = 0; i < c->nlone; i++) {
 		const struct lone *l = &c->lone[i];
-		char k[1024], n[32];
-		rowkey_join(c->e[l->side], c->o, l->row, k, sizeof k);
-		snprintf(n, sizeof n, "%llu", (unsigned long long)l->row->h.n);
-		table_add(t, (char *[]){ l->side ? "B" : "A", k, n });
+		char k[1024], n[32], runs[32];
+		rowkey_join(c->e[l->side], c->o, l->s.row, k, sizeof k);
+		snprintf(n, sizeof n, "%llu", (unsigned long long)l->s.pooled.n);
+		snprintf(runs, sizeof runs, "%zu", l->s.runs);
+		table_add(t, (char *[]){ l->side ? "B" : "A", k, runs, n });
 	}
 	return t;
 }
 
+static void free_side(struct side *s)
+{
+	hist_free(&s->pooled);
+	free(s->medians);
+}
+
 void compare_free(struct comparison *c)
 {
+	for (size_t i = 0; i < c->ncmp; i++) {
+		free_side(&c->cmp[i].s[0]);
+		free_side(&c->cmp[i].s[1]);
+	}
+	for (size_t i = 0; i < c->nlone; i++)
+		free_side(&c->lone[i].s);
 	free(c->cmp);
 	free(c->lone);
 	c->cmp = NULL;

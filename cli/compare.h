@@ -1,50 +1,66 @@
-/* compare.h: what `diff` computes and shows: the rows of two engines
- * paired by key, each pair's medians, p90s, change of the median with its
- * 95% confidence interval, Mann-Whitney p-value and verdict, as tables. */
+/* compare.h: what `diff` computes and shows: the groups of two engines
+ * paired by key, each group's runs side by side (a run's value is its
+ * median), the change between the sides with its interval, the test over
+ * runs that gives the verdict and the test over pooled samples beside it. */
 #ifndef TL_COMPARE_H
 #define TL_COMPARE_H
 #include "analysis.h"
 #include "table.h"
 
+/* One group on one side: its rows, one per run, and what they add up to. */
+struct side {
+	const struct an_row *row;    /* the first: its key names the group */
+	struct hist pooled;          /* every run's values together */
+	double *medians;             /* each run's median (runs with values) */
+	size_t runs;
+};
+
 /* A group's comparison. */
 struct cmp {
-	const struct an_row *a, *b;
-	double ma, mb, pa, pb;       /* medians and p90s */
-	double change, lo, hi;       /* median(B) / median(A) - 1, and its CI */
-	int ci;                      /* the CI is defined */
-	double p;                    /* Mann-Whitney */
+	struct side s[2];            /* A and B */
+	double ma, mb, pa, pb;       /* pooled medians and p90s */
+	double change, lo, hi;       /* B / A - 1 over the runs' medians (Hodges-
+				      * Lehmann) and its interval at 1 - alpha */
+	int ci;                      /* the interval is defined */
+	double p;                    /* exact Mann-Whitney over the runs' medians */
+	double p_pairs;              /* Mann-Whitney over the pooled samples */
 	double impact;               /* mb - ma */
 	const char *verdict;
 };
 
 /* A group found on one side only. */
 struct lone {
-	const struct an_row *row;
+	struct side s;
 	int side;                    /* 0: A, 1: B */
 };
 
 struct comparison {
 	struct an *e[2];             /* the engines of A and B */
-	const struct an_options *o;  /* their options */
+	const struct an_options *o;  /* their options (AN_RUN among the keys) */
+	double threshold, alpha;
 	struct cmp *cmp;             /* the groups on both sides, by impact */
 	size_t ncmp;
 	struct lone *lone;           /* the groups on one side, in key order */
 	size_t nlone;
 	int slower;                  /* a group got significantly slower */
+	int too_few;                 /* groups whose runs cannot reach alpha */
 };
 
-/* Compares the rows of engines EA and EB (made with options O) group by
- * group into C. A pair's verdict is SLOWER or faster when its p is below
- * ALPHA and its median moved by more than THRESHOLD %, "few samples" (with
- * a warning on stderr) when a side has fewer than 10, else same. */
+/* Compares the groups of engines EA and EB (made with options O, grouped by
+ * AN_RUN too) into C. A group's verdict: "too few runs" when no test over
+ * its runs can give p below ALPHA; "few samples" (with a warning on
+ * stderr) when a side has fewer than 10 values; SLOWER or "faster" when p
+ * over the runs is below ALPHA and the change is beyond THRESHOLD %; else
+ * "no change shown". One note on stderr says how many runs are needed. */
 void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
 	     double threshold, double alpha);
 
-/* The table "diff" of C's pairs: their key, n, p50 and p90 of each side,
- * the change with its CI in %, p and the verdict. */
-struct table *compare_table(const struct comparison *c);
+/* The table "diff" of C's groups: key, runs, n, p50 and p90 of each side,
+ * the change with its interval in %, p over runs, p over pairs, verdict;
+ * numbers rounded for text, at full precision for FORMAT csv and json. */
+struct table *compare_table(const struct comparison *c, int format);
 
-/* The table "only" of C's groups on one side: side, key, n. */
+/* The table "only" of C's groups on one side: side, key, runs, n. */
 struct table *compare_lone_table(const struct comparison *c);
 
 /* Frees what compare() allocated in C. */

@@ -1,7 +1,7 @@
-/* diff.c: `timeline diff`, two sets of logs compared group by group: the
- * medians and p90s, the change with a 95% confidence interval, and the
- * Mann-Whitney U test. Exits 1 when a group got significantly slower
- * beyond the noise threshold, so that CI can gate on it. */
+/* diff.c: `timeline diff`, two sets of runs compared group by group: the
+ * medians and p90s, the change with its interval, and the Mann-Whitney U
+ * test over the runs. Exits 1 when a group got significantly slower beyond
+ * the noise threshold, so that CI can gate on it. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,15 +19,22 @@ static const char usage[] =
 	"usage: timeline diff [OPTIONS] A B\n"
 	"       timeline diff [OPTIONS] --a PATH... --b PATH...\n"
 	"\n"
-	"Compares the logs of A (a file or directory: before, lab) with those of\n"
-	"B (after, production), group by group: n, median and p90 on each side,\n"
-	"the change of the median in % with a 95% confidence interval, and the\n"
-	"two-sided Mann-Whitney U p-value. Rows are sorted by impact, the cycles\n"
-	"gained or lost per unit (or of lag). Exits 1 when a group got slower by\n"
-	"more than the threshold with p below alpha, else 0.\n"
+	"Compares the runs of A (files or directories: before, lab) with those of\n"
+	"B (after, production), group by group. Each log is a run (with --runs\n"
+	"dir, each directory of logs), and a run counts by its median: the\n"
+	"verdict comes from the exact two-sided Mann-Whitney U test over the runs'\n"
+	"medians, and the change (in %, with its interval at level 1 - alpha) is\n"
+	"the Hodges-Lehmann estimate over them; the test over every pair pooled\n"
+	"is shown beside it (p_pairs). Rows are sorted by impact, the cycles\n"
+	"gained or lost per unit (or of lag). A group is SLOWER when its change is\n"
+	"beyond the threshold and p is below alpha; exit 1 then, else 0. With\n"
+	"fewer runs than a test needs to reach alpha (4 a side at 0.05) the\n"
+	"verdict is 'too few runs', never SLOWER.\n"
 	"\n" ANOPTS_USAGE
 	"       --a PATH        a log or directory of side A (repeatable)\n"
 	"       --b PATH        a log or directory of side B (repeatable)\n"
+	"       --runs file|dir what a run is: each log (default), or each directory\n"
+	"                       holding logs, for engines that write several a run\n"
 	"   -t, --threshold PCT the noise band: smaller changes are not findings\n"
 	"                       (default 5)\n"
 	"   -a, --alpha P       the significance level (default 0.05)\n"
@@ -39,6 +46,7 @@ static const struct option options[] = {
 	{ "b", required_argument, NULL, 'Z' },
 	{ "threshold", required_argument, NULL, 't' },
 	{ "alpha", required_argument, NULL, 'a' },
+	{ "runs", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -57,6 +65,7 @@ struct args {
 	char *side[2][256];          /* the inputs of A and B */
 	int n[2];
 	double threshold, alpha;
+	int runs_by_dir;
 };
 
 /* Takes diff's own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -79,6 +88,11 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	case 'a':
 		if (parse_number(arg, &d->alpha) || !(d->alpha > 0 && d->alpha < 1))
 			return *why = "--alpha takes a level between 0 and 1, e.g. 0.05", -1;
+		return 1;
+	case 'R':
+		if (strcmp(arg, "file") && strcmp(arg, "dir"))
+			return *why = "--runs takes file or dir", -1;
+		d->runs_by_dir = !strcmp(arg, "dir");
 		return 1;
 	}
 	return 0;
@@ -109,6 +123,7 @@ static int read_sides(const struct args *d, struct an **e)
 {
 	struct readall r;
 	readall_init(&r, "diff", &d->a.o);
+	r.runs_by_dir = d->runs_by_dir;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < d->n[s]; i++)
 			readall_add(&r, e[s], d->side[s][i], NULL);
@@ -121,16 +136,16 @@ static int read_sides(const struct args *d, struct an **e)
  * on stderr). */
 static void print(const struct args *d, const struct comparison *c)
 {
-	char title[160];
+	char title[200], what[64];
 	const char *per = d->a.o.per;
 	int format = d->a.format;
-	struct table *t = compare_table(c), *lone = compare_lone_table(c);
+	struct table *t = compare_table(c, format), *lone = compare_lone_table(c);
 	if (per)
-		snprintf(title, sizeof title, "cycles per %.*s, A -> B (threshold %g%%, alpha %g)",
-			 (int)strcspn(per, "s"), per, d->threshold, d->alpha);
+		snprintf(what, sizeof what, "cycles per %.*s", (int)strcspn(per, "s"), per);
 	else
-		snprintf(title, sizeof title, "lag in cycles, A -> B (threshold %g%%, alpha %g)",
-			 d->threshold, d->alpha);
+		snprintf(what, sizeof what, "lag in cycles");
+	snprintf(title, sizeof title, "%s, A -> B, runs as samples (threshold %g%%, alpha %g, "
+		 "intervals at %g%%)", what, d->threshold, d->alpha, 100 * (1 - d->alpha));
 	table_print(t, format, title);
 	if (table_rows(lone) && format == FMT_TEXT)
 		out_char('\n');
@@ -152,6 +167,7 @@ int cmd_diff(int argc, char **argv)
 	int rc = parse_args(&d, argc, argv), problems;
 	if (rc >= 0)
 		return rc;
+	d.a.o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
 	e[0] = an_new(&d.a.o);
 	e[1] = an_new(&d.a.o);
 	problems = read_sides(&d, e);

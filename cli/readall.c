@@ -24,7 +24,7 @@ void readall_init(struct readall *r, const char *cmd, const struct an_options *o
 /* One file to read: its path, how it was found, its group, the engine its
  * entries go to, and the messages that go before and with it, in order. */
 struct job {
-	char *path, *group;
+	char *path, *group, *run;
 	const char *cmd;
 	int named;
 	struct an *target;
@@ -51,6 +51,7 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.process = in->label;
 	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
 	file.group = j->group;
+	file.run = j->run;
 	file.tsc_hz = in->info.tsc_hz;
 	file.order = order;
 	an_file_begin(e, &file, def_of, in);
@@ -109,6 +110,17 @@ static char *take_messages(struct queue *q)
 	return m;
 }
 
+/* The run the file PATH belongs to: itself, or (BY_DIR) its directory. */
+static char *run_of(const char *path, int by_dir)
+{
+	char *copy = strdup(path), *run;
+	if (!copy || !by_dir)
+		return copy;
+	run = strdup(dirname(copy));
+	free(copy);
+	return run;
+}
+
 /* A new, zeroed job at the end of R's list. */
 static struct job *new_job(struct readall *r)
 {
@@ -127,6 +139,8 @@ static int queue_one(const char *path, int named, void *arg)
 	struct queue *q = arg;
 	struct job *j = new_job(q->r);
 	if ((path && !(j->path = strdup(path))) || !(j->group = strdup(q->group)))
+		abort();
+	if (path && !(j->run = run_of(path, q->r->runs_by_dir)))
 		abort();
 	j->cmd = q->r->cmd;
 	j->named = named;
@@ -324,6 +338,7 @@ static void free_jobs(struct readall *r)
 	for (size_t i = 0; i < r->njobs; i++) {
 		free(r->jobs[i].path);
 		free(r->jobs[i].group);
+		free(r->jobs[i].run);
 		free(r->jobs[i].pre);
 		free(r->jobs[i].msgs);
 	}

@@ -10,6 +10,7 @@ struct readall {
 	const char *cmd;             /* "stats" or "diff", for messages */
 	int problems;                /* inputs that could not be read */
 	int progress;                /* stderr is a terminal: show progress */
+	int runs_by_dir;             /* a run is a directory of logs, not one log */
 	unsigned files;              /* inputs read so far */
 	struct job *jobs;            /* the files readall_add() found, for readall_run() */
 	size_t njobs, jcap;

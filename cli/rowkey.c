@@ -7,7 +7,7 @@ int rowkey_names(const struct an_options *o, const char **cols)
 {
 	int n = 0;
 	for (int k = 0; k < AN_NKEYS; k++)
-		if (o->by & (1u << k))
+		if (o->by & AN_SHOWN_KEYS & (1u << k))
 			cols[n++] = an_key_names[k];
 	return n;
 }
@@ -17,7 +17,7 @@ int rowkey_cells(const struct an *e, const struct an_options *o, const struct an
 {
 	int n = 0;
 	for (int k = 0; k < AN_NKEYS; k++)
-		if (o->by & (1u << k))
+		if (o->by & AN_SHOWN_KEYS & (1u << k))
 			cells[n++] = k == AN_BUCKET ? (char *)an_bucket_label(e, r->bucket) : r->key[k];
 	return n;
 }
@@ -28,7 +28,7 @@ void rowkey_join(const struct an *e, const struct an_options *o, const struct an
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int k = 0; k < AN_NKEYS && len < size; k++)
-		if (o->by & (1u << k))
+		if (o->by & AN_SHOWN_KEYS & (1u << k))
 			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " " : "",
 						k == AN_BUCKET ? an_bucket_label(e, r->bucket) : r->key[k]);
 }

@@ -348,9 +348,10 @@ START_TEST(test_files_read_in_parallel_report_in_input_order)
 }
 END_TEST
 
-/* A log of N pairs of app.push for app "a" whose cycles are SCALE times a
- * spread of 900..1099, in a pseudo-random order from SEED. */
-static void cost_log(const char *sub, double scale, unsigned seed, int n)
+/* A log (run RUN of directory SUB) of N pairs of app.push for app "a" whose
+ * cycles are SCALE times a spread of 900..1099, in a pseudo-random order
+ * from SEED. */
+static void cost_run(const char *sub, int run, double scale, unsigned seed, int n)
 {
 	char *d = xasprintf("%s/%s", test_dir, sub), *p;
 	tl_log *log;
@@ -358,8 +359,8 @@ static void cost_log(const char *sub, double scale, unsigned seed, int n)
 	static const char *const defs[] = { "5,5|app.push: inpackets\nPush.",
 					    "5,5|app.pushed: inpackets\nPushed." };
 	uint64_t tsc = 1000, packets = 0, r = seed;
-	ck_assert_int_eq(mkdir(d, 0700), 0);
-	p = xasprintf("%s/cost.timeline", d);
+	ck_assert_int_eq(mkdir(d, 0700) == 0 || run > 0, 1);
+	p = xasprintf("%s/cost%d.timeline", d, run);
 	log = open_manual(p, 4096);
 	ck_assert_int_eq(tl_register(log, defs, 2, "app=a", ids, NULL), TL_OK);
 	for (int i = 0; i < n; i++) {
@@ -377,19 +378,26 @@ static void cost_log(const char *sub, double scale, unsigned seed, int n)
 	free(d);
 }
 
+/* RUNS runs of cost_run() in SUB, seeds SEED, SEED + 1, ... */
+static void cost_log(const char *sub, int runs, double scale, unsigned seed, int n)
+{
+	for (int i = 0; i < runs; i++)
+		cost_run(sub, i, scale, seed + (unsigned)i, n);
+}
+
 START_TEST(test_diff_flags_a_20_percent_slowdown_and_exits_1)
 {
 	char *out;
 	const char *row;
 	double change, lo, hi;
-	cost_log("a", 1.0, 1, 300);
-	cost_log("b", 1.2, 2, 300);
+	cost_log("a", 5, 1.0, 1, 300);
+	cost_log("b", 5, 1.2, 20, 300);
 	out = tl(1, "diff --per packets a b");
 	row = line_of(out, "app.push ");
-	ck_assert_msg(strstr(row, " SLOWER"), "%s", row);
-	/* event app n_a n_b p50_a p50_b p90_a p90_b change ci_lo ci_hi p verdict */
-	ck_assert_int_eq(sscanf(row, "app.push %*s 300 300 %*s %*s %*s %*s %lf %lf %lf", &change, &lo,
-				&hi), 3);
+	ck_assert_msg(strstr(row, " 0.0079 ") && strstr(row, " SLOWER"), "%s", row);
+	/* event app runs_a runs_b n_a n_b p50_a p50_b p90_a p90_b change ci_lo ci_hi p ... */
+	ck_assert_int_eq(sscanf(row, "app.push %*s 5 5 1500 1500 %*s %*s %*s %*s %lf %lf %lf", &change,
+				&lo, &hi), 3);
 	ck_assert_msg(change > 17 && change < 23 && lo < 20 && hi > 20, "%s", row);
 	free(out);
 	/* a threshold above the change makes it no finding */
@@ -402,10 +410,10 @@ END_TEST
 START_TEST(test_diff_of_two_samples_of_one_distribution_exits_0)
 {
 	char *out;
-	cost_log("a", 1.0, 1, 300);
-	cost_log("b", 1.0, 99, 300);
+	cost_log("a", 5, 1.0, 1, 300);
+	cost_log("b", 5, 1.0, 99, 300);
 	out = tl(0, "diff --per packets a b");
-	ck_assert_msg(strstr(line_of(out, "app.push "), " same"), "%s", out);
+	ck_assert_msg(strstr(line_of(out, "app.push "), " no change shown"), "%s", out);
 	free(out);
 }
 END_TEST
@@ -413,14 +421,14 @@ END_TEST
 START_TEST(test_diff_lists_one_sided_groups_and_warns_below_10_samples)
 {
 	char *cmd, *out, *err;
-	cost_log("a", 1.0, 1, 5);
-	cost_log("b", 1.0, 2, 5);
+	cost_log("a", 4, 1.0, 1, 2);
+	cost_log("b", 4, 1.0, 2, 2);
 	pairs_log("b/pairs.timeline");
 	cmd = xasprintf("cd %s && %s diff --per packets a b", test_dir, timeline_bin());
 	ck_assert_int_eq(run(cmd, &out, &err), 0);
-	ck_assert_ptr_nonnull(strstr(err, "timeline diff: warning: app.push a: fewer than 10 samples (A 5, B 5)\n"));
+	ck_assert_ptr_nonnull(strstr(err, "timeline diff: warning: app.push a: fewer than 10 samples (A 8, B 8)\n"));
 	ck_assert_ptr_nonnull(strstr(line_of(out, "app.push "), "few samples"));
-	ck_assert_str_eq(line_of(out, "B     app.push x"), "B     app.push x  2");
+	ck_assert_str_eq(line_of(out, "B     app.push x"), "B     app.push x     1  2");   /* 1 run, 2 pairs */
 	free(cmd);
 	free(out);
 	free(err);

@@ -3,7 +3,7 @@
 # varied workloads, pinned across the CPUs, two or three at a time, into
 # demo/out/; then what timeline makes of them: ls and copy while they run,
 # info, stats (cycles per packet by app, batch size and NUMA node, and the
-# breath summary), and diff of a normal run against a --slow one.
+# breath summary), and diff of normal runs against --slow ones.
 set -eu
 engine=${ENGINE:-build/examples/engine/engine}
 tl=${TIMELINE:-./timeline}
@@ -43,10 +43,14 @@ say "timeline info $out/copy.timeline"
 say "timeline stats --per packets --by app,numa --bucket packets=0,1,16,32,64,inf $out/runs"
 "$tl" stats --per packets --by app,numa --bucket packets=0,1,16,32,64,inf "$out/runs"
 
-say "a normal run and one with --slow lookup=60, same CPU and workload"
-"$engine" --cpu 0 --seconds "$secs" --workload imix --dir "$out/ab/normal" --name imix
-"$engine" --cpu 0 --seconds "$secs" --workload imix --dir "$out/ab/slow" --name imix \
-	--slow lookup=60
+say "4 normal runs and 4 with --slow lookup=60, side by side, swapping CPUs"
+for i in 0 1 2 3; do
+	"$engine" --cpu $(( i % cpus )) --seconds 1 --workload imix --dir "$out/ab/normal" \
+		--name imix --seed 7 >/dev/null &
+	"$engine" --cpu $(( (i + 1) % cpus )) --seconds 1 --workload imix --dir "$out/ab/slow" \
+		--name imix --seed 7 --slow lookup=60 >/dev/null &
+	wait
+done
 
 say "timeline diff --per packets --threshold 10 $out/ab/normal $out/ab/slow"
 rc=0

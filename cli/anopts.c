@@ -87,7 +87,7 @@ static int anopts_option(struct anopts *a, int c, const char *arg, const char **
 	case 'f':
 		return view_format(arg, &a->format, why) ? -1 : 1;
 	}
-	return 0;
+	return window_option(&a->w, c, arg, why);
 }
 
 /* Finishes the options: default keys, the built-in pairs after the user's. */

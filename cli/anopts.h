@@ -4,6 +4,7 @@
 #ifndef TL_ANOPTS_H
 #define TL_ANOPTS_H
 #include "analysis.h"
+#include "window.h"
 
 #define ANOPTS_MAX_PAIRS 32
 #define ANOPTS_MAX_EDGES 64
@@ -15,6 +16,7 @@ struct anopts {
 	double edges[ANOPTS_MAX_EDGES];
 	char bucket_arg[64];
 	int format;                  /* FMT_TEXT, FMT_CSV, FMT_JSON */
+	struct window w;             /* --from, --to, --last and the filters */
 };
 
 /* The long options of both commands, and their usage lines. */
@@ -23,8 +25,9 @@ struct anopts {
 	{ "per", required_argument, NULL, 'p' },               \
 	{ "bucket", required_argument, NULL, 'B' },            \
 	{ "pair", required_argument, NULL, 'P' },              \
-	{ "format", required_argument, NULL, 'f' }
-#define ANOPTS_SHORT "b:p:B:P:f:"
+	{ "format", required_argument, NULL, 'f' },            \
+	WINDOW_OPTIONS
+#define ANOPTS_SHORT "b:p:B:P:f:" WINDOW_SHORT
 #define ANOPTS_USAGE                                                                        \
 	"   -b, --by KEYS       group rows by event, app, process, cpu, numa, host,\n"         \
 	"                       group (comma-separated; default event, with --per\n"          \
@@ -35,7 +38,7 @@ struct anopts {
 	"                       between EDGES, e.g. packets=0,1,16,32,64,inf\n"                \
 	"       --pair BEGIN=END  also pair these events (pull/pulled, push/pushed and\n"      \
 	"                       breath_start/breath_end always are)\n"                         \
-	"   -f, --format FMT    text (default), csv or json\n"
+	"   -f, --format FMT    text (default), csv or json\n" WINDOW_USAGE
 
 /* Parses a --pair rule "BEGIN=END" into P (strings malloc'd); -1 if bad. */
 int anopts_pair(struct an_pair *p, const char *arg);

@@ -123,6 +123,7 @@ static int read_sides(const struct args *d, struct an **e)
 {
 	struct readall r;
 	readall_init(&r, "diff", &d->a.o);
+	r.w = &d->a.w;
 	r.runs_by_dir = d->runs_by_dir;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < d->n[s]; i++)

@@ -28,6 +28,7 @@ struct job {
 	const char *cmd;
 	int named;
 	struct an *target;
+	const struct window *w;      /* which entries go in (NULL: all) */
 	char *pre;                   /* the walk's messages before this file */
 	char *msgs;                  /* this file's own, when read on a worker */
 	size_t mlen;
@@ -57,6 +58,33 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	an_file_begin(e, &file, def_of, in);
 }
 
+/* Does W leave any entry out? */
+static int filtering(const struct window *w)
+{
+	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
+}
+
+/* Feeds the entries of IN that job J's window keeps into engine E: the
+ * window is placed in the log's time at its first entry. A pair is counted
+ * only when both its ends are in. */
+static void feed_window(struct job *j, struct input *in, struct an *e)
+{
+	struct span s;
+	tl_entry en;
+	int first = 1;
+	while (tl_reader_next(in->r, &en)) {
+		if (first && (first = 0, window_begin(j->w, in, en.tsc, &s, j->cmd) < 0)) {
+			j->problems++;
+			return;
+		}
+		if (window_keep(j->w, &s, in, &en) && an_entry(e, &en) < 0) {
+			cli_error(j->cmd, "%s: out of memory", j->path);
+			j->problems++;
+			return;
+		}
+	}
+}
+
 /* Reads job J (number ORDER) into engine E; WARM: a helper reads ahead.
  * Its messages go to this thread's CLI_ERR. */
 static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
@@ -72,13 +100,15 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 	tl_reader_rewind(in->r);
 	if (warm)
 		warm_start(&in->r, 1);
-	while (tl_reader_next(in->r, &en)) {
-		if (an_entry(e, &en) < 0) {
-			cli_error(j->cmd, "%s: out of memory", j->path);
-			j->problems++;
-			break;
-		}
-	}
+	if (j->w && filtering(j->w))
+		feed_window(j, in, e);
+	else
+		while (tl_reader_next(in->r, &en))
+			if (an_entry(e, &en) < 0) {
+				cli_error(j->cmd, "%s: out of memory", j->path);
+				j->problems++;
+				break;
+			}
 	if (warm)
 		warm_stop();
 	in->unknown = an_file_unknown(e);
@@ -145,6 +175,7 @@ static int queue_one(const char *path, int named, void *arg)
 	j->cmd = q->r->cmd;
 	j->named = named;
 	j->target = q->e;
+	j->w = q->r->w;
 	j->pre = take_messages(q);
 	return 0;
 }

@@ -4,9 +4,11 @@
 #ifndef TL_READALL_H
 #define TL_READALL_H
 #include "analysis.h"
+#include "window.h"
 
 struct readall {
 	const struct an_options *o;  /* the workers' engines are made with these */
+	const struct window *w;      /* which entries go in (NULL: all) */
 	const char *cmd;             /* "stats" or "diff", for messages */
 	int problems;                /* inputs that could not be read */
 	int progress;                /* stderr is a terminal: show progress */

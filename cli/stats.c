@@ -79,6 +79,7 @@ static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct readall r;
 	readall_init(&r, "stats", &s->a.o);
+	r.w = &s->a.w;
 	for (int i = 0; i < s->ngroups; i++)
 		readall_add(&r, e, s->paths[i], s->labels[i]);
 	for (int i = optind; i < argc; i++)

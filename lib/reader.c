@@ -290,6 +290,19 @@ static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
 	return 1;
 }
 
+int tl_reader_newest(const tl_reader *r, tl_entry *e)
+{
+	uint64_t start = r->cursor > r->entries ? r->cursor - r->entries : 0;
+	if (r->format == TL_FORMAT_SNABB)
+		return tl_snabb_newest(r, e);
+	/* entry cursor if it is complete (stored, cursor not yet moved), else
+	 * the one below it that reads complete */
+	for (uint64_t n = r->cursor + 1; n-- > start;)
+		if (read_entry(r, n, e))
+			return 1;
+	return 0;
+}
+
 int tl_reader_next(tl_reader *r, tl_entry *e)
 {
 	if (r->format == TL_FORMAT_SNABB)

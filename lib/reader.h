@@ -54,6 +54,7 @@ uint64_t tl_snabb_rewind(tl_reader *r) __attribute__((visibility("hidden")));
 /* Does slot I hold an entry (a whole-number timestamp above 0)? */
 int tl_snabb_slot_used(const tl_reader *r, uint64_t i) __attribute__((visibility("hidden")));
 int tl_snabb_next(tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
+int tl_snabb_newest(const tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
 void tl_snabb_info(const tl_reader *r, tl_info *i) __attribute__((visibility("hidden")));
 /* The file size a Snabb header HEAD announces. */
 uint64_t tl_snabb_bytes(const unsigned char head[64]) __attribute__((visibility("hidden")));

@@ -126,30 +126,42 @@ uint64_t tl_snabb_rewind(tl_reader *r)
 	return used;
 }
 
+/* Decodes SLOT into *E; 0 when it is unused (timestamp 0). */
+static int decode(const tl_reader *r, uint64_t slot, tl_entry *e)
+{
+	const struct snabb_entry *s = (const void *)(r->slots + slot * 64);
+	int dbl;
+	if ((e->tsc = slot_tsc(r, slot)) == 0)
+		return 0;
+	e->seq = slot;
+	e->msgid = s->msgid;
+	e->aux = s->core_numa;
+	e->cpu = e->aux & 0xfff;
+	e->numa = e->aux >> 12;
+	e->dargs = 0;
+	for (int i = 0; i < TL_MAX_ARGS; i++) {
+		e->args[i] = number(r, s->args[i], &dbl);
+		e->dargs |= (uint8_t)(dbl << i);
+	}
+	return 1;
+}
+
 int tl_snabb_next(tl_reader *r, tl_entry *e)
 {
 	while (r->left > 0) {
 		uint64_t slot = (r->oldest + r->next) % r->entries;
-		const struct snabb_entry *s = (const void *)(r->slots + slot * 64);
-		int dbl;
 		tl_reader_release(r, r->slots, slot);
 		__atomic_store_n(&r->next, r->next + 1, __ATOMIC_RELAXED);   /* see tl_reader_warm() */
 		r->left--;
-		if ((e->tsc = slot_tsc(r, slot)) == 0)
-			continue;
-		e->seq = slot;
-		e->msgid = s->msgid;
-		e->aux = s->core_numa;
-		e->cpu = e->aux & 0xfff;
-		e->numa = e->aux >> 12;
-		e->dargs = 0;
-		for (int i = 0; i < TL_MAX_ARGS; i++) {
-			e->args[i] = number(r, s->args[i], &dbl);
-			e->dargs |= (uint8_t)(dbl << i);
-		}
-		return 1;
+		if (decode(r, slot, e))
+			return 1;
 	}
 	return 0;
+}
+
+int tl_snabb_newest(const tl_reader *r, tl_entry *e)
+{
+	return r->used && decode(r, (r->oldest + r->entries - 1) % r->entries, e);
 }
 
 void tl_snabb_info(const tl_reader *r, tl_info *i)

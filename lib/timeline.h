@@ -370,6 +370,13 @@ uint64_t tl_reader_rewind(tl_reader *r);
  * @return 1 when an entry was read, 0 at the end of the snapshot. */
 int tl_reader_next(tl_reader *r, tl_entry *e);
 
+/* Copies the newest entry of the snapshot (the last that tl_reader_next()
+ * would return, if a live writer does not overwrite it first) into *E
+ * without moving the reader: for a window counted back from a log's end.
+ * Cost: one entry read (a few more if the newest are being written).
+ * @return 1, or 0 when the snapshot holds no complete entry. */
+int tl_reader_newest(const tl_reader *r, tl_entry *e);
+
 /* Entries of the snapshot skipped as incomplete (torn, or overwritten while read). */
 uint64_t tl_reader_skipped(const tl_reader *r);
 

@@ -95,6 +95,82 @@ START_TEST(test_a_pair_rule_with_categories_labels_its_rows_once)
 }
 END_TEST
 
+/* A formatted string that lives until the next call (a static buffer). */
+static const char *S(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *S(const char *fmt, ...)
+{
+	static char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* The n of e.tick's lag row in `stats -f csv ARGS w.timeline`. */
+static int ticks_in(const char *args)
+{
+	char *out = tl(0, NULL, "stats -f csv %s w.timeline", args), *row = strstr(out, "\"e.tick\",");
+	int n = -1;
+	if (row)
+		sscanf(row, "\"e.tick\",%d,", &n);
+	free(out);
+	return n;
+}
+
+START_TEST(test_windows_in_cycles_durations_wall_time_and_last)
+{
+	tl_reader *r;
+	tl_info info;
+	tl_error err;
+	char iso[64], *cmd, zoned[64];
+	/* 1 GHz: a tick is a ns; entries at 1000, 2000, ... 10000; each has a
+	 * lag of 1000 but the first, so n = entries kept - 1 */
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	ck_assert_int_eq(ticks_in(""), 9);
+	ck_assert_int_eq(ticks_in("--from 3000"), 6);       /* cycles since the first: >= 4000 */
+	ck_assert_int_eq(ticks_in("--from 3us"), 6);
+	ck_assert_int_eq(ticks_in("--from 2999"), 6);       /* >= 3999: the same 4000.. */
+	ck_assert_int_eq(ticks_in("--from 3001"), 5);       /* >= 4001 */
+	ck_assert_int_eq(ticks_in("--to 2.5us"), 2);        /* <= 3500: 1000, 2000, 3000 */
+	ck_assert_int_eq(ticks_in("--from 1us --to 3000ns"), 2);
+	ck_assert_int_eq(ticks_in("--last 2us"), 2);        /* >= 8000 */
+	ck_assert_int_eq(ticks_in("--last 1h"), 9);
+	ck_assert_int_eq(ticks_in("--from 1h"), -1);        /* nothing left: no row */
+	/* wall time, as `dump --time wall` prints it, and with a zone */
+	r = tl_reader_open(path_in(test_dir, "w.timeline"), &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_info(r, &info);
+	tl_reader_close(r);
+	tl_format_wall(iso, sizeof iso, tl_wall_ns(&info, 5000));
+	cmd = xasprintf("--from %s", iso);
+	ck_assert_int_eq(ticks_in(cmd), 5);                 /* >= 5000 */
+	free(cmd);
+	tl_format_wall(iso, sizeof iso, tl_wall_ns(&info, 5000) + 3600000000000ll);
+	snprintf(zoned, sizeof zoned, "%.29s+01:00", iso);  /* the same moment, an hour east */
+	cmd = xasprintf("--to '%s'", zoned);
+	ck_assert_int_eq(ticks_in(cmd), 4);                 /* <= 5000 */
+	free(cmd);
+}
+END_TEST
+
+START_TEST(test_a_window_a_log_cannot_place_is_an_error_naming_it)
+{
+	char *err, *out;
+	const char *fx = getenv("TIMELINE_FIXTURES");
+	out = tl(2, &err, "stats --last 1s %s/snabb-v3/engine-short.events.timeline.zst", fx);
+	ck_assert_str_eq(err, S("timeline stats: %s/snabb-v3/engine-short.events.timeline.zst: --last: "
+				"a time in seconds needs the TSC frequency, which this log does not have: "
+				"give the bound in cycles\n", fx));
+	free(out);
+	free(err);
+	out = tl(2, &err, "stats --from yesterday x");
+	ck_assert_ptr_nonnull(strstr(err, "--from takes cycles, a duration (1.5s) or a wall time"));
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -103,6 +179,8 @@ Suite *trust_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_ns_columns_stay_when_frequencies_agree_within_0_1_percent);
 	tcase_add_test(t, test_a_pair_rule_with_categories_labels_its_rows_once);
+	tcase_add_test(t, test_windows_in_cycles_durations_wall_time_and_last);
+	tcase_add_test(t, test_a_window_a_log_cannot_place_is_an_error_naming_it);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,0 +1,261 @@
+/* window.c: parsing time bounds and durations, resolving a window to each
+ * log's ticks exactly (by bisection on the same conversions the output
+ * uses), and the event, app, cpu and numa filters. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "commands.h"
+#include "window.h"
+
+/* Units of a duration, longest suffix first where one ends another. */
+static const struct { const char *name; double ns; } units[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 },
+};
+
+int window_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !(v >= 0) || isinf(v))
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strcmp(end, units[i].name) && v * units[i].ns < 1.8e19) {
+			*ns = (uint64_t)llround(v * units[i].ns);
+			return 0;
+		}
+	return -1;
+}
+
+/* Parses DIGITS digits of S into *V; returns the characters read or -1. */
+static int digits(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return n;
+}
+
+/* ISO 8601 "YYYY-MM-DDTHH:MM:SS[.fraction][Z|+HH:MM|-HHMM]" (UTC without a
+ * zone) into *NS since the epoch; -1 if S is not one. */
+static int iso8601(const char *s, int64_t *ns)
+{
+	struct tm tm = { 0 };
+	int y, mo, d, h, mi, se, zh = 0, zm = 0, sign = 0;
+	int64_t frac = 0, scale = 100000000;
+	if (digits(s, 4, &y) < 0 || s[4] != '-' || digits(s + 5, 2, &mo) < 0 || s[7] != '-' ||
+	    digits(s + 8, 2, &d) < 0 || (s[10] != 'T' && s[10] != ' ') || digits(s + 11, 2, &h) < 0 ||
+	    s[13] != ':' || digits(s + 14, 2, &mi) < 0 || s[16] != ':' || digits(s + 17, 2, &se) < 0)
+		return -1;
+	s += 19;
+	if (*s == '.' && isdigit((unsigned char)s[1]))
+		for (s++; isdigit((unsigned char)*s); s++, scale /= 10)
+			frac += scale ? (*s - '0') * scale : 0;
+	if (*s == 'Z') {
+		s++;
+	} else if (*s == '+' || *s == '-') {
+		sign = *s == '-' ? -1 : 1;
+		if (digits(s + 1, 2, &zh) < 0)
+			return -1;
+		s += 3 + (*(s + 3) == ':');
+		if (digits(s, 2, &zm) < 0)
+			return -1;
+		s += 2;
+	}
+	if (*s || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	*ns = ((int64_t)timegm(&tm) - sign * (zh * 3600 + zm * 60)) * 1000000000 + frac;
+	return 0;
+}
+
+int window_bound(const char *s, struct bound *b)
+{
+	char *end;
+	uint64_t ns;
+	memset(b, 0, sizeof *b);
+	if (iso8601(s, &b->v) == 0)
+		return b->kind = W_WALL, 0;
+	if (window_duration(s, &ns) == 0) {
+		b->v = (int64_t)ns;
+		return b->kind = W_NS, 0;
+	}
+	b->unit = strtod(s, &end);
+	if (end == s || *end || !isfinite(b->unit))
+		return -1;
+	return b->kind = W_UNIT, 0;
+}
+
+int window_option(struct window *w, int c, const char *arg, const char **why)
+{
+	switch (c) {
+	case 'F':
+	case 'T':
+		if (window_bound(arg, c == 'F' ? &w->from : &w->to) < 0)
+			return *why = c == 'F' ? "--from takes cycles, a duration (1.5s) or a wall "
+						 "time (2026-11-23T14:10:12Z)"
+					       : "--to takes cycles, a duration (1.5s) or a wall "
+						 "time (2026-11-23T14:10:12Z)", -1;
+		return 1;
+	case 'L':
+		if (window_duration(arg, &w->last_ns) < 0)
+			return *why = "--last takes a duration, e.g. 10s or 500ms", -1;
+		return 1;
+	case 'e':
+		w->glob = arg;
+		return 1;
+	case WINDOW_APP:
+		w->app = arg;
+		return 1;
+	case 'c':
+		w->by_cpu = 1;
+		return parse_list(arg, w->cpus) ? (*why = "--cpu takes a list like 0,2-5", -1) : 1;
+	case 'n':
+		w->by_numa = 1;
+		return parse_list(arg, w->numas) ? (*why = "--numa takes a list like 0,1", -1) : 1;
+	}
+	return 0;
+}
+
+int window_timed(const struct window *w)
+{
+	return w->from.kind != W_NONE || w->to.kind != W_NONE || w->last_ns;
+}
+
+/* ---- resolving ------------------------------------------------------------ */
+
+/* A bound's measure of a timestamp, nondecreasing in it. */
+struct measure {
+	int kind;                    /* W_TICKS, W_NS, W_WALL */
+	uint64_t t0;                 /* the log's first entry */
+	const tl_info *info;
+};
+
+static long double measure(const struct measure *m, uint64_t tsc)
+{
+	if (m->kind == W_WALL)
+		return tl_wall_ns(m->info, tsc);
+	if (m->kind == W_NS)
+		return tsc >= m->t0 ? (long double)tl_ticks_to_ns(tsc - m->t0, m->info->tsc_hz)
+				    : -(long double)tl_ticks_to_ns(m->t0 - tsc, m->info->tsc_hz);
+	return tsc >= m->t0 ? (long double)(tsc - m->t0) : -(long double)(m->t0 - tsc);
+}
+
+/* The least timestamp in 0..MAX whose measure is at least V, or MAX + 1. */
+static uint64_t least_at(const struct measure *m, long double v, uint64_t max)
+{
+	uint64_t lo = 0, hi = max;
+	if (measure(m, max) < v)
+		return max + 1;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (measure(m, mid) >= v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Why log IN cannot place bound kind KIND in time, or NULL. */
+static const char *unplaceable(int kind, const struct input *in)
+{
+	if (kind == W_WALL && in->info.format != TL_FORMAT_NATIVE)
+		return "a wall time needs a clock anchor, which Snabb's logs do not have: "
+		       "give the bound in cycles";
+	if ((kind == W_WALL || kind == W_NS) && !in->info.tsc_hz)
+		return "a time in seconds needs the TSC frequency, which this log does not have: "
+		       "give the bound in cycles";
+	return NULL;
+}
+
+/* Narrows S by bound B (FROM: a lower bound, else upper) of IN; 0 or -1. */
+static int narrow(const struct bound *b, int from, struct input *in, uint64_t t0, uint64_t max,
+		  struct span *s, const char *cmd)
+{
+	struct measure m = { b->kind == W_UNIT ? W_TICKS : b->kind, t0, &in->info };
+	long double v = b->kind == W_UNIT ? (long double)b->unit : (long double)b->v;
+	const char *why = unplaceable(m.kind, in);
+	uint64_t t;
+	if (b->kind == W_NONE)
+		return 0;
+	if (why) {
+		cli_error(cmd, "%s: %s", in->path, why);
+		return -1;
+	}
+	if (from) {
+		t = least_at(&m, v, max);
+		s->lo = t > s->lo ? t : s->lo;
+	} else {
+		/* the last timestamp whose measure is at most v: one before the
+		 * least whose measure is above it */
+		t = least_at(&m, nextafterl(v, INFINITY), max);
+		if (t == 0)
+			s->lo = 1, s->hi = 0;   /* empty */
+		else if (t - 1 < s->hi)
+			s->hi = t - 1;
+	}
+	return 0;
+}
+
+int window_begin(const struct window *w, struct input *in, uint64_t t0, struct span *s,
+		 const char *cmd)
+{
+	tl_entry newest;
+	uint64_t max;
+	s->lo = 0;
+	s->hi = UINT64_MAX;
+	if (!window_timed(w))
+		return 0;
+	if (!tl_reader_newest(in->r, &newest))
+		return 0;
+	max = newest.tsc > t0 ? newest.tsc : t0;
+	if (narrow(&w->from, 1, in, t0, max, s, cmd) < 0 || narrow(&w->to, 0, in, t0, max, s, cmd) < 0)
+		return -1;
+	if (w->last_ns) {
+		/* the last D: entries whose distance to the newest is at most D ns */
+		struct bound b = { .kind = W_NS };
+		const char *why = unplaceable(W_NS, in);
+		if (why) {
+			cli_error(cmd, "%s: --last: %s", in->path, why);
+			return -1;
+		}
+		b.v = (int64_t)tl_ticks_to_ns(newest.tsc - t0, in->info.tsc_hz) - (int64_t)w->last_ns;
+		if (newest.tsc >= t0 && narrow(&b, 1, in, t0, max, s, cmd) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The app of definition D: the value of its app= attribute, "" if none. */
+static void app_of(const tl_def *d, char *buf, size_t size)
+{
+	const char *p = strstr(d->attrs, "app=");
+	while (p && p != d->attrs && p[-1] != ' ')
+		p = strstr(p + 1, "app=");
+	snprintf(buf, size, "%.*s", p ? (int)strcspn(p + 4, " ") : 0, p ? p + 4 : "");
+}
+
+int window_def_kept(const struct window *w, const tl_def *d)
+{
+	struct shown *sh = shown_of(d);
+	if (sh->keep == 0) {
+		char app[128];
+		app_of(d, app, sizeof app);
+		sh->keep = (!w->glob || fnmatch(w->glob, d->name, 0) == 0) &&
+			   (!w->app || (*app && fnmatch(w->app, app, 0) == 0)) ? 1 : 2;
+	}
+	return sh->keep == 1;
+}

@@ -1,0 +1,88 @@
+/* window.h: which entries a reading command takes: a time window (--from,
+ * --to in every form `dump --time` prints, --last counted back from each
+ * log's newest entry) and the filters --event, --app, --cpu and --numa.
+ * Shared by dump, merge, stats, diff, copy and export. */
+#ifndef TL_WINDOW_H
+#define TL_WINDOW_H
+#include <stdint.h>
+#include "input.h"
+
+/* How a bound was written. */
+enum { W_NONE, W_UNIT, W_TICKS, W_NS, W_WALL };
+
+struct bound {
+	int kind;                    /* W_*: W_UNIT, a bare number, is in the command's
+				      * time unit (cycles where it has none) */
+	double unit;                 /* W_UNIT: the number */
+	int64_t v;                   /* W_TICKS: ticks and W_NS: ns since the log's first
+				      * entry; W_WALL: ns since the epoch */
+};
+
+struct window {
+	struct bound from, to;
+	uint64_t last_ns;            /* --last, 0: none */
+	const char *glob, *app;      /* --event, --app: fnmatch patterns */
+	uint64_t cpus[64], numas[64];/* --cpu, --numa bit sets */
+	int by_cpu, by_numa;
+};
+
+/* One log's window in its own ticks, resolved by window_begin(). */
+struct span {
+	uint64_t lo, hi;             /* entries with lo <= tsc <= hi are in */
+};
+
+#define WINDOW_APP 0x161             /* getopt code of --app (long only) */
+#define WINDOW_OPTIONS                                            \
+	{ "from", required_argument, NULL, 'F' },                 \
+	{ "to", required_argument, NULL, 'T' },                   \
+	{ "last", required_argument, NULL, 'L' },                 \
+	{ "event", required_argument, NULL, 'e' },                \
+	{ "app", required_argument, NULL, WINDOW_APP },           \
+	{ "cpu", required_argument, NULL, 'c' },                  \
+	{ "numa", required_argument, NULL, 'n' }
+#define WINDOW_SHORT "F:T:L:e:c:n:"
+#define WINDOW_USAGE                                                                       \
+	"       --from T        only entries at or after T: cycles (a bare number),\n"      \
+	"                       a duration since the log's first entry (250ms, 1.5s,\n"     \
+	"                       90ns) or a wall time (2026-11-23T14:10:12Z, fraction\n"     \
+	"                       and zone optional)\n"                                         \
+	"       --to T          only entries at or before T, the same forms\n"              \
+	"       --last D        only the last D (10s, 500ms) of each log\n"                 \
+	"   -e, --event GLOB    only events whose category.name matches GLOB\n"            \
+	"       --app GLOB      only events of apps matching GLOB (app=NAME)\n"            \
+	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"                             \
+	"   -n, --numa LIST     only these NUMA nodes\n"
+
+/* Parses the time bound S into *B; -1 if it is none of the forms. */
+int window_bound(const char *s, struct bound *b);
+
+/* Parses a duration ("10s", "500ms", "2m", "1.5us", "90ns") into *NS. */
+int window_duration(const char *s, uint64_t *ns);
+
+/* Handles option C with ARG if it is a window option: 1 handled, 0 not one
+ * of them, -1 with *WHY set for a bad value. */
+int window_option(struct window *w, int c, const char *arg, const char **why);
+
+/* Whether W restricts time at all (so a command can skip the work). */
+int window_timed(const struct window *w);
+
+/* Resolves W for input IN, whose first entry has timestamp T0, into *S
+ * (W_UNIT bounds count as cycles). Returns 0, or -1 after reporting as
+ * "timeline CMD: PATH: problem" a bound the log cannot place in time. */
+int window_begin(const struct window *w, struct input *in, uint64_t t0, struct span *s,
+		 const char *cmd);
+
+/* Does W keep definition D (--event and --app)? Cached on its struct shown. */
+int window_def_kept(const struct window *w, const tl_def *d);
+
+/* Does W keep entry E of IN, within span S? */
+static inline int window_keep(const struct window *w, const struct span *s, struct input *in,
+			      const tl_entry *e)
+{
+	if (e->tsc < s->lo || e->tsc > s->hi)
+		return 0;
+	if ((w->by_cpu && !in_set(w->cpus, e->cpu)) || (w->by_numa && !in_set(w->numas, e->numa)))
+		return 0;
+	return !(w->glob || w->app) || window_def_kept(w, input_event(in, e->msgid));
+}
+#endif

@@ -96,10 +96,12 @@ static void print(const struct args *s, struct an *e)
 	char title[128] = "lag in cycles (ns where the TSC frequency is known)";
 	const struct an_options *o = &s->a.o;
 	int format = s->a.format;
-	struct table *t = o->per ? statsout_per(e, o, title, sizeof title) : statsout_lag(e, o, format);
-	struct table *bt = statsout_breaths(e);
+	struct table *t = o->per ? statsout_per(e, o, title, sizeof title, format)
+				 : statsout_lag(e, o, format);
+	struct table *bt = statsout_breaths(e, format);
+	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(e, o) : NULL;
 	if (format == FMT_CSV) {
-		table_print(s->breaths_only ? bt : t, FMT_CSV, NULL);
+		table_print(s->breaths_only ? bt : ht ? ht : t, FMT_CSV, NULL);
 	} else {
 		table_print(t, format, title);
 		if (table_rows(bt) && format == FMT_TEXT)
@@ -108,10 +110,14 @@ static void print(const struct args *s, struct an *e)
 			table_print(bt, format, "breaths, per process (first to last breath_end)");
 		if (s->hist && format == FMT_TEXT)
 			statsout_hist(e, o);
+		if (ht)
+			table_print(ht, format, NULL);
 	}
 	statsout_unmatched(e, format);
 	table_free(t);
 	table_free(bt);
+	if (ht)
+		table_free(ht);
 }
 
 int cmd_stats(int argc, char **argv)

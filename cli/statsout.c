@@ -73,13 +73,13 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 		if (h->n == 0)
 			continue;
 		for (int j = 0; j < 9; j++) {
-			cell_num(buf[b], sizeof buf[b], v[j]);
+			cell_value(buf[b], sizeof buf[b], v[j], format);
 			cells[c++] = buf[b++];
 		}
 		for (int j = 1; j < 9; j++) {
 			if (!full && j != 2 && j != 4)
 				continue;
-			cell_num(buf[b], sizeof buf[b], ns(v[j], r->hz));
+			cell_value(buf[b], sizeof buf[b], ns(v[j], r->hz), format);
 			cells[c++] = buf[b++];
 		}
 		table_add(t, cells);
@@ -88,7 +88,8 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 	return t;
 }
 
-struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size)
+struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size,
+			   int format)
 {
 	const char *cols[AN_NKEYS + 12];
 	char buf[12][32], *cells[AN_NKEYS + 12], per[96];
@@ -116,7 +117,7 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 		if (r->h.n == 0)
 			v[3] = v[4] = v[5] = NAN;
 		for (int j = 0; j < 7; j++) {
-			cell_num(buf[j], sizeof buf[j], v[j]);
+			cell_value(buf[j], sizeof buf[j], v[j], format);
 			cells[c++] = buf[j];
 		}
 		table_add(t, cells);
@@ -124,7 +125,7 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 	return t;
 }
 
-struct table *statsout_breaths(const struct an *e)
+struct table *statsout_breaths(const struct an *e, int format)
 {
 	static const char *const cols[] = { "process",      "group",         "breaths",
 					     "breaths/s",    "packets/breath", "bytes/packet",
@@ -133,13 +134,14 @@ struct table *statsout_breaths(const struct an *e)
 	const struct an_breaths *b = an_breath_list(e, &n);
 	struct table *t = table_new("breaths", cols, 9);
 	for (size_t i = 0; i < n; i++) {
-		double s = b[i].hz ? (double)b[i].cycles / (double)b[i].hz : NAN;
-		double br = (double)b[i].breaths, pk = (double)b[i].packets;
-		double v[7] = { br, br / s, pk / br, (double)b[i].bytes / pk,
-				(double)b[i].cycles / pk, (double)b[i].bytes * 8 / s / 1e9, s * 1e6 / br };
+		/* per second as N * hz / cycles, not N / (cycles / hz): one rounding */
+		double hz = b[i].hz ? (double)b[i].hz : NAN, cy = (double)b[i].cycles;
+		double br = (double)b[i].breaths, pk = (double)b[i].packets, by = (double)b[i].bytes;
+		double v[7] = { br, br * hz / cy, pk / br, by / pk, cy / pk, by * 8 * hz / cy / 1e9,
+				cy * 1e6 / hz / br };
 		char buf[7][32], *cells[9] = { b[i].process, b[i].group };
 		for (int j = 0; j < 7; j++) {
-			cell_num(buf[j], sizeof buf[j], b[i].breaths ? v[j] : NAN);
+			cell_value(buf[j], sizeof buf[j], b[i].breaths ? v[j] : NAN, format);
 			cells[2 + j] = buf[j];
 		}
 		if (b[i].breaths)
@@ -212,6 +214,40 @@ void statsout_hist(struct an *e, const struct an_options *o)
 		for (int x = lo; x <= hi; x++)
 			draw_bar(x, count[x], max);
 	}
+}
+
+struct table *statsout_hist_table(struct an *e, const struct an_options *o)
+{
+	const char *cols[AN_NKEYS + 4];
+	int nc = rowkey_names(o, cols);
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	struct table *t;
+	cols[nc++] = "from";
+	cols[nc++] = "below";
+	cols[nc++] = "count";
+	t = table_new("hist", cols, nc);
+	for (size_t i = 0; i < nrows; i++) {
+		uint64_t count[HIST_EXPS + 1] = { 0 };
+		char buf[3][32], *cells[AN_NKEYS + 4];
+		int nk = rowkey_cells(e, o, rows[i], cells), lo, hi;
+		if (rows[i]->h.n == 0)
+			continue;
+		log_counts(&rows[i]->h, count, &lo, &hi);
+		for (int x = lo; x <= hi; x++) {
+			if (!count[x])
+				continue;
+			/* bin 0 holds the zeros: from 0 below 0 stands for "= 0" */
+			snprintf(buf[0], sizeof buf[0], "%.17g", x ? ldexp(1, x + HIST_EMIN - 1) : 0);
+			snprintf(buf[1], sizeof buf[1], "%.17g", x ? ldexp(1, x + HIST_EMIN) : 0);
+			snprintf(buf[2], sizeof buf[2], "%llu", (unsigned long long)count[x]);
+			cells[nk] = buf[0];
+			cells[nk + 1] = buf[1];
+			cells[nk + 2] = buf[2];
+			table_add(t, cells);
+		}
+	}
+	return t;
 }
 
 void statsout_unmatched(struct an *e, int format)

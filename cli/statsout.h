@@ -13,10 +13,16 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 /* Per-unit rows of E (O has per): pairs, units, cycles per unit over all
  * of them, the distribution of each pair's cycles per unit. The table's
  * title goes to TITLE. */
-struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size);
+struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size,
+			   int format);
 
 /* The breath summary of each process of E. */
-struct table *statsout_breaths(const struct an *e);
+struct table *statsout_breaths(const struct an *e, int format);
+
+/* The table "hist" of E's rows: per row, its values counted by power of
+ * two, [from, below), the bins --hist draws (those with a count); the zeros
+ * as from 0 below 0. */
+struct table *statsout_hist_table(struct an *e, const struct an_options *o);
 
 /* Each row's values on a log scale, one line per power of two, to stdout. */
 void statsout_hist(struct an *e, const struct an_options *o);

@@ -179,3 +179,15 @@ void table_print(const struct table *t, int format, const char *title)
 	else
 		print_text(t, title);
 }
+
+void cell_value(char *buf, size_t size, double v, int format)
+{
+	if (format == FMT_TEXT || isnan(v) || isinf(v)) {
+		cell_num(buf, size, v);
+		return;
+	}
+	/* the shortest of 15 or 17 significant digits that reads back as V */
+	snprintf(buf, size, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, size, "%.17g", v);
+}

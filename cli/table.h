@@ -24,4 +24,8 @@ void table_free(struct table *t);
 /* Formats V in a cell: up to 4 significant decimals below 100, whole above;
  * "-" for NaN. */
 void cell_num(char *buf, size_t size, double v);
+
+/* Formats V for FORMAT: as cell_num() for text; for csv and json, every
+ * digit that makes it read back as the same double (no rounding). */
+void cell_value(char *buf, size_t size, double v, int format);
 #endif

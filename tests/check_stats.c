@@ -207,7 +207,7 @@ START_TEST(test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_l
 	out = tl(0, "stats -f csv lag.timeline");
 	/* event,n,min,p50,p90,p99,p99.9,max,mean,stddev,... */
 	ck_assert_str_eq(line_of(out, "\"e.a\","), "\"e.a\",1,100,100,100,100,100,100,100,0,100,100,100,100,100,100,100,0");
-	starts(line_of(out, "\"e.b\","), "\"e.b\",3,5,10,20,20,20,20,11.67,");
+	starts(line_of(out, "\"e.b\","), "\"e.b\",3,5,10,20,20,20,20,11.666666666666666,");
 	starts(line_of(out, "\"e.c\","), "\"e.c\",2,4,4,5,5,5,5,4.5,");
 	free(out);
 }

@@ -98,6 +98,7 @@ struct an {
 	/* unmatched pairs */
 	struct an_unmatched *unmatched;
 	size_t nunmatched;
+	struct an_found found;       /* what the options found, for warnings */
 };
 
 static char *xstrdup(const char *s)
@@ -185,6 +186,8 @@ void an_free(struct an *a)
 	if (!a)
 		return;
 	free_evs(a);
+	for (size_t i = 0; i < a->found.nargs; i++)
+		free(a->found.args[i]);
 	for (size_t i = 0; i < a->nrows; i++) {
 		for (int k = 0; k < AN_NKEYS; k++)
 			free(a->rows[i]->key[k]);
@@ -314,6 +317,31 @@ static int unit_index(const tl_def *d, const struct an_pair *r, const char *unit
 	return -1;
 }
 
+/* Adds NAME to the set of argument names pair ends carry (at most 64). */
+static void note_arg(struct an_found *f, const char *name)
+{
+	for (size_t i = 0; i < f->nargs; i++)
+		if (!strcmp(f->args[i], name))
+			return;
+	if (f->nargs < sizeof f->args / sizeof f->args[0])
+		f->args[f->nargs++] = xstrdup(name);
+}
+
+/* Notes what the pair end EV, of definition D, carries. */
+static void note_end(struct an *a, const tl_def *d, const struct an_ev *ev)
+{
+	a->found.ends++;
+	a->found.ends_with_unit += ev->unit >= 0;
+	a->found.ends_with_bucket += ev->bucket_arg >= 0;
+	for (unsigned i = 0; i < d->nargs; i++)
+		note_arg(&a->found, d->args[i]);
+}
+
+const struct an_found *an_found(const struct an *a)
+{
+	return &a->found;
+}
+
 static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 {
 	const tl_def *d = a->def(a->ctx, msgid);
@@ -335,6 +363,7 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 			else
 				continue;
 			ev->rule = (int)r;
+			a->found.rules |= 1ull << r;
 		}
 		if (ev->role == ROLE_BEGIN) {
 			snprintf(buf, sizeof buf, "%s\x1f%s", d->name, d->attrs);
@@ -365,6 +394,7 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 			if (a->o.bucket_arg)
 				ev->bucket_arg = unit_index(d, p, a->o.bucket_arg, ev->bucket_name,
 							    sizeof ev->bucket_name);
+			note_end(a, d, ev);
 		}
 	}
 	if (d->known && !strcmp(strchr(d->name, '.') ? strchr(d->name, '.') + 1 : d->name, "breath_end")) {
@@ -598,6 +628,7 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 	r = cached_row(a, ev, ev->label, e, bucket);
 	if (!(units > 0)) {
 		r->empty++;
+		r->empty_diffed += ev->begin_unit >= 0;
 		return 0;
 	}
 	r->cycles += cycles;
@@ -770,6 +801,7 @@ int an_merge(struct an *into, const struct an *from)
 		r->cycles += f->cycles;
 		r->units += f->units;
 		r->empty += f->empty;
+		r->empty_diffed += f->empty_diffed;
 		if (f->hz_set) {
 			note_hz(r, f->hz_min);
 			note_hz(r, f->hz_max);
@@ -790,6 +822,12 @@ int an_merge(struct an *into, const struct an *from)
 	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
 	if (into->nbreaths)
 		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
+	into->found.rules |= from->found.rules;
+	into->found.ends += from->found.ends;
+	into->found.ends_with_unit += from->found.ends_with_unit;
+	into->found.ends_with_bucket += from->found.ends_with_bucket;
+	for (size_t i = 0; i < from->found.nargs; i++)
+		note_arg(&into->found, from->found.args[i]);
 	for (size_t i = 0; i < from->nunmatched; i++) {
 		struct an_unmatched *u = unmatched_for(into, from->unmatched[i].label);
 		u->ends += from->unmatched[i].ends;

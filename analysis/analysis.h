@@ -60,6 +60,17 @@ struct an_file {
  * than AN_HZ_AGREE. */
 uint64_t an_hz_agree(uint64_t lo, uint64_t hi);
 
+/* What the options found in the logs, so that an option that matched
+ * nothing can be reported rather than ignored. */
+struct an_found {
+	uint64_t rules;              /* bit r: an event matched pair rule r */
+	uint64_t ends;               /* pair end definitions seen */
+	uint64_t ends_with_unit;     /* ... of them carrying the --per unit */
+	uint64_t ends_with_bucket;   /* ... and the --bucket argument */
+	char *args[64];              /* the argument names pair ends carry */
+	size_t nargs;
+};
+
 /* One row: a group and its values. */
 struct an_row {
 	char *key[AN_NKEYS];         /* NULL for keys not grouped by */
@@ -67,6 +78,7 @@ struct an_row {
 	struct hist h;               /* lags, or cycles per unit of each pair */
 	double cycles, units;        /* per-unit rows: sums over pairs with units */
 	uint64_t empty;              /* per-unit rows: pairs that moved no unit */
+	uint64_t empty_diffed;       /* ... of them, with the unit on both ends (end - begin) */
 	uint64_t hz;                 /* the files' TSC frequency: the midpoint of
 				      * hz_min..hz_max when they agree within
 				      * AN_HZ_AGREE; 0 when unknown or they do not */
@@ -124,6 +136,9 @@ int an_merge(struct an *into, const struct an *from);
 struct an_row **an_rows(struct an *a, size_t *n);
 const struct an_breaths *an_breath_list(const struct an *a, size_t *n);
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);
+
+/* What engine A's options found (added up by an_merge()). */
+const struct an_found *an_found(const struct an *a);
 
 /* Orders rows as an_rows() sorts them: by key, numbers as numbers. Rows of
  * two engines made with the same options compare alike. */

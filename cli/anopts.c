@@ -121,6 +121,9 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 		if (!taken)
 			return cli_bad_option(cmd->name, cmd->usage, argv, c);
 	}
+	if (a->o.bucket_arg && !a->o.per)
+		return cli_usage_error(cmd->name, cmd->usage,
+				       "--bucket needs --per: it sorts begin/end pairs by what they moved");
 	anopts_ready(a);
 	return -1;
 }
@@ -132,4 +135,58 @@ void anopts_free(struct anopts *a)
 		free((char *)a->pairs[i].begin);
 		free((char *)a->pairs[i].end);
 	}
+}
+
+/* The argument names pair ends carry, as " a b c", into BUF. */
+static void end_args(const struct an_found *f, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->nargs && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, " %s", f->args[i]);
+}
+
+/* Warns of rows whose every pair moved nothing although both ends carry
+ * the unit: a batch size on both ends, where a running total was meant. */
+static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cmd)
+{
+	size_t n;
+	struct an_row **rows = an_rows(e, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct an_row *r = rows[i];
+		char key[512] = "";
+		for (int k = 0, len = 0; k < AN_NKEYS; k++)
+			if (a->o.by & AN_SHOWN_KEYS & (1u << k) && k != AN_BUCKET)
+				len += snprintf(key + len, sizeof key - (size_t)len, "%s%s", len ? " " : "",
+						r->key[k]);
+		if (r->h.n || !r->empty || r->empty_diffed != r->empty)
+			continue;
+		fprintf(stderr, "timeline %s: warning: %s: all %llu pairs moved no %s: both ends carry "
+			"it, and a pair counts end minus begin, so it must be a running total (or "
+			"left off the begin)\n", cmd, key, (unsigned long long)r->empty, a->o.per);
+	}
+}
+
+void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
+{
+	const struct an_found *f = an_found(e);
+	char args[512];
+	end_args(f, args, sizeof args);
+	for (size_t r = 0; r + 3 < a->o.npairs; r++)
+		if (!(f->rules >> r & 1))
+			fprintf(stderr, "timeline %s: warning: --pair %s=%s: no event in the logs is named "
+				"%s or %s\n", cmd, a->pairs[r].begin, a->pairs[r].end, a->pairs[r].begin,
+				a->pairs[r].end);
+	if (a->o.per && !f->ends)
+		fprintf(stderr, "timeline %s: warning: --per %s: no begin/end pairs in the logs "
+			"(pull/pulled, push/pushed, breath_start/breath_end, or --pair)\n", cmd,
+			a->o.per);
+	else if (a->o.per && !f->ends_with_unit)
+		fprintf(stderr, "timeline %s: warning: --per %s: no pair's end carries %s; their ends "
+			"carry:%s\n", cmd, a->o.per, a->o.per, args);
+	else if (a->o.bucket_arg && !f->ends_with_bucket)
+		fprintf(stderr, "timeline %s: warning: --bucket %s: no pair's end carries %s; their "
+			"ends carry:%s\n", cmd, a->o.bucket_arg, a->o.bucket_arg, args);
+	if (a->o.per)
+		warn_empty_rows(a, e, cmd);
 }

@@ -60,6 +60,12 @@ struct ancmd {
  * arguments at argv[optind], or the exit code to return now. */
 int anopts_parse(struct anopts *a, const struct ancmd *c, int argc, char **argv, void *ctx);
 
+/* Warns on stderr, as "timeline CMD: warning: ...", of the options that
+ * found nothing in engine E: a --pair rule no event matched, a --per unit
+ * or --bucket argument no pair end carries (naming those they carry), and
+ * rows whose every pair moved nothing because both ends carry the unit. */
+void anopts_warn(const struct anopts *a, struct an *e, const char *cmd);
+
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);
 #endif

@@ -172,6 +172,8 @@ int cmd_diff(int argc, char **argv)
 	e[0] = an_new(&d.a.o);
 	e[1] = an_new(&d.a.o);
 	problems = read_sides(&d, e);
+	anopts_warn(&d.a, e[0], "diff");
+	anopts_warn(&d.a, e[1], "diff");
 	compare(&c, e[0], e[1], &d.a.o, d.threshold, d.alpha);
 	print(&d, &c);
 	compare_free(&c);

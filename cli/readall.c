@@ -392,4 +392,6 @@ void readall_run(struct readall *r)
 	free_jobs(r);
 	if (r->progress && r->files)
 		fprintf(stderr, "\r\033[K");
+	if (!r->files && !r->problems)
+		fprintf(stderr, "timeline %s: warning: no logs in the inputs\n", r->cmd);
 }

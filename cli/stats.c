@@ -132,6 +132,7 @@ int cmd_stats(int argc, char **argv)
 	e = an_new(&s.a.o);
 	problems = read_inputs(&s, e, argc, argv);
 	print(&s, e);
+	anopts_warn(&s.a, e, "stats");
 	an_free(e);
 	for (int i = 0; i < s.ngroups; i++)
 		free(s.labels[i]);

@@ -238,6 +238,61 @@ START_TEST(test_hist_in_csv_is_rows_of_bins)
 }
 END_TEST
 
+/* A log of app x's push/pushed pairs that both carry the batch size as
+ * "packets" (4 each), where a running total was meant. */
+static void batch_log(const char *name)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 64);
+	static const char *const defs[] = { "5,5|app.push: packets", "5,5|app.pushed: packets" };
+	uint16_t x[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	for (uint64_t i = 0; i < 3; i++) {
+		tl_set_manual_clock(log, 1000 + 100 * i, 0);
+		tl_append(log, x[0], 4, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, 1050 + 100 * i, 0);
+		tl_append(log, x[1], 4, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+START_TEST(test_options_that_find_nothing_say_so)
+{
+	char *out, *err;
+	batch_log("b.timeline");
+	ck_assert_int_eq(mkdir(path_in(test_dir, "empty"), 0700), 0);
+	out = tl(0, &err, "stats --per frames b.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: --per frames: no pair's end carries frames; "
+			      "their ends carry: packets\n");
+	free(out);
+	free(err);
+	out = tl(0, &err, "stats --per packets --pair nosuch=other b.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: --pair nosuch=other: no event in the logs is "
+			      "named nosuch or other\n"
+			      "timeline stats: warning: app.push x: all 3 pairs moved no packets: both "
+			      "ends carry it, and a pair counts end minus begin, so it must be a "
+			      "running total (or left off the begin)\n");
+	free(out);
+	free(err);
+	out = tl(0, &err, "stats --per packets --bucket frames=0,8 -f csv b.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: --bucket frames: no pair's end carries frames; "
+			      "their ends carry: packets\n"
+			      "timeline stats: warning: app.push x: all 3 pairs moved no packets: both "
+			      "ends carry it, and a pair counts end minus begin, so it must be a "
+			      "running total (or left off the begin)\n");
+	free(out);
+	free(err);
+	out = tl(2, &err, "stats --bucket packets=0,8 b.timeline");
+	ck_assert_ptr_nonnull(strstr(err, "timeline stats: --bucket needs --per: it sorts begin/end "
+					  "pairs by what they moved\nusage: timeline stats"));
+	free(out);
+	free(err);
+	out = tl(0, &err, "stats empty");
+	ck_assert_str_eq(err, "timeline stats: warning: no logs in the inputs\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -250,6 +305,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_a_window_a_log_cannot_place_is_an_error_naming_it);
 	tcase_add_test(t, test_every_json_line_parses_strictly_and_carries_full_precision);
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
+	tcase_add_test(t, test_options_that_find_nothing_say_so);
 	suite_add_tcase(s, t);
 	return s;
 }

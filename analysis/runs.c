@@ -195,17 +195,17 @@ int runs_change(const double *a, size_t na, const double *b, size_t nb, double a
 				free(d);
 				return -1;
 			}
-			d[k++] = log(b[j]) - log(a[i]);
+			d[k++] = b[j] / a[i];   /* sorts as log(b) - log(a) does */
 		}
 	qsort(d, m, sizeof *d, by_double);
-	*change = expm1(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2);
+	*change = (m % 2 ? d[m / 2] : sqrt(d[m / 2 - 1] * d[m / 2])) - 1;
 	c = na + nb <= RUNS_EXACT_MAX ? critical(na, nb, alpha) : critical_normal(na, nb, alpha);
 	if (c < 1) {
 		free(d);
 		return 1;
 	}
-	*lo = expm1(d[c - 1]);
-	*hi = expm1(d[m - (size_t)c]);
+	*lo = d[c - 1] - 1;
+	*hi = d[m - (size_t)c] - 1;
 	free(d);
 	return 0;
 }

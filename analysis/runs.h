@@ -24,7 +24,7 @@ double runs_min_p(size_t na, size_t nb);
 size_t runs_needed(double alpha);
 
 /* The change from A to B as a ratio, B/A - 1: the Hodges-Lehmann estimate
- * (the median of log(b) - log(a) over all pairs), with the exact
+ * (the median of the ratios b/a over all pairs), with the exact
  * distribution-free interval at level 1 - ALPHA from the order statistics
  * of those differences. Values must be > 0. Returns 0 with *CHANGE, *LO and
  * *HI set; 1 with only *CHANGE when the runs are too few for an interval at

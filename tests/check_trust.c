@@ -205,7 +205,7 @@ START_TEST(test_every_json_line_parses_strictly_and_carries_full_precision)
 	free(tl(0, NULL, "copy b0.timeline b1.timeline b2.timeline b3.timeline B/"));
 	out = py("import json,sys\nfor l in sys.stdin:\n  r=json.loads(l)\n  print(repr(r[\"change%\"]), r[\"p\"], r[\"verdict\"])",
 		 "diff -f json A B");
-	ck_assert_str_eq(out, "191.1000000000001 0.02857142857142857 SLOWER\n");
+	ck_assert_str_eq(out, "191.1 0.02857142857142857 SLOWER\n");
 	free(out);
 	out = py("import json,sys\nprint(\" \".join(json.loads(l)[\"table\"] for l in sys.stdin))",
 		 "stats -f json --hist a0.timeline b0.timeline");
@@ -293,6 +293,49 @@ START_TEST(test_options_that_find_nothing_say_so)
 }
 END_TEST
 
+START_TEST(test_one_run_a_side_is_too_few_and_the_interval_follows_alpha)
+{
+	char *out, *err;
+	for (int i = 0; i < 4; i++) {
+		char a[32], b[32];
+		snprintf(a, sizeof a, "A/a%d.timeline", i);
+		snprintf(b, sizeof b, "B/b%d.timeline", i);
+		if (!i) {
+			ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+			ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+		}
+		tick_log(a, 1000000000ull, 1000 + (uint64_t)i, 12);
+		tick_log(b, 1000000000ull, 2000 + (uint64_t)i, 12);
+	}
+	/* one log a side: the pooled test would say p = 1e-5, runs cannot */
+	out = tl(0, &err, "diff -f csv A/a0.timeline B/b0.timeline");
+	ck_assert_str_eq(out, "\"event\",\"runs_a\",\"runs_b\",\"n_a\",\"n_b\",\"p50_a\",\"p50_b\","
+			      "\"p90_a\",\"p90_b\",\"change%\",\"ci_lo%\",\"ci_hi%\",\"p\",\"p_pairs\",\"verdict\"\n"
+			      "\"e.tick\",1,1,11,11,1000,2000,1000,2000,100,,,1,5.501272293080903e-06,"
+			      "\"too few runs\"\n");
+	ck_assert_str_eq(err, "timeline diff: note: 1 run in A and 1 in B: no test over runs can reach "
+			      "alpha 0.05 (the smallest p is 1); give at least 4 runs a side (each log "
+			      "is a run; with --runs dir each directory)\n");
+	free(out);
+	free(err);
+	/* four a side reach 0.05 (p = 2/70), not 0.01; the interval is at 99% */
+	out = tl(1, NULL, "diff A B");
+	ck_assert_ptr_nonnull(strstr(out, "intervals at 95%"));
+	ck_assert_ptr_nonnull(strstr(out, " 0.0286 "));
+	free(out);
+	out = tl(0, &err, "diff --alpha 0.01 A B");
+	ck_assert_ptr_nonnull(strstr(out, "(threshold 5%, alpha 0.01, intervals at 99%)"));
+	ck_assert_ptr_nonnull(strstr(out, "too few runs"));
+	ck_assert_ptr_nonnull(strstr(err, "give at least 5 runs a side"));
+	free(out);
+	free(err);
+	/* --runs dir: each side is then one run */
+	out = tl(0, NULL, "diff --runs dir -f csv A B");
+	ck_assert_ptr_nonnull(strstr(out, "\"e.tick\",1,1,44,44,"));
+	free(out);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -306,6 +349,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_every_json_line_parses_strictly_and_carries_full_precision);
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
+	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,7 +1,12 @@
-# Makefile: builds libtimeline (static and shared), the timeline program, the
-# generated event headers, the tests, the example and the benchmarks.
-# `make V=1` shows the commands; `make check SANITIZE=1` runs the tests under
-# AddressSanitizer and UndefinedBehaviorSanitizer in build/san/.
+# Makefile: `make` builds libtimeline (static and shared), the timeline
+# program, the generated event headers, the examples, the stress helper and
+# the benchmarks, and needs no Check; `make check` builds and runs the Check
+# tests. `make V=1` shows the commands.
+# Variants build in trees of their own, library and program included:
+#   make check SANITIZE=1    AddressSanitizer + UBSan, in build/san/
+#   make check TL_NO_ASM=1   lib/append.c instead of asm/append.S, in build/noasm/
+#   make BUILD=DIR           everything under DIR
+# `make install PREFIX=DIR` builds what it installs (see the README).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -20,19 +25,33 @@ CFLAGS_CHECK = $(shell pkg-config --cflags check 2>/dev/null)
 SOVERSION = 0
 VERSION = 0.1.0
 
-ifeq ($(SANITIZE),1)
+ifeq ($(SANITIZE)$(TL_NO_ASM),11)
+BUILD ?= build/san-noasm
+else ifeq ($(SANITIZE),1)
 BUILD ?= build/san
-SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LIBA = $(BUILD)/libtimeline.a
-LIBSO = $(BUILD)/libtimeline.so
-BIN = $(BUILD)/timeline
+else ifeq ($(TL_NO_ASM),1)
+BUILD ?= build/noasm
 else
 BUILD ?= build
+endif
+ifeq ($(SANITIZE),1)
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
 SAN =
+endif
+# The default build keeps the library and the program where they always were.
+ifeq ($(BUILD),build)
 LIBA = lib/libtimeline.a
 LIBSO = lib/libtimeline.so
 BIN = timeline
+else
+LIBA = $(BUILD)/libtimeline.a
+LIBSO = $(BUILD)/libtimeline.so
+BIN = $(BUILD)/timeline
 endif
+# What libtimeline itself links: on the shared library, and after $(LIBA)
+# wherever the static one is linked (timeline.pc says the same).
+LIB_LIBS = -lzstd
 ALL_CFLAGS = $(STD) $(CFLAGS) $(SAN) -fPIC -pthread
 DEPFLAGS = -MMD -MP   # each object's header dependencies, in a .d beside it
 
@@ -47,7 +66,12 @@ endif
 ARCH := $(shell $(CC) -dumpmachine)
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
-ifneq ($(findstring x86_64,$(ARCH)),)
+# asm/append.S on x86-64; elsewhere, or with TL_NO_ASM=1, lib/append.c is
+# tl_append() and tl_event() itself.
+ifeq ($(TL_NO_ASM),1)
+ASM_OBJ =
+$(BUILD)/lib/append.o: CPPFLAGS += -DTL_NO_ASM
+else ifneq ($(findstring x86_64,$(ARCH)),)
 ASM_OBJ = $(BUILD)/asm/append.o
 else
 ASM_OBJ =
@@ -63,6 +87,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/uti
 TEST_BIN = $(BUILD)/tests/check_timeline
 STRESS = $(BUILD)/tests/stress
 EXAMPLE = $(BUILD)/examples/hello
+READER = $(BUILD)/examples/read
 ENGINE = $(BUILD)/examples/engine/engine
 ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
@@ -76,7 +101,7 @@ FIXTURES ?= tests/fixtures
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
-all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(TEST_BIN) $(EXAMPLE) $(ENGINE) $(STRESS)
+all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -92,63 +117,73 @@ $(LIBA): $(LIB_OBJ) $(ASM_OBJ)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# -z defs: a symbol the library uses from a library it does not link is an error.
 $(LIBSO): $(LIB_OBJ) $(ASM_OBJ)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtimeline.so.$(SOVERSION) -Wl,-z,noexecstack \
-		-o $@ $^ -lzstd
+		-Wl,-z,defs -o $@ $^ $(LIB_LIBS)
 
 $(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
 $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) -lzstd -lcsv -lm && \
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) $(LIB_LIBS) -lcsv -lm && \
 		mv -f $@.tmp $@
 
+# `timeline gen` writes the event headers. They depend on what generates them,
+# cli/gen.c and the events parser, not on the whole program: a change to
+# another command regenerates nothing. The program only has to be up to date.
 vpath %.events events bench
-$(BUILD)/gen/%_events.h: %.events $(BIN)
+$(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen.o $(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
 	@mkdir -p $(@D)
-	$(Q)./$(BIN) gen -o $@ $<
+	$(Q)$(abspath $(BIN)) gen -o $@ $<
 
-$(BUILD)/tests/%.o: tests/%.c $(GEN_H)
+# Objects that include generated headers wait for them the first time (|);
+# afterwards their .d files say which ones they include.
+$(BUILD)/tests/%.o: tests/%.c | $(GEN_H)
 	$(say) CC $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS_CHECK) $(ALL_CFLAGS) -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LDLIBS_CHECK) -lzstd -lcsv -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIBA) $(LIB_LIBS) $(LDLIBS_CHECK) -lcsv -lm
 
 $(BUILD)/examples/%.o $(BUILD)/bench/%.o: CPPFLAGS += -Iexamples
 $(EXAMPLE): $(BUILD)/examples/hello.o $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 
-$(BUILD)/examples/hello.o: $(GEN_H)
-$(ENGINE_OBJ): $(GEN_H)
+$(READER): $(BUILD)/examples/read.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
+
+$(BUILD)/examples/hello.o: | $(GEN_H)
+$(ENGINE_OBJ): | $(GEN_H)
 $(ENGINE): $(ENGINE_OBJ) $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(ENGINE_OBJ) $(LIBA)
-$(BUILD)/bench/logger.o: $(BUILD)/gen/bench_events.h
-$(BUILD)/bench/fill.o: $(GEN_H)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(ENGINE_OBJ) $(LIBA) $(LIB_LIBS)
+$(BUILD)/bench/logger.o: | $(BUILD)/gen/bench_events.h
+$(BUILD)/bench/fill.o: | $(GEN_H)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS) -lm
 
 # The torture and soak helper (tests/torture.sh).
 $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
-check: $(TEST_BIN) $(BIN) $(ENGINE)
+check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
 	$(Q)TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
 # The main job: engines, then ls, copy, info, stats and diff on their logs.
 demo: $(ENGINE) $(BIN)
-	$(Q)ENGINE=$(ENGINE) TIMELINE=./$(BIN) sh examples/engine/demo.sh
+	$(Q)ENGINE=$(ENGINE) TIMELINE=$(abspath $(BIN)) sh examples/engine/demo.sh
 
 # The LTTng-UST comparison builds only where its headers are installed.
 LTTNG_UST := $(shell pkg-config --exists lttng-ust 2>/dev/null && echo yes)
@@ -157,16 +192,17 @@ BENCH_LTTNG = $(BUILD)/bench/lttng
 $(BENCH_LTTNG): bench/lttng.c bench/lttng_tp.h $(LIBA)
 	$(say) LD $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -Ibench $(ALL_CFLAGS) -o $@ bench/lttng.c $(LIBA) -llttng-ust -ldl
+	$(Q)$(CC) $(CPPFLAGS) -Ibench $(ALL_CFLAGS) -o $@ bench/lttng.c $(LIBA) $(LIB_LIBS) \
+		-llttng-ust -ldl
 endif
 
 # Logger costs in TSC ticks (ratios to RDTSC in the same run), instruction
 # counts with callgrind, the reading side, and LTTng-UST side by side; all
 # land in bench/results/latest.csv. Peers that are missing are skipped.
 bench: $(BENCH) $(BENCH_LTTNG) $(BIN)
-	$(Q)./$(BUILD)/bench/logger
+	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
-	$(Q)TIMELINE=./$(BIN) sh bench/read.sh $(BUILD)
+	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/read.sh $(BUILD)
 	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
 
 # The optional peers of `make bench`: LTTng-UST and its session daemon,
@@ -178,12 +214,10 @@ bench-deps:
 deps:
 	$(Q)sh scripts/install-deps
 
-timeline.pc: timeline.pc.in Makefile
-	$(say) GEN $@
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
-
-install: install-lib install-include install-pc install-man
+# Each install target depends on what it installs, so `make install` works
+# first thing in a fresh clone. timeline.pc is written for this PREFIX at
+# every install, never kept from an install with another one.
+install: $(BIN) install-lib install-include install-pc install-man
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/timeline
 
@@ -198,9 +232,11 @@ install-include:
 	install -d $(DESTDIR)$(INCLUDEDIR)
 	install -m 0644 lib/timeline.h $(DESTDIR)$(INCLUDEDIR)/timeline.h
 
-install-pc: timeline.pc
-	install -d $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 0644 timeline.pc $(DESTDIR)$(PKGCONFIGDIR)/timeline.pc
+install-pc: timeline.pc.in
+	install -d $(DESTDIR)$(PKGCONFIGDIR) $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $(BUILD)/timeline.pc
+	install -m 0644 $(BUILD)/timeline.pc $(DESTDIR)$(PKGCONFIGDIR)/timeline.pc
 
 install-man:
 	for m in $(MAN); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
@@ -214,9 +250,12 @@ uninstall:
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 
 clean:
-	rm -rf build lib/libtimeline.a lib/libtimeline.so timeline timeline.pc
+	rm -rf build $(BUILD) lib/libtimeline.a lib/libtimeline.so timeline timeline.pc
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The header dependencies of this tree's objects (not of the variants in
+# build/san, build/noasm, ... nested under the default tree).
+-include $(wildcard $(addprefix $(BUILD)/,$(addsuffix /*.d,lib asm cli analysis tests \
+	examples examples/engine bench)))
 
 # Fuzzing (tests/fuzz): libFuzzer harnesses built by clang with ASan and
 # UBSan, from generated seed corpora; `make fuzz FUZZ_SECONDS=N` runs each
@@ -228,7 +267,7 @@ FUZZ = native snabb defs events zstd
 FUZZ_CC ?= clang
 FUZZ_DIR = build/fuzz
 FUZZ_LIB = $(LIB_SRC) asm/append.S
-FUZZ_CLI = cli/input.c
+FUZZ_CLI =
 FUZZ_FLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-Ilib -Icli -Itests/fuzz
 REPLAY_FLAGS = -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=address,undefined \

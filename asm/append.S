@@ -63,7 +63,7 @@ tl_append:
 	mov	%si, TL_ENT_MSGID(%r11)		/* msgid = low 16 bits of esi */
 
 	/* 3. the clock: rax = timestamp, cx = cpu/node word; the usual source first */
-	cmpb	$1, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSC_RDPID? */
+	cmpb	$TL_CLK_RDTSC_RDPID, TL_HDR_CLOCK(%rdi)
 	jne	2f
 	rdtsc					/* edx:eax = TSC */
 	rdpid	%rcx				/* rcx = TSC_AUX = node << 12 | cpu */
@@ -79,7 +79,7 @@ tl_append:
 9:	ret
 
 	/* the other clock sources, out of the hot path */
-2:	cmpb	$6, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSC_LSL? (no RDPID) */
+2:	cmpb	$TL_CLK_RDTSC_LSL, TL_HDR_CLOCK(%rdi)	/* no RDPID */
 	jne	6f
 	rdtsc
 	shl	$32, %rdx
@@ -87,20 +87,20 @@ tl_append:
 	mov	$0x7b, %ecx			/* Linux's per-CPU GDT segment selector */
 	lsl	%ecx, %ecx			/* ecx = its limit = node << 12 | cpu, as */
 	jmp	1b				/* the vDSO's getcpu() reads it */
-6:	cmpb	$2, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSCP? */
+6:	cmpb	$TL_CLK_RDTSCP, TL_HDR_CLOCK(%rdi)
 	jne	3f
 	rdtscp					/* edx:eax = TSC, ecx = TSC_AUX */
 	shl	$32, %rdx
 	or	%rdx, %rax
 	jmp	1b
-3:	cmpb	$3, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_RDTSC: no cpu word */
+3:	cmpb	$TL_CLK_RDTSC, TL_HDR_CLOCK(%rdi)	/* no cpu word */
 	jne	4f
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax
 	mov	$0xffff, %ecx			/* cpu/node unknown */
 	jmp	1b
-4:	cmpb	$5, TL_HDR_CLOCK(%rdi)		/* TL_CLOCK_MANUAL: from the header */
+4:	cmpb	$TL_CLK_MANUAL, TL_HDR_CLOCK(%rdi)	/* from the header */
 	jne	5f
 	mov	TL_HDR_MANUAL_TSC(%rdi), %rax
 	movzwl	TL_HDR_MANUAL_AUX(%rdi), %ecx

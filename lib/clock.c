@@ -8,9 +8,36 @@
 #include <string.h>
 #include <time.h>
 #include "clock.h"
+#include "format.h"
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
+
+/* asm/append.S picks the clock by format.h's TL_CLK_* numbers: each must be
+ * its enum tl_clock value. */
+_Static_assert(TL_CLK_AUTO == TL_CLOCK_AUTO, "TL_CLK_AUTO");
+_Static_assert(TL_CLK_RDTSC_RDPID == TL_CLOCK_RDTSC_RDPID, "TL_CLK_RDTSC_RDPID");
+_Static_assert(TL_CLK_RDTSCP == TL_CLOCK_RDTSCP, "TL_CLK_RDTSCP");
+_Static_assert(TL_CLK_RDTSC == TL_CLOCK_RDTSC, "TL_CLK_RDTSC");
+_Static_assert(TL_CLK_MONOTONIC == TL_CLOCK_MONOTONIC, "TL_CLK_MONOTONIC");
+_Static_assert(TL_CLK_MANUAL == TL_CLOCK_MANUAL, "TL_CLK_MANUAL");
+_Static_assert(TL_CLK_RDTSC_LSL == TL_CLOCK_RDTSC_LSL, "TL_CLK_RDTSC_LSL");
+
+/* The switch has a case for every enum tl_clock and no default, so that
+ * -Wswitch (-Wall, an error with -Werror) names a source added without a name. */
+const char *tl_clock_name(int clock)
+{
+	switch ((enum tl_clock)clock) {
+	case TL_CLOCK_AUTO: return "auto";
+	case TL_CLOCK_RDTSC_RDPID: return "rdtsc+rdpid";
+	case TL_CLOCK_RDTSCP: return "rdtscp";
+	case TL_CLOCK_RDTSC: return "rdtsc";
+	case TL_CLOCK_MONOTONIC: return "monotonic";
+	case TL_CLOCK_MANUAL: return "manual";
+	case TL_CLOCK_RDTSC_LSL: return "rdtsc+lsl";
+	}
+	return NULL;
+}
 
 uint64_t tl_ns(int clockid)
 {

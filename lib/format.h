@@ -22,6 +22,18 @@
 #define TL_HDR_MANUAL_TSC 96       /* u64: timestamp for TL_CLOCK_MANUAL */
 #define TL_HDR_MANUAL_AUX 104      /* u16: cpu/node word for TL_CLOCK_MANUAL */
 
+/* Clock sources, the values of enum tl_clock (timeline.h) that asm/append.S
+ * tests the header's clock byte against; lib/clock.c asserts they agree.
+ * A new source: an enum entry, a define here, its case in asm/append.S,
+ * lib/append.c and tl_clock_name(). */
+#define TL_CLK_AUTO 0
+#define TL_CLK_RDTSC_RDPID 1
+#define TL_CLK_RDTSCP 2
+#define TL_CLK_RDTSC 3
+#define TL_CLK_MONOTONIC 4
+#define TL_CLK_MANUAL 5
+#define TL_CLK_RDTSC_LSL 6
+
 /* Entry offsets. */
 #define TL_ENT_TSC 0               /* u64 timestamp */
 #define TL_ENT_MSGID 8             /* u16 string offset / 16 */

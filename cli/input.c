@@ -224,6 +224,7 @@ static struct shown *make_shown(struct input *in, const tl_def *d)
 		abort();
 	for (unsigned i = 0; i < d->nargs; i++)
 		len += strlen(d->args[i]) + 1;
+	sh->text_room = len + d->name_len + d->attrs_len + 2;
 	if (!(names = calloc(1, len + 1)))
 		abort();
 	for (unsigned i = 0; i < d->nargs; i++) {

@@ -13,6 +13,7 @@ struct shown {
 	int keep;                    /* --event filter cache: 0 unknown, 1 keep, 2 drop */
 	char *csv_head, *csv_tail;
 	size_t csv_head_len, csv_tail_len;
+	size_t text_room;            /* bytes of the definition's strings, for a text line */
 	struct shown *next;          /* the input's list, for input_close() */
 };
 

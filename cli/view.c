@@ -197,7 +197,7 @@ static void text_line(const struct view *v, struct input *in, const tl_def *ev,
 		return;
 	}
 	/* room for every field whole, plus 32 for put_field's block copies */
-	p = out_reserve(sizeof in->label + sizeof *ev + TL_MAX_ARGS * 24 + 96);
+	p = out_reserve(sizeof in->label + shown_of(ev)->text_room + TL_MAX_ARGS * 24 + 96);
 	if (v->with_file) {
 		p = put_field(p, in->label, in->label_len);
 		*p++ = ' ';
@@ -207,14 +207,15 @@ static void text_line(const struct view *v, struct input *in, const tl_def *ev,
 	p = put_pad(p, e->numa, 3);
 	*p++ = ' ';
 	*p++ = ' ';
-	p = put_field(p, ev->name, ev->name_len);
+	/* the definition's strings are the library's: copied exactly */
+	p = put_str(p, ev->name, ev->name_len);
 	if (ev->attrs[0]) {
 		*p++ = ' ';
-		p = put_field(p, ev->attrs, strlen(ev->attrs));
+		p = put_str(p, ev->attrs, ev->attrs_len);
 	}
 	for (unsigned i = 0; i < ev->nargs; i++) {
 		*p++ = ' ';
-		p = put_field(p, ev->args[i], ev->args_len[i]);
+		p = put_str(p, ev->args[i], ev->args_len[i]);
 		*p++ = '=';
 		p = put_u64(p, e->args[i]);
 	}

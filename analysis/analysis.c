@@ -67,6 +67,7 @@ struct an_ev {
 	struct an_row *row;          /* the row of its last entry ... */
 	uint16_t row_aux;            /* ... for this cpu/node word ... */
 	int row_bucket;              /* ... and bucket: most entries reuse it */
+	int share;                   /* app pair end: index in the file's shares, -1 unset */
 	unsigned breath;             /* 1: a breath_end with the summary's arguments */
 	int b_breath, b_packets, b_bytes;
 };
@@ -99,7 +100,14 @@ struct an {
 	struct an_unmatched *unmatched;
 	size_t nunmatched;
 	struct an_found found;       /* what the options found, for warnings */
+	/* the breath under way: each app's cycles so far (by share index) */
+	double *acc;
+	size_t acap;
+	int in_breath, acc_any;
 };
+
+struct an_breaths;
+static void free_shares(struct an_breaths *b);
 
 static char *xstrdup(const char *s)
 {
@@ -202,8 +210,10 @@ void an_free(struct an *a)
 		free(a->breaths[i].process);
 		free(a->breaths[i].path);
 		free(a->breaths[i].group);
+		free_shares(&a->breaths[i]);
 	}
 	free(a->breaths);
+	free(a->acc);
 	for (size_t i = 0; i < a->nunmatched; i++)
 		free(a->unmatched[i].label);
 	free(a->unmatched);
@@ -352,7 +362,7 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	ev->unknown = !d->known;
 	ev->app = app_of(d->attrs);
 	ev->level = d->known && d->level < 10 ? d->level : 9;
-	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = -1;
+	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
 	if (d->known && a->o.per) {
 		for (size_t r = 0; r < a->o.npairs && ev->role == ROLE_NONE; r++) {
 			const struct an_pair *p = &a->pairs[r];
@@ -589,6 +599,60 @@ static struct an_unmatched *unmatched_for(struct an *a, const char *label)
 	return &a->unmatched[a->nunmatched++];
 }
 
+/* The index of EV's app in the current file's shares (added if new). */
+static int share_of(struct an *a, struct an_ev *ev)
+{
+	struct an_breaths *b = &a->breaths[a->nbreaths];
+	if (ev->share >= 0)
+		return ev->share;
+	for (size_t i = 0; i < b->nshares; i++)
+		if (!strcmp(b->shares[i].app, ev->app))
+			return ev->share = (int)i;
+	if (!(b->shares = realloc(b->shares, (b->nshares + 1) * sizeof *b->shares)))
+		abort();
+	b->shares[b->nshares].app = xstrdup(ev->app);
+	b->shares[b->nshares].cycles = 0;
+	if (b->nshares + 1 > a->acap) {
+		a->acap = 2 * (b->nshares + 1);
+		if (!(a->acc = realloc(a->acc, a->acap * sizeof *a->acc)))
+			abort();
+	}
+	a->acc[b->nshares] = 0;
+	return ev->share = (int)b->nshares++;
+}
+
+/* Counts the CYCLES of the pair ended by EV towards where the breath's
+ * cycles go: an app's into the breath under way, a breath's (with its
+ * apps') into the file's shares when any app pair lay inside it. */
+static void share_pair(struct an *a, struct an_ev *ev, double cycles)
+{
+	struct an_breaths *b = &a->breaths[a->nbreaths];
+	if (ev->rule == (int)a->o.npairs - 1) {   /* breath_start/breath_end, built in last */
+		if (a->in_breath && a->acc_any) {
+			b->share_breaths++;
+			b->share_cycles += cycles;
+			for (size_t i = 0; i < b->nshares; i++)
+				b->shares[i].cycles += a->acc[i];
+		}
+		a->in_breath = 0;
+	} else if (a->in_breath && strcmp(ev->app, "-")) {
+		int k = share_of(a, ev);   /* may move a->acc: before indexing it */
+		a->acc[k] += cycles;
+		a->acc_any = 1;
+	}
+}
+
+/* A begin event EV: a breath's starts the count of where its cycles go. */
+static void share_begin(struct an *a, const struct an_ev *ev)
+{
+	if (ev->rule != (int)a->o.npairs - 1)
+		return;
+	a->in_breath = 1;
+	a->acc_any = 0;
+	for (size_t i = 0; i < a->breaths[a->nbreaths].nshares; i++)
+		a->acc[i] = 0;
+}
+
 /* An end event: pair it with its begin, if pending. */
 static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 {
@@ -613,9 +677,10 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 		return 0;
 	}
 	b->pending = 0;
+	cycles = e->tsc >= b->ptsc ? (double)(e->tsc - b->ptsc) : 0;
+	share_pair(a, ev, cycles);
 	if (ev->unit < 0)
 		return 0;   /* no such unit in this pair: nothing to attribute */
-	cycles = e->tsc >= b->ptsc ? (double)(e->tsc - b->ptsc) : 0;
 	units = (double)e->args[ev->unit];
 	if (ev->begin_unit >= 0)
 		units -= (double)b->pargs[ev->begin_unit];
@@ -656,6 +721,7 @@ int an_entry(struct an *a, const tl_entry *e)
 			ev->pending = 1;
 			ev->ptsc = e->tsc;
 			memcpy(ev->pargs, e->args, sizeof ev->pargs);
+			share_begin(a, ev);
 			return 0;
 		}
 		if (ev->role == ROLE_END)
@@ -690,10 +756,20 @@ uint64_t an_file_unknown(const struct an *a)
 	return a->unknown;
 }
 
+static void free_shares(struct an_breaths *b)
+{
+	for (size_t i = 0; i < b->nshares; i++)
+		free(b->shares[i].app);
+	free(b->shares);
+	b->shares = NULL;
+	b->nshares = 0;
+}
+
 int an_file_end(struct an *a)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
-	if (b->n > 0) {
+	a->in_breath = 0;
+	if (b->n > 0 || b->share_breaths > 0) {
 		b->process = xstrdup(a->f.process);
 		b->path = xstrdup(a->f.path);
 		b->group = xstrdup(a->f.group);
@@ -704,6 +780,8 @@ int an_file_end(struct an *a)
 		b->bytes = a->b_last[3] - a->b_first[3];
 		b->order = a->f.order;
 		a->nbreaths++;
+	} else {
+		free_shares(b);
 	}
 	/* begins still pending at the end of the file never ended */
 	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
@@ -818,6 +896,13 @@ int an_merge(struct an *into, const struct an *from)
 		b->process = xstrdup(b->process);
 		b->path = xstrdup(b->path);
 		b->group = xstrdup(b->group);
+		b->shares = NULL;
+		for (size_t k = 0; k < from->breaths[i].nshares; k++) {
+			if (!(b->shares = realloc(b->shares, (k + 1) * sizeof *b->shares)))
+				abort();
+			b->shares[k].app = xstrdup(from->breaths[i].shares[k].app);
+			b->shares[k].cycles = from->breaths[i].shares[k].cycles;
+		}
 	}
 	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
 	if (into->nbreaths)

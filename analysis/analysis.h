@@ -87,12 +87,25 @@ struct an_row {
 };
 
 /* One file's breath summary, from its first and last breath_end. */
+/* An app's cycles inside the breaths of a file (--per only). */
+struct an_share {
+	char *app;
+	double cycles;               /* its pairs' cycles, in the breaths counted */
+};
+
 struct an_breaths {
 	char *process, *path, *group;
 	uint64_t hz;
 	uint64_t n;                  /* breath_end entries seen */
 	uint64_t breaths, packets, bytes, cycles;   /* last minus first */
 	uint64_t order;              /* the file's an_file.order */
+	/* where a breath's cycles go (--per): over the breaths that hold at
+	 * least one app pair (sampling logs a breath's app events with its
+	 * start and end, or none of them), the breaths' cycles and each app's */
+	uint64_t share_breaths;
+	double share_cycles;
+	struct an_share *shares;
+	size_t nshares;
 };
 
 /* Begin/end pairs that could not be matched, per pair label. */

@@ -20,13 +20,16 @@ static const char usage[] =
 	"Statistics over logs and directories of logs. By default, the lag of\n"
 	"every event (cycles since the previous entry of the same or a lower\n"
 	"level, as Snabb defines it) as n, min, p50, p90, p99, p99.9, max, mean\n"
-	"and stddev. With --per, the cycles per unit of work of each begin/end\n"
-	"pair. Then the breath summary of each process.\n"
+	"and stddev. With --per, first where the cycles go: each app's share of\n"
+	"the cycles of the breaths it ran in, per process, and the share no app\n"
+	"accounts for; then the cycles per unit of work of each begin/end pair.\n"
+	"Then the breath summary of each process.\n"
 	"\n" ANOPTS_USAGE
 	"   -g, --group LABEL=PATH  read PATH as the group LABEL (inputs are\n"
 	"                       otherwise grouped by their directory's name)\n"
 	"       --hist          draw each row's histogram on a log scale\n"
 	"       --breaths       CSV: print the breath summary instead of the rows\n"
+	"       --overhead      CSV: print where the cycles go instead of the rows\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
@@ -34,6 +37,7 @@ static const struct option options[] = {
 	{ "group", required_argument, NULL, 'g' },
 	{ "hist", no_argument, NULL, 'H' },
 	{ "breaths", no_argument, NULL, 'R' },
+	{ "overhead", no_argument, NULL, 'O' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -42,7 +46,7 @@ static const struct option options[] = {
 struct args {
 	struct anopts a;
 	char *labels[256], *paths[256];   /* --group LABEL=PATH */
-	int ngroups, hist, breaths_only;
+	int ngroups, hist, breaths_only, overhead_only;
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -57,6 +61,9 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 		return 1;
 	case 'R':
 		s->breaths_only = 1;
+		return 1;
+	case 'O':
+		s->overhead_only = 1;
 		return 1;
 	case 'g':
 		eq = strchr(arg, '=');
@@ -100,9 +107,17 @@ static void print(const struct args *s, struct an *e)
 				 : statsout_lag(e, o, format);
 	struct table *bt = statsout_breaths(e, format);
 	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(e, o) : NULL;
+	struct table *ot = o->per ? statsout_overhead(e, format) : NULL;
 	if (format == FMT_CSV) {
-		table_print(s->breaths_only ? bt : ht ? ht : t, FMT_CSV, NULL);
+		table_print(s->breaths_only ? bt : s->overhead_only && ot ? ot : ht ? ht : t, FMT_CSV,
+			    NULL);
 	} else {
+		if (ot && table_rows(ot)) {
+			table_print(ot, format, "where the cycles go: each app's share of the cycles of "
+				    "the breaths it ran in, per process");
+			if (format == FMT_TEXT)
+				out_char('\n');
+		}
 		table_print(t, format, title);
 		if (table_rows(bt) && format == FMT_TEXT)
 			out_char('\n');
@@ -118,6 +133,8 @@ static void print(const struct args *s, struct an *e)
 	table_free(bt);
 	if (ht)
 		table_free(ht);
+	if (ot)
+		table_free(ot);
 }
 
 int cmd_stats(int argc, char **argv)

@@ -3,6 +3,7 @@
  * begin/end pairs that did not match. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "out.h"
 #include "rowkey.h"
@@ -121,6 +122,43 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 			cells[c++] = buf[j];
 		}
 		table_add(t, cells);
+	}
+	return t;
+}
+
+static int by_cycles(const void *x, const void *y)
+{
+	double a = ((const struct an_share *)x)->cycles, b = ((const struct an_share *)y)->cycles;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* Adds the row PROCESS APP SHARE% CYCLES BREATHS to T. */
+static void share_row(struct table *t, const struct an_breaths *b, const char *app,
+		      double cycles, int format)
+{
+	char pct[32], cy[32], n[32];
+	cell_value(pct, sizeof pct, 100 * cycles / b->share_cycles, format);
+	cell_value(cy, sizeof cy, cycles, format);
+	snprintf(n, sizeof n, "%llu", (unsigned long long)b->share_breaths);
+	table_add(t, (char *[]){ b->process, (char *)app, pct, cy, n });
+}
+
+struct table *statsout_overhead(const struct an *e, int format)
+{
+	static const char *const cols[] = { "process", "app", "share%", "cycles", "breaths" };
+	size_t n;
+	const struct an_breaths *b = an_breath_list(e, &n);
+	struct table *t = table_new("overhead", cols, 5);
+	for (size_t i = 0; i < n; i++) {
+		double rest = b[i].share_cycles;
+		if (!b[i].share_breaths || !(b[i].share_cycles > 0))
+			continue;
+		qsort(b[i].shares, b[i].nshares, sizeof *b[i].shares, by_cycles);
+		for (size_t k = 0; k < b[i].nshares; k++) {
+			share_row(t, &b[i], b[i].shares[k].app, b[i].shares[k].cycles, format);
+			rest -= b[i].shares[k].cycles;
+		}
+		share_row(t, &b[i], "(no app)", rest > 0 ? rest : 0, format);
 	}
 	return t;
 }

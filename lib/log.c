@@ -61,7 +61,7 @@ static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strin
 		return tl_fail(err, TL_E_INVAL, 0,
 			       "string table size %u is not a multiple of 16 up to %u", *strings,
 			       TL_MAX_STRINGS);
-	if (o->clock < TL_CLOCK_AUTO || o->clock > TL_CLOCK_RDTSC_LSL)
+	if (!tl_clock_name(o->clock))
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d does not exist", o->clock);
 	*clock = tl_clock_pick(o->clock, tl_cpu_features());
 	if (*clock < 0)

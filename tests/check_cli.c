@@ -82,7 +82,12 @@ static char *archive_and_flags(const char **san)
 		a = xasprintf("%s/libtimeline.a", bin);
 		*san = "-fsanitize=address,undefined -fno-sanitize-recover=all";
 	} else {
-		a = xasprintf("%s/lib/libtimeline.a", src_dir());
+		/* the archive beside the program (build trees of their own), else lib/ */
+		a = xasprintf("%s/libtimeline.a", slash ? bin : ".");
+		if (access(a, R_OK) != 0) {
+			free(a);
+			a = xasprintf("%s/lib/libtimeline.a", src_dir());
+		}
 		*san = "";
 	}
 	free(bin);
@@ -154,7 +159,7 @@ static int compile(const char *name, const char *code, int link, char **diag)
 	int rc;
 	if (link)
 		cmd = xasprintf("cc -std=gnu11 -Wall -Wextra -Werror %s -I'%s/lib' -I'%s' -o '%s/prog' "
-				"'%s' '%s' -lm -pthread",
+				"'%s' '%s' -lzstd -lm -pthread",
 				san, src_dir(), dir, dir, c, archive);
 	else
 		cmd = xasprintf("cc -std=gnu11 -Wall -Wextra -Werror -I'%s/lib' -I'%s' -c -o '%s/%s.o' '%s'",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "util.h"
 
 /* Runs timeline ARGS in the test's directory; checks the exit status is
@@ -336,6 +337,43 @@ START_TEST(test_one_run_a_side_is_too_few_and_the_interval_follows_alpha)
 }
 END_TEST
 
+START_TEST(test_overhead_shares_the_breaths_cycles_among_apps)
+{
+	tl_log *log = open_manual(path_in(test_dir, "o.timeline"), 64);
+	static const char *const eng[] = { "1,6|engine.breath_start: breath totalpackets totalbytes",
+					   "1,6|engine.breath_end: breath totalpackets totalbytes" };
+	static const char *const app[] = { "5,5|app.pull: outpackets", "5,5|app.pulled: outpackets",
+					   "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint16_t b[2], src[4], x[4];
+	static const struct { int ev; uint64_t tsc, v; } seq[] = {
+		/* breath 1 (200 cycles): source pulls for 30, x pushes for 100 */
+		{ 0, 0, 0 }, { 1, 10, 0 }, { 2, 40, 8 }, { 3, 50, 0 }, { 4, 150, 8 }, { 5, 200, 8 },
+		/* breath 2 (1000 cycles) logged no app event: not counted */
+		{ 0, 300, 8 }, { 5, 1300, 8 },
+		/* breath 3 (100 cycles): x pushes for 20 */
+		{ 0, 2000, 8 }, { 3, 2010, 8 }, { 4, 2030, 16 }, { 5, 2100, 16 },
+	};
+	char *out;
+	ck_assert_int_eq(tl_register(log, eng, 2, NULL, b, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 4, "app=source", src, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 4, "app=x", x, NULL), TL_OK);
+	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		uint16_t id[] = { b[0], src[0], src[1], x[2], x[3], b[1] };
+		tl_set_manual_clock(log, seq[i].tsc, 0);
+		tl_append(log, id[seq[i].ev], i, seq[i].v, 0, 0, 0, 0);
+	}
+	tl_close(log);
+	/* 300 cycles in breaths 1 and 3: x 120 (40%), source 30 (10%), the rest 150 */
+	out = tl(0, NULL, "stats --per packets --overhead -f csv o.timeline");
+	ck_assert_str_eq(out, S("\"process\",\"app\",\"share%%\",\"cycles\",\"breaths\"\n"
+				"\"check_timeline[%d]\",\"x\",40,120,2\n"
+				"\"check_timeline[%d]\",\"source\",10,30,2\n"
+				"\"check_timeline[%d]\",\"(no app)\",50,150,2\n",
+				(int)getpid(), (int)getpid(), (int)getpid()));
+	free(out);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -350,6 +388,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
+	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -104,27 +104,3 @@ void out_csv(const char *s)
 	char *p = room(2 * n + 2);
 	len += csv_write(p, 2 * n + 2, s, n);
 }
-
-void out_json(const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	out_char('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			out_char('\\');
-			out_char((char)c);
-		} else if (c == '\n') {
-			out_bytes("\\n", 2);
-		} else if (c == '\t') {
-			out_bytes("\\t", 2);
-		} else if (c < 0x20) {
-			out_bytes("\\u00", 4);
-			out_char(hex[c >> 4]);
-			out_char(hex[c & 15]);
-		} else {
-			out_char((char)c);
-		}
-	}
-	out_char('"');
-}

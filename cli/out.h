@@ -1,6 +1,6 @@
 /* out.h: buffered output for the reading commands: numbers without printf,
- * CSV fields quoted by libcsv, JSON strings escaped. Write errors (a full
- * disk, a closed pipe) are remembered and reported by cli_finish(). */
+ * CSV fields quoted by libcsv (JSON: json.h). Write errors (a full disk, a
+ * closed pipe) are remembered and reported by cli_finish(). */
 #ifndef TL_OUT_H
 #define TL_OUT_H
 #include <stddef.h>
@@ -13,7 +13,7 @@ void out_u64(uint64_t v);
 void out_i64(int64_t v);
 void out_double(double d);           /* %.17g: round-trips */
 void out_csv(const char *s);          /* one CSV field, quoted when needed */
-void out_json(const char *s);         /* a JSON string with its quotes */
+void out_json(const char *s);         /* a JSON string with its quotes (json.c) */
 void out_pad(uint64_t v, int width);  /* v right-aligned in WIDTH columns */
 void out_flush(void);
 

@@ -1,11 +1,11 @@
 /* view.c: printing entries as text, CSV or JSON lines, with time conversion
  * and the --event, --cpu, --numa, --from, --to and --limit filters. */
 #include <fnmatch.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "json.h"
 #include "out.h"
 #include "view.h"
 
@@ -125,30 +125,13 @@ static int in_window(const struct view *v, int64_t t)
 	return (!v->has_from || x >= v->from) && (!v->has_to || x <= v->to);
 }
 
-static void put_time(const struct view *v, int64_t t, int quoted)
-{
-	char b[48];
-	if (v->time != TIME_WALL) {
-		out_i64(t);
-		return;
-	}
-	tl_format_wall(b, sizeof b, t);
-	if (quoted)
-		out_json(b);
-	else
-		out_str(b);
-}
-
-/* Argument I of E; a double that is not finite is "null" in JSON. */
-static void put_arg(const tl_entry *e, int i, int json)
+/* Argument I of E, a whole number or a double, for text and CSV. */
+static void put_arg(const tl_entry *e, int i)
 {
 	double d;
 	if (e->dargs >> i & 1) {
 		memcpy(&d, &e->args[i], 8);
-		if (json && !isfinite(d))
-			out_str("null");
-		else
-			out_double(d);
+		out_double(d);
 	} else {
 		out_u64(e->args[i]);
 	}
@@ -162,9 +145,11 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 		out_str(in->label);
 		out_char(' ');
 	}
-	if (v->time == TIME_WALL)
-		put_time(v, t, 0);
-	else if (t < 0) {
+	if (v->time == TIME_WALL) {
+		char b[48];
+		tl_format_wall(b, sizeof b, t);
+		out_str(b);
+	} else if (t < 0) {
 		char b[24];
 		snprintf(b, sizeof b, "%14lld", (long long)t);
 		out_str(b);
@@ -182,7 +167,7 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 		out_char(' ');
 		out_str(ev->args[i]);
 		out_char('=');
-		put_arg(e, (int)i, 0);
+		put_arg(e, (int)i);
 	}
 	out_char('\n');
 }
@@ -248,7 +233,7 @@ static void csv_line(const struct view *v, struct input *in, const tl_def *ev,
 		out_bytes(shown_of(ev)->csv_head, shown_of(ev)->csv_head_len);
 		for (int i = 0; i < TL_MAX_ARGS; i++) {
 			out_char(',');
-			put_arg(e, i, 0);
+			put_arg(e, i);
 		}
 		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
 		return;
@@ -278,31 +263,45 @@ static void csv_line(const struct view *v, struct input *in, const tl_def *ev,
 static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 		      const tl_entry *e, int64_t t)
 {
-	out_str("{\"file\":");
-	out_json(in->path);
-	out_str(",\"seq\":");
-	out_u64(e->seq);
-	out_str(",\"tsc\":");
-	out_u64(e->tsc);
-	out_str(",\"time\":");
-	put_time(v, t, 1);
-	out_str(",\"cpu\":");
-	out_u64(e->cpu);
-	out_str(",\"numa\":");
-	out_u64(e->numa);
-	out_str(",\"event\":");
-	out_json(ev->name);
-	out_str(",\"attrs\":");
-	out_json(ev->attrs);
-	out_str(",\"args\":{");
-	for (unsigned i = 0; i < ev->nargs; i++) {
-		if (i)
-			out_char(',');
-		out_json(ev->args[i]);
-		out_char(':');
-		put_arg(e, (int)i, 1);
+	struct json j = JSON_INIT;
+	json_begin_object(&j);
+	json_key(&j, "file");
+	json_string(&j, in->path);
+	json_key(&j, "seq");
+	json_uint(&j, e->seq);
+	json_key(&j, "tsc");
+	json_uint(&j, e->tsc);
+	json_key(&j, "time");
+	if (v->time == TIME_WALL) {
+		char b[48];
+		tl_format_wall(b, sizeof b, t);
+		json_string(&j, b);
+	} else {
+		json_int(&j, t);
 	}
-	out_str("}}\n");
+	json_key(&j, "cpu");
+	json_uint(&j, e->cpu);
+	json_key(&j, "numa");
+	json_uint(&j, e->numa);
+	json_key(&j, "event");
+	json_string(&j, ev->name);
+	json_key(&j, "attrs");
+	json_string(&j, ev->attrs);
+	json_key(&j, "args");
+	json_begin_object(&j);
+	for (unsigned i = 0; i < ev->nargs; i++) {
+		json_key(&j, ev->args[i]);
+		if (e->dargs >> i & 1) {
+			double d;
+			memcpy(&d, &e->args[i], 8);
+			json_double(&j, d);
+		} else {
+			json_uint(&j, e->args[i]);
+		}
+	}
+	json_end_object(&j);
+	json_end_object(&j);
+	out_char('\n');
 }
 
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,

@@ -1,42 +1,43 @@
-/* json.c: the JSON writer (see json.h) and the escaping of JSON strings,
- * also behind out_json(). Each call reserves room in out.c's buffer once
- * and writes the separator and the value there. */
+/* json.c: the JSON writer (see json.h; its per-field fast paths are inline
+ * there) and the escaping of JSON strings, also behind out_json(). Each call
+ * reserves room in out.c's buffer once and writes separator and value. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
-#include "out.h"
 
 /* Bytes of a string escaped per reservation: 6 output bytes at most each. */
 #define CHUNK 4096
 
-/* Writes the separator an item needs at P: none after a key or at depth 0,
- * else a comma after the first item (and a line break in a lines array). */
-static inline char *sep(struct json *j, char *p)
+/* Does any of the 8 bytes of X need escaping: below 0x20, '"' or '\\'? */
+static inline int special8(uint64_t x)
 {
-	uint64_t bit = 1ull << j->depth;
-	if (j->keyed) {
-		j->keyed = 0;
-		return p;
-	}
-	if (!j->depth)
-		return p;
-	if (j->more & bit)
-		*p++ = ',';
-	if (j->lines & bit)
-		*p++ = '\n';
-	j->more |= bit;
-	return p;
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+	return (((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & highs) != 0;
 }
 
 /* S (N bytes) escaped at P: quote and backslash escaped, \n and \t as such,
- * the other control characters as \u00XX; all else (UTF-8 too) as is. */
+ * the other control characters as \u00XX; all else (UTF-8 too) as is.
+ * Eight bytes at a time while none needs escaping. */
 static char *escape(char *p, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c;
+		uint64_t x;
+		if (i + 8 <= n) {
+			memcpy(&x, s + i, 8);
+			if (!special8(x)) {
+				memcpy(p, &x, 8);
+				p += 8;
+				i += 8;
+				continue;
+			}
+		}
+		c = (unsigned char)s[i++];
 		if (c >= 0x20 && c != '"' && c != '\\') {
 			*p++ = (char)c;
 			continue;
@@ -58,12 +59,11 @@ static char *escape(char *p, const char *s, size_t n)
 	return p;
 }
 
-/* The separator, then S quoted and escaped, then TAIL (a ':' or nothing). */
-static void quoted(struct json *j, const char *s, const char *tail)
+/* The separator, then S quoted and escaped, then COLON if nonzero. */
+static void quoted(struct json *j, const char *s, char colon)
 {
-	size_t n = strlen(s), k = n < CHUNK ? n : CHUNK, tl = strlen(tail);
-	char *p = out_reserve(2 + 1 + 6 * k + 1 + tl);
-	p = sep(j, p);
+	size_t n = strlen(s), k = n < CHUNK ? n : CHUNK;
+	char *p = json_sep(j, out_reserve(2 + 1 + 6 * k + 2));
 	*p++ = '"';
 	for (;;) {
 		p = escape(p, s, k);
@@ -73,26 +73,17 @@ static void quoted(struct json *j, const char *s, const char *tail)
 			break;
 		out_commit(p);   /* a long string: the next piece */
 		k = n < CHUNK ? n : CHUNK;
-		p = out_reserve(6 * k + 1 + tl);
+		p = out_reserve(6 * k + 2);
 	}
 	*p++ = '"';
-	memcpy(p, tail, tl);
-	out_commit(p + tl);
-}
-
-/* The separator, then the N bytes of TEXT as they are. */
-static void raw(struct json *j, const char *text, size_t n)
-{
-	char *p = out_reserve(2 + n);
-	p = sep(j, p);
-	memcpy(p, text, n);
-	out_commit(p + n);
+	*p = colon;
+	out_commit(p + (colon != 0));
 }
 
 static void begin(struct json *j, char open, int lines)
 {
 	uint64_t bit;
-	raw(j, &open, 1);
+	json_raw(j, &open, 1);
 	if (++j->depth > 63)
 		abort();   /* deeper than any document of ours */
 	bit = 1ull << j->depth;
@@ -137,26 +128,18 @@ void json_end_array(struct json *j)
 
 void json_key(struct json *j, const char *k)
 {
-	quoted(j, k, ":");
+	quoted(j, k, ':');
 	j->keyed = 1;
 }
 
 void json_string(struct json *j, const char *s)
 {
-	quoted(j, s, "");
-}
-
-void json_uint(struct json *j, uint64_t v)
-{
-	char *p = out_reserve(2 + 20);
-	p = sep(j, p);
-	out_commit(put_u64(p, v));
+	quoted(j, s, 0);
 }
 
 void json_int(struct json *j, int64_t v)
 {
-	char *p = out_reserve(2 + 21);
-	p = sep(j, p);
+	char *p = json_sep(j, out_reserve(2 + 21));
 	if (v < 0) {
 		*p++ = '-';
 		out_commit(put_u64(p, (uint64_t)0 - (uint64_t)v));
@@ -170,29 +153,24 @@ void json_double(struct json *j, double d)
 	char tmp[40];
 	int n;
 	if (!isfinite(d)) {
-		raw(j, "null", 4);
+		json_raw(j, "null", 4);
 		return;
 	}
 	n = snprintf(tmp, sizeof tmp, "%.17g", d);
-	raw(j, tmp, (size_t)n);
+	json_raw(j, tmp, (size_t)n);
 }
 
 void json_bool(struct json *j, int b)
 {
 	if (b)
-		raw(j, "true", 4);
+		json_raw(j, "true", 4);
 	else
-		raw(j, "false", 5);
+		json_raw(j, "false", 5);
 }
 
 void json_null(struct json *j)
 {
-	raw(j, "null", 4);
-}
-
-void json_number(struct json *j, const char *text)
-{
-	raw(j, text, strlen(text));
+	json_raw(j, "null", 4);
 }
 
 void out_json(const char *s)

@@ -4,6 +4,8 @@
 #ifndef TL_JSON_H
 #define TL_JSON_H
 #include <stdint.h>
+#include <string.h>
+#include "out.h"
 
 /* A document being written; start from JSON_INIT. */
 struct json {
@@ -27,10 +29,58 @@ void json_key(struct json *j, const char *k);
 
 void json_string(struct json *j, const char *s);   /* escaped, with its quotes */
 void json_int(struct json *j, int64_t v);
-void json_uint(struct json *j, uint64_t v);
 void json_double(struct json *j, double d);        /* %.17g; NaN and infinities: null */
 void json_bool(struct json *j, int b);
 void json_null(struct json *j);
-/* A number the caller formatted (TEXT must be valid JSON number syntax). */
-void json_number(struct json *j, const char *text);
+static inline void json_uint(struct json *j, uint64_t v);
+static inline void json_raw(struct json *j, const char *text, size_t n);
+
+/* A key or a string known when compiling, a literal with nothing to escape:
+ * the compiler makes its quoted text. */
+#define JSON_KEY(j, lit) json_raw_key((j), "\"" lit "\":", sizeof(lit) + 2)
+#define JSON_STRING(j, lit) json_raw((j), "\"" lit "\"", sizeof(lit) + 1)
+
+/* Inline below: what runs for every field of every entry. */
+
+/* Writes the separator the next item needs at P: none after a key or at
+ * depth 0, else a comma after the first item, and in a lines array a line
+ * break. Returns the end. */
+static inline char *json_sep(struct json *j, char *p)
+{
+	uint64_t bit = 1ull << j->depth;
+	if (j->keyed) {
+		j->keyed = 0;
+		return p;
+	}
+	if (!j->depth)
+		return p;
+	if (j->more & bit)
+		*p++ = ',';
+	if (j->lines & bit)
+		*p++ = '\n';
+	j->more |= bit;
+	return p;
+}
+
+/* A value already in JSON syntax, TEXT of N (at most 4096) bytes: a number
+ * the caller formatted, a literal's quoted text. */
+static inline void json_raw(struct json *j, const char *text, size_t n)
+{
+	char *p = json_sep(j, out_reserve(2 + n));
+	memcpy(p, text, n);
+	out_commit(p + n);
+}
+
+/* A key already quoted, with its colon (JSON_KEY). */
+static inline void json_raw_key(struct json *j, const char *text, size_t n)
+{
+	json_raw(j, text, n);
+	j->keyed = 1;
+}
+
+static inline void json_uint(struct json *j, uint64_t v)
+{
+	char *p = json_sep(j, out_reserve(2 + 20));
+	out_commit(put_u64(p, v));
+}
 #endif

@@ -265,13 +265,13 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 {
 	struct json j = JSON_INIT;
 	json_begin_object(&j);
-	json_key(&j, "file");
+	JSON_KEY(&j, "file");
 	json_string(&j, in->path);
-	json_key(&j, "seq");
+	JSON_KEY(&j, "seq");
 	json_uint(&j, e->seq);
-	json_key(&j, "tsc");
+	JSON_KEY(&j, "tsc");
 	json_uint(&j, e->tsc);
-	json_key(&j, "time");
+	JSON_KEY(&j, "time");
 	if (v->time == TIME_WALL) {
 		char b[48];
 		tl_format_wall(b, sizeof b, t);
@@ -279,15 +279,15 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	} else {
 		json_int(&j, t);
 	}
-	json_key(&j, "cpu");
+	JSON_KEY(&j, "cpu");
 	json_uint(&j, e->cpu);
-	json_key(&j, "numa");
+	JSON_KEY(&j, "numa");
 	json_uint(&j, e->numa);
-	json_key(&j, "event");
+	JSON_KEY(&j, "event");
 	json_string(&j, ev->name);
-	json_key(&j, "attrs");
+	JSON_KEY(&j, "attrs");
 	json_string(&j, ev->attrs);
-	json_key(&j, "args");
+	JSON_KEY(&j, "args");
 	json_begin_object(&j);
 	for (unsigned i = 0; i < ev->nargs; i++) {
 		json_key(&j, ev->args[i]);

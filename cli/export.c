@@ -54,37 +54,15 @@ struct exp {
 	struct view view;
 	struct export x;
 	int format;
-	struct input **in;
-	size_t n, cap;
+	struct input_list inputs;
 	int problems;
 	struct an_pair pairs[32 + 3];
 };
 
-static int collect(const char *path, int named, void *arg)
-{
-	struct exp *m = arg;
-	int skipped;
-	struct input *in = input_open("export", path, named, &skipped);
-	if (!in) {
-		m->problems += !skipped;
-		return 0;
-	}
-	if (!view_can_time(&m->view, "export", in)) {
-		m->problems++;
-		input_close(in);
-		return 0;
-	}
-	if (m->n == m->cap &&
-	    !(m->in = realloc(m->in, (m->cap = m->cap ? 2 * m->cap : 16) * sizeof *m->in)))
-		abort();
-	m->in[m->n++] = in;
-	return 0;
-}
-
 /* One input through the writer. */
 static void export_one(struct exp *m, size_t k)
 {
-	struct input *in = m->in[k];
+	struct input *in = m->inputs.in[k];
 	tl_entry e;
 	uint64_t t0 = 0;
 	int first = 1;
@@ -120,8 +98,8 @@ static void export_one(struct exp *m, size_t k)
 static int64_t origin(struct exp *m)
 {
 	int64_t o = INT64_MAX;
-	for (size_t i = 0; i < m->n; i++) {
-		struct input *in = m->in[i];
+	for (size_t i = 0; i < m->inputs.n; i++) {
+		struct input *in = m->inputs.in[i];
 		tl_entry e;
 		int64_t t;
 		if (m->x.wall) {
@@ -187,27 +165,28 @@ int cmd_export(int argc, char **argv)
 	m.x.out = out;
 	m.view.format = FMT_CSV;
 	m.view.with_file = 1;
-	m.problems += input_walk("export", argv + optind, argc - optind, collect, &m);
-	m.x.wall = m.n > 0;
-	for (size_t i = 0; i < m.n; i++)
-		if (!m.in[i]->info.tsc_hz || m.in[i]->info.format != TL_FORMAT_NATIVE)
+	m.problems += input_open_all("export", argv + optind, argc - optind, &m.inputs, view_timed,
+				     &m.view);
+	m.x.wall = m.inputs.n > 0;
+	for (size_t i = 0; i < m.inputs.n; i++)
+		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
 	m.x.origin_ns = origin(&m);
 	if (m.format != EX_CTF && strcmp(out, "-") && !freopen(out, "w", stdout)) {
 		cli_error("export", "%s: %s", out, strerror(errno));
 		m.problems++;
-	} else if (m.format == EX_CTF && ctf_begin(&m.x, m.in, m.n) < 0) {
+	} else if (m.format == EX_CTF && ctf_begin(&m.x, m.inputs.in, m.inputs.n) < 0) {
 		m.problems++;
 	} else {
 		if (m.format == EX_CHROME) {
-			if (!m.x.wall && m.n)
+			if (!m.x.wall && m.inputs.n)
 				cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
 					  "a log has no clock anchor (a Snabb file)");
 			chrome_begin(&m.x);
 		} else if (m.format == EX_CSV) {
 			view_begin(&m.view);
 		}
-		for (size_t k = 0; k < m.n; k++)
+		for (size_t k = 0; k < m.inputs.n; k++)
 			export_one(&m, k);
 		if (m.format == EX_CHROME)
 			chrome_end(&m.x);
@@ -215,9 +194,7 @@ int cmd_export(int argc, char **argv)
 			m.problems++;
 		out_flush();
 	}
-	for (size_t k = 0; k < m.n; k++)
-		input_close(m.in[k]);
-	free(m.in);
+	input_close_all(&m.inputs);
 	for (int i = 0; i < npairs; i++) {
 		free((char *)m.pairs[i].begin);
 		free((char *)m.pairs[i].end);

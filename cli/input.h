@@ -46,6 +46,22 @@ int input_report_damage(const char *cmd, const struct input *in);
 int input_walk(const char *cmd, char **paths, int npaths,
 	       int (*fn)(const char *path, int named, void *arg), void *arg);
 
+/* The inputs of a command that opens them all before reading (export, merge). */
+struct input_list {
+	struct input **in;
+	size_t n, cap;
+};
+
+/* Opens every log under PATHS (as input_walk() finds them) into LIST, in
+ * order. KEEP, if not NULL, vets each input once open: it returns 0 to
+ * leave it out, having reported why. Returns the number of problems
+ * (reported): paths not walked, files not opened, inputs left out. */
+int input_open_all(const char *cmd, char **paths, int npaths, struct input_list *list,
+		   int (*keep)(const struct input *in, const char *cmd, void *arg), void *arg);
+
+/* Closes the inputs of LIST and frees it. */
+void input_close_all(struct input_list *list);
+
 /* Nonzero: input_open() skips non-logs found in directories without a note. */
 extern int input_quiet;
 

@@ -36,31 +36,22 @@ struct source {
 struct merge {
 	struct view view;
 	struct source *src;
-	size_t n, cap;
+	size_t n;
 	int problems;
 	int by_wall;                 /* 1: merge by wall clock */
 };
 
-static int collect(const char *path, int named, void *arg)
+/* Opens the inputs and makes a source of each. */
+static void collect(struct merge *m, char **paths, int npaths)
 {
-	struct merge *m = arg;
-	int skipped;
-	struct input *in = input_open("merge", path, named, &skipped);
-	if (!in) {
-		m->problems += !skipped;
-		return 0;
-	}
-	if (!view_can_time(&m->view, "merge", in)) {
-		m->problems++;
-		input_close(in);
-		return 0;
-	}
-	if (m->n == m->cap && !(m->src = realloc(m->src, (m->cap = m->cap ? 2 * m->cap : 16) *
-							    sizeof *m->src)))
+	struct input_list l = { NULL, 0, 0 };
+	m->problems += input_open_all("merge", paths, npaths, &l, view_timed, &m->view);
+	if (!(m->src = calloc(l.n ? l.n : 1, sizeof *m->src)))
 		abort();
-	memset(&m->src[m->n], 0, sizeof *m->src);
-	m->src[m->n++].in = in;
-	return 0;
+	for (size_t i = 0; i < l.n; i++)
+		m->src[i].in = l.in[i];
+	m->n = l.n;
+	free(l.in);
 }
 
 /* By TSC when every input shares host and boot (or any is a Snabb file),
@@ -173,7 +164,7 @@ int cmd_merge(int argc, char **argv)
 	m.view.with_file = 1;
 	if ((rc = view_parse(&m.view, "merge", usage, options, argc, argv)) >= 0)
 		return rc;
-	m.problems += input_walk("merge", argv + optind, argc - optind, collect, &m);
+	collect(&m, argv + optind, argc - optind);
 	choose_clock(&m);
 	view_begin(&m.view);
 	run(&m);

@@ -96,6 +96,11 @@ int view_can_time(const struct view *v, const char *cmd, const struct input *in)
 	return 1;
 }
 
+int view_timed(const struct input *in, const char *cmd, void *view)
+{
+	return view_can_time(view, cmd, in);
+}
+
 /* Does the --event glob keep event E? Cached per definition. */
 static int event_kept(const struct view *v, const tl_def *ev)
 {

@@ -65,6 +65,9 @@ void view_begin(const struct view *v);
 /* Can IN be shown in V's time unit? Reports and returns 0 if not. */
 int view_can_time(const struct view *v, const char *cmd, const struct input *in);
 
+/* view_can_time() for input_open_all(), the struct view at VIEW. */
+int view_timed(const struct input *in, const char *cmd, void *view);
+
 /* Applies V's filters to entry E of IN (T0 as for view_entry): returns 1
  * with its definition in *EV and time in *T when kept (and counts it),
  * 0 when filtered out, -1 when the limit is reached. */

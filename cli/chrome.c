@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "commands.h"
 #include "export.h"
 #include "json.h"
 #include "out.h"
@@ -242,9 +243,13 @@ static void queue_counters(const tl_def *ev, const tl_entry *e)
 	it->counter = 1;
 }
 
-void chrome_begin(const struct export *x)
+static int chrome_begin(const struct export *x, struct input **in, size_t n)
 {
 	char wall[64];
+	(void)in;
+	if (!x->wall && n)
+		cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
+			  "a log has no clock anchor (a Snabb file)");
 	json_begin_object(&C.j);
 	JSON_KEY(&C.j, "displayTimeUnit");
 	JSON_STRING(&C.j, "ns");
@@ -264,9 +269,10 @@ void chrome_begin(const struct export *x)
 	json_end_object(&C.j);
 	JSON_KEY(&C.j, "traceEvents");
 	json_begin_lines(&C.j);
+	return 0;
 }
 
-void chrome_file(const struct export *x, struct input *in, unsigned index)
+static void chrome_file(const struct export *x, size_t index, struct input *in)
 {
 	char name[512];
 	(void)x;
@@ -333,11 +339,13 @@ static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 	return C.role[msgid];
 }
 
-void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
-		  const tl_entry *e)
+static void chrome_entry(const struct export *x, size_t k, struct input *in, const tl_def *ev,
+			 const tl_entry *e, int64_t t)
 {
 	int role = role_of(x, in, e->msgid);
 	struct item *it;
+	(void)k;
+	(void)t;
 	if (role == 2 && C.pending[C.begin_of[e->msgid]]) {
 		/* the end of a waiting span */
 		it = &C.q[(C.pending[C.begin_of[e->msgid]] - 1) % C.cap];
@@ -368,12 +376,13 @@ void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
 	flush(x, in, 0);
 }
 
-void chrome_file_end(const struct export *x, struct input *in)
+static void chrome_file_end(const struct export *x, size_t k, struct input *in)
 {
+	(void)k;
 	flush(x, in, 1);
 }
 
-void chrome_end(const struct export *x)
+static int chrome_end(const struct export *x)
 {
 	(void)x;
 	json_end_array(&C.j);
@@ -385,4 +394,14 @@ void chrome_end(const struct export *x)
 	free(C.begin_of);
 	free_names();
 	memset(&C, 0, sizeof C);
+	return 0;
 }
+
+const struct export_format export_chrome = {
+	.name = "chrome",
+	.begin = chrome_begin,
+	.file = chrome_file,
+	.entry = chrome_entry,
+	.file_end = chrome_file_end,
+	.end = chrome_end,
+};

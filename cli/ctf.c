@@ -96,7 +96,7 @@ static void format_uuid(char *buf, size_t size, const unsigned char *u)
 		 u[15]);
 }
 
-int ctf_begin(const struct export *x, struct input **in, size_t n)
+static int ctf_begin(const struct export *x, struct input **in, size_t n)
 {
 	memset(&T, 0, sizeof T);
 	T.dirfd = -1;
@@ -207,15 +207,15 @@ static uint32_t class_of(const tl_def *ev, uint16_t msgid)
 	return (uint32_t)T.ncls - 1;
 }
 
-void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
-	       const tl_entry *e)
+static void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
+		      const tl_entry *e, int64_t t)
 {
 	struct stream *s = &T.s;
 	const char *app = strstr(ev->attrs, "app=");
 	size_t applen = app ? strcspn(app + 4, " ") : 0, need;
 	uint64_t ts;
 	unsigned char *p;
-	(void)x;
+	(void)t;
 	if (T.failed)
 		return;
 	if (file != T.file)
@@ -327,7 +327,7 @@ static int write_metadata(void)
 	return rc;
 }
 
-int ctf_end(const struct export *x)
+static int ctf_end(const struct export *x)
 {
 	(void)x;
 	close_packet();
@@ -341,3 +341,11 @@ int ctf_end(const struct export *x)
 	free(T.cls_of);
 	return T.failed ? -1 : 0;
 }
+
+const struct export_format export_ctf = {
+	.name = "ctf",
+	.dir = 1,
+	.begin = ctf_begin,
+	.entry = ctf_entry,
+	.end = ctf_end,
+};

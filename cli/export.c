@@ -48,26 +48,33 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-enum { EX_CHROME = 1, EX_CTF, EX_CSV };
+/* The writers, one row each: see export.h. */
+static const struct export_format *const formats[] = {
+	&export_chrome,
+	&export_ctf,
+	&export_csv,
+};
 
 struct exp {
 	struct view view;
 	struct export x;
-	int format;
+	const struct export_format *format;
 	struct input_list inputs;
 	int problems;
+	int npairs;                      /* --pair rules, before the defaults */
 	struct an_pair pairs[32 + 3];
 };
 
 /* One input through the writer. */
 static void export_one(struct exp *m, size_t k)
 {
+	const struct export_format *f = m->format;
 	struct input *in = m->inputs.in[k];
 	tl_entry e;
 	uint64_t t0 = 0;
 	int first = 1;
-	if (m->format == EX_CHROME)
-		chrome_file(&m->x, in, (unsigned)k);
+	if (f->file)
+		f->file(&m->x, k, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
 		const tl_def *ev;
@@ -75,19 +82,11 @@ static void export_one(struct exp *m, size_t k)
 		if (first)
 			t0 = e.tsc;
 		first = 0;
-		if (m->format == EX_CSV) {
-			view_entry(&m->view, in, &e, t0);
-			continue;
-		}
-		if (view_keep(&m->view, in, &e, t0, &ev, &t) <= 0)
-			continue;
-		if (m->format == EX_CHROME)
-			chrome_entry(&m->x, in, ev, &e);
-		else
-			ctf_entry(&m->x, k, in, ev, &e);
+		if (view_keep(&m->view, in, &e, t0, &ev, &t) > 0)
+			f->entry(&m->x, k, in, ev, &e, t);
 	}
-	if (m->format == EX_CHROME)
-		chrome_file_end(&m->x, in);
+	if (f->file_end)
+		f->file_end(&m->x, k, in);
 	m->problems += input_report_damage("export", in);
 }
 
@@ -116,13 +115,12 @@ static int64_t origin(struct exp *m)
 	return o == INT64_MAX ? 0 : o - o % 1000000000;
 }
 
-int cmd_export(int argc, char **argv)
+/* Parses the options into M. Returns -1 to go on with the inputs at
+ * argv[optind], or the exit code to return now. */
+static int parse(struct exp *m, int argc, char **argv)
 {
-	struct exp m;
-	const char *why, *out = NULL;
-	int c, npairs = 0;
-
-	memset(&m, 0, sizeof m);
+	const char *why;
+	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:t:e:c:n:h", options, NULL)) != -1) {
@@ -132,37 +130,70 @@ int cmd_export(int argc, char **argv)
 			return cli_finish("export", EXIT_OK);
 		case 'f':
 		case 'X':
-			if (!strcmp(optarg, "chrome")) m.format = EX_CHROME;
-			else if (!strcmp(optarg, "ctf")) m.format = EX_CTF;
-			else if (!strcmp(optarg, "csv")) m.format = EX_CSV;
-			else return cli_usage_error("export", usage, "--format must be chrome, ctf or csv");
+			m->format = NULL;
+			for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+				if (!strcmp(optarg, formats[i]->name))
+					m->format = formats[i];
+			if (!m->format)
+				return cli_usage_error("export", usage, "--format must be chrome, ctf or csv");
 			continue;
 		case 'o':
-			out = optarg;
+			m->x.out = optarg;
 			continue;
 		case 'P':
-			if (npairs == 32 || analyze_pair(&m.pairs[npairs], optarg))
+			if (m->npairs == 32 || analyze_pair(&m->pairs[m->npairs], optarg))
 				return cli_usage_error("export", usage, "--pair takes BEGIN=END, e.g. rx_start=rx_end");
-			npairs++;
+			m->npairs++;
 			continue;
 		}
-		switch (view_option(&m.view, c, optarg, &why)) {
+		switch (view_option(&m->view, c, optarg, &why)) {
 		case 1: continue;
 		case -1: return cli_usage_error("export", usage, why);
 		}
 		return cli_bad_option("export", usage, argv, c);
 	}
-	if (!m.format)
+	if (!m->format)
 		return cli_usage_error("export", usage, "missing --format chrome|ctf|csv");
-	if (!out)
+	if (!m->x.out)
 		return cli_usage_error("export", usage, "missing -o OUT");
 	if (optind == argc)
 		return cli_usage_error("export", usage, "missing input");
+	return -1;
+}
+
+/* Opens the output (unless the writer makes a directory) and writes it. */
+static void run(struct exp *m)
+{
+	const struct export_format *f = m->format;
+	if (!f->dir && strcmp(m->x.out, "-") && !freopen(m->x.out, "w", stdout)) {
+		cli_error("export", "%s: %s", m->x.out, strerror(errno));
+		m->problems++;
+		return;
+	}
+	if (f->begin(&m->x, m->inputs.in, m->inputs.n) < 0) {
+		m->problems++;
+		return;
+	}
+	for (size_t k = 0; k < m->inputs.n; k++)
+		export_one(m, k);
+	if (f->end && f->end(&m->x) < 0)
+		m->problems++;
+	out_flush();
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct exp m;
+	int rc;
+
+	memset(&m, 0, sizeof m);
+	if ((rc = parse(&m, argc, argv)) >= 0)
+		return rc;
 	for (int i = 0; i < 3; i++)
-		m.pairs[npairs + i] = an_default_pairs[i];
+		m.pairs[m.npairs + i] = an_default_pairs[i];
 	m.x.pairs = m.pairs;
-	m.x.npairs = (size_t)npairs + 3;
-	m.x.out = out;
+	m.x.npairs = (size_t)m.npairs + 3;
+	m.x.view = &m.view;
 	m.view.format = FMT_CSV;
 	m.view.with_file = 1;
 	m.problems += input_open_all("export", argv + optind, argc - optind, &m.inputs, view_timed,
@@ -172,30 +203,9 @@ int cmd_export(int argc, char **argv)
 		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
 	m.x.origin_ns = origin(&m);
-	if (m.format != EX_CTF && strcmp(out, "-") && !freopen(out, "w", stdout)) {
-		cli_error("export", "%s: %s", out, strerror(errno));
-		m.problems++;
-	} else if (m.format == EX_CTF && ctf_begin(&m.x, m.inputs.in, m.inputs.n) < 0) {
-		m.problems++;
-	} else {
-		if (m.format == EX_CHROME) {
-			if (!m.x.wall && m.inputs.n)
-				cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
-					  "a log has no clock anchor (a Snabb file)");
-			chrome_begin(&m.x);
-		} else if (m.format == EX_CSV) {
-			view_begin(&m.view);
-		}
-		for (size_t k = 0; k < m.inputs.n; k++)
-			export_one(&m, k);
-		if (m.format == EX_CHROME)
-			chrome_end(&m.x);
-		else if (m.format == EX_CTF && ctf_end(&m.x) < 0)
-			m.problems++;
-		out_flush();
-	}
+	run(&m);
 	input_close_all(&m.inputs);
-	for (int i = 0; i < npairs; i++) {
+	for (int i = 0; i < m.npairs; i++) {
 		free((char *)m.pairs[i].begin);
 		free((char *)m.pairs[i].end);
 	}

@@ -332,18 +332,29 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	return 1;
 }
 
-int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+static void print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
+		  int64_t t)
 {
-	const tl_def *ev;
-	int64_t t;
-	int rc = view_keep(v, in, e, t0, &ev, &t);
-	if (rc <= 0)
-		return rc;
 	if (v->format == FMT_CSV)
 		csv_line(v, in, ev, e, t);
 	else if (v->format == FMT_JSON)
 		json_line(v, in, ev, e, t);
 	else
 		text_line(v, in, ev, e, t);
-	return 1;
+}
+
+void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
+		int64_t t)
+{
+	print(v, in, ev, e, t);
+}
+
+int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+{
+	const tl_def *ev;
+	int64_t t;
+	int rc = view_keep(v, in, e, t0, &ev, &t);
+	if (rc > 0)
+		print(v, in, ev, e, t);
+	return rc;
 }

@@ -74,6 +74,10 @@ int view_timed(const struct input *in, const char *cmd, void *view);
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	      const tl_def **ev, int64_t *t);
 
+/* Prints entry E of IN, of definition EV and at time T, kept by view_keep(). */
+void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
+		int64_t t);
+
 /* Prints entry E of IN if the filters keep it; T0 is the tsc that time
  * counts from. Returns 1 printed, 0 filtered out, -1 the limit is reached. */
 int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0);

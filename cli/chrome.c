@@ -30,6 +30,7 @@ static struct {
 	uint64_t cpus[64];               /* tracks named in this file */
 	char **names, **span_names;      /* by msgid: name '\0' category, of instants, spans */
 	int pid;
+	int64_t origin_ns;               /* time 0: wall ns, or ticks without wall */
 	struct json j;                   /* the document */
 } C;
 
@@ -52,7 +53,7 @@ static void put_us(uint64_t ns, int negative)
  * without a clock anchor (Snabb), of ticks taken as nanoseconds. */
 static void put_ts(const struct export *x, struct input *in, uint64_t tsc)
 {
-	int64_t ns = (x->wall ? tl_wall_ns(&in->info, tsc) : (int64_t)tsc) - x->origin_ns;
+	int64_t ns = (x->wall ? tl_wall_ns(&in->info, tsc) : (int64_t)tsc) - C.origin_ns;
 	JSON_KEY(&C.j, "ts");
 	put_us(ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns, ns < 0);
 }
@@ -243,10 +244,34 @@ static void queue_counters(const tl_def *ev, const tl_entry *e)
 	it->counter = 1;
 }
 
+/* Time 0: the whole second at or before the earliest anchor (or, without
+ * anchors, the earliest first tick, to the 10^9). Viewers read times as
+ * doubles: counted from here, microseconds keep their three decimals, which
+ * 1.8e15 us since 1970 would not. */
+static int64_t origin(const struct export *x, struct input **in, size_t n)
+{
+	int64_t o = INT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		tl_entry e;
+		int64_t t;
+		if (x->wall) {
+			t = (int64_t)in[i]->info.anchor_realtime_ns;
+		} else {
+			tl_reader_rewind(in[i]->r);
+			if (!tl_reader_next(in[i]->r, &e))
+				continue;
+			t = (int64_t)e.tsc;
+		}
+		if (t < o)
+			o = t;
+	}
+	return o == INT64_MAX ? 0 : o - o % 1000000000;
+}
+
 static int chrome_begin(const struct export *x, struct input **in, size_t n)
 {
 	char wall[64];
-	(void)in;
+	C.origin_ns = origin(x, in, n);
 	if (!x->wall && n)
 		cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
 			  "a log has no clock anchor (a Snabb file)");
@@ -258,14 +283,14 @@ static int chrome_begin(const struct export *x, struct input **in, size_t n)
 	JSON_KEY(&C.j, "generator");
 	JSON_STRING(&C.j, "timeline export");
 	if (x->wall) {
-		tl_format_wall(wall, sizeof wall, x->origin_ns);
+		tl_format_wall(wall, sizeof wall, C.origin_ns);
 		JSON_KEY(&C.j, "ts_origin");
 		json_string(&C.j, wall);
 		JSON_KEY(&C.j, "ts_origin_ns");
 	} else {
 		JSON_KEY(&C.j, "ts_origin_ticks");
 	}
-	json_int(&C.j, x->origin_ns);
+	json_int(&C.j, C.origin_ns);
 	json_end_object(&C.j);
 	JSON_KEY(&C.j, "traceEvents");
 	json_begin_lines(&C.j);

@@ -90,31 +90,6 @@ static void export_one(struct exp *m, size_t k)
 	m->problems += input_report_damage("export", in);
 }
 
-/* Chrome's time 0: the whole second at or before the earliest anchor (or,
- * without anchors, the earliest first tick, to the 10^9). Viewers read
- * times as doubles: counted from here, microseconds keep their three
- * decimals, which 1.8e15 us since 1970 would not. */
-static int64_t origin(struct exp *m)
-{
-	int64_t o = INT64_MAX;
-	for (size_t i = 0; i < m->inputs.n; i++) {
-		struct input *in = m->inputs.in[i];
-		tl_entry e;
-		int64_t t;
-		if (m->x.wall) {
-			t = (int64_t)in->info.anchor_realtime_ns;
-		} else {
-			tl_reader_rewind(in->r);
-			if (!tl_reader_next(in->r, &e))
-				continue;
-			t = (int64_t)e.tsc;
-		}
-		if (t < o)
-			o = t;
-	}
-	return o == INT64_MAX ? 0 : o - o % 1000000000;
-}
-
 /* Parses the options into M. Returns -1 to go on with the inputs at
  * argv[optind], or the exit code to return now. */
 static int parse(struct exp *m, int argc, char **argv)
@@ -202,7 +177,6 @@ int cmd_export(int argc, char **argv)
 	for (size_t i = 0; i < m.inputs.n; i++)
 		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
-	m.x.origin_ns = origin(&m);
 	run(&m);
 	input_close_all(&m.inputs);
 	for (int i = 0; i < m.npairs; i++) {

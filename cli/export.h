@@ -17,7 +17,6 @@ struct export {
 	const struct an_pair *pairs;     /* span rules */
 	size_t npairs;
 	int wall;                        /* 1: all inputs have a TSC frequency and anchor */
-	int64_t origin_ns;               /* chrome: time 0 (wall ns, or ticks without wall) */
 };
 
 /* A writer. export.c calls begin, then for each input K file, entry for

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "export.h"
+#include "sink.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define PACKET_BYTES (64 * 1024)
@@ -55,21 +56,6 @@ static void put_le(unsigned char *p, uint64_t v, int bytes)
 {
 	for (int i = 0; i < bytes; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 static void fail(const char *what)

@@ -183,6 +183,13 @@ int input_report_damage(const char *cmd, const struct input *in)
 	return problems;
 }
 
+void input_note_skipped(const char *cmd, const struct input *in)
+{
+	if (tl_reader_skipped(in->r))
+		fprintf(stderr, "timeline %s: %s: %llu incomplete entries skipped\n", cmd, in->path,
+			(unsigned long long)tl_reader_skipped(in->r));
+}
+
 void input_close(struct input *in)
 {
 	if (!in)

@@ -39,6 +39,10 @@ struct input {
  * parseable definition). Returns the number of problems reported. */
 int input_report_damage(const char *cmd, const struct input *in);
 
+/* Notes on stderr how many incomplete entries (torn by a writer) reading IN
+ * skipped, if any: "timeline CMD: PATH: N incomplete entries skipped". */
+void input_note_skipped(const char *cmd, const struct input *in);
+
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not
  * followed). Problems walking are reported as "timeline CMD: PATH: problem"

@@ -142,9 +142,7 @@ int cmd_merge(int argc, char **argv)
 	out_flush();
 	for (size_t i = 0; i < m.n; i++) {
 		m.problems += input_report_damage("merge", m.src[i].in);
-		if (tl_reader_skipped(m.src[i].in->r))
-			fprintf(stderr, "timeline merge: %s: %llu incomplete entries skipped\n",
-				m.src[i].in->path, (unsigned long long)tl_reader_skipped(m.src[i].in->r));
+		input_note_skipped("merge", m.src[i].in);
 		input_close(m.src[i].in);
 	}
 	free(m.src);

@@ -62,11 +62,17 @@ static inline char *json_sep(struct json *j, char *p)
 	return p;
 }
 
-/* A value already in JSON syntax, TEXT of N (at most 4096) bytes: a number
- * the caller formatted, a literal's quoted text. */
+/* A value already in JSON syntax, the N bytes of TEXT: a number the caller
+ * formatted, a literal's quoted text. */
 static inline void json_raw(struct json *j, const char *text, size_t n)
 {
-	char *p = json_sep(j, out_reserve(2 + n));
+	char *p;
+	if (n > 4096) {
+		out_commit(json_sep(j, out_reserve(2)));
+		out_bytes(text, n);
+		return;
+	}
+	p = json_sep(j, out_reserve(2 + n));
 	memcpy(p, text, n);
 	out_commit(p + n);
 }

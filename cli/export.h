@@ -21,7 +21,7 @@ struct export {
 
 /* A writer. export.c calls begin, then for each input K file, entry for
  * each entry the filters keep (at time T in the view's unit), file_end;
- * then end. file and file_end may be NULL. */
+ * then end. file, file_end and end may be NULL. */
 struct export_format {
 	const char *name;                /* its --format */
 	int dir;                         /* 1: OUT is a directory begin makes; 0: a file

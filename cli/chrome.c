@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "commands.h"
 #include "export.h"
+#include "json.h"
 #include "out.h"
 
 /* One queued event: an entry, and for a span its end. */
@@ -26,157 +28,140 @@ static struct {
 	int32_t *role;                   /* by msgid: 0 unknown, 1 begin, 2 end, 3 none */
 	uint16_t *begin_of;              /* by end msgid: its begin's msgid */
 	uint64_t cpus[64];               /* tracks named in this file */
-	char **names, **span_names;      /* by msgid: "name":...,"cat":... of instants, spans */
+	char **names, **span_names;      /* by msgid: name '\0' category, of instants, spans */
 	int pid;
-	int first;                       /* no event written yet */
-	int snabb_warned;
+	int64_t origin_ns;               /* time 0: wall ns, or ticks without wall */
+	struct json j;                   /* the document */
 } C;
 
-/* NS nanoseconds as microseconds with three decimals. */
-static void put_us(uint64_t ns)
+/* NS nanoseconds as microseconds with three decimals, after a minus sign
+ * if NEGATIVE. */
+static void put_us(uint64_t ns, int negative)
 {
-	char frac[4] = { (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
-			 (char)('0' + ns % 10), 0 };
-	out_u64(ns / 1000);
-	out_char('.');
-	out_bytes(frac, 3);
+	char text[32], *p = text;
+	if (negative)
+		*p++ = '-';
+	p = put_u64(p, ns / 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + ns / 100 % 10);
+	p[2] = (char)('0' + ns / 10 % 10);
+	p[3] = (char)('0' + ns % 10);
+	json_raw(&C.j, text, (size_t)(p + 4 - text));
 }
 
-/* Microseconds since the export's origin: of the wall clock, or without
- * a clock anchor (Snabb), of ticks taken as nanoseconds. */
+/* "ts": microseconds since the export's origin: of the wall clock, or
+ * without a clock anchor (Snabb), of ticks taken as nanoseconds. */
 static void put_ts(const struct export *x, struct input *in, uint64_t tsc)
 {
-	int64_t ns = (x->wall ? tl_wall_ns(&in->info, tsc) : (int64_t)tsc) - x->origin_ns;
-	if (ns < 0) {
-		out_char('-');
-		ns = -ns;
-	}
-	put_us((uint64_t)ns);
+	int64_t ns = (x->wall ? tl_wall_ns(&in->info, tsc) : (int64_t)tsc) - C.origin_ns;
+	JSON_KEY(&C.j, "ts");
+	put_us(ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns, ns < 0);
 }
 
-/* ,"pid":P,"tid":T */
+/* "pid":P,"tid":T */
 static void put_ids(int pid, unsigned tid)
 {
-	out_str(",\"pid\":");
-	out_i64(pid);
-	out_str(",\"tid\":");
-	out_u64(tid);
+	JSON_KEY(&C.j, "pid");
+	json_int(&C.j, pid);
+	JSON_KEY(&C.j, "tid");
+	json_uint(&C.j, tid);
 }
 
-static void sep(void)
-{
-	out_str(C.first ? "\n" : ",\n");
-	C.first = 0;
-}
-
-/* "args":{name:value,...} of entry E of EV. */
+/* "args":{name:value,...} of entry E of EV, and EXTRA:V if any. */
 static void put_args(const tl_def *ev, const tl_entry *e, const char *extra, uint64_t v)
 {
-	out_str(",\"args\":{");
+	JSON_KEY(&C.j, "args");
+	json_begin_object(&C.j);
 	for (unsigned i = 0; i < ev->nargs; i++) {
-		if (i)
-			out_char(',');
-		out_json(ev->args[i]);
-		out_char(':');
-		out_u64(e->args[i]);
+		json_key(&C.j, ev->args[i]);
+		json_uint(&C.j, e->args[i]);
 	}
 	if (extra) {
-		out_str(ev->nargs ? ",\"" : "\"");
-		out_str(extra);
-		out_str("\":");
-		out_u64(v);
+		json_key(&C.j, extra);
+		json_uint(&C.j, v);
 	}
-	out_char('}');
-}
-
-/* S as a JSON string, quotes included, appended to BUF (of SIZE) at *LEN. */
-static void json_str(char *buf, size_t size, size_t *len, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	buf[(*len)++] = '"';
-	for (; *s && *len + 8 < size; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			buf[(*len)++] = '\\';
-			buf[(*len)++] = (char)c;
-		} else if (c < 0x20) {
-			memcpy(buf + *len, "\\u00", 4);
-			buf[*len + 4] = hex[c >> 4];
-			buf[*len + 5] = hex[c & 15];
-			*len += 6;
-		} else {
-			buf[(*len)++] = (char)c;
-		}
-	}
-	buf[(*len)++] = '"';
-	buf[*len] = '\0';
+	json_end_object(&C.j);
 }
 
 /* "name":"app.push lookup","cat":"app" for EV (the pair's label for a
- * span), made once per message id and kind, then copied. */
+ * span): the two strings made once per message id and kind. */
 static void put_name(const tl_def *ev, uint16_t msgid, const char *label)
 {
 	char **cache = label ? C.span_names : C.names;
 	if (!cache[msgid]) {
-		char name[400], out[1800];
-		size_t len = 0;
+		char name[400];
 		const char *app = strstr(ev->attrs, "app=");
+		size_t cat = strcspn(ev->name, ".");
 		snprintf(name, sizeof name, "%s%s%.*s", label ? label : ev->name, app ? " " : "",
 			 app ? (int)strcspn(app + 4, " ") : 0, app ? app + 4 : "");
-		memcpy(out, "\"name\":", 7);
-		len = 7;
-		json_str(out, sizeof out, &len, name);
-		snprintf(name, sizeof name, "%.*s", (int)strcspn(ev->name, "."), ev->name);
-		memcpy(out + len, ",\"cat\":", 7);
-		len += 7;
-		json_str(out, sizeof out, &len, name);
-		if (!(cache[msgid] = strdup(out)))
+		/* the name, then the category after its '\0' */
+		size_t n = strlen(name) + 1, c = cat > 399 ? 399 : cat;
+		if (!(cache[msgid] = malloc(n + c + 1)))
 			abort();
+		memcpy(cache[msgid], name, n);
+		memcpy(cache[msgid] + n, ev->name, c);
+		cache[msgid][n + c] = '\0';
 	}
-	out_str(cache[msgid]);
+	JSON_KEY(&C.j, "name");
+	json_string(&C.j, cache[msgid]);
+	JSON_KEY(&C.j, "cat");
+	json_string(&C.j, cache[msgid] + strlen(cache[msgid]) + 1);
 }
 
 static void thread_name(unsigned cpu)
 {
-	char buf[96];
+	char name[32];
 	if (cpu < 4096 && (C.cpus[cpu / 64] >> (cpu % 64) & 1))
 		return;
 	if (cpu < 4096)
 		C.cpus[cpu / 64] |= 1ull << (cpu % 64);
-	sep();
-	snprintf(buf, sizeof buf,
-		 "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":\"%s%u\"}}",
-		 C.pid, cpu, cpu == 0xfff ? "cpu unknown " : "cpu ", cpu == 0xfff ? 0 : cpu);
-	out_str(buf);
+	snprintf(name, sizeof name, "%s%u", cpu == 0xfff ? "cpu unknown " : "cpu ",
+		 cpu == 0xfff ? 0 : cpu);
+	json_begin_object(&C.j);
+	JSON_KEY(&C.j, "ph");
+	JSON_STRING(&C.j, "M");
+	JSON_KEY(&C.j, "name");
+	JSON_STRING(&C.j, "thread_name");
+	put_ids(C.pid, cpu);
+	JSON_KEY(&C.j, "args");
+	json_begin_object(&C.j);
+	JSON_KEY(&C.j, "name");
+	json_string(&C.j, name);
+	json_end_object(&C.j);
+	json_end_object(&C.j);
 }
 
 /* Writes item IT of IN. */
 static void emit(const struct export *x, struct input *in, const struct item *it)
 {
 	thread_name(it->e.cpu);
-	sep();
-	out_char('{');
+	json_begin_object(&C.j);
 	if (it->span && !it->pending) {
 		char label[256];
 		an_pair_label(label, sizeof label, it->ev->name, it->end_ev->name);
 		put_name(it->ev, it->e.msgid, label);
-		out_str(",\"ph\":\"X\",\"ts\":");
+		JSON_KEY(&C.j, "ph");
+		JSON_STRING(&C.j, "X");
 		put_ts(x, in, it->e.tsc);
-		out_str(",\"dur\":");
+		JSON_KEY(&C.j, "dur");
 		if (x->wall)
-			put_us((uint64_t)(tl_wall_ns(&in->info, it->end.tsc) - tl_wall_ns(&in->info, it->e.tsc)));
+			put_us((uint64_t)(tl_wall_ns(&in->info, it->end.tsc) -
+					  tl_wall_ns(&in->info, it->e.tsc)), 0);
 		else
-			put_us(it->end.tsc - it->e.tsc);
+			put_us(it->end.tsc - it->e.tsc, 0);
 		put_ids(C.pid, it->e.cpu);
 		put_args(it->end_ev, &it->end, "cycles", it->end.tsc - it->e.tsc);
 	} else {
 		put_name(it->ev, it->e.msgid, NULL);
-		out_str(",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+		JSON_KEY(&C.j, "ph");
+		JSON_STRING(&C.j, "i");
+		JSON_KEY(&C.j, "s");
+		JSON_STRING(&C.j, "t");
 		put_ts(x, in, it->e.tsc);
 		put_ids(C.pid, it->e.cpu);
 		put_args(it->ev, &it->e, NULL, 0);
 	}
-	out_char('}');
+	json_end_object(&C.j);
 }
 
 /* Counters from a breath_end's running totals, at its time. */
@@ -186,18 +171,22 @@ static void counters(const struct export *x, struct input *in, const tl_def *ev,
 	static const char *const names[] = { "totalpackets", "totalbytes" };
 	for (int k = 0; k < 2; k++)
 		for (unsigned i = 0; i < ev->nargs; i++) {
-			char buf[64];
 			if (strcmp(ev->args[i], names[k]))
 				continue;
-			sep();
-			out_str("{\"name\":");
-			out_json(names[k]);
-			out_str(",\"ph\":\"C\",\"ts\":");
+			json_begin_object(&C.j);
+			JSON_KEY(&C.j, "name");
+			json_string(&C.j, names[k]);
+			JSON_KEY(&C.j, "ph");
+			JSON_STRING(&C.j, "C");
 			put_ts(x, in, e->tsc);
-			snprintf(buf, sizeof buf, ",\"pid\":%d,\"args\":{\"%s\":", C.pid, names[k]);
-			out_str(buf);
-			out_u64(e->args[i]);
-			out_str("}}");
+			JSON_KEY(&C.j, "pid");
+			json_int(&C.j, C.pid);
+			JSON_KEY(&C.j, "args");
+			json_begin_object(&C.j);
+			json_key(&C.j, names[k]);
+			json_uint(&C.j, e->args[i]);
+			json_end_object(&C.j);
+			json_end_object(&C.j);
 		}
 }
 
@@ -255,26 +244,62 @@ static void queue_counters(const tl_def *ev, const tl_entry *e)
 	it->counter = 1;
 }
 
-void chrome_begin(const struct export *x)
+/* Time 0: the whole second at or before the earliest anchor (or, without
+ * anchors, the earliest first tick, to the 10^9). Viewers read times as
+ * doubles: counted from here, microseconds keep their three decimals, which
+ * 1.8e15 us since 1970 would not. */
+static int64_t origin(const struct export *x, struct input **in, size_t n)
 {
-	char wall[64];
-	C.first = 1;
-	out_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"timeline export\",");
-	if (x->wall) {
-		tl_format_wall(wall, sizeof wall, x->origin_ns);
-		out_str("\"ts_origin\":");
-		out_json(wall);
-		out_str(",\"ts_origin_ns\":");
-	} else {
-		out_str("\"ts_origin_ticks\":");
+	int64_t o = INT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		tl_entry e;
+		int64_t t;
+		if (x->wall) {
+			t = (int64_t)in[i]->info.anchor_realtime_ns;
+		} else {
+			tl_reader_rewind(in[i]->r);
+			if (!tl_reader_next(in[i]->r, &e))
+				continue;
+			t = (int64_t)e.tsc;
+		}
+		if (t < o)
+			o = t;
 	}
-	out_i64(x->origin_ns);
-	out_str("},\"traceEvents\":[");
+	return o == INT64_MAX ? 0 : o - o % 1000000000;
 }
 
-void chrome_file(const struct export *x, struct input *in, unsigned index)
+static int chrome_begin(const struct export *x, struct input **in, size_t n)
 {
-	char buf[512];
+	char wall[64];
+	C.origin_ns = origin(x, in, n);
+	if (!x->wall && n)
+		cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
+			  "a log has no clock anchor (a Snabb file)");
+	json_begin_object(&C.j);
+	JSON_KEY(&C.j, "displayTimeUnit");
+	JSON_STRING(&C.j, "ns");
+	JSON_KEY(&C.j, "otherData");
+	json_begin_object(&C.j);
+	JSON_KEY(&C.j, "generator");
+	JSON_STRING(&C.j, "timeline export");
+	if (x->wall) {
+		tl_format_wall(wall, sizeof wall, C.origin_ns);
+		JSON_KEY(&C.j, "ts_origin");
+		json_string(&C.j, wall);
+		JSON_KEY(&C.j, "ts_origin_ns");
+	} else {
+		JSON_KEY(&C.j, "ts_origin_ticks");
+	}
+	json_int(&C.j, C.origin_ns);
+	json_end_object(&C.j);
+	JSON_KEY(&C.j, "traceEvents");
+	json_begin_lines(&C.j);
+	return 0;
+}
+
+static void chrome_file(const struct export *x, size_t index, struct input *in)
+{
+	char name[512];
 	(void)x;
 	memset(C.cpus, 0, sizeof C.cpus);
 	C.head = C.tail = 0;
@@ -292,16 +317,24 @@ void chrome_file(const struct export *x, struct input *in, unsigned index)
 	C.pid = in->info.format == TL_FORMAT_NATIVE ? (int)in->info.pid : 0;
 	if (C.pid <= 0 || index > 0)
 		C.pid = (int)(in->info.format == TL_FORMAT_NATIVE ? in->info.pid : 0) + (int)(index << 22);
-	sep();
-	snprintf(buf, sizeof buf, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":", C.pid);
-	out_str(buf);
 	if (in->info.format == TL_FORMAT_NATIVE)
-		snprintf(buf, sizeof buf, "%s[%u] on %s (%s)", in->info.process, in->info.pid,
+		snprintf(name, sizeof name, "%s[%u] on %s (%s)", in->info.process, in->info.pid,
 			 in->info.host, in->info.name);
 	else
-		snprintf(buf, sizeof buf, "%s", in->path);
-	out_json(buf);
-	out_str("}}");
+		snprintf(name, sizeof name, "%s", in->path);
+	json_begin_object(&C.j);
+	JSON_KEY(&C.j, "ph");
+	JSON_STRING(&C.j, "M");
+	JSON_KEY(&C.j, "name");
+	JSON_STRING(&C.j, "process_name");
+	JSON_KEY(&C.j, "pid");
+	json_int(&C.j, C.pid);
+	JSON_KEY(&C.j, "args");
+	json_begin_object(&C.j);
+	JSON_KEY(&C.j, "name");
+	json_string(&C.j, name);
+	json_end_object(&C.j);
+	json_end_object(&C.j);
 }
 
 /* The role of MSGID in IN: begin, end (with its begin's msgid) or none. */
@@ -331,11 +364,13 @@ static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 	return C.role[msgid];
 }
 
-void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
-		  const tl_entry *e)
+static void chrome_entry(const struct export *x, size_t k, struct input *in, const tl_def *ev,
+			 const tl_entry *e, int64_t t)
 {
 	int role = role_of(x, in, e->msgid);
 	struct item *it;
+	(void)k;
+	(void)t;
 	if (role == 2 && C.pending[C.begin_of[e->msgid]]) {
 		/* the end of a waiting span */
 		it = &C.q[(C.pending[C.begin_of[e->msgid]] - 1) % C.cap];
@@ -366,19 +401,32 @@ void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
 	flush(x, in, 0);
 }
 
-void chrome_file_end(const struct export *x, struct input *in)
+static void chrome_file_end(const struct export *x, size_t k, struct input *in)
 {
+	(void)k;
 	flush(x, in, 1);
 }
 
-void chrome_end(const struct export *x)
+static int chrome_end(const struct export *x)
 {
 	(void)x;
-	out_str("\n]}\n");
+	json_end_array(&C.j);
+	json_end_object(&C.j);
+	out_char('\n');
 	free(C.q);
 	free(C.pending);
 	free(C.role);
 	free(C.begin_of);
 	free_names();
 	memset(&C, 0, sizeof C);
+	return 0;
 }
+
+const struct export_format export_chrome = {
+	.name = "chrome",
+	.begin = chrome_begin,
+	.file = chrome_file,
+	.entry = chrome_entry,
+	.file_end = chrome_file_end,
+	.end = chrome_end,
+};

@@ -12,6 +12,7 @@
 #include <zstd.h>
 #include "commands.h"
 #include "input.h"
+#include "sink.h"
 
 static const char usage[] =
 	"usage: timeline copy [--zstd[=LEVEL]] SRC... DEST\n"
@@ -37,69 +38,6 @@ struct copy {
 	const char *root;            /* the SRC being walked */
 	int problems;
 };
-
-/* An output file, written plain or through a zstd stream. */
-struct sink {
-	int fd;
-	ZSTD_CCtx *z;
-};
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p = (const char *)p + k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Compresses (or writes) LEN bytes; END flushes the frame. */
-static int sink_put(struct sink *s, const void *buf, size_t len, int end)
-{
-	static char out[1 << 17];
-	ZSTD_inBuffer in = { buf, len, 0 };
-	size_t left;
-	if (!s->z)
-		return write_all(s->fd, buf, len);
-	do {
-		ZSTD_outBuffer ob = { out, sizeof out, 0 };
-		left = ZSTD_compressStream2(s->z, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
-		if (ZSTD_isError(left)) {
-			errno = EIO;
-			return -1;
-		}
-		if (write_all(s->fd, out, ob.pos))
-			return -1;
-	} while (end ? left != 0 : in.pos < in.size);
-	return 0;
-}
-
-static int sink_write(void *ctx, const void *buf, size_t len)
-{
-	return sink_put(ctx, buf, len, 0);
-}
-
-/* Makes the directories of PATH (0700), as mkdir -p would. */
-static int make_parents(const char *path)
-{
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return 0;
-}
 
 /* Where the copy of PATH goes. */
 static void target(const struct copy *c, const char *path, char *out, size_t size)

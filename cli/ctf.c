@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "export.h"
+#include "sink.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define PACKET_BYTES (64 * 1024)
@@ -57,21 +58,6 @@ static void put_le(unsigned char *p, uint64_t v, int bytes)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void fail(const char *what)
 {
 	if (!T.failed)
@@ -96,7 +82,7 @@ static void format_uuid(char *buf, size_t size, const unsigned char *u)
 		 u[15]);
 }
 
-int ctf_begin(const struct export *x, struct input **in, size_t n)
+static int ctf_begin(const struct export *x, struct input **in, size_t n)
 {
 	memset(&T, 0, sizeof T);
 	T.dirfd = -1;
@@ -207,15 +193,15 @@ static uint32_t class_of(const tl_def *ev, uint16_t msgid)
 	return (uint32_t)T.ncls - 1;
 }
 
-void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
-	       const tl_entry *e)
+static void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
+		      const tl_entry *e, int64_t t)
 {
 	struct stream *s = &T.s;
 	const char *app = strstr(ev->attrs, "app=");
 	size_t applen = app ? strcspn(app + 4, " ") : 0, need;
 	uint64_t ts;
 	unsigned char *p;
-	(void)x;
+	(void)t;
 	if (T.failed)
 		return;
 	if (file != T.file)
@@ -327,7 +313,7 @@ static int write_metadata(void)
 	return rc;
 }
 
-int ctf_end(const struct export *x)
+static int ctf_end(const struct export *x)
 {
 	(void)x;
 	close_packet();
@@ -341,3 +327,11 @@ int ctf_end(const struct export *x)
 	free(T.cls_of);
 	return T.failed ? -1 : 0;
 }
+
+const struct export_format export_ctf = {
+	.name = "ctf",
+	.dir = 1,
+	.begin = ctf_begin,
+	.entry = ctf_entry,
+	.end = ctf_end,
+};

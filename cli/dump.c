@@ -58,9 +58,7 @@ static int dump_one(const char *path, int named, void *arg)
 		}
 	}
 	d->problems += input_report_damage("dump", in);
-	if (tl_reader_skipped(in->r))
-		fprintf(stderr, "timeline dump: %s: %llu incomplete entries skipped\n", path,
-			(unsigned long long)tl_reader_skipped(in->r));
+	input_note_skipped("dump", in);
 	input_close(in);
 	return rc;
 }

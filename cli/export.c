@@ -48,48 +48,33 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-enum { EX_CHROME = 1, EX_CTF, EX_CSV };
+/* The writers, one row each: see export.h. */
+static const struct export_format *const formats[] = {
+	&export_chrome,
+	&export_ctf,
+	&export_csv,
+};
 
 struct exp {
 	struct view view;
 	struct export x;
-	int format;
-	struct input **in;
-	size_t n, cap;
+	const struct export_format *format;
+	struct input_list inputs;
 	int problems;
+	int npairs;                      /* --pair rules, before the defaults */
 	struct an_pair pairs[32 + 3];
 };
-
-static int collect(const char *path, int named, void *arg)
-{
-	struct exp *m = arg;
-	int skipped;
-	struct input *in = input_open("export", path, named, &skipped);
-	if (!in) {
-		m->problems += !skipped;
-		return 0;
-	}
-	if (!view_can_time(&m->view, "export", in)) {
-		m->problems++;
-		input_close(in);
-		return 0;
-	}
-	if (m->n == m->cap &&
-	    !(m->in = realloc(m->in, (m->cap = m->cap ? 2 * m->cap : 16) * sizeof *m->in)))
-		abort();
-	m->in[m->n++] = in;
-	return 0;
-}
 
 /* One input through the writer. */
 static void export_one(struct exp *m, size_t k)
 {
-	struct input *in = m->in[k];
+	const struct export_format *f = m->format;
+	struct input *in = m->inputs.in[k];
 	tl_entry e;
 	uint64_t t0 = 0;
 	int first = 1;
-	if (m->format == EX_CHROME)
-		chrome_file(&m->x, in, (unsigned)k);
+	if (f->file)
+		f->file(&m->x, k, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
 		const tl_def *ev;
@@ -97,54 +82,20 @@ static void export_one(struct exp *m, size_t k)
 		if (first)
 			t0 = e.tsc;
 		first = 0;
-		if (m->format == EX_CSV) {
-			view_entry(&m->view, in, &e, t0);
-			continue;
-		}
-		if (view_keep(&m->view, in, &e, t0, &ev, &t) <= 0)
-			continue;
-		if (m->format == EX_CHROME)
-			chrome_entry(&m->x, in, ev, &e);
-		else
-			ctf_entry(&m->x, k, in, ev, &e);
+		if (view_keep(&m->view, in, &e, t0, &ev, &t) > 0)
+			f->entry(&m->x, k, in, ev, &e, t);
 	}
-	if (m->format == EX_CHROME)
-		chrome_file_end(&m->x, in);
+	if (f->file_end)
+		f->file_end(&m->x, k, in);
 	m->problems += input_report_damage("export", in);
 }
 
-/* Chrome's time 0: the whole second at or before the earliest anchor (or,
- * without anchors, the earliest first tick, to the 10^9). Viewers read
- * times as doubles: counted from here, microseconds keep their three
- * decimals, which 1.8e15 us since 1970 would not. */
-static int64_t origin(struct exp *m)
+/* Parses the options into M. Returns -1 to go on with the inputs at
+ * argv[optind], or the exit code to return now. */
+static int parse(struct exp *m, int argc, char **argv)
 {
-	int64_t o = INT64_MAX;
-	for (size_t i = 0; i < m->n; i++) {
-		struct input *in = m->in[i];
-		tl_entry e;
-		int64_t t;
-		if (m->x.wall) {
-			t = (int64_t)in->info.anchor_realtime_ns;
-		} else {
-			tl_reader_rewind(in->r);
-			if (!tl_reader_next(in->r, &e))
-				continue;
-			t = (int64_t)e.tsc;
-		}
-		if (t < o)
-			o = t;
-	}
-	return o == INT64_MAX ? 0 : o - o % 1000000000;
-}
-
-int cmd_export(int argc, char **argv)
-{
-	struct exp m;
-	const char *why, *out = NULL;
-	int c, npairs = 0;
-
-	memset(&m, 0, sizeof m);
+	const char *why;
+	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:t:e:c:n:h", options, NULL)) != -1) {
@@ -154,71 +105,81 @@ int cmd_export(int argc, char **argv)
 			return cli_finish("export", EXIT_OK);
 		case 'f':
 		case 'X':
-			if (!strcmp(optarg, "chrome")) m.format = EX_CHROME;
-			else if (!strcmp(optarg, "ctf")) m.format = EX_CTF;
-			else if (!strcmp(optarg, "csv")) m.format = EX_CSV;
-			else return cli_usage_error("export", usage, "--format must be chrome, ctf or csv");
+			m->format = NULL;
+			for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+				if (!strcmp(optarg, formats[i]->name))
+					m->format = formats[i];
+			if (!m->format)
+				return cli_usage_error("export", usage, "--format must be chrome, ctf or csv");
 			continue;
 		case 'o':
-			out = optarg;
+			m->x.out = optarg;
 			continue;
 		case 'P':
-			if (npairs == 32 || analyze_pair(&m.pairs[npairs], optarg))
+			if (m->npairs == 32 || analyze_pair(&m->pairs[m->npairs], optarg))
 				return cli_usage_error("export", usage, "--pair takes BEGIN=END, e.g. rx_start=rx_end");
-			npairs++;
+			m->npairs++;
 			continue;
 		}
-		switch (view_option(&m.view, c, optarg, &why)) {
+		switch (view_option(&m->view, c, optarg, &why)) {
 		case 1: continue;
 		case -1: return cli_usage_error("export", usage, why);
 		}
 		return cli_bad_option("export", usage, argv, c);
 	}
-	if (!m.format)
+	if (!m->format)
 		return cli_usage_error("export", usage, "missing --format chrome|ctf|csv");
-	if (!out)
+	if (!m->x.out)
 		return cli_usage_error("export", usage, "missing -o OUT");
 	if (optind == argc)
 		return cli_usage_error("export", usage, "missing input");
+	return -1;
+}
+
+/* Opens the output (unless the writer makes a directory) and writes it. */
+static void run(struct exp *m)
+{
+	const struct export_format *f = m->format;
+	if (!f->dir && strcmp(m->x.out, "-") && !freopen(m->x.out, "w", stdout)) {
+		cli_error("export", "%s: %s", m->x.out, strerror(errno));
+		m->problems++;
+		return;
+	}
+	if (f->begin(&m->x, m->inputs.in, m->inputs.n) < 0) {
+		m->problems++;
+		return;
+	}
+	for (size_t k = 0; k < m->inputs.n; k++)
+		export_one(m, k);
+	if (f->end && f->end(&m->x) < 0)
+		m->problems++;
+	out_flush();
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct exp m;
+	int rc;
+
+	memset(&m, 0, sizeof m);
+	if ((rc = parse(&m, argc, argv)) >= 0)
+		return rc;
 	for (int i = 0; i < 3; i++)
-		m.pairs[npairs + i] = an_default_pairs[i];
+		m.pairs[m.npairs + i] = an_default_pairs[i];
 	m.x.pairs = m.pairs;
-	m.x.npairs = (size_t)npairs + 3;
-	m.x.out = out;
+	m.x.npairs = (size_t)m.npairs + 3;
+	m.x.view = &m.view;
 	m.view.format = FMT_CSV;
 	m.view.with_file = 1;
-	m.problems += input_walk("export", argv + optind, argc - optind, collect, &m);
-	m.x.wall = m.n > 0;
-	for (size_t i = 0; i < m.n; i++)
-		if (!m.in[i]->info.tsc_hz || m.in[i]->info.format != TL_FORMAT_NATIVE)
+	m.problems += input_open_all("export", argv + optind, argc - optind, &m.inputs, view_timed,
+				     &m.view);
+	m.x.wall = m.inputs.n > 0;
+	for (size_t i = 0; i < m.inputs.n; i++)
+		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
-	m.x.origin_ns = origin(&m);
-	if (m.format != EX_CTF && strcmp(out, "-") && !freopen(out, "w", stdout)) {
-		cli_error("export", "%s: %s", out, strerror(errno));
-		m.problems++;
-	} else if (m.format == EX_CTF && ctf_begin(&m.x, m.in, m.n) < 0) {
-		m.problems++;
-	} else {
-		if (m.format == EX_CHROME) {
-			if (!m.x.wall && m.n)
-				cli_error("export", "note: %s; timestamps are TSC ticks shown as nanoseconds",
-					  "a log has no clock anchor (a Snabb file)");
-			chrome_begin(&m.x);
-		} else if (m.format == EX_CSV) {
-			view_begin(&m.view);
-		}
-		for (size_t k = 0; k < m.n; k++)
-			export_one(&m, k);
-		if (m.format == EX_CHROME)
-			chrome_end(&m.x);
-		else if (m.format == EX_CTF && ctf_end(&m.x) < 0)
-			m.problems++;
-		out_flush();
-	}
-	for (size_t k = 0; k < m.n; k++)
-		input_close(m.in[k]);
-	free(m.in);
-	for (int i = 0; i < npairs; i++) {
+	run(&m);
+	input_close_all(&m.inputs);
+	for (int i = 0; i < m.npairs; i++) {
 		free((char *)m.pairs[i].begin);
 		free((char *)m.pairs[i].end);
 	}

@@ -1,6 +1,8 @@
-/* export.h: `timeline export`'s writers: Chrome trace JSON (chrome.c) and
- * CTF 1.8 (ctf.c). export.c reads the inputs, applies the filters, and
- * hands each kept entry to the writer. */
+/* export.h: `timeline export`'s writers, one per --format, each a struct
+ * export_format in its own file: Chrome trace JSON (chrome.c), CTF 1.8
+ * (ctf.c), CSV (csv.c). export.c reads the inputs, applies the filters, and
+ * hands each kept entry to the writer. Adding a format: write its file with
+ * its struct export_format, declare it below, add it to export.c's table. */
 #ifndef TL_EXPORT_H
 #define TL_EXPORT_H
 #include <stdint.h>
@@ -10,25 +12,34 @@
 
 /* What every writer is given. */
 struct export {
-	const char *out;                 /* -o: a file (chrome) or directory (ctf) */
+	const char *out;                 /* -o: a file, or a directory (dir writers) */
+	const struct view *view;         /* the filters, and how CSV rows look */
 	const struct an_pair *pairs;     /* span rules */
 	size_t npairs;
 	int wall;                        /* 1: all inputs have a TSC frequency and anchor */
-	int64_t origin_ns;               /* chrome: time 0 (wall ns, or ticks without wall) */
 };
 
-/* Chrome JSON: spans (X), instants (i), counters (C), on stdout. */
-void chrome_begin(const struct export *x);
-void chrome_file(const struct export *x, struct input *in, unsigned index);
-void chrome_entry(const struct export *x, struct input *in, const tl_def *ev,
-		  const tl_entry *e);
-void chrome_file_end(const struct export *x, struct input *in);
-void chrome_end(const struct export *x);
+/* A writer. export.c calls begin, then for each input K file, entry for
+ * each entry the filters keep (at time T in the view's unit), file_end;
+ * then end. file, file_end and end may be NULL. */
+struct export_format {
+	const char *name;                /* its --format */
+	int dir;                         /* 1: OUT is a directory begin makes; 0: a file
+					  * export.c opens as standard output (- is stdout) */
+	/* Starts the output for the N inputs IN: -1 (reported) when it cannot. */
+	int (*begin)(const struct export *x, struct input **in, size_t n);
+	void (*file)(const struct export *x, size_t k, struct input *in);
+	void (*entry)(const struct export *x, size_t k, struct input *in, const tl_def *ev,
+		      const tl_entry *e, int64_t t);
+	void (*file_end)(const struct export *x, size_t k, struct input *in);
+	/* Finishes the output: -1 (reported) when it could not be written. */
+	int (*end)(const struct export *x);
+};
 
-/* CTF: a trace directory X->out with metadata and one stream per input.
- * ctf_begin() returns -1 (reported) when the directory cannot be made. */
-int ctf_begin(const struct export *x, struct input **inputs, size_t n);
-void ctf_entry(const struct export *x, size_t file, struct input *in, const tl_def *ev,
-	       const tl_entry *e);
-int ctf_end(const struct export *x);
+/* Chrome JSON: spans (X), instants (i), counters (C), in one file. */
+extern const struct export_format export_chrome;
+/* CTF: a trace directory with metadata and one stream per input. */
+extern const struct export_format export_ctf;
+/* CSV: the rows of dump --format csv. */
+extern const struct export_format export_csv;
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "commands.h"
 #include "input.h"
+#include "json.h"
 #include "out.h"
 
 static const char usage[] =
@@ -92,65 +93,68 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 static void json(const struct input *in, const struct span *s, size_t defs)
 {
 	const tl_info *i = &in->info;
+	struct json j = JSON_INIT;
 	char a[48];
 	int native = i->format == TL_FORMAT_NATIVE;
-	out_str("{\"file\":");
-	out_json(in->path);
-	out_str(",\"compressed\":");
-	out_str(in->info.compressed ? "true" : "false");
-	out_str(",\"format\":");
-	out_json(native ? "timeline" : "snabb");
-	out_str(",\"major\":");
-	out_u64(i->major);
-	out_str(",\"minor\":");
-	out_u64(i->minor);
+	json_begin_object(&j);
+	JSON_KEY(&j, "file");
+	json_string(&j, in->path);
+	JSON_KEY(&j, "compressed");
+	json_bool(&j, in->info.compressed);
+	JSON_KEY(&j, "format");
+	json_string(&j, native ? "timeline" : "snabb");
+	JSON_KEY(&j, "major");
+	json_uint(&j, i->major);
+	JSON_KEY(&j, "minor");
+	json_uint(&j, i->minor);
 	if (native) {
-		out_str(",\"process\":");
-		out_json(i->process);
-		out_str(",\"pid\":");
-		out_u64(i->pid);
-		out_str(",\"host\":");
-		out_json(i->host);
-		out_str(",\"name\":");
-		out_json(i->name);
-		out_str(",\"clock\":");
-		out_json(i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown");
-		out_str(",\"tsc_hz\":");
-		out_u64(i->tsc_hz);
-		out_str(",\"written\":");
-		out_u64(i->cursor);
-		out_str(",\"wrapped\":");
-		out_u64(i->cursor > i->entries ? i->cursor - i->entries : 0);
-		out_str(",\"rate\":");
-		out_u64(i->rate);
-		out_str(",\"rate_fixed\":");
-		out_str(i->rate_fixed ? "true" : "false");
-		out_str(",\"breaths\":");
-		out_u64(i->breaths);
+		JSON_KEY(&j, "process");
+		json_string(&j, i->process);
+		JSON_KEY(&j, "pid");
+		json_uint(&j, i->pid);
+		JSON_KEY(&j, "host");
+		json_string(&j, i->host);
+		JSON_KEY(&j, "name");
+		json_string(&j, i->name);
+		JSON_KEY(&j, "clock");
+		json_string(&j, i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown");
+		JSON_KEY(&j, "tsc_hz");
+		json_uint(&j, i->tsc_hz);
+		JSON_KEY(&j, "written");
+		json_uint(&j, i->cursor);
+		JSON_KEY(&j, "wrapped");
+		json_uint(&j, i->cursor > i->entries ? i->cursor - i->entries : 0);
+		JSON_KEY(&j, "rate");
+		json_uint(&j, i->rate);
+		JSON_KEY(&j, "rate_fixed");
+		json_bool(&j, i->rate_fixed);
+		JSON_KEY(&j, "breaths");
+		json_uint(&j, i->breaths);
 	}
-	out_str(",\"entries\":");
-	out_u64(i->entries);
-	out_str(",\"used\":");
-	out_u64(s->n);
-	out_str(",\"first_tsc\":");
-	out_u64(s->first);
-	out_str(",\"last_tsc\":");
-	out_u64(s->last);
-	out_str(",\"span_cycles\":");
-	out_u64(s->last - s->first);
+	JSON_KEY(&j, "entries");
+	json_uint(&j, i->entries);
+	JSON_KEY(&j, "used");
+	json_uint(&j, s->n);
+	JSON_KEY(&j, "first_tsc");
+	json_uint(&j, s->first);
+	JSON_KEY(&j, "last_tsc");
+	json_uint(&j, s->last);
+	JSON_KEY(&j, "span_cycles");
+	json_uint(&j, s->last - s->first);
 	if (native && i->tsc_hz && s->n) {
-		out_str(",\"span_ns\":");
-		out_u64(tl_ticks_to_ns(s->last - s->first, i->tsc_hz));
+		JSON_KEY(&j, "span_ns");
+		json_uint(&j, tl_ticks_to_ns(s->last - s->first, i->tsc_hz));
 		tl_format_wall(a, sizeof a, tl_wall_ns(&in->info, s->first));
-		out_str(",\"first_wall\":");
-		out_json(a);
+		JSON_KEY(&j, "first_wall");
+		json_string(&j, a);
 		tl_format_wall(a, sizeof a, tl_wall_ns(&in->info, s->last));
-		out_str(",\"last_wall\":");
-		out_json(a);
+		JSON_KEY(&j, "last_wall");
+		json_string(&j, a);
 	}
-	out_str(",\"definitions\":");
-	out_u64(defs);
-	out_str("}\n");
+	JSON_KEY(&j, "definitions");
+	json_uint(&j, defs);
+	json_end_object(&j);
+	out_char('\n');
 }
 
 struct info_run {

@@ -183,6 +183,13 @@ int input_report_damage(const char *cmd, const struct input *in)
 	return problems;
 }
 
+void input_note_skipped(const char *cmd, const struct input *in)
+{
+	if (tl_reader_skipped(in->r))
+		fprintf(stderr, "timeline %s: %s: %llu incomplete entries skipped\n", cmd, in->path,
+			(unsigned long long)tl_reader_skipped(in->r));
+}
+
 void input_close(struct input *in)
 {
 	if (!in)
@@ -198,6 +205,53 @@ void input_close(struct input *in)
 		in->shown = next;
 	}
 	free(in);
+}
+
+/* What input_open_all() walks with. */
+struct open_all {
+	const char *cmd;
+	struct input_list *list;
+	int (*keep)(const struct input *, const char *, void *);
+	void *arg;
+	int problems;
+};
+
+static int open_one(const char *path, int named, void *arg)
+{
+	struct open_all *o = arg;
+	struct input_list *l = o->list;
+	int skipped;
+	struct input *in = input_open(o->cmd, path, named, &skipped);
+	if (!in) {
+		o->problems += !skipped;
+		return 0;
+	}
+	if (o->keep && !o->keep(in, o->cmd, o->arg)) {
+		o->problems++;
+		input_close(in);
+		return 0;
+	}
+	if (l->n == l->cap &&
+	    !(l->in = realloc(l->in, (l->cap = l->cap ? 2 * l->cap : 16) * sizeof *l->in)))
+		abort();
+	l->in[l->n++] = in;
+	return 0;
+}
+
+int input_open_all(const char *cmd, char **paths, int npaths, struct input_list *list,
+		   int (*keep)(const struct input *in, const char *cmd, void *arg), void *arg)
+{
+	struct open_all o = { cmd, list, keep, arg, 0 };
+	int problems = input_walk(cmd, paths, npaths, open_one, &o);
+	return problems + o.problems;
+}
+
+void input_close_all(struct input_list *list)
+{
+	for (size_t i = 0; i < list->n; i++)
+		input_close(list->in[i]);
+	free(list->in);
+	memset(list, 0, sizeof *list);
 }
 
 /* ------------------------------------------------------------------------

@@ -40,12 +40,32 @@ struct input {
  * parseable definition). Returns the number of problems reported. */
 int input_report_damage(const char *cmd, const struct input *in);
 
+/* Notes on stderr how many incomplete entries (torn by a writer) reading IN
+ * skipped, if any: "timeline CMD: PATH: N incomplete entries skipped". */
+void input_note_skipped(const char *cmd, const struct input *in);
+
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not
  * followed). Problems walking are reported as "timeline CMD: PATH: problem"
  * and counted. Returns the number of problems; stops early if FN returns < 0. */
 int input_walk(const char *cmd, char **paths, int npaths,
 	       int (*fn)(const char *path, int named, void *arg), void *arg);
+
+/* The inputs of a command that opens them all before reading (export, merge). */
+struct input_list {
+	struct input **in;
+	size_t n, cap;
+};
+
+/* Opens every log under PATHS (as input_walk() finds them) into LIST, in
+ * order. KEEP, if not NULL, vets each input once open: it returns 0 to
+ * leave it out, having reported why. Returns the number of problems
+ * (reported): paths not walked, files not opened, inputs left out. */
+int input_open_all(const char *cmd, char **paths, int npaths, struct input_list *list,
+		   int (*keep)(const struct input *in, const char *cmd, void *arg), void *arg);
+
+/* Closes the inputs of LIST and frees it. */
+void input_close_all(struct input_list *list);
 
 /* Nonzero: input_open() skips non-logs found in directories without a note. */
 extern int input_quiet;

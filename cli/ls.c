@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "input.h"
+#include "json.h"
 #include "out.h"
 
 static const char usage[] =
@@ -81,21 +82,24 @@ static int ls_one(const char *path, int named, void *arg)
 	else
 		snprintf(rate, sizeof rate, "%u%s", i->rate, i->rate_fixed ? " fixed" : "");
 	if (l->json) {
-		out_str("{\"path\":");
-		out_json(path);
-		out_str(",\"format\":");
-		out_json(i->format == TL_FORMAT_NATIVE ? "timeline" : "snabb");
-		out_str(",\"pid\":");
-		out_u64(pid);
-		out_str(",\"alive\":");
-		out_str(alive(pid) ? "true" : "false");
-		out_str(",\"process\":");
-		out_json(i->format == TL_FORMAT_NATIVE ? i->process : "");
-		out_str(",\"written\":");
-		out_u64(i->cursor);
-		out_str(",\"rate\":");
-		out_json(rate);
-		out_str("}\n");
+		struct json j = JSON_INIT;
+		json_begin_object(&j);
+		JSON_KEY(&j, "path");
+		json_string(&j, path);
+		JSON_KEY(&j, "format");
+		json_string(&j, i->format == TL_FORMAT_NATIVE ? "timeline" : "snabb");
+		JSON_KEY(&j, "pid");
+		json_uint(&j, pid);
+		JSON_KEY(&j, "alive");
+		json_bool(&j, alive(pid));
+		JSON_KEY(&j, "process");
+		json_string(&j, i->format == TL_FORMAT_NATIVE ? i->process : "");
+		JSON_KEY(&j, "written");
+		json_uint(&j, i->cursor);
+		JSON_KEY(&j, "rate");
+		json_string(&j, rate);
+		json_end_object(&j);
+		out_char('\n');
 	} else {
 		if (!l->count)
 			out_str("    PID ALIVE     WRITTEN RATE     PROCESS          PATH\n");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "heap.h"
 #include "out.h"
 #include "view.h"
 #include "warm.h"
@@ -36,31 +37,22 @@ struct source {
 struct merge {
 	struct view view;
 	struct source *src;
-	size_t n, cap;
+	size_t n;
 	int problems;
 	int by_wall;                 /* 1: merge by wall clock */
 };
 
-static int collect(const char *path, int named, void *arg)
+/* Opens the inputs and makes a source of each. */
+static void collect(struct merge *m, char **paths, int npaths)
 {
-	struct merge *m = arg;
-	int skipped;
-	struct input *in = input_open("merge", path, named, &skipped);
-	if (!in) {
-		m->problems += !skipped;
-		return 0;
-	}
-	if (!view_can_time(&m->view, "merge", in)) {
-		m->problems++;
-		input_close(in);
-		return 0;
-	}
-	if (m->n == m->cap && !(m->src = realloc(m->src, (m->cap = m->cap ? 2 * m->cap : 16) *
-							    sizeof *m->src)))
+	struct input_list l = { NULL, 0, 0 };
+	m->problems += input_open_all("merge", paths, npaths, &l, view_timed, &m->view);
+	if (!(m->src = calloc(l.n ? l.n : 1, sizeof *m->src)))
 		abort();
-	memset(&m->src[m->n], 0, sizeof *m->src);
-	m->src[m->n++].in = in;
-	return 0;
+	for (size_t i = 0; i < l.n; i++)
+		m->src[i].in = l.in[i];
+	m->n = l.n;
+	free(l.in);
 }
 
 /* By TSC when every input shares host and boot (or any is a Snabb file),
@@ -95,39 +87,10 @@ static int advance(struct merge *m, struct source *s)
 	return 1;
 }
 
-/* The heap holds each source's sort key next to its index, so that sifting
- * touches one array: ordered by (key, index), equal times keep input order. */
-struct node {
-	uint64_t key;
-	size_t src;
-};
-
-static int less(const struct node *x, const struct node *y)
-{
-	return x->key < y->key || (x->key == y->key && x->src < y->src);
-}
-
-static void sift_down(struct node *heap, size_t n, size_t i)
-{
-	struct node x = heap[i];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && less(&heap[c + 1], &heap[c]))
-			c++;
-		if (!less(&heap[c], &x))
-			break;
-		heap[i] = heap[c];
-		i = c;
-	}
-	heap[i] = x;
-}
-
 /* Merges and prints; returns after the last entry or at --limit. */
 static void run(struct merge *m)
 {
-	struct node *heap = malloc((m->n ? m->n : 1) * sizeof *heap);
+	struct heap_node *heap = malloc((m->n ? m->n : 1) * sizeof *heap);
 	tl_reader **readers = malloc((m->n ? m->n : 1) * sizeof *readers);
 	size_t n = 0;
 	uint64_t t0 = UINT64_MAX;
@@ -137,27 +100,26 @@ static void run(struct merge *m)
 		tl_reader_rewind(m->src[i].in->r);
 		if (advance(m, &m->src[i])) {
 			m->src[i].t0 = m->src[i].e.tsc;
-			heap[n++] = (struct node){ m->src[i].key, i };
+			heap[n++] = (struct heap_node){ m->src[i].key, i };
 			if (!m->by_wall && m->src[i].e.tsc < t0)
 				t0 = m->src[i].e.tsc;
 		}
 	}
-	for (size_t i = n; i-- > 0;)
-		sift_down(heap, n, i);
+	heap_make(heap, n);
 	for (size_t i = 0; i < m->n; i++)
 		readers[i] = m->src[i].in->r;
 	warm_start(readers, m->n);
 	if (m->by_wall && n)
 		m->view.wall0 = (int64_t)(heap[0].key - (1ull << 63));
 	while (n) {
-		struct source *s = &m->src[heap[0].src];
+		struct source *s = &m->src[heap[0].index];
 		if (view_entry(&m->view, s->in, &s->e, m->by_wall ? s->t0 : t0) < 0)
 			break;
 		if (advance(m, s))
 			heap[0].key = s->key;
 		else
 			heap[0] = heap[--n];
-		sift_down(heap, n, 0);
+		heap_sift_down(heap, n, 0);
 	}
 	warm_stop();
 	free(readers);
@@ -173,16 +135,14 @@ int cmd_merge(int argc, char **argv)
 	m.view.with_file = 1;
 	if ((rc = view_parse(&m.view, "merge", usage, options, argc, argv)) >= 0)
 		return rc;
-	m.problems += input_walk("merge", argv + optind, argc - optind, collect, &m);
+	collect(&m, argv + optind, argc - optind);
 	choose_clock(&m);
 	view_begin(&m.view);
 	run(&m);
 	out_flush();
 	for (size_t i = 0; i < m.n; i++) {
 		m.problems += input_report_damage("merge", m.src[i].in);
-		if (tl_reader_skipped(m.src[i].in->r))
-			fprintf(stderr, "timeline merge: %s: %llu incomplete entries skipped\n",
-				m.src[i].in->path, (unsigned long long)tl_reader_skipped(m.src[i].in->r));
+		input_note_skipped("merge", m.src[i].in);
 		input_close(m.src[i].in);
 	}
 	free(m.src);

@@ -5,47 +5,30 @@
 #include <string.h>
 #include "out.h"
 
-static char buf[1 << 18];
-static size_t len;
+char out_buf[OUT_SIZE];
+size_t out_len;
 
 void out_flush(void)
 {
-	if (len && fwrite(buf, 1, len, stdout) != len) {
+	if (out_len && fwrite(out_buf, 1, out_len, stdout) != out_len) {
 		/* stdout's error flag is set; cli_finish() reports it */
 	}
-	len = 0;
-}
-
-static inline char *room(size_t n)
-{
-	if (len + n > sizeof buf)
-		out_flush();
-	return buf + len;
+	out_len = 0;
 }
 
 const char tl_digits2[200] =
 	"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
 	"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-char *out_reserve(size_t n)
-{
-	return room(n);
-}
-
-void out_commit(char *end)
-{
-	len = (size_t)(end - buf);
-}
-
 void out_bytes(const char *s, size_t n)
 {
-	if (n > sizeof buf / 2) {
+	if (n > sizeof out_buf / 2) {
 		out_flush();
 		fwrite(s, 1, n, stdout);
 		return;
 	}
-	memcpy(room(n), s, n);
-	len += n;
+	memcpy(out_reserve(n), s, n);
+	out_len += n;
 }
 
 void out_str(const char *s)
@@ -55,8 +38,8 @@ void out_str(const char *s)
 
 void out_char(char c)
 {
-	*room(1) = c;
-	len++;
+	*out_reserve(1) = c;
+	out_len++;
 }
 
 void out_u64(uint64_t v)
@@ -101,30 +84,6 @@ void out_double(double d)
 void out_csv(const char *s)
 {
 	size_t n = strlen(s);
-	char *p = room(2 * n + 2);
-	len += csv_write(p, 2 * n + 2, s, n);
-}
-
-void out_json(const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	out_char('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			out_char('\\');
-			out_char((char)c);
-		} else if (c == '\n') {
-			out_bytes("\\n", 2);
-		} else if (c == '\t') {
-			out_bytes("\\t", 2);
-		} else if (c < 0x20) {
-			out_bytes("\\u00", 4);
-			out_char(hex[c >> 4]);
-			out_char(hex[c & 15]);
-		} else {
-			out_char((char)c);
-		}
-	}
-	out_char('"');
+	char *p = out_reserve(2 * n + 2);
+	out_len += csv_write(p, 2 * n + 2, s, n);
 }

@@ -1,6 +1,6 @@
 /* out.h: buffered output for the reading commands: numbers without printf,
- * CSV fields quoted by libcsv, JSON strings escaped. Write errors (a full
- * disk, a closed pipe) are remembered and reported by cli_finish(). */
+ * CSV fields quoted by libcsv (JSON: json.h). Write errors (a full disk, a
+ * closed pipe) are remembered and reported by cli_finish(). */
 #ifndef TL_OUT_H
 #define TL_OUT_H
 #include <stddef.h>
@@ -13,14 +13,28 @@ void out_u64(uint64_t v);
 void out_i64(int64_t v);
 void out_double(double d);           /* %.17g: round-trips */
 void out_csv(const char *s);          /* one CSV field, quoted when needed */
-void out_json(const char *s);         /* a JSON string with its quotes */
+void out_json(const char *s);         /* a JSON string with its quotes (json.c) */
 void out_pad(uint64_t v, int width);  /* v right-aligned in WIDTH columns */
 void out_flush(void);
 
-/* The fast path for a whole line: reserve room for N bytes, write with the
- * put_* helpers, then commit the end pointer. */
-char *out_reserve(size_t n);
-void out_commit(char *end);
+/* The buffer, for the inline fast path below. */
+#define OUT_SIZE (1 << 18)
+extern char out_buf[OUT_SIZE];
+extern size_t out_len;
+
+/* The fast path for a whole line: reserve room for N bytes (N at most
+ * OUT_SIZE / 2), write with the put_* helpers, then commit the end pointer. */
+static inline char *out_reserve(size_t n)
+{
+	if (out_len + n > OUT_SIZE)
+		out_flush();
+	return out_buf + out_len;
+}
+
+static inline void out_commit(char *end)
+{
+	out_len = (size_t)(end - out_buf);
+}
 
 extern const char tl_digits2[200];   /* "000102...99" */
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "out.h"
 #include "table.h"
 #include "view.h"
@@ -152,21 +153,22 @@ static void print_csv(const struct table *t)
 static void print_json(const struct table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
-		out_str("{\"table\":");
-		out_json(t->name);
+		struct json j = JSON_INIT;
+		json_begin_object(&j);
+		JSON_KEY(&j, "table");
+		json_string(&j, t->name);
 		for (int c = 0; c < t->ncols; c++) {
 			const char *s = cell(t, r, c);
-			out_char(',');
-			out_json(t->cols[c]);
-			out_char(':');
+			json_key(&j, t->cols[c]);
 			if (is_number(s))
-				out_str(s);
+				json_raw(&j, s, strlen(s));
 			else if (!strcmp(s, "-"))
-				out_str("null");
+				json_null(&j);
 			else
-				out_json(s);
+				json_string(&j, s);
 		}
-		out_str("}\n");
+		json_end_object(&j);
+		out_char('\n');
 	}
 }
 

@@ -1,11 +1,11 @@
 /* view.c: printing entries as text, CSV or JSON lines, with time conversion
  * and the --event, --cpu, --numa, --from, --to and --limit filters. */
 #include <fnmatch.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "json.h"
 #include "out.h"
 #include "view.h"
 
@@ -96,6 +96,11 @@ int view_can_time(const struct view *v, const char *cmd, const struct input *in)
 	return 1;
 }
 
+int view_timed(const struct input *in, const char *cmd, void *view)
+{
+	return view_can_time(view, cmd, in);
+}
+
 /* Does the --event glob keep event E? Cached per definition. */
 static int event_kept(const struct view *v, const tl_def *ev)
 {
@@ -125,30 +130,13 @@ static int in_window(const struct view *v, int64_t t)
 	return (!v->has_from || x >= v->from) && (!v->has_to || x <= v->to);
 }
 
-static void put_time(const struct view *v, int64_t t, int quoted)
-{
-	char b[48];
-	if (v->time != TIME_WALL) {
-		out_i64(t);
-		return;
-	}
-	tl_format_wall(b, sizeof b, t);
-	if (quoted)
-		out_json(b);
-	else
-		out_str(b);
-}
-
-/* Argument I of E; a double that is not finite is "null" in JSON. */
-static void put_arg(const tl_entry *e, int i, int json)
+/* Argument I of E, a whole number or a double, for text and CSV. */
+static void put_arg(const tl_entry *e, int i)
 {
 	double d;
 	if (e->dargs >> i & 1) {
 		memcpy(&d, &e->args[i], 8);
-		if (json && !isfinite(d))
-			out_str("null");
-		else
-			out_double(d);
+		out_double(d);
 	} else {
 		out_u64(e->args[i]);
 	}
@@ -162,9 +150,11 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 		out_str(in->label);
 		out_char(' ');
 	}
-	if (v->time == TIME_WALL)
-		put_time(v, t, 0);
-	else if (t < 0) {
+	if (v->time == TIME_WALL) {
+		char b[48];
+		tl_format_wall(b, sizeof b, t);
+		out_str(b);
+	} else if (t < 0) {
 		char b[24];
 		snprintf(b, sizeof b, "%14lld", (long long)t);
 		out_str(b);
@@ -182,7 +172,7 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 		out_char(' ');
 		out_str(ev->args[i]);
 		out_char('=');
-		put_arg(e, (int)i, 0);
+		put_arg(e, (int)i);
 	}
 	out_char('\n');
 }
@@ -249,7 +239,7 @@ static void csv_line(const struct view *v, struct input *in, const tl_def *ev,
 		out_bytes(shown_of(ev)->csv_head, shown_of(ev)->csv_head_len);
 		for (int i = 0; i < TL_MAX_ARGS; i++) {
 			out_char(',');
-			put_arg(e, i, 0);
+			put_arg(e, i);
 		}
 		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
 		return;
@@ -279,31 +269,45 @@ static void csv_line(const struct view *v, struct input *in, const tl_def *ev,
 static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 		      const tl_entry *e, int64_t t)
 {
-	out_str("{\"file\":");
-	out_json(in->path);
-	out_str(",\"seq\":");
-	out_u64(e->seq);
-	out_str(",\"tsc\":");
-	out_u64(e->tsc);
-	out_str(",\"time\":");
-	put_time(v, t, 1);
-	out_str(",\"cpu\":");
-	out_u64(e->cpu);
-	out_str(",\"numa\":");
-	out_u64(e->numa);
-	out_str(",\"event\":");
-	out_json(ev->name);
-	out_str(",\"attrs\":");
-	out_json(ev->attrs);
-	out_str(",\"args\":{");
-	for (unsigned i = 0; i < ev->nargs; i++) {
-		if (i)
-			out_char(',');
-		out_json(ev->args[i]);
-		out_char(':');
-		put_arg(e, (int)i, 1);
+	struct json j = JSON_INIT;
+	json_begin_object(&j);
+	JSON_KEY(&j, "file");
+	json_string(&j, in->path);
+	JSON_KEY(&j, "seq");
+	json_uint(&j, e->seq);
+	JSON_KEY(&j, "tsc");
+	json_uint(&j, e->tsc);
+	JSON_KEY(&j, "time");
+	if (v->time == TIME_WALL) {
+		char b[48];
+		tl_format_wall(b, sizeof b, t);
+		json_string(&j, b);
+	} else {
+		json_int(&j, t);
 	}
-	out_str("}}\n");
+	JSON_KEY(&j, "cpu");
+	json_uint(&j, e->cpu);
+	JSON_KEY(&j, "numa");
+	json_uint(&j, e->numa);
+	JSON_KEY(&j, "event");
+	json_string(&j, ev->name);
+	JSON_KEY(&j, "attrs");
+	json_string(&j, ev->attrs);
+	JSON_KEY(&j, "args");
+	json_begin_object(&j);
+	for (unsigned i = 0; i < ev->nargs; i++) {
+		json_key(&j, ev->args[i]);
+		if (e->dargs >> i & 1) {
+			double d;
+			memcpy(&d, &e->args[i], 8);
+			json_double(&j, d);
+		} else {
+			json_uint(&j, e->args[i]);
+		}
+	}
+	json_end_object(&j);
+	json_end_object(&j);
+	out_char('\n');
 }
 
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
@@ -329,18 +333,29 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	return 1;
 }
 
-int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+static void print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
+		  int64_t t)
 {
-	const tl_def *ev;
-	int64_t t;
-	int rc = view_keep(v, in, e, t0, &ev, &t);
-	if (rc <= 0)
-		return rc;
 	if (v->format == FMT_CSV)
 		csv_line(v, in, ev, e, t);
 	else if (v->format == FMT_JSON)
 		json_line(v, in, ev, e, t);
 	else
 		text_line(v, in, ev, e, t);
-	return 1;
+}
+
+void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
+		int64_t t)
+{
+	print(v, in, ev, e, t);
+}
+
+int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+{
+	const tl_def *ev;
+	int64_t t;
+	int rc = view_keep(v, in, e, t0, &ev, &t);
+	if (rc > 0)
+		print(v, in, ev, e, t);
+	return rc;
 }

@@ -65,11 +65,18 @@ void view_begin(const struct view *v);
 /* Can IN be shown in V's time unit? Reports and returns 0 if not. */
 int view_can_time(const struct view *v, const char *cmd, const struct input *in);
 
+/* view_can_time() for input_open_all(), the struct view at VIEW. */
+int view_timed(const struct input *in, const char *cmd, void *view);
+
 /* Applies V's filters to entry E of IN (T0 as for view_entry): returns 1
  * with its definition in *EV and time in *T when kept (and counts it),
  * 0 when filtered out, -1 when the limit is reached. */
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	      const tl_def **ev, int64_t *t);
+
+/* Prints entry E of IN, of definition EV and at time T, kept by view_keep(). */
+void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
+		int64_t t);
 
 /* Prints entry E of IN if the filters keep it; T0 is the tsc that time
  * counts from. Returns 1 printed, 0 filtered out, -1 the limit is reached. */

@@ -1,0 +1,63 @@
+/* sink.c: writing files (see sink.h): whole buffers, zstd streams, and the
+ * directories a file goes in. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sink.h"
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int sink_put(struct sink *s, const void *buf, size_t len, int end)
+{
+	static char out[1 << 17];
+	ZSTD_inBuffer in = { buf, len, 0 };
+	size_t left;
+	if (!s->z)
+		return write_all(s->fd, buf, len);
+	do {
+		ZSTD_outBuffer ob = { out, sizeof out, 0 };
+		left = ZSTD_compressStream2(s->z, &ob, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left)) {
+			errno = EIO;
+			return -1;
+		}
+		if (write_all(s->fd, out, ob.pos))
+			return -1;
+	} while (end ? left != 0 : in.pos < in.size);
+	return 0;
+}
+
+int sink_write(void *ctx, const void *buf, size_t len)
+{
+	return sink_put(ctx, buf, len, 0);
+}
+
+int make_parents(const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze.h"
+#include "anopts.h"
 #include "commands.h"
 #include "export.h"
 #include "out.h"
@@ -116,7 +116,7 @@ static int parse(struct exp *m, int argc, char **argv)
 			m->x.out = optarg;
 			continue;
 		case 'P':
-			if (m->npairs == 32 || analyze_pair(&m->pairs[m->npairs], optarg))
+			if (m->npairs == 32 || anopts_pair(&m->pairs[m->npairs], optarg))
 				return cli_usage_error("export", usage, "--pair takes BEGIN=END, e.g. rx_start=rx_end");
 			m->npairs++;
 			continue;

@@ -13,20 +13,24 @@
 #include "commands.h"
 #include "input.h"
 #include "sink.h"
+#include "window.h"
 
 static const char usage[] =
-	"usage: timeline copy [--zstd[=LEVEL]] SRC... DEST\n"
+	"usage: timeline copy [--zstd[=LEVEL]] [WINDOW] SRC... DEST\n"
 	"\n"
 	"Copies logs, while their writers keep running, leaving out any entry\n"
 	"torn by a concurrent write. With one SRC file, DEST is the copy; else\n"
 	"DEST is a directory and the copies keep their paths below each SRC.\n"
-	"\n"
+	"With a window or a filter, a copy of ours holds only the entries kept,\n"
+	"renumbered in a ring just big enough for them.\n"
+	"\n" WINDOW_USAGE
 	"   -z, --zstd[=LEVEL]  compress the copies with zstd (level 1-19, default 3);\n"
 	"                       in a directory they get the suffix .zst\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
 	{ "zstd", optional_argument, NULL, 'z' },
+	WINDOW_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -37,7 +41,26 @@ struct copy {
 	int into_dir;                /* DEST is a directory */
 	const char *root;            /* the SRC being walked */
 	int problems;
+	struct window w;             /* what goes into the copies */
+	struct input *in;            /* the input being copied, for keep() */
 };
+
+/* tl_reader_copy_if()'s filter: the window, placed at the first entry. */
+static int keep(void *arg, const tl_entry *e)
+{
+	struct copy *c = arg;
+	if (!c->in->span_set) {
+		c->in->span_set = 1;
+		c->in->span_bad = window_begin(&c->w, c->in, e->tsc, &c->in->span, "copy") < 0;
+	}
+	return !c->in->span_bad && window_keep(&c->w, &c->in->span, c->in, e);
+}
+
+/* Does W leave any entry out? */
+static int filtering(const struct window *w)
+{
+	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
+}
 
 /* Where the copy of PATH goes. */
 static void target(const struct copy *c, const char *path, char *out, size_t size)
@@ -87,10 +110,14 @@ static int copy_one(const char *path, int named, void *arg)
 		cli_error("copy", "%s: %s", to, strerror(errno ? errno : EIO));
 		goto fail;
 	}
-	if (tl_reader_copy(in->r, sink_write, &s, &kept, &dropped, to, &err) != TL_OK) {
+	c->in = in;
+	if (tl_reader_copy_if(in->r, filtering(&c->w) ? keep : NULL, c, sink_write, &s, &kept,
+			      &dropped, to, &err) != TL_OK) {
 		cli_error("copy", "%s", err.msg);
 		goto fail;
 	}
+	if (in->span_bad)
+		goto fail;
 	if ((s.z && sink_put(&s, NULL, 0, 1)) || close(s.fd) != 0) {
 		s.fd = -1;
 		cli_error("copy", "%s: cannot write the copy: %s", to, strerror(errno));
@@ -114,12 +141,13 @@ fail:
 
 int cmd_copy(int argc, char **argv)
 {
-	struct copy c = { 0, NULL, 0, "", 0 };
+	struct copy c = { .root = "" };
+	const char *why;
 	struct stat st;
 	int ch, nsrc;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":z::h", options, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":z::h" WINDOW_SHORT, options, NULL)) != -1) {
 		uint64_t level;
 		switch (ch) {
 		case 'z':
@@ -133,6 +161,12 @@ int cmd_copy(int argc, char **argv)
 			fputs(usage, stdout);
 			return cli_finish("copy", EXIT_OK);
 		default:
+			switch (window_option(&c.w, ch, optarg, &why)) {
+			case 1:
+				continue;
+			case -1:
+				return cli_usage_error("copy", usage, why);
+			}
 			return cli_bad_option("copy", usage, argv, ch);
 		}
 	}

@@ -170,6 +170,7 @@ int cmd_export(int argc, char **argv)
 	m.x.npairs = (size_t)m.npairs + 3;
 	m.x.view = &m.view;
 	m.view.format = FMT_CSV;
+	m.view.cmd = "export";
 	m.view.with_file = 1;
 	m.problems += input_open_all("export", argv + optind, argc - optind, &m.inputs, view_timed,
 				     &m.view);

@@ -24,12 +24,12 @@ static const char *const clocks[] = { "auto", "rdtsc+rdpid", "rdtscp", "rdtsc",
 				       "monotonic", "manual", "rdtsc+lsl" };
 
 /* What a pass over the entries tells. */
-struct span {
+struct extent {
 	uint64_t first, last;        /* oldest and newest timestamps */
 	uint64_t n;                  /* entries read */
 };
 
-static void scan(struct input *in, struct span *s)
+static void scan(struct input *in, struct extent *s)
 {
 	tl_entry e;
 	memset(s, 0, sizeof *s);
@@ -41,7 +41,7 @@ static void scan(struct input *in, struct span *s)
 	}
 }
 
-static void text(const struct input *in, const struct span *s, size_t defs)
+static void text(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
 	char a[48], b[48];
@@ -90,7 +90,7 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 	printf("  definitions  %zu\n", defs);
 }
 
-static void json(const struct input *in, const struct span *s, size_t defs)
+static void json(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
 	struct json j = JSON_INIT;
@@ -167,7 +167,7 @@ static int info_one(const char *path, int named, void *arg)
 	struct info_run *run = arg;
 	int skipped;
 	struct input *in = input_open("info", path, named, &skipped);
-	struct span s;
+	struct extent s;
 	size_t defs;
 	if (!in) {
 		run->problems += !skipped;

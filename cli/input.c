@@ -168,7 +168,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 
 int input_report_damage(const char *cmd, const struct input *in)
 {
-	int problems = 0;
+	int problems = in->span_bad;   /* reported when found */
 	if (in->info.disorder) {
 		cli_error(cmd, "%s: Snabb ring out of time order (%llu break%s beyond the wrap), "
 			  "read in ring order", in->path, (unsigned long long)in->info.disorder,

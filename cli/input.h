@@ -22,6 +22,11 @@ static inline struct shown *shown_of(const tl_def *d)
 	return (struct shown *)d->user;
 }
 
+/* One log's time window in its own ticks, resolved by window_begin(). */
+struct span {
+	uint64_t lo, hi;             /* entries with lo <= tsc <= hi are in */
+};
+
 /* An open input file. */
 struct input {
 	const char *path;            /* as the user named it (or found under a directory) */
@@ -32,6 +37,8 @@ struct input {
 	tl_reader *r;
 	tl_info info;
 	struct shown *shown;         /* what input_event() hung on definitions */
+	struct span span;            /* the printing commands' window, once set */
+	int span_set, span_bad;      /* set; the log cannot place it (reported) */
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
 

@@ -9,13 +9,6 @@
 #include "out.h"
 #include "view.h"
 
-static int parse_double(const char *s, double *d)
-{
-	char *end;
-	*d = strtod(s, &end);
-	return end == s || *end ? -1 : 0;
-}
-
 int view_format(const char *arg, int *format, const char **why)
 {
 	if (!strcmp(arg, "text")) *format = FMT_TEXT;
@@ -36,25 +29,10 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 		else if (!strcmp(arg, "wall")) v->time = TIME_WALL;
 		else return *why = "--time must be cycles, ns or wall", -1;
 		return 1;
-	case 'e':
-		v->glob = arg;
-		return 1;
-	case 'c':
-		v->by_cpu = 1;
-		return parse_list(arg, v->cpus) ? (*why = "--cpu takes a list like 0,2-5", -1) : 1;
-	case 'n':
-		v->by_numa = 1;
-		return parse_list(arg, v->numas) ? (*why = "--numa takes a list like 0,1", -1) : 1;
-	case 'F':
-		v->has_from = 1;
-		return parse_double(arg, &v->from) ? (*why = "--from takes a number", -1) : 1;
-	case 'T':
-		v->has_to = 1;
-		return parse_double(arg, &v->to) ? (*why = "--to takes a number", -1) : 1;
 	case 'l':
 		return parse_u64(arg, &v->limit) ? (*why = "--limit takes a whole number", -1) : 1;
 	}
-	return 0;
+	return window_option(&v->w, c, arg, why);
 }
 
 int view_parse(struct view *v, const char *cmd, const char *usage,
@@ -62,6 +40,7 @@ int view_parse(struct view *v, const char *cmd, const char *usage,
 {
 	const char *why;
 	int c;
+	v->cmd = cmd;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
@@ -101,17 +80,6 @@ int view_timed(const struct input *in, const char *cmd, void *view)
 	return view_can_time(view, cmd, in);
 }
 
-/* Does the --event glob keep event E? Cached per definition. */
-static int event_kept(const struct view *v, const tl_def *ev)
-{
-	struct shown *sh = shown_of(ev);
-	if (!v->glob)
-		return 1;
-	if (sh->keep == 0)
-		sh->keep = fnmatch(v->glob, ev->name, 0) == 0 ? 1 : 2;
-	return sh->keep == 1;
-}
-
 /* The time of E in V's unit: cycles or ns since T0, or wall ns. */
 static int64_t time_of(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
 {
@@ -124,10 +92,26 @@ static int64_t time_of(const struct view *v, const struct input *in, uint64_t ts
 	return (int64_t)(tsc - t0);
 }
 
+/* Do the bare-number bounds, in the --time unit (wall: Unix seconds),
+ * keep time T? The other forms are in the input's span. */
 static int in_window(const struct view *v, int64_t t)
 {
 	double x = v->time == TIME_WALL ? (double)t / 1e9 : (double)t;
-	return (!v->has_from || x >= v->from) && (!v->has_to || x <= v->to);
+	return (v->w.from.kind != W_UNIT || x >= v->w.from.unit) &&
+	       (v->w.to.kind != W_UNIT || x <= v->w.to.unit);
+}
+
+/* The window of IN, placed at its first entry E (once). */
+static void place(const struct view *v, struct input *in, const tl_entry *e)
+{
+	struct window w = v->w;
+	in->span_set = 1;
+	/* bare numbers are the view's to judge, in its own unit */
+	if (w.from.kind == W_UNIT)
+		w.from.kind = W_NONE;
+	if (w.to.kind == W_UNIT)
+		w.to.kind = W_NONE;
+	in->span_bad = window_begin(&w, in, e->tsc, &in->span, v->cmd ? v->cmd : "dump") < 0;
 }
 
 /* Argument I of E, a whole number or a double, for text and CSV. */
@@ -317,11 +301,11 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	int64_t t;
 	if (v->limit && v->printed >= v->limit)
 		return -1;
-	if ((v->by_cpu && !in_set(v->cpus, e->cpu)) || (v->by_numa && !in_set(v->numas, e->numa)))
+	if (!in->span_set)
+		place(v, in, e);
+	if (in->span_bad || !window_keep(&v->w, &in->span, in, e))
 		return 0;
 	ev = input_event(in, e->msgid);
-	if (!event_kept(v, ev))
-		return 0;
 	t = time_of(v, in, e->tsc, t0);
 	if (!in_window(v, t))
 		return 0;

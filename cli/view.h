@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include "input.h"
+#include "window.h"
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum { TIME_CYCLES, TIME_NS, TIME_WALL };
@@ -14,11 +15,10 @@ struct view {
 	int format;                  /* FMT_* */
 	int time;                    /* TIME_* */
 	int with_file;               /* print the file (merge) */
-	const char *glob;            /* --event */
-	uint64_t cpus[64], numas[64];/* --cpu, --numa bit sets */
-	int by_cpu, by_numa;
-	int has_from, has_to;        /* --from, --to, in the --time unit */
-	double from, to;             /* wall: seconds since the epoch */
+	const char *cmd;             /* for messages */
+	struct window w;             /* --from, --to, --last, --event, --app, --cpu, --numa;
+				      * bare --from and --to numbers are in the --time
+				      * unit (wall: Unix seconds) */
 	uint64_t limit;              /* --limit, 0 = none */
 	int from_wall;               /* merge by wall clock: --time ns counts from wall0 */
 	int64_t wall0;               /* wall ns of the first merged entry */
@@ -29,21 +29,13 @@ struct view {
 #define VIEW_OPTIONS                                                \
 	{ "format", required_argument, NULL, 'f' },                 \
 	{ "time", required_argument, NULL, 't' },                   \
-	{ "event", required_argument, NULL, 'e' },                  \
-	{ "cpu", required_argument, NULL, 'c' },                    \
-	{ "numa", required_argument, NULL, 'n' },                   \
-	{ "from", required_argument, NULL, 'F' },                   \
-	{ "to", required_argument, NULL, 'T' },                     \
-	{ "limit", required_argument, NULL, 'l' }
-#define VIEW_SHORT "f:t:e:c:n:F:T:l:"
+	{ "limit", required_argument, NULL, 'l' },                  \
+	WINDOW_OPTIONS
+#define VIEW_SHORT "f:t:l:" WINDOW_SHORT
 #define VIEW_USAGE                                                                  \
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"    \
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n" \
-	"   -e, --event GLOB    only events whose category.name matches GLOB\n"         \
-	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"                          \
-	"   -n, --numa LIST     only these NUMA nodes\n"                                \
-	"       --from T        only entries at or after T, in the --time unit\n"       \
-	"       --to T          only entries at or before T (wall: Unix seconds)\n"     \
+	WINDOW_USAGE_BARE("in the --time unit; wall: Unix seconds")                       \
 	"   -l, --limit N       stop after N entries\n"
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */

@@ -26,11 +26,6 @@ struct window {
 	int by_cpu, by_numa;
 };
 
-/* One log's window in its own ticks, resolved by window_begin(). */
-struct span {
-	uint64_t lo, hi;             /* entries with lo <= tsc <= hi are in */
-};
-
 #define WINDOW_APP 0x161             /* getopt code of --app (long only) */
 #define WINDOW_OPTIONS                                            \
 	{ "from", required_argument, NULL, 'F' },                 \
@@ -41,17 +36,19 @@ struct span {
 	{ "cpu", required_argument, NULL, 'c' },                  \
 	{ "numa", required_argument, NULL, 'n' }
 #define WINDOW_SHORT "F:T:L:e:c:n:"
-#define WINDOW_USAGE                                                                       \
-	"       --from T        only entries at or after T: cycles (a bare number),\n"      \
-	"                       a duration since the log's first entry (250ms, 1.5s,\n"     \
-	"                       90ns) or a wall time (2026-11-23T14:10:12Z, fraction\n"     \
-	"                       and zone optional)\n"                                         \
+/* The usage lines; BARE says what a bare number is. */
+#define WINDOW_USAGE_BARE(BARE)                                                             \
+	"       --from T        only entries at or after T: a bare number\n"                \
+	"                       (" BARE "), a duration since the\n"                        \
+	"                       log's first entry (250ms, 1.5s, 90ns) or a wall time\n"    \
+	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"      \
 	"       --to T          only entries at or before T, the same forms\n"              \
 	"       --last D        only the last D (10s, 500ms) of each log\n"                 \
 	"   -e, --event GLOB    only events whose category.name matches GLOB\n"            \
 	"       --app GLOB      only events of apps matching GLOB (app=NAME)\n"            \
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"                             \
 	"   -n, --numa LIST     only these NUMA nodes\n"
+#define WINDOW_USAGE WINDOW_USAGE_BARE("cycles")
 
 /* Parses the time bound S into *B; -1 if it is none of the forms. */
 int window_bound(const char *s, struct bound *b);

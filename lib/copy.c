@@ -63,10 +63,103 @@ out:
 	return rc;
 }
 
+/* A filtered copy of ours: the entries KEEP keeps, renumbered from 0 in a
+ * ring just big enough (the next power of two, at least 2), cursor their
+ * count; the header says so. */
+static int write_zeros(tl_writer_fn write, void *ctx, uint64_t n);
+
+static int copy_native_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_fn write,
+			  void *ctx, uint64_t *kept, uint64_t *dropped, tl_error *err,
+			  const char *name)
+{
+	struct tl_header h;
+	struct tl_raw_entry *ring = NULL;
+	uint64_t n = 0, cap = 0, size = 2, used;
+	tl_entry e;
+	int rc = TL_OK;
+
+	memcpy(&h, r->map, sizeof h);
+	tl_reader_rewind(r);
+	while (tl_reader_next(r, &e)) {
+		struct tl_raw_entry *s;
+		if (!keep(kctx, &e))
+			continue;
+		if (n == cap) {
+			struct tl_raw_entry *g = realloc(ring, (cap = cap ? 2 * cap : 1024) * sizeof *ring);
+			if (!g) {
+				free(ring);
+				return tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", name);
+			}
+			ring = g;
+		}
+		s = &ring[n];
+		memset(s, 0, sizeof *s);
+		s->tsc = e.tsc;
+		s->msgid = e.msgid;
+		s->aux = e.aux;
+		s->seq = tl_seq_done(n);
+		memcpy(s->args, e.args, sizeof s->args);
+		n++;
+	}
+	*kept = n;
+	*dropped = tl_reader_skipped(r);
+	while (size < n)
+		size *= 2;
+	used = __atomic_load_n(&r->h->strings_used, __ATOMIC_ACQUIRE);
+	if (used > r->strings_bytes)
+		used = r->strings_bytes;
+	h.entries = size;
+	h.mask = size - 1;
+	h.cursor = n;
+	h.strings_offset = TL_HEADER_BYTES + size * TL_ENTRY_BYTES;
+	h.file_bytes = h.strings_offset + h.strings_bytes;
+	h.strings_used = (uint32_t)used;
+	if (write(ctx, &h, sizeof h) || (n && write(ctx, ring, n * sizeof *ring)))
+		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
+	free(ring);
+	/* the slots past the entries, zero, then the string table */
+	for (uint64_t i = n; rc == TL_OK && i < size; i++) {
+		static const struct tl_raw_entry zero;
+		if (write(ctx, &zero, sizeof zero))
+			rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
+	}
+	if (rc == TL_OK && (write(ctx, r->strings, used) ||
+			    write_zeros(write, ctx, r->strings_bytes - used)))
+		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
+	return rc;
+}
+
+/* Writes N zero bytes to WRITE(CTX); nonzero on failure. */
+static int write_zeros(tl_writer_fn write, void *ctx, uint64_t n)
+{
+	static const char zero[4096];
+	for (; n > 0; n -= n < sizeof zero ? n : sizeof zero)
+		if (write(ctx, zero, n < sizeof zero ? n : sizeof zero))
+			return -1;
+	return 0;
+}
+
+/* Zeroes the timestamp (unused) of every entry of R that KEEP leaves out
+ * in the copy B; returns how many, among those the copy still holds. */
+static uint64_t leave_out(tl_reader *r, unsigned char *b, tl_keep_fn keep, void *kctx)
+{
+	uint64_t out = 0;
+	tl_entry e;
+	tl_reader_rewind(r);
+	while (tl_reader_next(r, &e))
+		if (!keep(kctx, &e)) {
+			unsigned char *s = b + 64 + e.seq * 64;   /* Snabb: seq is the slot */
+			int held = s[0] | s[1] | s[2] | s[3] | s[4] | s[5] | s[6] | s[7];
+			memset(s, 0, 8);
+			out += held != 0;
+		}
+	return out;
+}
+
 /* Snabb's format has no per-entry check: copy the bytes, then drop (zero the
  * timestamp of) every slot that changed while they were copied. */
-static int copy_snabb(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
-		      uint64_t *dropped, tl_error *err, const char *name)
+static int copy_snabb(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_fn write, void *ctx,
+		      uint64_t *kept, uint64_t *dropped, tl_error *err, const char *name)
 {
 	uint64_t bytes = 64 + r->entries * 64 + r->strings_bytes;
 	unsigned char *b = malloc(bytes);
@@ -84,17 +177,27 @@ static int copy_snabb(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kep
 			*kept += tl_snabb_slot_used(r, i);   /* counted as the reader will */
 		}
 	}
+	if (keep)
+		*kept -= leave_out(r, b, keep, kctx);
 	if (write(ctx, b, bytes))
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
 	free(b);
 	return rc;
 }
 
-int tl_reader_copy(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
-		   uint64_t *dropped, const char *name, tl_error *err)
+int tl_reader_copy_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_fn write,
+		      void *ctx, uint64_t *kept, uint64_t *dropped, const char *name, tl_error *err)
 {
 	tl_ok(err);
 	if (r->format == TL_FORMAT_SNABB)
-		return copy_snabb(r, write, ctx, kept, dropped, err, name);
+		return copy_snabb(r, keep, kctx, write, ctx, kept, dropped, err, name);
+	if (keep)
+		return copy_native_if(r, keep, kctx, write, ctx, kept, dropped, err, name);
 	return copy_native(r, write, ctx, kept, dropped, err, name);
+}
+
+int tl_reader_copy(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
+		   uint64_t *dropped, const char *name, tl_error *err)
+{
+	return tl_reader_copy_if(r, NULL, NULL, write, ctx, kept, dropped, name, err);
 }

@@ -417,6 +417,19 @@ typedef int (*tl_writer_fn)(void *ctx, const void *buf, size_t len);
 int tl_reader_copy(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
 		   uint64_t *dropped, const char *name, tl_error *err);
 
+/* Says whether entry E goes into a copy (nonzero) or is left out. */
+typedef int (*tl_keep_fn)(void *ctx, const tl_entry *e);
+
+/* tl_reader_copy() of the entries KEEP(KCTX, e) keeps (KEEP NULL: all).
+ * Ours: the kept entries renumbered from 0, oldest first, in a ring just
+ * big enough for them (the next power of two, at least 2) after a header
+ * that says so, the string table whole; *DROPPED counts the entries torn or
+ * overwritten while read. Snabb's: the file's bytes, with the timestamp of
+ * every slot left out set to 0 (unused). *KEPT counts what the copy holds.
+ * For a time window or a filter (`timeline copy --last 10s`). */
+int tl_reader_copy_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_fn write,
+		      void *ctx, uint64_t *kept, uint64_t *dropped, const char *name, tl_error *err);
+
 void tl_reader_close(tl_reader *r);
 
 /* ------------------------------------------------------------------------

@@ -1603,11 +1603,16 @@ static const char dump_usage[] =
 	"\n"
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n"
+	"       --from T        only entries at or after T: a bare number\n"
+	"                       (in the --time unit; wall: Unix seconds), a duration since the\n"
+	"                       log's first entry (250ms, 1.5s, 90ns) or a wall time\n"
+	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"
+	"       --to T          only entries at or before T, the same forms\n"
+	"       --last D        only the last D (10s, 500ms) of each log\n"
 	"   -e, --event GLOB    only events whose category.name matches GLOB\n"
+	"       --app GLOB      only events of apps matching GLOB (app=NAME)\n"
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"
 	"   -n, --numa LIST     only these NUMA nodes\n"
-	"       --from T        only entries at or after T, in the --time unit\n"
-	"       --to T          only entries at or before T (wall: Unix seconds)\n"
 	"   -l, --limit N       stop after N entries\n"
 	"   -h, --help          show this help\n";
 
@@ -1671,8 +1676,8 @@ START_TEST(test_dump_bad_option_values_print_the_reason_then_usage_and_exit_2)
 	check_usage_error("dump", "--time hours", "--time must be cycles, ns or wall", dump_usage);
 	check_usage_error("dump", "--limit ten", "--limit takes a whole number", dump_usage);
 	check_usage_error("dump", "--limit -3", "--limit takes a whole number", dump_usage);
-	check_usage_error("dump", "--from 1x", "--from takes a number", dump_usage);
-	check_usage_error("dump", "--to ''", "--to takes a number", dump_usage);
+	check_usage_error("dump", "--from 1x", "--from takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_usage);
+	check_usage_error("dump", "--to ''", "--to takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_usage);
 }
 END_TEST
 

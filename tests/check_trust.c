@@ -374,6 +374,50 @@ START_TEST(test_overhead_shares_the_breaths_cycles_among_apps)
 }
 END_TEST
 
+START_TEST(test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window)
+{
+	char *out, line[256], from[64];
+	tl_reader *r;
+	tl_info info;
+	tl_error err;
+	const char *third;
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	/* the third line's time, as printed, pasted back as --from */
+	out = tl(0, NULL, "dump --time wall w.timeline");
+	third = strchr(strchr(out, '\n') + 1, '\n') + 1;
+	ck_assert_int_eq(sscanf(third, "%63s", from), 1);
+	free(out);
+	out = tl(0, NULL, "dump --time wall --from %s w.timeline", from);
+	snprintf(line, sizeof line, "%s ", from);
+	ck_assert_msg(!strncmp(out, line, strlen(line)), "%s", out);
+	free(out);
+	out = tl(0, NULL, "dump --time wall --from %s -f csv w.timeline", from);
+	{
+		int lines = 0;
+		for (const char *p = out; *p; p++)
+			lines += *p == '\n';
+		ck_assert_int_eq(lines, 1 + 8);   /* header, entries 3..10 */
+	}
+	free(out);
+	/* copy the last 3 us: 7000 to 10000, 4 entries in a ring of 4 */
+	out = tl(0, NULL, "copy --last 3us w.timeline c.timeline");
+	ck_assert_str_eq(out, "w.timeline -> c.timeline: 4 entries, 0 dropped\n");
+	free(out);
+	r = tl_reader_open(path_in(test_dir, "c.timeline"), &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_info(r, &info);
+	ck_assert_uint_eq(info.entries, 4);
+	ck_assert_uint_eq(info.cursor, 4);
+	tl_reader_close(r);
+	out = tl(0, NULL, "dump c.timeline");
+	ck_assert_str_eq(out, "             0   0  0  e.tick n=6\n"
+			      "          1000   0  0  e.tick n=7\n"
+			      "          2000   0  0  e.tick n=8\n"
+			      "          3000   0  0  e.tick n=9\n");
+	free(out);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -389,6 +433,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
+	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -20,9 +20,6 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const clocks[] = { "auto", "rdtsc+rdpid", "rdtscp", "rdtsc",
-				       "monotonic", "manual", "rdtsc+lsl" };
-
 /* What a pass over the entries tells. */
 struct extent {
 	uint64_t first, last;        /* oldest and newest timestamps */
@@ -53,21 +50,20 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		printf("  process      %s, pid %u, host %s, log '%s'\n", i->process, i->pid, i->host,
 		       i->name);
 		printf("  clock        %s, TSC %.6f GHz%s\n",
-		       i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown", i->tsc_hz / 1e9,
+		       tl_clock_name(i->clock) ? tl_clock_name(i->clock) : "unknown", i->tsc_hz / 1e9,
 		       i->cpu_features & TL_CPU_INVARIANT ? " (invariant)" : " (not known invariant)");
 		printf("  entries      %llu in a ring of %llu; %llu written, %llu wrapped away\n",
 		       (unsigned long long)s->n, (unsigned long long)i->entries,
 		       (unsigned long long)i->cursor,
 		       (unsigned long long)(i->cursor > i->entries ? i->cursor - i->entries : 0));
-		if (i->rate == TL_RATE_OFF)
-			printf("  rate         off, %s (%llu breaths)\n",
-			       i->rate_fixed ? "fixed" : "until the next breath",
-			       (unsigned long long)i->breaths);
-		else if (i->rate_fixed)
-			printf("  rate         %u, fixed (%llu breaths)\n", i->rate,
+		char word[16], now[16];
+		tl_rate_name(word, sizeof word, i->rate, i->rate_fixed);
+		tl_rate_name(now, sizeof now, i->rate, 1);
+		if (i->rate_fixed)
+			printf("  rate         %s, fixed (%llu breaths)\n", word,
 			       (unsigned long long)i->breaths);
 		else
-			printf("  rate         %u, drawn every breath (%llu breaths)\n", i->rate,
+			printf("  rate         auto, drawn every breath, now %s (%llu breaths)\n", now,
 			       (unsigned long long)i->breaths);
 	} else {
 		printf("  process      unknown (Snabb files do not say)\n");
@@ -117,7 +113,7 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		JSON_KEY(&j, "name");
 		json_string(&j, i->name);
 		JSON_KEY(&j, "clock");
-		json_string(&j, i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown");
+		json_string(&j, tl_clock_name(i->clock) ? tl_clock_name(i->clock) : "unknown");
 		JSON_KEY(&j, "tsc_hz");
 		json_uint(&j, i->tsc_hz);
 		JSON_KEY(&j, "written");

@@ -77,10 +77,8 @@ static int ls_one(const char *path, int named, void *arg)
 	pid = i->format == TL_FORMAT_NATIVE ? i->pid : snabb_pid(path);
 	if (i->format != TL_FORMAT_NATIVE)
 		snprintf(rate, sizeof rate, "-");
-	else if (i->rate == TL_RATE_OFF)
-		snprintf(rate, sizeof rate, "off");
 	else
-		snprintf(rate, sizeof rate, "%u%s", i->rate, i->rate_fixed ? " fixed" : "");
+		tl_rate_name(rate, sizeof rate, i->rate, i->rate_fixed);   /* all, 2-9, off, auto */
 	if (l->json) {
 		struct json j = JSON_INIT;
 		json_begin_object(&j);

@@ -711,9 +711,9 @@ START_TEST(test_ls_lists_pid_liveness_written_and_rate_of_each_log)
 	ls_root();
 	want = S("%s%s%s%s%s",
 		 ls_line(me, 1, 2577, "-", "(snabb)", S("root/%u/events.timeline", me)),
-		 ls_line((unsigned)ls_dead, 0, 37, "7 fixed", self_name(), "root/logs/dead.timeline"),
-		 ls_line(me, 1, 5, "1", self_name(), "root/logs/self-auto.timeline"),
-		 ls_line(me, 1, 4100, "4 fixed", self_name(), "root/logs/self-fixed.timeline"),
+		 ls_line((unsigned)ls_dead, 0, 37, "7", self_name(), "root/logs/dead.timeline"),
+		 ls_line(me, 1, 5, "auto", self_name(), "root/logs/self-auto.timeline"),
+		 ls_line(me, 1, 4100, "4", self_name(), "root/logs/self-fixed.timeline"),
 		 ls_line(me, 1, 0, "off", self_name(), "root/logs/self-off.timeline"));
 	ck_assert_str_eq(ls_rows(OK(tl("ls root"))), want);
 	for (int i = 0; i < 3; i++)
@@ -746,9 +746,9 @@ START_TEST(test_ls_json_lists_every_log_through_jq)
 	ck_assert_str_eq(r.err, "");
 	ck_assert_str_eq(r.out,
 			 S("root/%u/events.timeline\tsnabb\t%u\ttrue\t\t2577\t-\n"
-			   "root/logs/dead.timeline\ttimeline\t%u\tfalse\t%s\t37\t7 fixed\n"
-			   "root/logs/self-auto.timeline\ttimeline\t%u\ttrue\t%s\t5\t1\n"
-			   "root/logs/self-fixed.timeline\ttimeline\t%u\ttrue\t%s\t4100\t4 fixed\n"
+			   "root/logs/dead.timeline\ttimeline\t%u\tfalse\t%s\t37\t7\n"
+			   "root/logs/self-auto.timeline\ttimeline\t%u\ttrue\t%s\t5\tauto\n"
+			   "root/logs/self-fixed.timeline\ttimeline\t%u\ttrue\t%s\t4100\t4\n"
 			   "root/logs/self-off.timeline\ttimeline\t%u\ttrue\t%s\t0\toff\n",
 			   me, me, (unsigned)ls_dead, p, me, p, me, p, me, p));
 	for (int i = 0; i < 3; i++)
@@ -776,8 +776,8 @@ START_TEST(test_ls_counts_written_entries_of_several_roots_in_order)
 	log_here(P("r2/sub/b.timeline"), 64, two, 2);
 	log_here(P("r1/a.timeline"), 64, two, 1);
 	ck_assert_str_eq(ls_rows(OK(tl("ls r2 r1"))),
-			 S("%s%s", ls_line(me, 1, 2, "1", self_name(), "r2/sub/b.timeline"),
-			   ls_line(me, 1, 1, "1", self_name(), "r1/a.timeline")));
+			 S("%s%s", ls_line(me, 1, 2, "auto", self_name(), "r2/sub/b.timeline"),
+			   ls_line(me, 1, 1, "auto", self_name(), "r1/a.timeline")));
 }
 END_TEST
 
@@ -795,7 +795,7 @@ START_TEST(test_ls_header_labels_line_up_with_their_columns)
 	ck_assert_str_eq(S("%.*s", (int)(nl + 1 - out), out),
 			 S("%7s %-5s%12s %-9s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "RATE", "PROCESS",
 			   "PATH"));
-	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), 1, 1, "1", self_name(), "r/a.timeline"));
+	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), 1, 1, "auto", self_name(), "r/a.timeline"));
 }
 END_TEST
 

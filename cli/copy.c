@@ -56,11 +56,6 @@ static int keep(void *arg, const tl_entry *e)
 	return !c->in->span_bad && window_keep(&c->w, &c->in->span, c->in, e);
 }
 
-/* Does W leave any entry out? */
-static int filtering(const struct window *w)
-{
-	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
-}
 
 /* Where the copy of PATH goes. */
 static void target(const struct copy *c, const char *path, char *out, size_t size)
@@ -111,7 +106,7 @@ static int copy_one(const char *path, int named, void *arg)
 		goto fail;
 	}
 	c->in = in;
-	if (tl_reader_copy_if(in->r, filtering(&c->w) ? keep : NULL, c, sink_write, &s, &kept,
+	if (tl_reader_copy_if(in->r, window_any(&c->w) ? keep : NULL, c, sink_write, &s, &kept,
 			      &dropped, to, &err) != TL_OK) {
 		cli_error("copy", "%s", err.msg);
 		goto fail;

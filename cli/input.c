@@ -200,6 +200,9 @@ void input_close(struct input *in)
 	while (in->shown) {
 		struct shown *next = in->shown->next;
 		free(in->shown->csv_head);
+		free(in->shown->text_head);
+		for (unsigned i = 0; i < TL_MAX_ARGS; i++)
+			free(in->shown->text_arg[i]);
 		free(in->shown->csv_tail);
 		free(in->shown);
 		in->shown = next;
@@ -268,7 +271,30 @@ static void csv_append(char **buf, size_t *len, const char *s)
 	*len += csv_write(*buf + *len, 2 * n + 2, s, n);
 }
 
-/* Makes D's struct shown: its constant CSV fields. */
+/* A, B and C joined, with 32 zero bytes after for put_field(); *LEN
+ * gets the length. */
+static char *padded(const char *a, const char *b, const char *c, size_t *len)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *p = calloc(1, na + nb + nc + 33);
+	if (!p)
+		abort();
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb);
+	memcpy(p + na + nb, c, nc);
+	*len = na + nb + nc;
+	return p;
+}
+
+/* Fills SH's constant text fields from D. */
+static void text_fields(struct shown *sh, const tl_def *d)
+{
+	sh->text_head = padded(d->name, *d->attrs ? " " : "", d->attrs, &sh->text_head_len);
+	for (unsigned i = 0; i < d->nargs; i++)
+		sh->text_arg[i] = padded(" ", d->args[i], "=", &sh->text_arg_len[i]);
+}
+
+/* Makes D's struct shown: its constant CSV and text fields. */
 static struct shown *make_shown(struct input *in, const tl_def *d)
 {
 	struct shown *sh = calloc(1, sizeof *sh);
@@ -278,7 +304,7 @@ static struct shown *make_shown(struct input *in, const tl_def *d)
 		abort();
 	for (unsigned i = 0; i < d->nargs; i++)
 		len += strlen(d->args[i]) + 1;
-	sh->text_room = len + d->name_len + d->attrs_len + 2;
+	sh->text_room = len + d->name_len + d->attrs_len + 2 + 2 * d->nargs;
 	if (!(names = calloc(1, len + 1)))
 		abort();
 	for (unsigned i = 0; i < d->nargs; i++) {
@@ -291,17 +317,19 @@ static struct shown *make_shown(struct input *in, const tl_def *d)
 	csv_append(&sh->csv_tail, &sh->csv_tail_len, names);
 	sh->csv_tail[sh->csv_tail_len++] = '\n';
 	free(names);
+	text_fields(sh, d);
 	sh->next = in->shown;
 	return in->shown = sh;
 }
 
-const tl_def *input_event(struct input *in, uint16_t msgid)
+const tl_def *input_slow_event(struct input *in, uint16_t msgid)
 {
 	tl_def *d = tl_reader_def(in->r, msgid);
 	if (!d)
 		abort();   /* out of memory */
 	if (!d->user)
 		d->user = make_shown(in, d);
+	in->recent[msgid % INPUT_RECENT] = d;
 	return d;
 }
 

@@ -14,6 +14,10 @@ struct shown {
 	char *csv_head, *csv_tail;
 	size_t csv_head_len, csv_tail_len;
 	size_t text_room;            /* bytes of the definition's strings, for a text line */
+	/* the text line's constant parts, each followed by 32 spare bytes for
+	 * put_field()'s block copies: "name[ attrs]" and " argname=" per argument */
+	char *text_head, *text_arg[TL_MAX_ARGS];
+	size_t text_head_len, text_arg_len[TL_MAX_ARGS];
 	struct shown *next;          /* the input's list, for input_close() */
 };
 
@@ -37,8 +41,12 @@ struct input {
 	tl_reader *r;
 	tl_info info;
 	struct shown *shown;         /* what input_event() hung on definitions */
+#define INPUT_RECENT 64
+	const tl_def *recent[INPUT_RECENT];   /* by msgid % 64: most lookups end here */
+	uint16_t recent_id[INPUT_RECENT];
 	struct span span;            /* the printing commands' window, once set */
 	int span_set, span_bad;      /* set; the log cannot place it (reported) */
+	int filtered;                /* the window or a filter may leave entries out */
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
 
@@ -86,8 +94,20 @@ void input_close(struct input *in);
 
 /* The definition of MSGID in IN (tl_reader_def(): never NULL, a stand-in
  * for unknown ids), with its struct shown; it stays where it is until
- * input_close(). */
-const tl_def *input_event(struct input *in, uint16_t msgid);
+ * input_close(). The library's lookup, then input_event()'s cache. */
+const tl_def *input_slow_event(struct input *in, uint16_t msgid);
+
+/* input_slow_event() behind a direct-mapped cache of recent ids: a dump
+ * or a stats pass asks for every entry, mostly among a few ids. */
+static inline const tl_def *input_event(struct input *in, uint16_t msgid)
+{
+	const tl_def *d = in->recent[msgid % INPUT_RECENT];
+	if (d && in->recent_id[msgid % INPUT_RECENT] == msgid)
+		return d;
+	d = input_slow_event(in, msgid);
+	in->recent_id[msgid % INPUT_RECENT] = msgid;
+	return d;
+}
 
 /* Parses a list "0,2-5" into the bit set SET (values 0..4095). */
 int parse_list(const char *s, uint64_t set[64]);

@@ -58,12 +58,6 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	an_file_begin(e, &file, def_of, in);
 }
 
-/* Does W leave any entry out? */
-static int filtering(const struct window *w)
-{
-	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
-}
-
 /* Feeds the entries of IN that job J's window keeps into engine E: the
  * window is placed in the log's time at its first entry. A pair is counted
  * only when both its ends are in. */
@@ -100,7 +94,7 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 	tl_reader_rewind(in->r);
 	if (warm)
 		warm_start(&in->r, 1);
-	if (j->w && filtering(j->w))
+	if (j->w && window_any(j->w))
 		feed_window(j, in, e);
 	else
 		while (tl_reader_next(in->r, &en))

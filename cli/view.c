@@ -106,6 +106,7 @@ static void place(const struct view *v, struct input *in, const tl_entry *e)
 {
 	struct window w = v->w;
 	in->span_set = 1;
+	in->filtered = window_any(&v->w);
 	/* bare numbers are the view's to judge, in its own unit */
 	if (w.from.kind == W_UNIT)
 		w.from.kind = W_NONE;
@@ -181,16 +182,10 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 	p = put_pad(p, e->numa, 3);
 	*p++ = ' ';
 	*p++ = ' ';
-	/* the definition's strings are the library's: copied exactly */
-	p = put_str(p, ev->name, ev->name_len);
-	if (ev->attrs[0]) {
-		*p++ = ' ';
-		p = put_str(p, ev->attrs, ev->attrs_len);
-	}
+	/* the definition's constant parts, padded for block copies (input.c) */
+	p = put_field(p, shown_of(ev)->text_head, shown_of(ev)->text_head_len);
 	for (unsigned i = 0; i < ev->nargs; i++) {
-		*p++ = ' ';
-		p = put_str(p, ev->args[i], ev->args_len[i]);
-		*p++ = '=';
+		p = put_field(p, shown_of(ev)->text_arg[i], shown_of(ev)->text_arg_len[i]);
 		p = put_u64(p, e->args[i]);
 	}
 	*p++ = '\n';
@@ -303,7 +298,7 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 		return -1;
 	if (!in->span_set)
 		place(v, in, e);
-	if (in->span_bad || !window_keep(&v->w, &in->span, in, e))
+	if (in->span_bad || (in->filtered && !window_keep(&v->w, &in->span, in, e)))
 		return 0;
 	ev = input_event(in, e->msgid);
 	t = time_of(v, in, e->tsc, t0);

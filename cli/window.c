@@ -134,6 +134,11 @@ int window_timed(const struct window *w)
 	return w->from.kind != W_NONE || w->to.kind != W_NONE || w->last_ns;
 }
 
+int window_any(const struct window *w)
+{
+	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
+}
+
 /* ---- resolving ------------------------------------------------------------ */
 
 /* A bound's measure of a timestamp, nondecreasing in it. */

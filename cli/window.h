@@ -63,6 +63,9 @@ int window_option(struct window *w, int c, const char *arg, const char **why);
 /* Whether W restricts time at all (so a command can skip the work). */
 int window_timed(const struct window *w);
 
+/* Whether W may leave any entry out: a time bound or a filter. */
+int window_any(const struct window *w);
+
 /* Resolves W for input IN, whose first entry has timestamp T0, into *S
  * (W_UNIT bounds count as cycles). Returns 0, or -1 after reporting as
  * "timeline CMD: PATH: problem" a bound the log cannot place in time. */

@@ -259,7 +259,8 @@ void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 }
 
 /* Copies entry number N into *E if its slot holds it complete and unchanged. */
-static int read_entry(const tl_reader *r, uint64_t n, tl_entry *e)
+static inline __attribute__((always_inline)) int read_entry(const tl_reader *r, uint64_t n,
+							      tl_entry *e)
 {
 	const struct tl_raw_entry *s = &r->ring[n & r->mask];
 	uint32_t want = tl_seq_done(n);

@@ -19,8 +19,12 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const clocks[] = { "auto", "rdtsc+rdpid", "rdtscp", "rdtsc",
-				       "monotonic", "manual", "rdtsc+lsl" };
+/* The name of clock source C, "unknown" for a value this library does not know. */
+static const char *clock_name(int c)
+{
+	const char *name = tl_clock_name(c);
+	return name ? name : "unknown";
+}
 
 /* What a pass over the entries tells. */
 struct span {
@@ -52,7 +56,7 @@ static void text(const struct input *in, const struct span *s, size_t defs)
 		printf("  process      %s, pid %u, host %s, log '%s'\n", i->process, i->pid, i->host,
 		       i->name);
 		printf("  clock        %s, TSC %.6f GHz%s\n",
-		       i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown", i->tsc_hz / 1e9,
+		       clock_name(i->clock), i->tsc_hz / 1e9,
 		       i->cpu_features & TL_CPU_INVARIANT ? " (invariant)" : " (not known invariant)");
 		printf("  entries      %llu in a ring of %llu; %llu written, %llu wrapped away\n",
 		       (unsigned long long)s->n, (unsigned long long)i->entries,
@@ -114,7 +118,7 @@ static void json(const struct input *in, const struct span *s, size_t defs)
 		out_str(",\"name\":");
 		out_json(i->name);
 		out_str(",\"clock\":");
-		out_json(i->clock >= 0 && i->clock <= 6 ? clocks[i->clock] : "unknown");
+		out_json(clock_name(i->clock));
 		out_str(",\"tsc_hz\":");
 		out_u64(i->tsc_hz);
 		out_str(",\"written\":");

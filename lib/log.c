@@ -64,6 +64,11 @@ static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strin
 	if (!tl_clock_name(o->clock))
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d does not exist", o->clock);
 	*clock = tl_clock_pick(o->clock, tl_host_features());
+	if (*clock < 0 && o->clock == TL_CLOCK_RDTSC_RSEQ)
+		return tl_fail(err, TL_E_INVAL, 0,
+			       "clock source %d needs a TSC and an rseq area with the node "
+			       "(glibc 2.35 and Linux 6.3 or later)",
+			       o->clock);
 	if (*clock < 0)
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d is not supported by this CPU",
 			       o->clock);

@@ -130,6 +130,8 @@ START_TEST(test_rseq_word_is_getcpu_on_every_cpu)
 		tl_error err;
 		ck_assert_ptr_null(tl_open(path_in(test_dir, "no.timeline"), &o, &err));
 		ck_assert_int_eq(err.code, TL_E_INVAL);
+		ck_assert_str_eq(err.msg, "clock source 7 needs a TSC and an rseq area with the node "
+					  "(glibc 2.35 and Linux 6.3 or later)");
 		return;
 	}
 	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append);
@@ -291,6 +293,8 @@ int clock_child(const char *dir)
 	tl_append(log, 1, kernel_word(), 0, 0, 0, 0, 0);
 	clock = ((const struct tl_header *)log)->clock;
 	tl_close(log);
+	refused = refused && !strcmp(err.msg, "clock source 7 needs a TSC and an rseq area with "
+					      "the node (glibc 2.35 and Linux 6.3 or later)");
 	printf("clock %d features %u registered %d rseq refused %d\n", clock, tl_cpu_features(),
 	       host_has_rseq(), refused);
 	return 0;

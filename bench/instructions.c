@@ -2,10 +2,25 @@
  * instructions per call with callgrind (bench/callgrind.sh): the manual
  * clock keeps valgrind away from RDTSC/RDPID, so counts are exact and
  * repeatable. Usage: instructions N MODE (0 tl_append, 1 tl_append_c,
- * 2 tl_event with the rate off, 3 tl_breath). */
+ * 2 tl_event with the rate off, 3 tl_breath, 4 tl_append on the path of
+ * the rseq clock, 5 tl_append_c on it).
+ *
+ * Valgrind does not let glibc register rseq, so tl_open() never picks the
+ * rseq clock under it; modes 4 and 5 set the header's clock byte and rseq
+ * offset by hand. glibc's area is still there in the thread's control
+ * block (never written by the kernel here), so the loads read it safely,
+ * and valgrind emulates RDTSC: the count is the path's. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "timeline.h"
+#include "format.h"
+#if defined(__GLIBC__) && defined(__has_include)
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#define HAVE_RSEQ_OFFSET 1
+#endif
+#endif
 
 int main(int argc, char **argv)
 {
@@ -25,6 +40,18 @@ int main(int argc, char **argv)
 	}
 	if (mode == 2)
 		tl_set_rate(l, TL_RATE_OFF);
+	if (mode == 4 || mode == 5) {
+#ifdef HAVE_RSEQ_OFFSET
+		struct tl_header *h = (struct tl_header *)l;
+		h->rseq_offset = (int64_t)__rseq_offset;
+		h->clock = TL_CLOCK_RDTSC_RSEQ;
+#else
+		fprintf(stderr, "instructions: no <sys/rseq.h>\n");
+		return 1;
+#endif
+	}
+	if (mode >= 4)
+		mode -= 4;   /* the same loops: only the header differs */
 	for (int i = 0; i < n; i++) {
 		if (mode == 0)
 			tl_append(l, 1, i, i, i, i, i, i);

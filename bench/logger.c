@@ -10,14 +10,18 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench_events.h"
+#include "format.h"
 
 #define REPS 21
 #define CALLS 1000000
 
-static tl_log *log_on, *log_rdtscp, *log_hot, *log_auto, *log_off;
+static tl_log *log_on, *log_rdtscp, *log_lsl, *log_hot, *log_auto, *log_off;
 static uint64_t tsc_hz;              /* as the library calibrated it */
-static struct bench_events ev_on, ev_rdtscp, ev_hot, ev_auto, ev_off;
-static unsigned six_on, six_rdtscp, six_hot;
+static int auto_clock = -1;          /* what TL_CLOCK_AUTO picked */
+static struct bench_events ev_on, ev_rdtscp, ev_lsl, ev_hot, ev_auto, ev_off;
+static unsigned six_on, six_rdtscp, six_lsl, six_hot;
+
+static long rseq_off;                /* glibc's __rseq_offset, from the AUTO log's header */
 
 static inline uint64_t ticks(void)
 {
@@ -69,6 +73,33 @@ static void c_rdtsc_lsl(void)
 	}
 }
 
+/* The floor with the rseq clock: RDTSC and the two loads of the cpu and
+ * node fields of this thread's rseq area through %fs (where glibc registers
+ * none, the loads still run, from the same offsets: the cost is the same). */
+static void c_rdtsc_rseq(void)
+{
+	long off = rseq_off;
+	for (uint64_t i = 0; i < CALLS; i++) {
+		uint32_t lo, hi, cpu, node;
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		__asm__ volatile("movl %%fs:4(%2), %0\n\tmovl %%fs:20(%2), %1"
+				 : "=r"(cpu), "=r"(node) : "r"(off));
+	}
+}
+
+/* The floor of the rseq source as the library reads it: LFENCE, so that
+ * RDTSC waits for the work before it (asm/append.S), then the two loads. */
+static void c_lfence_rdtsc_rseq(void)
+{
+	long off = rseq_off;
+	for (uint64_t i = 0; i < CALLS; i++) {
+		uint32_t lo, hi, cpu, node;
+		__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi));
+		__asm__ volatile("movl %%fs:4(%2), %0\n\tmovl %%fs:20(%2), %1"
+				 : "=r"(cpu), "=r"(node) : "r"(off));
+	}
+}
+
 static void c_disabled_inline(void)
 {
 	for (uint64_t i = 0; i < CALLS; i++)
@@ -106,6 +137,12 @@ static void c_enabled_rdtscp(void)
 {
 	for (uint64_t i = 0; i < CALLS; i++)
 		tl_append(log_rdtscp, six_rdtscp, i, i, i, i, i, i);
+}
+
+static void c_enabled_lsl(void)
+{
+	for (uint64_t i = 0; i < CALLS; i++)
+		tl_append(log_lsl, six_lsl, i, i, i, i, i, i);
 }
 
 static void c_enabled_c(void)
@@ -151,12 +188,15 @@ static struct bcase cases[] = {
 	{ "rdtscp", c_rdtscp, "bare RDTSCP", NEED_RDTSCP, 0, 0 },
 	{ "rdtsc_rdpid", c_rdtsc_rdpid, "bare RDTSC + RDPID: the floor", NEED_RDPID, 0, 0 },
 	{ "rdtsc_lsl", c_rdtsc_lsl, "bare RDTSC + LSL: floor w/o RDPID", 0, 0, 0 },
+	{ "rdtsc_rseq", c_rdtsc_rseq, "bare RDTSC + rseq loads", 0, 0, 0 },
+	{ "lfence_rdtsc_rseq", c_lfence_rdtsc_rseq, "LFENCE+RDTSC + rseq: rseq floor", 0, 0, 0 },
 	{ "disabled_inline", c_disabled_inline, "generated event, rate off", 0, 0, 0 },
 	{ "disabled_call", c_disabled_call, "tl_event() call, rate off", 0, 0, 0 },
 	{ "enabled", c_enabled, "tl_append(), AUTO clock", 0, 0, 0 },
 	{ "enabled_generated", c_enabled_generated, "generated event, rate on", 0, 0, 0 },
 	{ "enabled_hot", c_enabled_hot, "tl_append(), ring in cache", 0, 0, 0 },
 	{ "enabled_rdtscp", c_enabled_rdtscp, "tl_append(), RDTSCP", NEED_RDTSCP, 0, 0 },
+	{ "enabled_lsl", c_enabled_lsl, "tl_append(), RDTSC+LSL", 0, 0, 0 },
 	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
 	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0, 0 },
 };
@@ -249,8 +289,10 @@ static tl_log *bench_log(const char *dir, const char *name, uint64_t entries, in
 		if (r) {
 			tl_reader_info(r, &in);
 			tsc_hz = in.tsc_hz;
+			auto_clock = in.clock;
 			tl_reader_close(r);
 		}
+		rseq_off = (long)((const struct tl_header *)log)->rseq_offset;
 	}
 	tl_set_rate(log, rate);
 	unlink(p);
@@ -266,6 +308,7 @@ static void open_logs(void)
 	log_on = bench_log(dir, "on", 0, TL_CLOCK_AUTO, 1, &ev_on);
 	if (cpu_has() & NEED_RDTSCP)
 		log_rdtscp = bench_log(dir, "rdtscp", 0, TL_CLOCK_RDTSCP, 1, &ev_rdtscp);
+	log_lsl = bench_log(dir, "lsl", 0, TL_CLOCK_RDTSC_LSL, 1, &ev_lsl);
 	log_hot = bench_log(dir, "hot", 4096, TL_CLOCK_AUTO, 1, &ev_hot);
 	log_auto = bench_log(dir, "auto", 0, TL_CLOCK_AUTO, TL_RATE_AUTO, &ev_auto);
 	rmdir(dir);
@@ -273,6 +316,7 @@ static void open_logs(void)
 	bench_events_register(log_off, &ev_off, NULL, &err);
 	six_on = ev_on.id[BENCH_SIX];
 	six_rdtscp = ev_rdtscp.id[BENCH_SIX];
+	six_lsl = ev_lsl.id[BENCH_SIX];
 	six_hot = ev_hot.id[BENCH_SIX];
 	tl_seed(log_auto, 1);
 }
@@ -305,15 +349,16 @@ int main(void)
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	printf("timeline logger benchmark, %s\n%s, %ld CPUs, TSC %.3f GHz; AUTO clock: %s\n", date,
 	       model, sysconf(_SC_NPROCESSORS_ONLN), (double)tsc_hz / 1e9,
-	       cpu_has() & NEED_RDPID ? "RDTSC+RDPID" : cpu_has() & NEED_RDTSCP ? "RDTSCP" : "RDTSC+LSL");
+	       tl_clock_name(auto_clock) ? tl_clock_name(auto_clock) : "unknown");
 	printf("TSC ticks per call: median and max of %d repetitions of %d calls\n\n", REPS, CALLS);
 	printf("%-18s %9s %9s %8s  %-32s %s\n", "case", "median", "p99", "x rdtsc", "what", "");
 	mkdir("bench/results", 0755);
 	csv = fopen("bench/results/latest.csv", "w");
 	if (csv)
 		fprintf(csv, "name,value,unit,ratio,baseline\nmeta_date,%s,date,,\n"
-			     "meta_cpu,\"%s\",model,,\nmeta_tsc_hz,%llu,Hz,,\n",
-			date, model, (unsigned long long)tsc_hz);
+			     "meta_cpu,\"%s\",model,,\nmeta_tsc_hz,%llu,Hz,,\nmeta_auto_clock,%s,name,,\n",
+			date, model, (unsigned long long)tsc_hz,
+			tl_clock_name(auto_clock) ? tl_clock_name(auto_clock) : "unknown");
 	for (size_t c = 0; c < NCASES; c++) {
 		struct bcase *b = &cases[c];
 		if (!runs(b)) {

@@ -27,6 +27,12 @@ static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t
 		*tsc = tl_rdtsc();
 		tl_lsl(aux);
 		return;
+#if TL_HAVE_RSEQ
+	case TL_CLOCK_RDTSC_RSEQ:
+		*tsc = tl_rdtsc_ordered();
+		*aux = tl_rseq_word(h->rseq_offset);
+		return;
+#endif
 #endif
 	case TL_CLOCK_MANUAL:
 		*tsc = h->manual_tsc;

@@ -7,10 +7,27 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include "clock.h"
 #include "format.h"
 #if defined(__x86_64__)
 #include <cpuid.h>
+#endif
+#if TL_HAVE_RSEQ
+#include <stddef.h>
+#include <sys/auxv.h>
+#include <sys/rseq.h>
+/* Weak, so that the library still loads under a glibc older than 2.35,
+ * where the symbols are missing (their addresses are then 0). */
+#pragma weak __rseq_offset
+#pragma weak __rseq_size
+#ifndef AT_RSEQ_FEATURE_SIZE
+#define AT_RSEQ_FEATURE_SIZE 27    /* Linux 6.3, <linux/auxvec.h> */
+#endif
+_Static_assert(offsetof(struct rseq, cpu_id) == TL_RSEQ_CPU_ID, "rseq cpu_id");
+_Static_assert(offsetof(struct rseq, flags) + 4 == TL_RSEQ_NODE_ID, "rseq node_id follows flags");
+_Static_assert(TL_RSEQ_NODE_ID + 4 == TL_RSEQ_FEATURE_NODE, "rseq feature size with node_id");
 #endif
 
 /* asm/append.S picks the clock by format.h's TL_CLK_* numbers: each must be
@@ -22,6 +39,7 @@ _Static_assert(TL_CLK_RDTSC == TL_CLOCK_RDTSC, "TL_CLK_RDTSC");
 _Static_assert(TL_CLK_MONOTONIC == TL_CLOCK_MONOTONIC, "TL_CLK_MONOTONIC");
 _Static_assert(TL_CLK_MANUAL == TL_CLOCK_MANUAL, "TL_CLK_MANUAL");
 _Static_assert(TL_CLK_RDTSC_LSL == TL_CLOCK_RDTSC_LSL, "TL_CLK_RDTSC_LSL");
+_Static_assert(TL_CLK_RDTSC_RSEQ == TL_CLOCK_RDTSC_RSEQ, "TL_CLK_RDTSC_RSEQ");
 
 /* The switch has a case for every enum tl_clock and no default, so that
  * -Wswitch (-Wall, an error with -Werror) names a source added without a name. */
@@ -35,6 +53,7 @@ const char *tl_clock_name(int clock)
 	case TL_CLOCK_MONOTONIC: return "monotonic";
 	case TL_CLOCK_MANUAL: return "manual";
 	case TL_CLOCK_RDTSC_LSL: return "rdtsc+lsl";
+	case TL_CLOCK_RDTSC_RSEQ: return "rdtsc+rseq";
 	}
 	return NULL;
 }
@@ -88,6 +107,60 @@ static void lsl_probe(void)
 }
 #endif
 
+/* Did glibc register the threads' rseq areas? (__rseq_size is 0 if not.) */
+static int rseq_registered(void)
+{
+#if TL_HAVE_RSEQ
+	return &__rseq_offset && &__rseq_size && __rseq_size > 0;
+#else
+	return 0;
+#endif
+}
+
+int64_t tl_rseq_offset(void)
+{
+#if TL_HAVE_RSEQ
+	if (rseq_registered())
+		return (int64_t)__rseq_offset;
+#endif
+	return 0;
+}
+
+/* Can the cpu/node word come from the calling thread's rseq area? Only if
+ * glibc registered it (__rseq_size > 0: not with glibc < 2.35, nor with
+ * GLIBC_TUNABLES=glibc.pthread.rseq=0, nor under valgrind, which refuses
+ * the system call), the kernel fills node_id (Linux >= 6.3), and what the
+ * area says agrees with the kernel's own getcpu(2), asked before and after
+ * (asked again if the thread moved in between). glibc's getcpu() and
+ * sched_getcpu() may answer from the area itself, so the system call. */
+static uint32_t rseq_usable(void)
+{
+#if TL_HAVE_RSEQ
+	const volatile uint32_t *rs;
+	if (!rseq_registered() || getauxval(AT_RSEQ_FEATURE_SIZE) < TL_RSEQ_FEATURE_NODE)
+		return 0;
+	rs = (const volatile uint32_t *)((char *)__builtin_thread_pointer() + tl_rseq_offset());
+	for (int tries = 0; tries < 8; tries++) {
+		unsigned c0, n0, c1, n1;
+		uint32_t cpu, node;
+		if (syscall(SYS_getcpu, &c0, &n0, NULL) != 0)
+			return 0;
+		cpu = rs[TL_RSEQ_CPU_ID / 4];
+		node = rs[TL_RSEQ_NODE_ID / 4];
+		if (syscall(SYS_getcpu, &c1, &n1, NULL) != 0)
+			return 0;
+		if (c0 == c1 && n0 == n1)
+			return cpu == c0 && node == n0 ? TL_HOST_RSEQ : 0;
+	}
+#endif
+	return 0;
+}
+
+uint32_t tl_host_features(void)
+{
+	return tl_cpu_features() | rseq_usable();
+}
+
 uint32_t tl_cpu_features(void)
 {
 	uint32_t f = 0;
@@ -114,6 +187,8 @@ int tl_clock_pick(int clock, uint32_t f)
 	int tsc = (f & TL_CPU_TSC) != 0;
 	switch (clock) {
 	case TL_CLOCK_AUTO:
+		if (tsc && (f & TL_HOST_RSEQ))
+			return TL_CLOCK_RDTSC_RSEQ;
 		if (tsc && (f & TL_CPU_RDPID))
 			return TL_CLOCK_RDTSC_RDPID;
 		if (tsc && (f & TL_CPU_RDTSCP))
@@ -129,6 +204,8 @@ int tl_clock_pick(int clock, uint32_t f)
 		return tsc ? clock : -1;
 	case TL_CLOCK_RDTSC_LSL:
 		return tsc && (f & TL_CPU_LSL) ? clock : -1;
+	case TL_CLOCK_RDTSC_RSEQ:
+		return tsc && (f & TL_HOST_RSEQ) ? clock : -1;
 	case TL_CLOCK_MONOTONIC:
 	case TL_CLOCK_MANUAL:
 		return clock;

@@ -4,12 +4,37 @@
 #define TL_CLOCK_H
 #include <stdint.h>
 #include "timeline.h"
+#include "format.h"
+
+/* The rseq clock needs glibc's <sys/rseq.h> (2.35) and x86-64 (RDTSC, %fs). */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_include)
+#if __has_include(<sys/rseq.h>)
+#define TL_HAVE_RSEQ 1
+#endif
+#endif
+#ifndef TL_HAVE_RSEQ
+#define TL_HAVE_RSEQ 0
+#endif
 
 #if defined(__x86_64__)
 static inline uint64_t tl_rdtsc(void)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* RDTSC once the instructions before it are done (LFENCE is dispatch
+ * serializing on AMD Zen 2 and later and on Intel): the clock of the rseq
+ * source, unless built with -DTL_RSEQ_UNORDERED (asm/append.S, bench/README.md). */
+static inline uint64_t tl_rdtsc_ordered(void)
+{
+	uint32_t lo, hi;
+#ifndef TL_RSEQ_UNORDERED
+	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi));
+#else
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+#endif
 	return ((uint64_t)hi << 32) | lo;
 }
 
@@ -39,6 +64,16 @@ static inline uint64_t tl_rdpid(void)
 	__asm__ volatile("rdpid %0" : "=r"(p));
 	return p;
 }
+
+/* The cpu/node word from the calling thread's rseq area, at the thread
+ * pointer + OFFSET (the header's rseq_offset): cpu_id | node_id << 12. */
+static inline uint16_t tl_rseq_word(int64_t offset)
+{
+	const uint32_t *rs = (const uint32_t *)((char *)__builtin_thread_pointer() + offset);
+	uint32_t cpu = __atomic_load_n(&rs[TL_RSEQ_CPU_ID / 4], __ATOMIC_RELAXED);
+	uint32_t node = __atomic_load_n(&rs[TL_RSEQ_NODE_ID / 4], __ATOMIC_RELAXED);
+	return (uint16_t)(cpu | node << 12);
+}
 #endif
 
 /* Time and cpu/node word from the slow sources; returned in rax:rdx. */
@@ -55,11 +90,21 @@ struct tl_clock_read tl_slow_clock(const tl_log *log) __attribute__((visibility(
 static inline int tl_clock_is_tsc(int clock)
 {
 	return (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC) ||
-	       clock == TL_CLOCK_RDTSC_LSL;
+	       clock == TL_CLOCK_RDTSC_LSL || clock == TL_CLOCK_RDTSC_RSEQ;
 }
 
-/* TL_CPU_* bits of this CPU. */
+/* TL_CPU_* bits of this CPU (what the header's cpu_features records). */
 uint32_t tl_cpu_features(void) __attribute__((visibility("hidden")));
+
+/* Not a CPU feature, so never in cpu_features: the calling thread's rseq
+ * area gives the cpu/node word and agrees with getcpu(2). */
+#define TL_HOST_RSEQ (1u << 31)
+
+/* tl_cpu_features() and TL_HOST_RSEQ, checked now: what TL_CLOCK_AUTO picks from. */
+uint32_t tl_host_features(void) __attribute__((visibility("hidden")));
+
+/* glibc's __rseq_offset if glibc registered the threads' rseq areas, else 0. */
+int64_t tl_rseq_offset(void) __attribute__((visibility("hidden")));
 
 /* Resolves TL_CLOCK_AUTO for FEATURES; returns -1 if CLOCK needs what the CPU lacks. */
 int tl_clock_pick(int clock, uint32_t features) __attribute__((visibility("hidden")));

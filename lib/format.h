@@ -21,6 +21,7 @@
 #define TL_HDR_DISABLED 83         /* u8: 1 only in tl_disabled()'s stub */
 #define TL_HDR_MANUAL_TSC 96       /* u64: timestamp for TL_CLOCK_MANUAL */
 #define TL_HDR_MANUAL_AUX 104      /* u16: cpu/node word for TL_CLOCK_MANUAL */
+#define TL_HDR_RSEQ 120            /* i64: the writer's __rseq_offset, for TL_CLOCK_RDTSC_RSEQ */
 
 /* Clock sources, the values of enum tl_clock (timeline.h) that asm/append.S
  * tests the header's clock byte against; lib/clock.c asserts they agree.
@@ -33,6 +34,21 @@
 #define TL_CLK_MONOTONIC 4
 #define TL_CLK_MANUAL 5
 #define TL_CLK_RDTSC_LSL 6
+#define TL_CLK_RDTSC_RSEQ 7
+
+/* TL_CLOCK_RDTSC_RSEQ reads the cpu/node word from the calling thread's
+ * restartable-sequences area, which glibc (>= 2.35) registers for every
+ * thread at the thread pointer + __rseq_offset, and which the kernel
+ * rewrites at every migration. The header's rseq field (TL_HDR_RSEQ, in the
+ * hot line the logger loads anyway) holds __rseq_offset, so the asm reads
+ * the fields with one load from the header and two through %fs:
+ *   rseq = TL_HDR_RSEQ(log); cpu = %fs:TL_RSEQ_CPU_ID(rseq); node = %fs:TL_RSEQ_NODE_ID(rseq)
+ * Offsets in struct rseq (linux/rseq.h); node_id is filled from Linux 6.3,
+ * when AT_RSEQ_FEATURE_SIZE >= TL_RSEQ_FEATURE_NODE. (Offset 24 is mm_cid,
+ * the concurrency id, not the node.) */
+#define TL_RSEQ_CPU_ID 4           /* u32 cpu_id: -1 unregistered, -2 registration failed */
+#define TL_RSEQ_NODE_ID 20         /* u32 node_id */
+#define TL_RSEQ_FEATURE_NODE 24    /* feature size that covers node_id (offsetofend) */
 
 /* Entry offsets. */
 #define TL_ENT_TSC 0               /* u64 timestamp */
@@ -72,7 +88,7 @@ struct tl_header {
 	uint16_t manual_aux;        /* 104: cpu/node word used by TL_CLOCK_MANUAL */
 	uint16_t reserved1[3];      /* 106: 0 */
 	uint64_t breaths;           /* 112: tl_breath() calls */
-	uint64_t reserved2;         /* 120: 0 */
+	int64_t rseq_offset;        /* 120: the writer's __rseq_offset with TL_CLOCK_RDTSC_RSEQ, else 0 */
 	/* line 2: clock */
 	uint64_t tsc_hz;            /* 128: ticks per second, calibrated at creation */
 	uint64_t anchor_tsc;        /* 136: TSC at creation ... */
@@ -107,6 +123,7 @@ _Static_assert(__builtin_offsetof(struct tl_header, rate) == TL_HDR_RATE, "rate"
 _Static_assert(__builtin_offsetof(struct tl_header, clock) == TL_HDR_CLOCK, "clock");
 _Static_assert(__builtin_offsetof(struct tl_header, manual_tsc) == TL_HDR_MANUAL_TSC, "mtsc");
 _Static_assert(__builtin_offsetof(struct tl_header, manual_aux) == TL_HDR_MANUAL_AUX, "maux");
+_Static_assert(__builtin_offsetof(struct tl_header, rseq_offset) == TL_HDR_RSEQ, "rseq");
 _Static_assert(__builtin_offsetof(struct tl_header, tsc_hz) == 128, "clock line");
 _Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
 _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");

@@ -60,8 +60,9 @@ typedef struct tl_log tl_log;
 
 /* Timestamp sources, recorded in the file header. */
 enum tl_clock {
-	TL_CLOCK_AUTO = 0,          /* the best the CPU has: RDTSC+RDPID, else RDTSCP, else
-	                               RDTSC+LSL, else RDTSC */
+	TL_CLOCK_AUTO = 0,          /* the cheapest correct source, checked at tl_open():
+	                               RDTSC+rseq, else RDTSC+RDPID, else RDTSCP, else
+	                               RDTSC+LSL, else RDTSC, else MONOTONIC */
 	TL_CLOCK_RDTSC_RDPID = 1,   /* RDTSC for time, RDPID for the cpu/node word */
 	TL_CLOCK_RDTSCP = 2,        /* RDTSCP: time and cpu/node in one ordered instruction */
 	TL_CLOCK_RDTSC = 3,         /* RDTSC only; the cpu/node word is 0xffff (unknown) */
@@ -70,6 +71,9 @@ enum tl_clock {
 	TL_CLOCK_RDTSC_LSL = 6,     /* RDTSC for time, the cpu/node word from Linux's per-CPU
 	                               segment limit (LSL), as the vDSO's getcpu() reads it
 	                               where RDPID is missing (e.g. many KVM guests) */
+	TL_CLOCK_RDTSC_RSEQ = 7,    /* RDTSC for time, the cpu/node word from the calling
+	                               thread's restartable-sequences area (glibc >= 2.35
+	                               registers it, Linux >= 6.3 fills its node): two loads */
 };
 
 /* The name of clock source CLOCK, as `timeline info` prints it ("rdtsc+rdpid",

@@ -53,6 +53,7 @@ tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped);
 /* The suites, one per tests/check_<module>.c. */
 Suite *format_suite(void);
 Suite *append_suite(void);
+Suite *clock_suite(void);
 Suite *sample_suite(void);
 Suite *create_suite(void);
 Suite *crash_suite(void);
@@ -68,6 +69,10 @@ Suite *runs_suite(void);
 Suite *trust_suite(void);
 Suite *export_suite(void);
 Suite *hostile_suite(void);
+
+/* The child process of the clock suite (tests/check_clock.c), run as this
+ * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */
+int clock_child(const char *dir);
 
 /* Decompresses the zstd file SRC into DST with libzstd; returns the size. */
 size_t unzstd(const char *src, const char *dst);

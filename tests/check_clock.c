@@ -1,0 +1,344 @@
+/* check_clock.c: the clock sources' cpu/node word against the kernel's
+ * getcpu(2) on every CPU and in concurrent threads, which source AUTO picks
+ * on this host and in a child whose rseq glibc was told not to register
+ * (GLIBC_TUNABLES=glibc.pthread.rseq=0), and the order of the fallbacks. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "util.h"
+#include "../lib/clock.h"
+#include "../lib/format.h"
+#if TL_HAVE_RSEQ
+#include <sys/auxv.h>
+#include <sys/rseq.h>
+#pragma weak __rseq_size
+#ifndef AT_RSEQ_FEATURE_SIZE
+#define AT_RSEQ_FEATURE_SIZE 27
+#endif
+#endif
+
+typedef void (*append_fn)(tl_log *, unsigned, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+			  uint64_t);
+
+/* The kernel's word for the calling thread, node << 12 | cpu, from the
+ * system call: glibc's getcpu() and sched_getcpu() may read the rseq area. */
+static unsigned kernel_word(void)
+{
+	unsigned cpu = 0, node = 0;
+	if (syscall(SYS_getcpu, &cpu, &node, NULL) != 0)
+		return 0xffff;
+	return node << 12 | cpu;
+}
+
+/* Does this host let glibc's rseq area give the word? Asked independently
+ * of the library: glibc registered it and the kernel fills node_id. */
+static int host_has_rseq(void)
+{
+#if TL_HAVE_RSEQ
+	return &__rseq_size && __rseq_size > 0 &&
+	       getauxval(AT_RSEQ_FEATURE_SIZE) >= TL_RSEQ_FEATURE_NODE;
+#else
+	return 0;
+#endif
+}
+
+/* The source AUTO takes where rseq is out: RDPID, RDTSCP, then LSL. */
+static int fallback_for(uint32_t cpu_features)
+{
+	return cpu_features & TL_CPU_RDPID    ? TL_CLOCK_RDTSC_RDPID
+	       : cpu_features & TL_CPU_RDTSCP ? TL_CLOCK_RDTSCP
+	       : cpu_features & TL_CPU_LSL    ? TL_CLOCK_RDTSC_LSL
+					      : TL_CLOCK_RDTSC;
+}
+
+/* The header of the log at P. */
+static tl_info info_of(const char *p)
+{
+	tl_error err;
+	tl_info in;
+	tl_reader *r = tl_reader_open(p, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_info(r, &in);
+	tl_reader_close(r);
+	return in;
+}
+
+static tl_log *open_clock(const char *p, int clock, uint64_t entries)
+{
+	tl_options o = { .entries = entries, .clock = clock, .no_prefault = 1,
+			 .strings_bytes = 4096 };
+	tl_error err;
+	tl_log *log = tl_open(p, &o, &err);
+	ck_assert_msg(log != NULL, "%s: %s", tl_clock_name(clock), err.msg);
+	return log;
+}
+
+/* Pinned to each CPU in turn, logs through FN with CLOCK and checks the
+ * word against the kernel's, asked before and after (a pinned thread does
+ * not move, but the check does not rely on it). */
+static void check_every_cpu(int clock, append_fn fn)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *p = path_in(test_dir, "cpus.timeline");
+	tl_log *log = open_clock(p, clock, 4096);
+	cpu_set_t all, one;
+	size_t n, checked = 0;
+	tl_entry *v;
+	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	for (long c = 0; c < CPU_SETSIZE && c < 4096; c++) {
+		if (!CPU_ISSET(c, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+		for (int k = 0; k < 3; k++) {   /* the first after the move, then two more */
+			unsigned before = kernel_word();
+			fn(log, 1, (uint64_t)c, before, 0, 0, 0, 0);
+			fn(log, 2, (uint64_t)c, kernel_word(), 0, 0, 0, 0);
+		}
+	}
+	ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n % 2, 0);
+	for (size_t i = 0; i < n; i += 2) {
+		/* before == after: the thread was on that CPU around the call */
+		if (v[i].args[1] != v[i + 1].args[1])
+			continue;
+		ck_assert_msg(v[i].aux == v[i].args[1], "%s: word 0x%04x, kernel 0x%04llx on cpu %llu",
+			      tl_clock_name(clock), (unsigned)v[i].aux,
+			      (unsigned long long)v[i].args[1], (unsigned long long)v[i].args[0]);
+		ck_assert_uint_eq(v[i].cpu, v[i].args[0]);
+		checked++;
+	}
+	/* pinned: every call was checked, three on each CPU we may run on */
+	ck_assert_uint_eq(checked, 3 * (size_t)CPU_COUNT(&all));
+	ck_assert_uint_le((size_t)CPU_COUNT(&all), (size_t)ncpu);
+	free(v);
+}
+
+START_TEST(test_rseq_word_is_getcpu_on_every_cpu)
+{
+	if (!host_has_rseq()) {
+		/* glibc < 2.35, rseq off, or Linux < 6.3: the source is refused */
+		tl_options o = { .entries = 2, .clock = TL_CLOCK_RDTSC_RSEQ, .no_prefault = 1 };
+		tl_error err;
+		ck_assert_ptr_null(tl_open(path_in(test_dir, "no.timeline"), &o, &err));
+		ck_assert_int_eq(err.code, TL_E_INVAL);
+		ck_assert_str_eq(err.msg, "clock source 7 needs a TSC and an rseq area with the node "
+					  "(glibc 2.35 and Linux 6.3 or later)");
+		return;
+	}
+	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append);
+	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append_c);
+}
+END_TEST
+
+/* The other sources that read a word give the same, where the CPU has them. */
+START_TEST(test_other_sources_word_is_getcpu_on_every_cpu)
+{
+	const char *p = path_in(test_dir, "probe.timeline");
+	tl_info in;
+	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
+	in = info_of(p);
+	if (in.cpu_features & TL_CPU_RDPID)
+		check_every_cpu(TL_CLOCK_RDTSC_RDPID, tl_append);
+	if (in.cpu_features & TL_CPU_RDTSCP)
+		check_every_cpu(TL_CLOCK_RDTSCP, tl_append);
+	if (in.cpu_features & TL_CPU_LSL) {
+		check_every_cpu(TL_CLOCK_RDTSC_LSL, tl_append);
+		check_every_cpu(TL_CLOCK_RDTSC_LSL, tl_append_c);
+	}
+}
+END_TEST
+
+/* Threads, each with a log of its own, log flat out at once, pinned round
+ * the CPUs: each reads its own thread's area, and the node is node_id, not
+ * the concurrency id beside it (mm_cid, which differs between threads). */
+#define THREADS 4
+#define PER_THREAD 2000
+
+struct worker {
+	tl_log *log;
+	int cpu;
+	append_fn fn;
+};
+
+static pthread_barrier_t start;
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(w->cpu, &one);
+	sched_setaffinity(0, sizeof one, &one);
+	pthread_barrier_wait(&start);
+	for (int i = 0; i < PER_THREAD; i++) {
+		unsigned before = kernel_word();
+		w->fn(w->log, 1, (uint64_t)i, before, 0, 0, 0, 0);
+		w->fn(w->log, 2, (uint64_t)i, kernel_word(), 0, 0, 0, 0);
+	}
+	return NULL;
+}
+
+START_TEST(test_rseq_word_in_concurrent_threads)
+{
+	cpu_set_t all;
+	int cpus[CPU_SETSIZE], ncpu = 0;
+	struct worker w[THREADS];
+	pthread_t t[THREADS];
+	if (!host_has_rseq())
+		return;
+	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all))
+			cpus[ncpu++] = c;
+	ck_assert_int_eq(pthread_barrier_init(&start, NULL, THREADS), 0);
+	for (int i = 0; i < THREADS; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "t%d.timeline", i);
+		w[i].log = open_clock(path_in(test_dir, name), TL_CLOCK_RDTSC_RSEQ, 8192);
+		w[i].cpu = cpus[i % ncpu];
+		w[i].fn = i % 2 ? tl_append_c : tl_append;
+		ck_assert_int_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		char name[32];
+		size_t n;
+		tl_entry *v;
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		tl_close(w[i].log);
+		snprintf(name, sizeof name, "t%d.timeline", i);
+		v = read_all(path_in(test_dir, name), &n, NULL);
+		ck_assert_uint_eq(n, 2 * PER_THREAD);
+		for (size_t k = 0; k < n; k += 2) {
+			ck_assert_uint_eq(v[k].args[1], v[k + 1].args[1]);   /* pinned */
+			ck_assert_msg(v[k].aux == v[k].args[1],
+				      "thread %d: word 0x%04x, kernel 0x%04llx", i, (unsigned)v[k].aux,
+				      (unsigned long long)v[k].args[1]);
+			ck_assert_int_eq((int)v[k].cpu, w[i].cpu);
+		}
+		free(v);
+	}
+	pthread_barrier_destroy(&start);
+}
+END_TEST
+
+/* AUTO takes rseq where the host has it, else today's order; asking for
+ * rseq where it is missing fails. */
+START_TEST(test_auto_picks_rseq_where_the_host_has_it)
+{
+	const char *p = path_in(test_dir, "auto.timeline");
+	tl_info in;
+	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
+	in = info_of(p);
+	ck_assert_str_eq(tl_clock_name(TL_CLOCK_RDTSC_RSEQ), "rdtsc+rseq");
+	if (host_has_rseq()) {
+		ck_assert_int_eq(in.clock, TL_CLOCK_RDTSC_RSEQ);
+		ck_assert_str_eq(tl_clock_name(in.clock), "rdtsc+rseq");
+	} else {
+		ck_assert_int_eq(in.clock, fallback_for(in.cpu_features));
+	}
+	/* not a CPU feature: cpu_features never carries it */
+	ck_assert_uint_eq(in.cpu_features & TL_HOST_RSEQ, 0);
+}
+END_TEST
+
+/* tl_clock_pick over feature sets: each fallback in its place. */
+START_TEST(test_auto_fallback_order)
+{
+	const uint32_t tsc = TL_CPU_TSC, lsl = TL_CPU_LSL, rdpid = TL_CPU_RDPID,
+		       rdtscp = TL_CPU_RDTSCP, rseq = TL_HOST_RSEQ;
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rseq | rdpid | rdtscp | lsl),
+			 TL_CLOCK_RDTSC_RSEQ);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rseq | lsl), TL_CLOCK_RDTSC_RSEQ);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rdpid | rdtscp | lsl),
+			 TL_CLOCK_RDTSC_RDPID);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rdtscp | lsl), TL_CLOCK_RDTSCP);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | lsl), TL_CLOCK_RDTSC_LSL);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc), TL_CLOCK_RDTSC);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, rseq | lsl), TL_CLOCK_MONOTONIC);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, 0), TL_CLOCK_MONOTONIC);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, tsc | rdpid | lsl), -1);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, rseq), -1);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, tsc | rseq), TL_CLOCK_RDTSC_RSEQ);
+}
+END_TEST
+
+/* The child of the next test, run as this binary with TL_TEST_CLOCK_CHILD
+ * set to a directory: prints what AUTO picked with its cpu features, whether
+ * glibc registered rseq, and whether asking for rseq failed as it must.
+ * Outside Check's runner: no ck_ macros here. */
+int clock_child(const char *dir)
+{
+	char p[4096], q[4096];
+	tl_options o = { .entries = 16, .no_prefault = 1, .strings_bytes = 4096 };
+	tl_error err;
+	tl_log *log;
+	int refused, clock;
+	snprintf(p, sizeof p, "%s/child.timeline", dir);
+	if (!(log = tl_open(p, &o, &err))) {
+		printf("open: %s\n", err.msg);
+		return 1;
+	}
+	o.clock = TL_CLOCK_RDTSC_RSEQ;
+	snprintf(q, sizeof q, "%s/rseq.timeline", dir);
+	refused = tl_open(q, &o, &err) == NULL && err.code == TL_E_INVAL;
+	tl_append(log, 1, kernel_word(), 0, 0, 0, 0, 0);
+	clock = ((const struct tl_header *)log)->clock;
+	tl_close(log);
+	refused = refused && !strcmp(err.msg, "clock source 7 needs a TSC and an rseq area with "
+					      "the node (glibc 2.35 and Linux 6.3 or later)");
+	printf("clock %d features %u registered %d rseq refused %d\n", clock, tl_cpu_features(),
+	       host_has_rseq(), refused);
+	return 0;
+}
+
+START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
+{
+	char *cmd = xasprintf("TL_TEST_CLOCK_CHILD=%s GLIBC_TUNABLES=glibc.pthread.rseq=0 "
+			      "/proc/%d/exe", test_dir, (int)getpid());
+	char *out = NULL;
+	int clock = -1, registered = -1, refused = -1;
+	unsigned features = 0;
+	size_t n;
+	tl_entry *v;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	ck_assert_int_eq(sscanf(out, "clock %d features %u registered %d rseq refused %d", &clock,
+				&features, &registered, &refused), 4);
+	ck_assert_int_eq(registered, 0);   /* the tunable took */
+	ck_assert_int_eq(refused, 1);
+	/* in silence, the next source in the order; here, a KVM guest without
+	 * RDPID or RDTSCP, that is RDTSC+LSL */
+	ck_assert_int_eq(clock, fallback_for(features));
+	v = read_all(path_in(test_dir, "child.timeline"), &n, NULL);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(info_of(path_in(test_dir, "child.timeline")).clock, clock);
+	if (clock != TL_CLOCK_RDTSC)
+		ck_assert_uint_lt(v[0].cpu, (uint64_t)sysconf(_SC_NPROCESSORS_CONF));
+	free(v);
+	free(out);
+	free(cmd);
+}
+END_TEST
+
+Suite *clock_suite(void)
+{
+	Suite *s = suite_create("clock");
+	TCase *t = tcase_create("clock");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_test(t, test_rseq_word_is_getcpu_on_every_cpu);
+	tcase_add_test(t, test_other_sources_word_is_getcpu_on_every_cpu);
+	tcase_add_test(t, test_rseq_word_in_concurrent_threads);
+	tcase_add_test(t, test_auto_picks_rseq_where_the_host_has_it);
+	tcase_add_test(t, test_auto_fallback_order);
+	tcase_add_test(t, test_auto_falls_back_when_glibc_registers_no_rseq);
+	suite_add_tcase(s, t);
+	return s;
+}

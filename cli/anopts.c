@@ -146,24 +146,40 @@ static void end_args(const struct an_found *f, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, " %s", f->args[i]);
 }
 
-/* Warns of rows whose every pair moved nothing although both ends carry
- * the unit: a batch size on both ends, where a running total was meant. */
+/* Row R's shown keys but the bucket, joined by spaces, into KEY. */
+static void key_of(const struct anopts *a, const struct an_row *r, char *key, size_t size)
+{
+	size_t len = 0;
+	key[0] = '\0';
+	for (int k = 0; k < AN_NKEYS && len < size; k++)
+		if (a->o.by & AN_SHOWN_KEYS & (1u << k) && k != AN_BUCKET)
+			len += (size_t)snprintf(key + len, size - len, "%s%s", len ? " " : "", r->key[k]);
+}
+
+/* Warns of groups whose every pair moved nothing although both ends carry
+ * the unit: a batch size on both ends, where a running total was meant.
+ * A group's rows (one per --bucket range) are adjacent in E's order. */
 static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cmd)
 {
 	size_t n;
 	struct an_row **rows = an_rows(e, &n);
-	for (size_t i = 0; i < n; i++) {
-		const struct an_row *r = rows[i];
-		char key[512] = "";
-		for (int k = 0, len = 0; k < AN_NKEYS; k++)
-			if (a->o.by & AN_SHOWN_KEYS & (1u << k) && k != AN_BUCKET)
-				len += snprintf(key + len, sizeof key - (size_t)len, "%s%s", len ? " " : "",
-						r->key[k]);
-		if (r->h.n || !r->empty || r->empty_diffed != r->empty)
+	for (size_t i = 0, j; i < n; i = j) {
+		char key[512], next[512];
+		uint64_t empty = 0, diffed = 0, values = 0;
+		key_of(a, rows[i], key, sizeof key);
+		for (j = i; j < n; j++) {
+			key_of(a, rows[j], next, sizeof next);
+			if (strcmp(key, next))
+				break;
+			empty += rows[j]->empty;
+			diffed += rows[j]->empty_diffed;
+			values += rows[j]->h.n;
+		}
+		if (values || !empty || diffed != empty)
 			continue;
 		fprintf(stderr, "timeline %s: warning: %s: all %llu pairs moved no %s: both ends carry "
 			"it, and a pair counts end minus begin, so it must be a running total (or "
-			"left off the begin)\n", cmd, key, (unsigned long long)r->empty, a->o.per);
+			"left off the begin)\n", cmd, key, (unsigned long long)empty, a->o.per);
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "out.h"
 #include "rowkey.h"
 #include "statsout.h"
@@ -295,11 +296,18 @@ void statsout_unmatched(struct an *e, int format)
 	for (size_t i = 0; i < n; i++) {
 		char line[256];
 		if (format == FMT_JSON) {
-			snprintf(line, sizeof line, ",\"ends_without_begin\":%llu,\"begins_without_end\":%llu}\n",
-				 (unsigned long long)u[i].ends, (unsigned long long)u[i].begins);
-			out_str("{\"table\":\"unmatched\",\"pair\":");
-			out_json(u[i].label);
-			out_str(line);
+			struct json j = JSON_INIT;
+			json_begin_object(&j);
+			JSON_KEY(&j, "table");
+			JSON_STRING(&j, "unmatched");
+			JSON_KEY(&j, "pair");
+			json_string(&j, u[i].label);
+			JSON_KEY(&j, "ends_without_begin");
+			json_uint(&j, u[i].ends);
+			JSON_KEY(&j, "begins_without_end");
+			json_uint(&j, u[i].begins);
+			json_end_object(&j);
+			out_char('\n');
 			continue;
 		}
 		snprintf(line, sizeof line, "unmatched: %s: %llu ends without a begin, %llu begins without an end\n",

@@ -493,10 +493,15 @@ START_TEST(test_diff_at_exactly_the_threshold_is_no_finding_just_below_it_slower
 	diff_row(out, "\"e.tick\",4,4,400,400,100,150,140,190,50,50,50,0.028571428571428571,",
 		 "\"SLOWER\"\n");
 	free(out);
-	/* the other way round: -33.3%, beyond a threshold of 33.3 */
+	/* the other way round: -33.3%, beyond a threshold of 33.3, not of itself */
 	out = tl(0, NULL, "diff -f csv --threshold 33.3 B A");
 	diff_row(out, "\"e.tick\",4,4,400,400,150,100,190,140,-33.333333333333336,"
 		      "-33.333333333333336,-33.333333333333336,0.028571428571428571,", "\"faster\"\n");
+	free(out);
+	out = tl(0, NULL, "diff -f csv --threshold 33.333333333333336 B A");   /* exactly the change */
+	diff_row(out, "\"e.tick\",4,4,400,400,150,100,190,140,-33.333333333333336,"
+		      "-33.333333333333336,-33.333333333333336,0.028571428571428571,",
+		 "\"no change shown\"\n");
 	free(out);
 	out = tl(0, NULL, "diff -f csv --threshold 50 B A");
 	diff_row(out, "\"e.tick\",4,4,400,400,150,100,190,140,-33.333333333333336,"

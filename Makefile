@@ -181,6 +181,14 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
+# Mutation testing, not part of check or CI (about 10 min): each mutation of
+# tests/mutations.txt applied alone to a copy of the tree, built, and the
+# suites it names run; prints killed or survived, the score, and stale lines.
+# `make mutate MUTATIONS="id ..."` tries only those.
+.PHONY: mutate
+mutate:
+	$(Q)sh tests/mutate.sh $(MUTATIONS)
+
 # The main job: engines, then ls, copy, info, stats and diff on their logs.
 demo: $(ENGINE) $(BIN)
 	$(Q)ENGINE=$(ENGINE) TIMELINE=$(abspath $(BIN)) sh examples/engine/demo.sh

@@ -2,11 +2,15 @@
  * by babeltrace2 and compared with dump, Chrome JSON parsed by jq with the
  * fields each phase needs, spans nested per track, and CSV as dump's. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "util.h"
+#include "../lib/format.h"
 
 
 START_TEST(test_export_usage_errors_exit_2_with_a_reason)
@@ -107,6 +111,315 @@ START_TEST(test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_
 	free(out);
 }
 END_TEST
+
+/* ------------------------------------------------------------------------
+ * Absolute times in every clock an export can carry
+ * ------------------------------------------------------------------------ */
+
+/* Overwrites LEN bytes of the header of the log at PATH at OFF. */
+static void patch(const char *path, size_t off, const void *p, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, p, len, (off_t)off), (ssize_t)len);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* A log NAME of HZ ticks a second whose header says it was written on HOST
+ * and took tick ATSC at wall time AREAL (ns; monotonic 5 s): x's push at
+ * T0 + 1000 and pushed at T0 + 1500, y's pushed alone at T0 + 2250. */
+static void clock_log(const char *name, uint64_t hz, const char *host, uint64_t atsc,
+		      uint64_t areal, uint64_t t0)
+{
+	tl_options o = { .entries = 16, .clock = TL_CLOCK_MANUAL, .tsc_hz = hz,
+			 .strings_bytes = 4096, .name = "clock" };
+	static const char *const defs[] = { "5,5|app.push: inpackets inbytes\nPush.",
+					    "5,5|app.pushed: inpackets inbytes\nPushed." };
+	const char *p = path_in(test_dir, name);
+	char h[128] = { 0 };
+	uint64_t mono = 5000000000ull;
+	uint16_t x[2], y[2];
+	tl_error err;
+	tl_log *log = tl_open(p, &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=y", y, NULL), TL_OK);
+	tl_set_manual_clock(log, t0 + 1000, 2);
+	tl_append(log, x[0], 7, 700, 0, 0, 0, 0);
+	tl_set_manual_clock(log, t0 + 1500, 2);
+	tl_append(log, x[1], 17, 1700, 0, 0, 0, 0);
+	tl_set_manual_clock(log, t0 + 2250, 1 << 12 | 5);
+	tl_append(log, y[1], 3, 300, 0, 0, 0, 0);
+	tl_close(log);
+	snprintf(h, sizeof h, "%s", host);
+	patch(p, offsetof(struct tl_header, host), h, sizeof h);
+	patch(p, offsetof(struct tl_header, anchor_tsc), &atsc, 8);
+	patch(p, offsetof(struct tl_header, anchor_realtime), &areal, 8);
+	patch(p, offsetof(struct tl_header, anchor_monotonic), &mono, 8);
+}
+
+/* What the header of the log NAME says (NAME: in the test's directory,
+ * unless it starts with '/'). */
+static tl_info info_of(const char *name)
+{
+	tl_error err;
+	tl_reader *r = tl_reader_open(name[0] == '/' ? name : path_in(test_dir, name), &err);
+	tl_info in;
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_info(r, &in);
+	tl_reader_close(r);
+	return in;
+}
+
+/* A formatted string that lives until the next call. */
+static const char *S(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *S(const char *fmt, ...)
+{
+	static char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* babeltrace2's --clock-seconds stamp of NS since the epoch. */
+static const char *stamp(int64_t ns)
+{
+	static char buf[64];
+	snprintf(buf, sizeof buf, "[%lld.%09lld]", (long long)(ns / 1000000000),
+		 (long long)(ns % 1000000000));
+	return buf;
+}
+
+/* The events clock_log() writes, as babeltrace2 prints them after the stamp. */
+static const char *const clock_tails[] = {
+	"app.push: { cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }",
+	"app.pushed: { cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }",
+	"app.pushed: { cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }",
+};
+static const uint64_t clock_at[] = { 1000, 1500, 2250 };
+
+/* Checks `babeltrace2 --clock-seconds TRACE`: line k starts with the stamp
+ * WANT[k] and ends with TAIL[k], N lines. */
+static void check_seconds(const char *trace, const int64_t *want, const char *const *tail, int n)
+{
+	char *out = sh(0, "babeltrace2 --clock-seconds %s", trace), *line, *save = NULL;
+	int k = 0;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), k++) {
+		const char *st, *end;
+		ck_assert_msg(k < n, "line %d of %s: %s", k, trace, line);
+		st = stamp(want[k]);
+		ck_assert_msg(!strncmp(line, st, strlen(st)), "%s: %s, want %s", trace, line, st);
+		end = line + strlen(line) - strlen(tail[k]);
+		ck_assert_msg(end >= line && !strcmp(end, tail[k]), "%s: %s, want ... %s", trace, line,
+			      tail[k]);
+	}
+	ck_assert_int_eq(k, n);
+	free(out);
+}
+
+/* One host and boot, 2.5 GHz: the clock is the TSC, its frequency the log's
+ * and its offset the header's anchor (an odd fraction of a second), and
+ * every time is the wall time tl_wall_ns() gives, to the nanosecond. */
+START_TEST(test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_anchor)
+{
+	int64_t want[3];
+	tl_info in;
+	char *meta;
+	/* the anchor: tick 2.5e9 (1 s) at ...01.123456788 s: tick 0 at ...00.123456788 */
+	clock_log("a.timeline", 2500000000ull, "here", 2500000000ull, 1700000001123456788ull,
+		  2500000005ull);
+	in = info_of("a.timeline");
+	ck_assert_uint_eq(in.tsc_hz, 2500000000ull);
+	for (int k = 0; k < 3; k++)
+		want[k] = tl_wall_ns(&in, 2500000005ull + clock_at[k]);
+	/* 1000 ticks after tick 2500000005: 1 s + 2 ns + 400 ns after tick 0 */
+	ck_assert_int_eq(want[0], 1700000001123457190ll);
+	free(sh(0, "%s export -f ctf -o a.ctf a.timeline", timeline_bin()));
+	meta = sh(0, "grep -E '^\tname = \"tsc\"|freq|offset' a.ctf/metadata");
+	ck_assert_str_eq(meta, "\tname = \"tsc\";\n\tfreq = 2500000000;\n\toffset_s = 1700000000;\n"
+			       "\toffset = 308641970;\n");
+	free(meta);
+	check_seconds("a.ctf", want, clock_tails, 3);
+}
+END_TEST
+
+/* Two hosts: no TSC in common, so the clock is wall nanoseconds, each
+ * log's entries placed by its own anchor and frequency (2.5 GHz and 1 GHz),
+ * and the two streams interleave by those times although b's ticks are
+ * 7000 s ahead of a's. */
+START_TEST(test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its_own_anchor)
+{
+	/* a's entries 402, 602 and 902 ns after ...01.123456788, b's 500, 1000
+	 * and 1750: a b a a b b */
+	static const int order[6] = { 0, 3, 1, 2, 4, 5 };   /* 0-2: a's, 3-5: b's */
+	int64_t want[6], t[6];
+	const char *tail[6];
+	tl_info a, b;
+	char *meta;
+	clock_log("a.timeline", 2500000000ull, "alpha.example", 2500000000ull,
+		  1700000001123456788ull, 2500000005ull);
+	clock_log("b.timeline", 1000000000ull, "beta.example", 7000000000000ull,
+		  1700000001123456788ull, 7000000000000ull - 500);
+	a = info_of("a.timeline");
+	b = info_of("b.timeline");
+	for (int k = 0; k < 3; k++) {
+		t[k] = tl_wall_ns(&a, 2500000005ull + clock_at[k]);
+		t[3 + k] = tl_wall_ns(&b, 7000000000000ull - 500 + clock_at[k]);
+	}
+	ck_assert_int_eq(t[0], 1700000001123457190ll);
+	ck_assert_int_eq(t[3], 1700000001123457288ll);
+	free(sh(0, "%s export -f ctf -o ab.ctf a.timeline b.timeline", timeline_bin()));
+	meta = sh(0, "grep -E '^\tname = \"wall\"|freq|offset' ab.ctf/metadata");
+	ck_assert_str_eq(meta, "\tname = \"wall\";\n\tfreq = 1000000000;\n\toffset_s = 0;\n"
+			       "\toffset = 0;\n");
+	free(meta);
+	for (int k = 0; k < 6; k++) {
+		want[k] = t[order[k]];
+		tail[k] = clock_tails[order[k] % 3];
+	}
+	check_seconds("ab.ctf", want, tail, 6);
+}
+END_TEST
+
+/* Snabb's file has no anchor and no frequency: its ticks are shown as
+ * nanoseconds, so babeltrace2's seconds are the ticks over 10^9. */
+START_TEST(test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds)
+{
+	const char *f = getenv("TIMELINE_FIXTURES");
+	char *fx = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
+	char *out, *line, *save = NULL;
+	tl_error err;
+	tl_reader *r = tl_reader_open(fx, &err);
+	tl_entry e;
+	uint64_t last = 0;
+	int n = 0;
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	free(sh(0, "%s export -f ctf -o s.ctf %s", timeline_bin(), fx));
+	out = sh(0, "babeltrace2 --clock-seconds s.ctf");
+	ck_assert_msg(!strncmp(out, "[1030.671", 9), "%.40s", out);   /* not 1030671 s */
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		const char *st;
+		ck_assert_int_eq(tl_reader_next(r, &e), 1);
+		last = e.tsc > last ? e.tsc : last;   /* a stream's clock never goes back */
+		st = stamp((int64_t)last);
+		ck_assert_msg(!strncmp(line, st, strlen(st)), "entry %d: %s, want %s", n, line, st);
+	}
+	ck_assert_int_eq(tl_reader_next(r, &e), 0);
+	ck_assert_int_eq(n, 2577);
+	ck_assert_uint_eq(last, 1035564565157ull);   /* 4.9 s later */
+	tl_reader_close(r);
+	free(out);
+	free(fx);
+}
+END_TEST
+
+/* The "ts" values of Chrome JSON TEXT in order, from the text itself (a
+ * JSON parser would round them through doubles); events of phase M have
+ * none. Returns how many, at most MAX. */
+static int raw_ts(const char *text, char ts[][32], int max)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, "\"ts\":")) != NULL; p += 5) {
+		ck_assert_int_lt(n, max);
+		ck_assert_int_eq(sscanf(p + 5, "%31[-0-9.]", ts[n]), 1);
+		n++;
+	}
+	return n;
+}
+
+/* NS as microseconds with three decimals, as Chrome's "ts" and "dur" carry them. */
+static const char *us(int64_t ns)
+{
+	static char buf[4][40];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s%lld.%03lld", ns < 0 ? "-" : "", llabs(ns) / 1000,
+		 llabs(ns) % 1000);
+	return buf[k];
+}
+
+/* Chrome's ts: microseconds from the origin otherData gives (the whole
+ * second at or before the earliest anchor), so origin + ts is each entry's
+ * wall time; dur is the span's wall-clock length. */
+START_TEST(test_chrome_ts_plus_the_origin_is_each_entrys_wall_time)
+{
+	tl_info a, b;
+	char *json, ts[16][32], *meta;
+	int64_t origin = 1700000000000000000ll, t[6];
+	clock_log("a.timeline", 2500000000ull, "alpha.example", 2500000000ull,
+		  1700000001123456788ull, 2500000005ull);
+	clock_log("b.timeline", 1000000000ull, "beta.example", 7000000000000ull,
+		  1700000000987654321ull, 7000000000000ull - 500);
+	a = info_of("a.timeline");
+	b = info_of("b.timeline");
+	for (int k = 0; k < 3; k++) {
+		t[k] = tl_wall_ns(&a, 2500000005ull + clock_at[k]);
+		t[3 + k] = tl_wall_ns(&b, 7000000000000ull - 500 + clock_at[k]);
+	}
+	free(sh(0, "%s export -f chrome -o ab.json a.timeline b.timeline", timeline_bin()));
+	meta = sh(0, "grep -o '\"otherData\":{[^}]*}' ab.json");   /* jq would round the ns */
+	ck_assert_str_eq(meta, "\"otherData\":{\"generator\":\"timeline export\",\"ts_origin\":"
+			       "\"2023-11-14T22:13:20.000000000Z\",\"ts_origin_ns\":1700000000000000000}\n");
+	free(meta);
+	json = sh(0, "cat ab.json");
+	/* per file: x's span (ts of its push), then y's instant */
+	ck_assert_int_eq(raw_ts(json, ts, 16), 4);
+	ck_assert_str_eq(ts[0], us(t[0] - origin));
+	ck_assert_str_eq(ts[0], "1123457.190");
+	ck_assert_str_eq(ts[1], us(t[2] - origin));
+	ck_assert_str_eq(ts[2], us(t[3] - origin));
+	ck_assert_str_eq(ts[2], "987654.821");
+	ck_assert_str_eq(ts[3], us(t[5] - origin));
+	free(json);
+	/* the spans' durations: 500 ticks, at 2.5 GHz and at 1 GHz */
+	json = sh(0, "jq -c '[.traceEvents[] | select(.ph == \"X\") | .dur]' ab.json");
+	ck_assert_str_eq(json, "[0.2,0.5]\n");
+	free(json);
+}
+END_TEST
+
+/* Without an anchor (Snabb) ts counts ticks taken as ns, from the first
+ * tick's whole 10^9 (ts_origin_ticks): every ts is an entry's. */
+START_TEST(test_chrome_ts_of_the_snabb_fixture_are_its_ticks_as_nanoseconds)
+{
+	const char *f = getenv("TIMELINE_FIXTURES");
+	char *fx = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
+	static char ts[8192][32];
+	char *json, *meta;
+	tl_error err;
+	tl_reader *r = tl_reader_open(fx, &err);
+	static uint64_t tick[4096];
+	int64_t origin;
+	int n = 0, m;
+	tl_entry e;
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	while (n < 4096 && tl_reader_next(r, &e))
+		tick[n++] = e.tsc;
+	tl_reader_close(r);
+	ck_assert_int_eq(n, 2577);
+	free(sh(0, "%s export -f chrome -o s.json %s 2>/dev/null", timeline_bin(), fx));
+	meta = sh(0, "jq -c .otherData s.json");
+	origin = (int64_t)(tick[0] - tick[0] % 1000000000);
+	ck_assert_str_eq(meta, S("{\"generator\":\"timeline export\",\"ts_origin_ticks\":%lld}\n",
+				 (long long)origin));
+	free(meta);
+	json = sh(0, "cat s.json");
+	m = raw_ts(json, ts, 8192);
+	ck_assert_int_gt(m, 1000);
+	ck_assert_str_eq(ts[0], us((int64_t)tick[0] - origin));
+	for (int k = 0; k < m; k++) {
+		int found = 0;
+		for (int i = 0; i < n && !found; i++)
+			found = !strcmp(ts[k], us((int64_t)tick[i] - origin));
+		ck_assert_msg(found, "ts %s is no entry's tick in us", ts[k]);
+	}
+	free(json);
+	free(fx);
+}
+END_TEST
+
 
 START_TEST(test_babeltrace2_merges_two_exports_and_two_streams_in_one_export)
 {
@@ -271,6 +584,11 @@ Suite *export_suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_export_usage_errors_exit_2_with_a_reason);
 	tcase_add_test(t, test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_values);
+	tcase_add_test(t, test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_anchor);
+	tcase_add_test(t, test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its_own_anchor);
+	tcase_add_test(t, test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds);
+	tcase_add_test(t, test_chrome_ts_plus_the_origin_is_each_entrys_wall_time);
+	tcase_add_test(t, test_chrome_ts_of_the_snabb_fixture_are_its_ticks_as_nanoseconds);
 	tcase_add_test(t, test_babeltrace2_merges_two_exports_and_two_streams_in_one_export);
 	tcase_add_test(t, test_the_snabb_fixture_exports_to_ctf_with_every_entry);
 	tcase_add_test(t, test_chrome_export_has_each_phases_fields_ordered_times_and_nested_spans);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "util.h"
+#include "../lib/format.h"
 
 /* Each test gets a fresh DIR inside BASE; the runner removes BASE after each
  * test case, so a failed test (whose checked teardown does not run) leaves
@@ -933,6 +934,105 @@ START_TEST(test_copy_keeps_the_header_process_pid_host_clock_and_anchor)
 }
 END_TEST
 
+/* The copy's header says what the original's does, but its CURSOR (and
+ * the slots USED that follow from it). */
+static void assert_header_but_cursor(const char *orig, const char *copy, uint64_t cursor,
+				     uint64_t used)
+{
+	tl_info x, y;
+	info_of(orig, &x);
+	info_of(copy, &y);
+	ck_assert_uint_eq(y.cursor, cursor);
+	ck_assert_uint_eq(y.used, used);
+	x.cursor = y.cursor;
+	x.used = y.used;
+	ck_assert_msg(!memcmp(&x, &y, sizeof x), "%s: the header differs in more than its cursor", copy);
+}
+
+/* The entries of the log at PATH: their seqs must be FIRST, FIRST + 1, ...,
+ * N of them, each as crash_log() wrote it, with SKIPPED counted. */
+static void assert_entries(const char *path, uint64_t first, size_t n, uint64_t skipped)
+{
+	size_t got;
+	uint64_t sk;
+	tl_entry *v = read_all(path, &got, &sk);
+	ck_assert_msg(got == n && sk == skipped, "%s: %zu entries, %llu skipped; want %zu, %llu", path,
+		      got, (unsigned long long)sk, n, (unsigned long long)skipped);
+	for (size_t k = 0; k < n; k++) {
+		ck_assert_uint_eq(v[k].seq, first + k);
+		ck_assert_uint_eq(v[k].tsc, 1000 + 10 * (first + k));
+		ck_assert_uint_eq(v[k].args[0], first + k);
+	}
+	free(v);
+}
+
+/* A log at NAME of RING slots whose writer died after writing entries 0 ..
+ * N - 1, the last one as STATE says: 'c' complete but the cursor never moved
+ * (killed between storing seq and cursor), 't' torn (killed after the busy
+ * marker and two arguments). */
+static void crash_log(const char *name, uint64_t ring, uint64_t n, int state)
+{
+	tl_log *log = open_log(P(name), ring);
+	struct tl_header *h = (struct tl_header *)log;
+	uint16_t id;
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(tl_intern(log, TICK, &id, NULL), TL_OK);
+	for (uint64_t i = 0; i + 1 < n; i++) {
+		tl_set_manual_clock(log, 1000 + 10 * i, 0);
+		tl_append(log, id, i, 0, 0, 0, 0, 0);
+	}
+	if (state == 'c') {
+		tl_set_manual_clock(log, 1000 + 10 * (n - 1), 0);
+		tl_append(log, id, n - 1, 0, 0, 0, 0, 0);
+		h->cursor = n - 1;
+	} else {
+		struct tl_raw_entry *e = &tl_ring(h)[(n - 1) & (ring - 1)];
+		e->seq = tl_seq_busy(n - 1);
+		e->args[0] = n - 1;
+		e->args[1] = 12345;
+	}
+	tl_close(log);
+}
+
+/* A crashed writer leaves one of two states behind; a copy keeps what a
+ * reader of the log finds whole, moves the cursor past an entry complete
+ * beyond it, and counts as dropped exactly what a reader of the copy will
+ * find missing. */
+START_TEST(test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header)
+{
+	/* 4 entries in 16 slots, the cursor left at 3: all four, cursor 4 */
+	crash_log("c.timeline", 16, 4, 'c');
+	assert_entries(P("c.timeline"), 0, 4, 0);
+	ck_assert_str_eq(OK(tl("copy c.timeline c-copy.timeline")),
+			 "c.timeline -> c-copy.timeline: 4 entries, 0 dropped\n");
+	assert_header_but_cursor(P("c.timeline"), P("c-copy.timeline"), 4, 4);
+	assert_entries(P("c-copy.timeline"), 0, 4, 0);
+	/* 12 entries in 8 slots, cursor 11: entry 11 took entry 3's slot, so
+	 * the log reads 4..11 and counts 3 lost; the copy, cursor 12, has 8 */
+	crash_log("w.timeline", 8, 12, 'c');
+	assert_entries(P("w.timeline"), 4, 8, 1);
+	ck_assert_str_eq(OK(tl("copy w.timeline w-copy.timeline")),
+			 "w.timeline -> w-copy.timeline: 8 entries, 0 dropped\n");
+	assert_header_but_cursor(P("w.timeline"), P("w-copy.timeline"), 12, 8);
+	assert_entries(P("w-copy.timeline"), 4, 8, 0);
+	/* entry 5 of 16 slots torn: entries 0..4, cursor 5 */
+	crash_log("t.timeline", 16, 6, 't');
+	assert_entries(P("t.timeline"), 0, 5, 1);   /* the busy marker past the cursor */
+	ck_assert_str_eq(OK(tl("copy t.timeline t-copy.timeline")),
+			 "t.timeline -> t-copy.timeline: 5 entries, 0 dropped\n");
+	assert_header_but_cursor(P("t.timeline"), P("t-copy.timeline"), 5, 5);
+	assert_entries(P("t-copy.timeline"), 0, 5, 0);
+	/* entry 11 of 8 slots torn over entry 3: 4..10, and entry 3 missing
+	 * from the copy's window of 8 */
+	crash_log("tw.timeline", 8, 12, 't');
+	assert_entries(P("tw.timeline"), 4, 7, 2);
+	ck_assert_str_eq(OK(tl("copy tw.timeline tw-copy.timeline")),
+			 "tw.timeline -> tw-copy.timeline: 7 entries, 1 dropped\n");
+	assert_header_but_cursor(P("tw.timeline"), P("tw-copy.timeline"), 11, 8);
+	assert_entries(P("tw-copy.timeline"), 4, 7, 1);
+}
+END_TEST
+
 START_TEST(test_copy_zstd_decodes_to_the_same_log)
 {
 	unsigned char magic[4];
@@ -1495,6 +1595,7 @@ Suite *live_suite(void)
 	tcase_add_test(l, test_ls_header_labels_line_up_with_their_columns);
 	tcase_add_test(c, test_copy_of_a_quiet_log_dumps_identically_in_every_format);
 	tcase_add_test(c, test_copy_keeps_the_header_process_pid_host_clock_and_anchor);
+	tcase_add_test(c, test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header);
 	tcase_add_test(c, test_copy_zstd_decodes_to_the_same_log);
 	tcase_add_test(c, test_copy_of_a_directory_keeps_relative_paths);
 	tcase_add_test(c, test_copy_zstd_of_a_directory_adds_zst_to_relative_paths);

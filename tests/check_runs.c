@@ -52,6 +52,19 @@ START_TEST(test_change_and_its_exact_interval)
 }
 END_TEST
 
+/* Four runs a side: 16 ratios, an even number; the change is the geometric
+ * mean of the middle two, 170/120 and 160/110, not either of them. */
+START_TEST(test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_middle_two)
+{
+	double a[] = { 100, 110, 120, 130 }, b[] = { 150, 160, 170, 180 };
+	double ch, lo, hi;
+	ck_assert_int_eq(runs_change(a, 4, b, 4, 0.05, &ch, &lo, &hi), 0);
+	ck_assert_double_eq_tol(ch, 0.4354811251305468, 1e-12);
+	ck_assert_double_eq_tol(lo, 0.15384615384615374, 1e-12);   /* 1st of 16: 150/130 */
+	ck_assert_double_eq_tol(hi, 0.8, 1e-12);                    /* 16th: 180/100 */
+}
+END_TEST
+
 Suite *runs_suite(void)
 {
 	Suite *s = suite_create("runs");
@@ -60,6 +73,7 @@ Suite *runs_suite(void)
 	tcase_add_test(t, test_exact_p_with_ties_uses_mid_ranks);
 	tcase_add_test(t, test_runs_needed_to_reach_alpha);
 	tcase_add_test(t, test_change_and_its_exact_interval);
+	tcase_add_test(t, test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_middle_two);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -51,6 +51,31 @@ static void tick_log(const char *name, uint64_t hz, uint64_t lag, int n)
 	tl_close(log);
 }
 
+/* A log NAME of the manual clock at 1 GHz: e.tick after each of the N lags
+ * LAGS in turn, so that its lag row holds exactly those values. */
+static void lags_log(const char *name, const uint64_t *lags, int n)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 256);
+	uint64_t t = 1000;
+	uint16_t id;
+	ck_assert_int_le(n, 255);
+	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
+	for (int i = 0; i <= n; i++) {
+		if (i)
+			t += lags[i - 1];
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* The hundred lags FROM + 1 .. FROM + 100, shuffled (37 k mod 101 walks 1..100). */
+static void hundred_lags(uint64_t *v, uint64_t from)
+{
+	for (int k = 1; k <= 100; k++)
+		v[k - 1] = from + (uint64_t)(37 * k % 101);
+}
+
 START_TEST(test_ns_columns_stay_when_frequencies_agree_within_0_1_percent)
 {
 	char *out, *err;
@@ -418,6 +443,163 @@ START_TEST(test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window)
 }
 END_TEST
 
+/* Nearest rank on a hundred distinct whole values below 256, which the
+ * histogram holds exactly: the q-quantile is the ceil(100 q)-th value. */
+START_TEST(test_percentiles_of_lags_1_to_100_are_the_50th_90th_and_99th_values)
+{
+	uint64_t lags[100];
+	char *out;
+	hundred_lags(lags, 0);
+	lags_log("h.timeline", lags, 100);
+	out = tl(0, NULL, "stats -f csv h.timeline");
+	/* n min p50 p90 p99 p99.9 max mean stddev, then the same in ns (1 GHz) */
+	ck_assert_str_eq(out, "\"event\",\"n\",\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"max\","
+			      "\"mean\",\"stddev\",\"min_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\","
+			      "\"p99.9_ns\",\"max_ns\",\"mean_ns\",\"stddev_ns\"\n"
+			      "\"e.tick\",100,1,50,90,99,100,100,50.5,29.011491975882016,"
+			      "1,50,90,99,100,100,50.5,29.011491975882016\n");
+	free(out);
+	out = tl(0, NULL, "stats h.timeline");
+	ck_assert_str_eq(out, "lag in cycles (ns where the TSC frequency is known)\n"
+			      "event     n  min  p50  p90  p99  p99.9  max  mean  stddev  p50_ns  p99_ns\n"
+			      "e.tick  100    1   50   90   99    100  100  50.5   29.01      50      99\n");
+	free(out);
+}
+END_TEST
+
+/* The same ranks in --per: a hundred pairs of one packet each, 1..100 cycles. */
+START_TEST(test_percentiles_of_100_pairs_per_packet_are_the_50th_90th_and_99th_values)
+{
+	tl_log *log = open_manual(path_in(test_dir, "p.timeline"), 256);
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint64_t cost[100], t = 1000;
+	uint16_t x[2];
+	char *out;
+	hundred_lags(cost, 0);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	for (int i = 0; i < 100; i++) {
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, x[0], (uint64_t)i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t += cost[i], 0);
+		tl_append(log, x[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
+		t += 7;
+	}
+	tl_close(log);
+	out = tl(0, NULL, "stats --per packets -f csv p.timeline");
+	/* 100 packets in 5050 cycles: 50.5 a packet */
+	ck_assert_str_eq(out, "\"event\",\"app\",\"pairs\",\"packets\",\"cycles/packet\",\"p50\","
+			      "\"p90\",\"p99\",\"empty\"\n"
+			      "\"app.push\",\"x\",100,100,50.5,50,90,99,0\n");
+	free(out);
+}
+END_TEST
+
+/* Runs of e.tick in DIR: 4 logs whose lags are FROM + 1 .. FROM + 100. */
+static void hundred_runs(const char *dir, uint64_t from)
+{
+	uint64_t lags[100];
+	ck_assert_int_eq(mkdir(path_in(test_dir, dir), 0700), 0);
+	hundred_lags(lags, from);
+	for (int i = 0; i < 4; i++)
+		lags_log(S("%s/r%d.timeline", dir, i), lags, 100);
+}
+
+/* The first line of diff's CSV: its columns. */
+#define DIFF_CSV_HEAD "\"event\",\"runs_a\",\"runs_b\",\"n_a\",\"n_b\",\"p50_a\",\"p50_b\"," \
+	"\"p90_a\",\"p90_b\",\"change%\",\"ci_lo%\",\"ci_hi%\",\"p\",\"p_pairs\",\"verdict\"\n"
+
+/* diff's CSV row of e.tick up to its p column (p_pairs, a normal
+ * approximation over the pooled pairs, is left out), then its verdict. */
+static void diff_row(const char *out, const char *head, const char *verdict)
+{
+	const char *row = strchr(out, '\n'), *v;
+	ck_assert_msg(!strncmp(out, DIFF_CSV_HEAD, strlen(DIFF_CSV_HEAD)), "%s", out);
+	ck_assert_msg(row && !strncmp(row + 1, head, strlen(head)), "%s, want %s", row, head);
+	v = strrchr(row + 1 + strlen(head), ',');
+	ck_assert_msg(v && !strcmp(v + 1, verdict), "%s: verdict %s, want %s", row, v, verdict);
+}
+
+/* Each log a run: A's lags 51..150 (median 100, p90 140), B's 101..200
+ * (median 150, p90 190): a change of exactly +50%, 4 runs a side fully
+ * apart: p = 2/70. A change must exceed the threshold, strictly. */
+START_TEST(test_diff_at_exactly_the_threshold_is_no_finding_just_below_it_slower)
+{
+	char *out;
+	hundred_runs("A", 50);
+	hundred_runs("B", 100);
+	/* pooled: 400 lags a side, each value 4 times; the interval at 95% is
+	 * the extreme ratios, both 150/100 */
+	out = tl(0, NULL, "diff -f csv --threshold 50 A B");
+	diff_row(out, "\"e.tick\",4,4,400,400,100,150,140,190,50,50,50,0.028571428571428571,",
+		 "\"no change shown\"\n");
+	free(out);
+	out = tl(1, NULL, "diff -f csv --threshold 49.9 A B");
+	diff_row(out, "\"e.tick\",4,4,400,400,100,150,140,190,50,50,50,0.028571428571428571,",
+		 "\"SLOWER\"\n");
+	free(out);
+	/* the other way round: -33.3%, beyond a threshold of 33.3, not of itself */
+	out = tl(0, NULL, "diff -f csv --threshold 33.3 B A");
+	diff_row(out, "\"e.tick\",4,4,400,400,150,100,190,140,-33.333333333333336,"
+		      "-33.333333333333336,-33.333333333333336,0.028571428571428571,", "\"faster\"\n");
+	free(out);
+	out = tl(0, NULL, "diff -f csv --threshold 33.333333333333336 B A");   /* exactly the change */
+	diff_row(out, "\"e.tick\",4,4,400,400,150,100,190,140,-33.333333333333336,"
+		      "-33.333333333333336,-33.333333333333336,0.028571428571428571,",
+		 "\"no change shown\"\n");
+	free(out);
+	out = tl(0, NULL, "diff -f csv --threshold 50 B A");
+	diff_row(out, "\"e.tick\",4,4,400,400,150,100,190,140,-33.333333333333336,"
+		      "-33.333333333333336,-33.333333333333336,0.028571428571428571,",
+		 "\"no change shown\"\n");
+	free(out);
+	/* in text, the row a CI log shows */
+	out = tl(1, NULL, "diff --threshold 49.9 A B");
+	ck_assert_ptr_nonnull(strstr(out, " +50.0 "));
+	ck_assert_ptr_nonnull(strstr(out, " 0.0286 "));
+	ck_assert_ptr_nonnull(strstr(out, " SLOWER\n"));
+	free(out);
+}
+END_TEST
+
+/* A result must fall below alpha, strictly: p exactly at alpha is no
+ * finding. Four runs a side can give no p below 2/70, the smallest there
+ * is; six a side with one swap give p = 4/924. */
+START_TEST(test_diff_with_p_exactly_at_alpha_is_no_finding)
+{
+	static const uint64_t a[] = { 100, 101, 102, 103, 104, 151 },
+			      b[] = { 150, 152, 153, 154, 155, 156 };
+	char *out, *err;
+	hundred_runs("A", 50);
+	hundred_runs("B", 100);
+	out = tl(0, &err, "diff -f csv --alpha 0.028571428571428571 A B");
+	diff_row(out, "\"e.tick\",4,4,400,400,100,150,140,190,50,50,50,0.028571428571428571,",
+		 "\"too few runs\"\n");
+	ck_assert_str_eq(err, "timeline diff: note: 4 runs in A and 4 in B: no test over runs can "
+			      "reach alpha 0.0285714 (the smallest p is 0.0286); give at least 5 runs a "
+			      "side (each log is a run; with --runs dir each directory)\n");
+	free(out);
+	free(err);
+	out = tl(1, NULL, "diff -f csv --alpha 0.0286 A B");
+	diff_row(out, "\"e.tick\",4,4,400,400,100,150,140,190,50,", "\"SLOWER\"\n");
+	free(out);
+	/* six runs a side, each of one lag repeated: A's medians 100..104 and
+	 * 151, B's 150 and 152..156; only 151 > 150 is out of order: U = 1 */
+	ck_assert_int_eq(mkdir(path_in(test_dir, "C"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "D"), 0700), 0);
+	for (int i = 0; i < 6; i++) {
+		tick_log(S("C/c%d.timeline", i), 1000000000ull, a[i], 12);
+		tick_log(S("D/d%d.timeline", i), 1000000000ull, b[i], 12);
+	}
+	out = tl(0, NULL, "diff -f csv --alpha 0.004329004329004329 C D");
+	diff_row(out, "\"e.tick\",6,6,66,66,102,153,151,156,", "\"no change shown\"\n");
+	ck_assert_ptr_nonnull(strstr(out, ",0.004329004329004329,"));
+	free(out);
+	out = tl(1, NULL, "diff -f csv --alpha 0.00433 C D");
+	diff_row(out, "\"e.tick\",6,6,66,66,102,153,151,156,", "\"SLOWER\"\n");
+	free(out);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -434,6 +616,10 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);
+	tcase_add_test(t, test_percentiles_of_lags_1_to_100_are_the_50th_90th_and_99th_values);
+	tcase_add_test(t, test_percentiles_of_100_pairs_per_packet_are_the_50th_90th_and_99th_values);
+	tcase_add_test(t, test_diff_at_exactly_the_threshold_is_no_finding_just_below_it_slower);
+	tcase_add_test(t, test_diff_with_p_exactly_at_alpha_is_no_finding);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -24,3 +24,6 @@ print(exact_p([10.5,11.2,10.1,12.0,11.7],[11.9,12.5,13.1,12.2,14.0]))
 a=[10.5,11.2,10.1,12.0,11.7]; b=[11.9,12.5,13.1,12.2,14.0]
 d=sorted(math.log(y)-math.log(x) for x in a for y in b)
 m=len(d); print("hl", math.expm1((d[m//2]) if m%2 else (d[m//2-1]+d[m//2])/2), "lo", math.expm1(d[2]), "hi", math.expm1(d[m-3]))
+a=[100,110,120,130]; b=[150,160,170,180]
+d=sorted(math.log(y)-math.log(x) for x in a for y in b)
+m=len(d); print("hl", math.expm1((d[m//2-1]+d[m//2])/2), "lo", math.expm1(d[0]), "hi", math.expm1(d[m-1]))

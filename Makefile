@@ -176,8 +176,10 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
+# Under the sanitizers a test runs several times slower: its time limits too.
 check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
-	$(Q)TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
+	$(Q)CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,$${CK_TIMEOUT_MULTIPLIER:-1}) \
+		TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 

@@ -152,7 +152,12 @@ while [ "$i" -le "$count" ]; do
 		rc=$?
 	fi
 	if [ "$rc" -ne 0 ]; then
-		[ "$rc" -eq 4 ] && why="the line is there more than once" || why="the line is no longer there"
+		case $rc in
+		4) why="the line is there more than once" ;;
+		3) why="the line is no longer there" ;;
+		*) why="cannot apply it (awk failed)" ;;
+		esac
+		[ -f "$tree/$file" ] || why="the file is no longer there"
 		printf '%-8s %-24s %s: %s: %s\n' STALE "$id" "$file" "$why" "$OLD"
 		stale=$((stale + 1))
 		stales="$stales $id"
@@ -187,7 +192,7 @@ applied=$((killed + survived))
 score=$([ "$applied" -gt 0 ] && echo $((100 * killed / applied)) || echo 0)
 echo
 echo "mutate: $killed of $applied killed ($score%), $survived survived${survivors:+:$survivors}"
-[ "$stale" -gt 0 ] && echo "mutate: $stale stale or unbuildable, not counted (fix tests/mutations.txt):$stales"
+[ "$stale" -gt 0 ] && echo "mutate: $stale stale or unbuildable, not counted (fix ${list#$src/}):$stales"
 echo "mutate: $(($(date +%s) - start)) s in all, suites run: $([ -n "${MUTATE_SUITES:-}" ] && echo "$MUTATE_SUITES" || echo "each mutation's own")"
 [ -n "${MUTATE_TABLE:-}" ] && printf '%s\n' "$table" > "$MUTATE_TABLE"
 [ "$stale" -eq 0 ] && [ "$score" -ge "$min" ]

@@ -33,7 +33,7 @@ fi
 start=$(date +%s)
 
 # The tracked files as they are now (edits included), else the tree without build/.
-mkdir -p "$tree"
+mkdir -p "$tree" "$work/tmp"
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	(cd "$src" && git ls-files -z |
 		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
@@ -87,7 +87,8 @@ run_suites() {
 		*:*) set -- CK_RUN_SUITE="${s%%:*}" CK_RUN_CASE="${s#*:}" ;;
 		*) set -- CK_RUN_SUITE="$s" ;;
 		esac
-		if ! env "$@" ${TIMEOUT:-} make -C "$tree" -s check > "$log" 2>&1; then
+		# TMPDIR: what a failed test leaves behind goes with the work directory
+		if ! env TMPDIR="$work/tmp" "$@" ${TIMEOUT:-} make -C "$tree" -s check > "$log" 2>&1; then
 			failed="$s: $( (grep -m1 -E ':[EF]:' "$log" || tail -n 1 "$log") | sed "s|$tree/||" |
 				cut -c1-160)"
 			# the test that failed first: FILE:LINE:F:TCASE:TEST:...

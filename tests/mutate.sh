@@ -33,7 +33,7 @@ fi
 start=$(date +%s)
 
 # The tracked files as they are now (edits included), else the tree without build/.
-mkdir -p "$tree"
+mkdir -p "$tree" "$work/tmp"
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	(cd "$src" && git ls-files -z |
 		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
@@ -87,7 +87,8 @@ run_suites() {
 		*:*) set -- CK_RUN_SUITE="${s%%:*}" CK_RUN_CASE="${s#*:}" ;;
 		*) set -- CK_RUN_SUITE="$s" ;;
 		esac
-		if ! env "$@" ${TIMEOUT:-} make -C "$tree" -s check > "$log" 2>&1; then
+		# TMPDIR: what a failed test leaves behind goes with the work directory
+		if ! env TMPDIR="$work/tmp" "$@" ${TIMEOUT:-} make -C "$tree" -s check > "$log" 2>&1; then
 			failed="$s: $( (grep -m1 -E ':[EF]:' "$log" || tail -n 1 "$log") | sed "s|$tree/||" |
 				cut -c1-160)"
 			# the test that failed first: FILE:LINE:F:TCASE:TEST:...
@@ -152,7 +153,12 @@ while [ "$i" -le "$count" ]; do
 		rc=$?
 	fi
 	if [ "$rc" -ne 0 ]; then
-		[ "$rc" -eq 4 ] && why="the line is there more than once" || why="the line is no longer there"
+		case $rc in
+		4) why="the line is there more than once" ;;
+		3) why="the line is no longer there" ;;
+		*) why="cannot apply it (awk failed)" ;;
+		esac
+		[ -f "$tree/$file" ] || why="the file is no longer there"
 		printf '%-8s %-24s %s: %s: %s\n' STALE "$id" "$file" "$why" "$OLD"
 		stale=$((stale + 1))
 		stales="$stales $id"
@@ -187,7 +193,7 @@ applied=$((killed + survived))
 score=$([ "$applied" -gt 0 ] && echo $((100 * killed / applied)) || echo 0)
 echo
 echo "mutate: $killed of $applied killed ($score%), $survived survived${survivors:+:$survivors}"
-[ "$stale" -gt 0 ] && echo "mutate: $stale stale or unbuildable, not counted (fix tests/mutations.txt):$stales"
+[ "$stale" -gt 0 ] && echo "mutate: $stale stale or unbuildable, not counted (fix ${list#$src/}):$stales"
 echo "mutate: $(($(date +%s) - start)) s in all, suites run: $([ -n "${MUTATE_SUITES:-}" ] && echo "$MUTATE_SUITES" || echo "each mutation's own")"
 [ -n "${MUTATE_TABLE:-}" ] && printf '%s\n' "$table" > "$MUTATE_TABLE"
 [ "$stale" -eq 0 ] && [ "$score" -ge "$min" ]

@@ -621,13 +621,19 @@ static int share_of(struct an *a, struct an_ev *ev)
 	return ev->share = (int)b->nshares++;
 }
 
+/* Is EV of the rule breath_start/breath_end, built in last of the rules? */
+static inline int is_breath(const struct an *a, const struct an_ev *ev)
+{
+	return ev->rule == (int)a->o.npairs - 1;
+}
+
 /* Counts the CYCLES of the pair ended by EV towards where the breath's
  * cycles go: an app's into the breath under way, a breath's (with its
  * apps') into the file's shares when any app pair lay inside it. */
 static void share_pair(struct an *a, struct an_ev *ev, double cycles)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
-	if (ev->rule == (int)a->o.npairs - 1) {   /* breath_start/breath_end, built in last */
+	if (is_breath(a, ev)) {
 		if (a->in_breath && a->acc_any) {
 			b->share_breaths++;
 			b->share_cycles += cycles;
@@ -645,7 +651,7 @@ static void share_pair(struct an *a, struct an_ev *ev, double cycles)
 /* A begin event EV: a breath's starts the count of where its cycles go. */
 static void share_begin(struct an *a, const struct an_ev *ev)
 {
-	if (ev->rule != (int)a->o.npairs - 1)
+	if (!is_breath(a, ev))
 		return;
 	a->in_breath = 1;
 	a->acc_any = 0;

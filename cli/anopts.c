@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "anopts.h"
+#include "rowkey.h"
 #include "commands.h"
 #include "view.h"
 
@@ -146,29 +147,21 @@ static void end_args(const struct an_found *f, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, " %s", f->args[i]);
 }
 
-/* Row R's shown keys but the bucket, joined by spaces, into KEY. */
-static void key_of(const struct anopts *a, const struct an_row *r, char *key, size_t size)
-{
-	size_t len = 0;
-	key[0] = '\0';
-	for (int k = 0; k < AN_NKEYS && len < size; k++)
-		if (a->o.by & AN_SHOWN_KEYS & (1u << k) && k != AN_BUCKET)
-			len += (size_t)snprintf(key + len, size - len, "%s%s", len ? " " : "", r->key[k]);
-}
-
 /* Warns of groups whose every pair moved nothing although both ends carry
  * the unit: a batch size on both ends, where a running total was meant.
  * A group's rows (one per --bucket range) are adjacent in E's order. */
 static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cmd)
 {
+	struct an_options o = a->o;   /* the groups: the keys but the bucket */
 	size_t n;
 	struct an_row **rows = an_rows(e, &n);
+	o.by &= ~(1u << AN_BUCKET);
 	for (size_t i = 0, j; i < n; i = j) {
 		char key[512], next[512];
 		uint64_t empty = 0, diffed = 0, values = 0;
-		key_of(a, rows[i], key, sizeof key);
+		rowkey_join(e, &o, rows[i], key, sizeof key);
 		for (j = i; j < n; j++) {
-			key_of(a, rows[j], next, sizeof next);
+			rowkey_join(e, &o, rows[j], next, sizeof next);
 			if (strcmp(key, next))
 				break;
 			empty += rows[j]->empty;

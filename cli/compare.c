@@ -131,10 +131,8 @@ void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an
  * a double holds, without a '+'. */
 static void number(char buf[32], double v, int format, char kind)
 {
-	if (isnan(v))
-		snprintf(buf, 32, "-");
-	else if (format != FMT_TEXT)
-		snprintf(buf, 32, "%.17g", v);
+	if (isnan(v) || format != FMT_TEXT)
+		cell_value(buf, 32, v, format);   /* "-", or every digit it needs */
 	else if (kind == '%')
 		snprintf(buf, 32, "%+.1f", v);
 	else if (kind == 'p')

@@ -49,11 +49,7 @@ struct copy {
 static int keep(void *arg, const tl_entry *e)
 {
 	struct copy *c = arg;
-	if (!c->in->span_set) {
-		c->in->span_set = 1;
-		c->in->span_bad = window_begin(&c->w, c->in, e->tsc, &c->in->span, "copy") < 0;
-	}
-	return !c->in->span_bad && window_keep(&c->w, &c->in->span, c->in, e);
+	return window_take(&c->w, c->in, e, "copy");
 }
 
 

@@ -46,7 +46,6 @@ struct input {
 	uint16_t recent_id[INPUT_RECENT];
 	struct span span;            /* the printing commands' window, once set */
 	int span_set, span_bad;      /* set; the log cannot place it (reported) */
-	int filtered;                /* the window or a filter may leave entries out */
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
 

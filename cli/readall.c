@@ -63,15 +63,9 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
  * only when both its ends are in. */
 static void feed_window(struct job *j, struct input *in, struct an *e)
 {
-	struct span s;
 	tl_entry en;
-	int first = 1;
-	while (tl_reader_next(in->r, &en)) {
-		if (first && (first = 0, window_begin(j->w, in, en.tsc, &s, j->cmd) < 0)) {
-			j->problems++;
-			return;
-		}
-		if (window_keep(j->w, &s, in, &en) && an_entry(e, &en) < 0) {
+	while (tl_reader_next(in->r, &en) && !in->span_bad) {
+		if (window_take(j->w, in, &en, j->cmd) && an_entry(e, &en) < 0) {
 			cli_error(j->cmd, "%s: out of memory", j->path);
 			j->problems++;
 			return;

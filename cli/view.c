@@ -20,6 +20,7 @@ int view_format(const char *arg, int *format, const char **why)
 
 int view_option(struct view *v, int c, const char *arg, const char **why)
 {
+	int taken;
 	switch (c) {
 	case 'f':
 		return view_format(arg, &v->format, why) ? -1 : 1;
@@ -32,7 +33,11 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case 'l':
 		return parse_u64(arg, &v->limit) ? (*why = "--limit takes a whole number", -1) : 1;
 	}
-	return window_option(&v->w, c, arg, why);
+	/* bare --from and --to numbers are judged in the --time unit (in_window) */
+	v->w.unit_elsewhere = 1;
+	taken = window_option(&v->w, c, arg, why);
+	v->filtered = window_any(&v->w);
+	return taken;
 }
 
 int view_parse(struct view *v, const char *cmd, const char *usage,
@@ -99,20 +104,6 @@ static int in_window(const struct view *v, int64_t t)
 	double x = v->time == TIME_WALL ? (double)t / 1e9 : (double)t;
 	return (v->w.from.kind != W_UNIT || x >= v->w.from.unit) &&
 	       (v->w.to.kind != W_UNIT || x <= v->w.to.unit);
-}
-
-/* The window of IN, placed at its first entry E (once). */
-static void place(const struct view *v, struct input *in, const tl_entry *e)
-{
-	struct window w = v->w;
-	in->span_set = 1;
-	in->filtered = window_any(&v->w);
-	/* bare numbers are the view's to judge, in its own unit */
-	if (w.from.kind == W_UNIT)
-		w.from.kind = W_NONE;
-	if (w.to.kind == W_UNIT)
-		w.to.kind = W_NONE;
-	in->span_bad = window_begin(&w, in, e->tsc, &in->span, v->cmd ? v->cmd : "dump") < 0;
 }
 
 /* Argument I of E, a whole number or a double, for text and CSV. */
@@ -296,15 +287,13 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	int64_t t;
 	if (v->limit && v->printed >= v->limit)
 		return -1;
-	if (!in->span_set)
-		place(v, in, e);
-	if (in->span_bad || (in->filtered && !window_keep(&v->w, &in->span, in, e)))
+	if (v->filtered && !window_take(&v->w, in, e, v->cmd ? v->cmd : "dump"))
 		return 0;
 	ev = input_event(in, e->msgid);
 	t = time_of(v, in, e->tsc, t0);
 	if (!in_window(v, t))
 		return 0;
-	if (ev->name[0] == '?')
+	if (!ev->known)
 		in->unknown++;
 	v->printed++;
 	*evp = ev;

@@ -19,6 +19,7 @@ struct view {
 	struct window w;             /* --from, --to, --last, --event, --app, --cpu, --numa;
 				      * bare --from and --to numbers are in the --time
 				      * unit (wall: Unix seconds) */
+	int filtered;                /* the window or a filter may leave entries out */
 	uint64_t limit;              /* --limit, 0 = none */
 	int from_wall;               /* merge by wall clock: --time ns counts from wall0 */
 	int64_t wall0;               /* wall ns of the first merged entry */

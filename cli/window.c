@@ -187,14 +187,14 @@ static const char *unplaceable(int kind, const struct input *in)
 }
 
 /* Narrows S by bound B (FROM: a lower bound, else upper) of IN; 0 or -1. */
-static int narrow(const struct bound *b, int from, struct input *in, uint64_t t0, uint64_t max,
-		  struct span *s, const char *cmd)
+static int narrow(const struct bound *b, int w_unit_elsewhere, int from, struct input *in,
+		  uint64_t t0, uint64_t max, struct span *s, const char *cmd)
 {
 	struct measure m = { b->kind == W_UNIT ? W_TICKS : b->kind, t0, &in->info };
 	long double v = b->kind == W_UNIT ? (long double)b->unit : (long double)b->v;
 	const char *why = unplaceable(m.kind, in);
 	uint64_t t;
-	if (b->kind == W_NONE)
+	if (b->kind == W_NONE || (b->kind == W_UNIT && w_unit_elsewhere))
 		return 0;
 	if (why) {
 		cli_error(cmd, "%s: %s", in->path, why);
@@ -227,7 +227,8 @@ int window_begin(const struct window *w, struct input *in, uint64_t t0, struct s
 	if (!tl_reader_newest(in->r, &newest))
 		return 0;
 	max = newest.tsc > t0 ? newest.tsc : t0;
-	if (narrow(&w->from, 1, in, t0, max, s, cmd) < 0 || narrow(&w->to, 0, in, t0, max, s, cmd) < 0)
+	if (narrow(&w->from, w->unit_elsewhere, 1, in, t0, max, s, cmd) < 0 ||
+	    narrow(&w->to, w->unit_elsewhere, 0, in, t0, max, s, cmd) < 0)
 		return -1;
 	if (w->last_ns) {
 		/* the last D: entries whose distance to the newest is at most D ns */
@@ -238,10 +239,19 @@ int window_begin(const struct window *w, struct input *in, uint64_t t0, struct s
 			return -1;
 		}
 		b.v = (int64_t)tl_ticks_to_ns(newest.tsc - t0, in->info.tsc_hz) - (int64_t)w->last_ns;
-		if (newest.tsc >= t0 && narrow(&b, 1, in, t0, max, s, cmd) < 0)
+		if (newest.tsc >= t0 && narrow(&b, 0, 1, in, t0, max, s, cmd) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int window_take(const struct window *w, struct input *in, const tl_entry *e, const char *cmd)
+{
+	if (!in->span_set) {
+		in->span_set = 1;
+		in->span_bad = window_begin(w, in, e->tsc, &in->span, cmd) < 0;
+	}
+	return !in->span_bad && window_keep(w, &in->span, in, e);
 }
 
 /* The app of definition D: the value of its app= attribute, "" if none. */

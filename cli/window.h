@@ -24,6 +24,8 @@ struct window {
 	const char *glob, *app;      /* --event, --app: fnmatch patterns */
 	uint64_t cpus[64], numas[64];/* --cpu, --numa bit sets */
 	int by_cpu, by_numa;
+	int unit_elsewhere;          /* W_UNIT bounds are the caller's to judge, in
+				      * its own unit (dump's --time), not cycles */
 };
 
 #define WINDOW_APP 0x161             /* getopt code of --app (long only) */
@@ -71,6 +73,12 @@ int window_any(const struct window *w);
  * "timeline CMD: PATH: problem" a bound the log cannot place in time. */
 int window_begin(const struct window *w, struct input *in, uint64_t t0, struct span *s,
 		 const char *cmd);
+
+/* Does W keep entry E of IN? The window is placed in IN's time at the first
+ * call, E being its first entry (window_begin(); a log that cannot place it
+ * is reported once as CMD, marked span_bad for input_report_damage(), and
+ * keeps nothing), then window_keep(). */
+int window_take(const struct window *w, struct input *in, const tl_entry *e, const char *cmd);
 
 /* Does W keep definition D (--event and --app)? Cached on its struct shown. */
 int window_def_kept(const struct window *w, const tl_def *d);

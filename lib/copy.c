@@ -118,12 +118,8 @@ static int copy_native_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_f
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
 	free(ring);
 	/* the slots past the entries, zero, then the string table */
-	for (uint64_t i = n; rc == TL_OK && i < size; i++) {
-		static const struct tl_raw_entry zero;
-		if (write(ctx, &zero, sizeof zero))
-			rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
-	}
-	if (rc == TL_OK && (write(ctx, r->strings, used) ||
+	if (rc == TL_OK && (write_zeros(write, ctx, (size - n) * sizeof *ring) ||
+			    write(ctx, r->strings, used) ||
 			    write_zeros(write, ctx, r->strings_bytes - used)))
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
 	return rc;

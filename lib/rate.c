@@ -12,19 +12,26 @@
 
 int tl_rate_file(const char *path, int rate, unsigned *now, int *fixed, tl_error *err)
 {
-	tl_info info;
-	tl_reader *r = tl_reader_open(path, err);
 	struct tl_header *h;
-	int fd, rc = TL_OK;
+	tl_reader *r;
+	int fd, kind, copy, rc = TL_OK;
 
-	if (!r)
+	/* checked as a reader checks it; a zstd copy by its first bytes alone,
+	 * not decompressed only to be refused */
+	tl_ok(err);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return tl_fail(err, TL_E_SYS, errno, "%s", path);
+	kind = tl_probe(fd);
+	copy = (kind & TL_FORMAT_ZSTD) && kind != TL_FORMAT_ZSTD;   /* a sound zstd copy */
+	r = copy ? NULL : tl_reader_open_fd(fd, path, err);
+	close(fd);
+	if (!copy && !r)
 		return err ? err->code : TL_E_FORMAT;
-	tl_reader_info(r, &info);
 	tl_reader_close(r);
-	if (info.format != TL_FORMAT_NATIVE)
+	if (kind & TL_FORMAT_SNABB)
 		return tl_fail(err, TL_E_INVAL, 0,
 			       "%s: a Snabb log keeps its rate in the process, not the file", path);
-	if (info.compressed)
+	if (kind & TL_FORMAT_ZSTD)
 		return tl_fail(err, TL_E_INVAL, 0, "%s: a compressed copy has no writer to sample",
 			       path);
 	if (rate > TL_RATE_OFF)

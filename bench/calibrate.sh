@@ -7,7 +7,8 @@
 # Beside them, what one run per side would say under the same noise, judged
 # by the test over pairs (p_pairs), as diff did before runs were samples.
 # Prints a table and appends rows to bench/results/latest.csv.
-#   sh bench/calibrate.sh [BUILD]   (env: N=20 RUNS=5 SECS=0.5 SLOW=10)
+#   sh bench/calibrate.sh [BUILD]   (env: N=20 RUNS=5 SECS=0.5 SLOW=10;
+#   KEEP=1 keeps the runs and diffs, and names the comparisons that missed)
 set -eu
 build=${1:-build}
 tl=${TIMELINE:-./timeline}
@@ -15,7 +16,7 @@ engine=$build/examples/engine/engine
 n=${N:-20} runs=${RUNS:-5} secs=${SECS:-0.5} slow=${SLOW:-10}
 cpus=$(nproc)
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+if [ "${KEEP:-}" = 1 ]; then echo "calibrate: keeping $dir" >&2; else trap 'rm -rf "$dir"' EXIT; fi
 csv=bench/results/latest.csv
 mkdir -p bench/results
 seed=${SEED:-$$}
@@ -75,20 +76,21 @@ while [ "$i" -le "$n" ]; do
 	i=$((i + 1))
 done
 
-aa=0 aa1=0 hit=0 hit_only=0 hit1=0
+aa=0 aa1=0 hit=0 hit_only=0 hit1=0 missed=
 i=1
 while [ "$i" -le "$n" ]; do
 	s=$(slower "$dir/aa$i.txt")
-	[ -z "$s" ] || aa=$((aa + 1))
+	[ -z "$s" ] || { aa=$((aa + 1)); missed="$missed aa$i"; }
 	s=$(slower_one "$dir/aa$i.one.csv")
 	[ -z "$s" ] || aa1=$((aa1 + 1))
 	s=$(slower "$dir/power$i.txt")
 	case " $s" in *" lookup "*) hit=$((hit + 1)) ;; esac
-	[ "$s" != "lookup " ] || hit_only=$((hit_only + 1))
+	if [ "$s" = "lookup " ]; then hit_only=$((hit_only + 1)); else missed="$missed power$i"; fi
 	s=$(slower_one "$dir/power$i.one.csv")
 	case " $s" in *" lookup "*) hit1=$((hit1 + 1)) ;; esac
 	i=$((i + 1))
 done
+[ "${KEEP:-}" != 1 ] || [ -z "$missed" ] || echo "calibrate: missed:$missed (diffs in $dir)" >&2
 busy=$(awk '{ s += $1 } END { printf "%d of %d", s, NR }' "$dir/busy")
 
 printf '\n%s\n' "diff calibration: $n comparisons each, runs of ${secs}s, contention in $busy runs"

@@ -56,12 +56,23 @@ field() {
 		}' "$blocks"
 }
 
-# Applies OLD -> NEW (environment) to FILE: 0 done, 3 no such line, 4 more than one.
+# Applies OLD -> NEW (environment) to FILE: 0 done, 3 no such line, 4 more
+# than one. With AFTER set, OLD is the first match after the line AFTER,
+# which must occur exactly once (a line that a file has twice, as the two
+# paths of asm/append.S do, is named by the unique line before it).
 apply() {
 	awk 'function norm(s) { gsub(/[ \t]+/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s); return s }
-		BEGIN { o = norm(ENVIRON["OLD"]); n = ENVIRON["NEW"] }
-		{ line[NR] = $0; if (norm($0) == o) { c++; at = NR } }
+		BEGIN { o = norm(ENVIRON["OLD"]); n = ENVIRON["NEW"]; a = norm(ENVIRON["AFTER"]) }
+		{ line[NR] = $0; l = norm($0) }
+		a != "" {
+			if (l == a) anchors++
+			else if (anchors == 1 && !at && l == o) at = NR
+			next
+		}
+		l == o { c++; at = NR }
 		END {
+			if (a != "" && anchors != 1) exit(anchors ? 4 : 3)
+			if (a != "") c = at ? 1 : 0
 			if (c != 1) exit(c ? 4 : 3)
 			for (i = 1; i <= NR; i++) {
 				if (i != at) { print line[i]; continue }
@@ -141,8 +152,8 @@ while [ "$i" -le "$count" ]; do
 	file=$(field "$i" file)
 	bug=$(field "$i" bug)
 	suites=${MUTATE_SUITES:-$(field "$i" suites)}
-	OLD=$(field "$i" old) NEW=$(field "$i" new)
-	export OLD NEW
+	OLD=$(field "$i" old) NEW=$(field "$i" new) AFTER=$(field "$i" after)
+	export OLD NEW AFTER
 	total=$((total + 1))
 	t0=$(date +%s)
 	if [ ! -f "$tree/$file" ]; then

@@ -21,11 +21,15 @@ static const char usage[] =
 	"\n"
 	"Compares the runs of A (files or directories: before, lab) with those of\n"
 	"B (after, production), group by group. Each log is a run (with --runs\n"
-	"dir, each directory of logs), and a run counts by its median: the\n"
-	"verdict comes from the exact two-sided Mann-Whitney U test over the runs'\n"
-	"medians, and the change (in %, with its interval at level 1 - alpha) is\n"
-	"the Hodges-Lehmann estimate over them; the test over every pair pooled\n"
-	"is shown beside it (p_pairs). Rows are sorted by impact, the cycles\n"
+	"dir, each directory of logs), and a run counts by its median, taken\n"
+	"relative to the run's speed (the median change of the other groups in\n"
+	"that run; with four groups or more, unless --absolute), so that a run\n"
+	"on a busier machine is not taken for a slower group. The verdict comes\n"
+	"from the exact two-sided Mann-Whitney U test over the runs' values, and\n"
+	"the change (in %, with its interval at level 1 - alpha) is the\n"
+	"Hodges-Lehmann estimate over them; the test over every pair pooled is\n"
+	"shown beside it (p_pairs). The row (all) compares the runs' speeds: the\n"
+	"whole program faster or slower. Rows are sorted by impact, the cycles\n"
 	"gained or lost per unit (or of lag). A group is SLOWER when its change is\n"
 	"beyond the threshold and p is below alpha; exit 1 then, else 0. With\n"
 	"fewer runs than a test needs to reach alpha (4 a side at 0.05) the\n"
@@ -35,10 +39,14 @@ static const char usage[] =
 	"       --b PATH        a log or directory of side B (repeatable)\n"
 	"       --runs file|dir what a run is: each log (default), or each directory\n"
 	"                       holding logs, for engines that write several a run\n"
+	"       --absolute      judge each group by its runs' medians as they are,\n"
+	"                       not relative to the runs' speed (no (all) row)\n"
 	"   -t, --threshold PCT the noise band: smaller changes are not findings\n"
 	"                       (default 5)\n"
 	"   -a, --alpha P       the significance level (default 0.05)\n"
 	"   -h, --help          show this help\n";
+
+enum { OPT_ABSOLUTE = 0x200 };   /* long only, clear of the short letters */
 
 static const struct option options[] = {
 	ANOPTS_OPTIONS,
@@ -47,6 +55,7 @@ static const struct option options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "runs", required_argument, NULL, 'R' },
+	{ "absolute", no_argument, NULL, OPT_ABSOLUTE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -66,6 +75,7 @@ struct args {
 	int n[2];
 	double threshold, alpha;
 	int runs_by_dir;
+	int absolute;                /* --absolute */
 };
 
 /* Takes diff's own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -93,6 +103,9 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 		if (strcmp(arg, "file") && strcmp(arg, "dir"))
 			return *why = "--runs takes file or dir", -1;
 		d->runs_by_dir = !strcmp(arg, "dir");
+		return 1;
+	case OPT_ABSOLUTE:
+		d->absolute = 1;
 		return 1;
 	}
 	return 0;
@@ -145,8 +158,9 @@ static void print(const struct args *d, const struct comparison *c)
 		snprintf(what, sizeof what, "cycles per %.*s", (int)strcspn(per, "s"), per);
 	else
 		snprintf(what, sizeof what, "lag in cycles");
-	snprintf(title, sizeof title, "%s, A -> B, runs as samples (threshold %g%%, alpha %g, "
-		 "intervals at %g%%)", what, d->threshold, d->alpha, 100 * (1 - d->alpha));
+	snprintf(title, sizeof title, "%s, A -> B, runs as samples%s (threshold %g%%, alpha %g, "
+		 "intervals at %g%%)", what, c->relative ? ", relative to their speed" : "",
+		 d->threshold, d->alpha, 100 * (1 - d->alpha));
 	table_print(t, format, title);
 	if (table_rows(lone) && format == FMT_TEXT)
 		out_char('\n');
@@ -174,7 +188,7 @@ int cmd_diff(int argc, char **argv)
 	problems = read_sides(&d, e);
 	anopts_warn(&d.a, e[0], "diff");
 	anopts_warn(&d.a, e[1], "diff");
-	compare(&c, e[0], e[1], &d.a.o, d.threshold, d.alpha);
+	compare(&c, e[0], e[1], &d.a.o, d.threshold, d.alpha, d.absolute);
 	print(&d, &c);
 	compare_free(&c);
 	an_free(e[0]);

@@ -328,12 +328,52 @@ START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
 }
 END_TEST
 
+/* A stand-in for this thread's rseq area, at the offsets the kernel uses. */
+static __thread struct {
+	uint32_t cpu_id_start, cpu_id;   /* 0, 4 (TL_RSEQ_CPU_ID) */
+	uint64_t rseq_cs;                /* 8 */
+	uint32_t flags, mm_cid;          /* 16, 20 */
+} __attribute__((aligned(32))) fake_rseq;
+
+/* The word's layout on any host, one node or many: the writers read the
+ * cpu and the node through the offset in the header, here pointed at a
+ * stand-in holding cpu 37 and node 5, so a field in the wrong place shows
+ * even where every CPU is on node 0. */
+START_TEST(test_rseq_word_layout_from_a_stand_in_area)
+{
+	static const append_fn fns[] = { tl_append, tl_append_c };
+	for (int k = 0; k < 2; k++) {
+		tl_log *log = open_clock(path_in(test_dir, k ? "c.timeline" : "a.timeline"),
+					 TL_CLOCK_MANUAL, 8);
+		struct tl_header *h = (struct tl_header *)log;
+		tl_reader *r;
+		tl_entry e;
+		tl_error err;
+		_Static_assert(TL_RSEQ_CPU_ID == 4 && TL_RSEQ_NODE_ID == 20, "rseq layout");
+		fake_rseq.cpu_id = 37;
+		fake_rseq.mm_cid = 5;   /* node_id, at offset 20 */
+		h->rseq_offset = (int64_t)((char *)&fake_rseq - (char *)__builtin_thread_pointer());
+		h->clock = TL_CLOCK_RDTSC_RSEQ;
+		fns[k](log, 1, 0, 0, 0, 0, 0, 0);
+		r = tl_reader_open(tl_path(log), &err);
+		ck_assert_msg(r != NULL, "%s", err.msg);
+		ck_assert(tl_reader_next(r, &e));
+		ck_assert_msg(e.aux == (5 << 12 | 37), "%s: word %#x, want %#x", k ? "C" : "asm",
+			      (unsigned)e.aux, 5u << 12 | 37);
+		ck_assert_uint_gt(e.tsc, 0);
+		tl_reader_close(r);
+		tl_close(log);
+	}
+}
+END_TEST
+
 Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
 	TCase *t = tcase_create("clock");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_add_test(t, test_rseq_word_is_getcpu_on_every_cpu);
+	tcase_add_test(t, test_rseq_word_layout_from_a_stand_in_area);
 	tcase_add_test(t, test_other_sources_word_is_getcpu_on_every_cpu);
 	tcase_add_test(t, test_rseq_word_in_concurrent_threads);
 	tcase_add_test(t, test_auto_picks_rseq_where_the_host_has_it);

@@ -35,6 +35,7 @@
 #define TL_CLK_MANUAL 5
 #define TL_CLK_RDTSC_LSL 6
 #define TL_CLK_RDTSC_RSEQ 7
+#define TL_CLK_RDTSC_RSEQ_UNORDERED 8
 
 /* TL_CLOCK_RDTSC_RSEQ reads the cpu/node word from the calling thread's
  * restartable-sequences area, which glibc (>= 2.35) registers for every
@@ -88,7 +89,7 @@ struct tl_header {
 	uint16_t manual_aux;        /* 104: cpu/node word used by TL_CLOCK_MANUAL */
 	uint16_t reserved1[3];      /* 106: 0 */
 	uint64_t breaths;           /* 112: tl_breath() calls */
-	int64_t rseq_offset;        /* 120: the writer's __rseq_offset with TL_CLOCK_RDTSC_RSEQ, else 0 */
+	int64_t rseq_offset;        /* 120: the writer's __rseq_offset with an rseq source, else 0 */
 	/* line 2: clock */
 	uint64_t tsc_hz;            /* 128: ticks per second, calibrated at creation */
 	uint64_t anchor_tsc;        /* 136: TSC at creation ... */

@@ -64,7 +64,8 @@ static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strin
 	if (!tl_clock_name(o->clock))
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d does not exist", o->clock);
 	*clock = tl_clock_pick(o->clock, tl_host_features());
-	if (*clock < 0 && o->clock == TL_CLOCK_RDTSC_RSEQ)
+	if (*clock < 0 && (o->clock == TL_CLOCK_RDTSC_RSEQ ||
+			   o->clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED))
 		return tl_fail(err, TL_E_INVAL, 0,
 			       "clock source %d needs a TSC and an rseq area with the node "
 			       "(glibc 2.35 and Linux 6.3 or later)",
@@ -107,7 +108,9 @@ static void init_header(struct tl_header *h, const char *path, const char *name,
 	h->mask = entries - 1;
 	h->rate = 1;
 	h->clock = (uint8_t)clock;
-	h->rseq_offset = clock == TL_CLOCK_RDTSC_RSEQ ? tl_rseq_offset() : 0;
+	h->rseq_offset = clock == TL_CLOCK_RDTSC_RSEQ || clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED
+				 ? tl_rseq_offset()
+				 : 0;
 	h->prng = (tl_clock_now(TL_CLOCK_MONOTONIC) ^ ((uint64_t)getpid() << 32)) | 1;
 	h->tsc_hz = hz ? hz : tl_clock_hz(clock);
 	h->anchor_realtime = tl_ns(CLOCK_REALTIME);

@@ -73,7 +73,12 @@ enum tl_clock {
 	                               where RDPID is missing (e.g. many KVM guests) */
 	TL_CLOCK_RDTSC_RSEQ = 7,    /* RDTSC for time, the cpu/node word from the calling
 	                               thread's restartable-sequences area (glibc >= 2.35
-	                               registers it, Linux >= 6.3 fills its node): two loads */
+	                               registers it, Linux >= 6.3 fills its node): two loads;
+	                               the RDTSC waits for the work before it (LFENCE) */
+	TL_CLOCK_RDTSC_RSEQ_UNORDERED = 8, /* the same without the LFENCE, on request only
+	                               (AUTO never picks it): the cheapest source, but the
+	                               time of an event may fall before the tail of the work
+	                               ahead of it, which then counts in the next interval */
 };
 
 /* The name of clock source CLOCK, as `timeline info` prints it ("rdtsc+rdpid",

@@ -136,6 +136,8 @@ START_TEST(test_rseq_word_is_getcpu_on_every_cpu)
 	}
 	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append);
 	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append_c);
+	check_every_cpu(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tl_append);
+	check_every_cpu(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tl_append_c);
 }
 END_TEST
 
@@ -268,6 +270,13 @@ START_TEST(test_auto_fallback_order)
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, tsc | rdpid | lsl), -1);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, rseq), -1);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, tsc | rseq), TL_CLOCK_RDTSC_RSEQ);
+	/* the unordered source: on request, with what the rseq source needs */
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tsc | rdpid | lsl), -1);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED, rseq), -1);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tsc | rseq),
+			 TL_CLOCK_RDTSC_RSEQ_UNORDERED);
+	ck_assert_str_eq(tl_clock_name(TL_CLOCK_RDTSC_RSEQ_UNORDERED), "rdtsc+rseq-unordered");
+	ck_assert_ptr_null(tl_clock_name(TL_CLOCK_RDTSC_RSEQ_UNORDERED + 1));
 }
 END_TEST
 
@@ -342,9 +351,11 @@ static __thread struct {
 START_TEST(test_rseq_word_layout_from_a_stand_in_area)
 {
 	static const append_fn fns[] = { tl_append, tl_append_c };
-	for (int k = 0; k < 2; k++) {
-		tl_log *log = open_clock(path_in(test_dir, k ? "c.timeline" : "a.timeline"),
-					 TL_CLOCK_MANUAL, 8);
+	for (int k = 0; k < 4; k++) {
+		char name[32];
+		tl_log *log;
+		snprintf(name, sizeof name, "%d.timeline", k);
+		log = open_clock(path_in(test_dir, name), TL_CLOCK_MANUAL, 8);
 		struct tl_header *h = (struct tl_header *)log;
 		tl_reader *r;
 		tl_entry e;
@@ -353,13 +364,13 @@ START_TEST(test_rseq_word_layout_from_a_stand_in_area)
 		fake_rseq.cpu_id = 37;
 		fake_rseq.mm_cid = 5;   /* node_id, at offset 20 */
 		h->rseq_offset = (int64_t)((char *)&fake_rseq - (char *)__builtin_thread_pointer());
-		h->clock = TL_CLOCK_RDTSC_RSEQ;
-		fns[k](log, 1, 0, 0, 0, 0, 0, 0);
+		h->clock = k < 2 ? TL_CLOCK_RDTSC_RSEQ : TL_CLOCK_RDTSC_RSEQ_UNORDERED;
+		fns[k % 2](log, 1, 0, 0, 0, 0, 0, 0);
 		r = tl_reader_open(tl_path(log), &err);
 		ck_assert_msg(r != NULL, "%s", err.msg);
 		ck_assert(tl_reader_next(r, &e));
-		ck_assert_msg(e.aux == (5 << 12 | 37), "%s: word %#x, want %#x", k ? "C" : "asm",
-			      (unsigned)e.aux, 5u << 12 | 37);
+		ck_assert_msg(e.aux == (5 << 12 | 37), "%s, %s: word %#x, want %#x",
+			      k % 2 ? "C" : "asm", tl_clock_name(h->clock), (unsigned)e.aux, 5u << 12 | 37);
 		ck_assert_uint_gt(e.tsc, 0);
 		tl_reader_close(r);
 		tl_close(log);

@@ -476,14 +476,16 @@ static void write_entry_11(void *arg)
  * (the source and this process's __rseq_offset, which a fork keeps), so
  * that tl_append and tl_event take the rseq path. Returns 0, LOG unchanged,
  * on a host without that source, having checked that tl_open() refuses it. */
-static int use_rseq(tl_log *log)
+static int use_rseq(tl_log *log, int clock)
 {
-	tl_options o = { .entries = 2, .clock = TL_CLOCK_RDTSC_RSEQ, .no_prefault = 1 };
+	tl_options o = { .entries = 2, .clock = clock, .no_prefault = 1 };
 	tl_error err;
 	tl_log *probe = tl_open(path_in(test_dir, "rseq.timeline"), &o, &err);
 	if (!probe) {   /* glibc < 2.35, rseq off, or Linux < 6.3 */
-		ck_assert_str_eq(err.msg, "clock source 7 needs a TSC and an rseq area with the node "
-					  "(glibc 2.35 and Linux 6.3 or later)");
+		char *want = xasprintf("clock source %d needs a TSC and an rseq area with the node "
+				       "(glibc 2.35 and Linux 6.3 or later)", clock);
+		ck_assert_str_eq(err.msg, want);
+		free(want);
 		return 0;
 	}
 	hdr(log)->rseq_offset = hdr(probe)->rseq_offset;
@@ -500,7 +502,7 @@ static int new_time(const struct tl_raw_entry *e, const struct tl_raw_entry *now
 }
 
 /* Single-steps FN writing entry 11 over entry 3 of a ring of 8, with the
- * manual clock or (REAL) the rseq source's real clock. After every
+ * manual clock or (REAL: a clock source) the rseq path's real clock. After every
  * instruction: the busy marker is stored before any of the payload changes,
  * seq = n + 1 only once all of it is stored, the cursor moves only after
  * that; and a reader finds entries 4..10 whole, entry 3 only while its slot
@@ -518,7 +520,7 @@ static void step_writer(append_fn *fn, unsigned code, const char *name, int real
 		put(log, i, OLD_ID);
 	tl_set_rate(log, 1);
 	tl_set_manual_clock(log, now.tsc, now.aux);
-	if (real && !use_rseq(log)) {
+	if (real && !use_rseq(log, real)) {
 		tl_close(log);
 		return;
 	}
@@ -612,9 +614,10 @@ START_TEST(test_writer_stopped_after_each_instruction_keeps_the_store_order)
 	step_writer(tl_event, tl_event_code(NEW_ID, 9), "tl_event", 0);
 	step_writer(tl_event_c, tl_event_code(NEW_ID, 9), "tl_event_c", 0);
 	/* the rseq source's own path through the assembly and the C twin */
-	step_writer(tl_append, NEW_ID, "tl_append (rseq)", 1);
-	step_writer(tl_append_c, NEW_ID, "tl_append_c (rseq)", 1);
-	step_writer(tl_event, tl_event_code(NEW_ID, 9), "tl_event (rseq)", 1);
+	step_writer(tl_append, NEW_ID, "tl_append (rseq)", TL_CLOCK_RDTSC_RSEQ);
+	step_writer(tl_append_c, NEW_ID, "tl_append_c (rseq)", TL_CLOCK_RDTSC_RSEQ);
+	step_writer(tl_event, tl_event_code(NEW_ID, 9), "tl_event (rseq)", TL_CLOCK_RDTSC_RSEQ);
+	step_writer(tl_append, NEW_ID, "tl_append (unordered)", TL_CLOCK_RDTSC_RSEQ_UNORDERED);
 }
 END_TEST
 

@@ -11,6 +11,7 @@
 #include "create.h"
 #include "error.h"
 #include "format.h"
+#include "proc.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -115,6 +116,7 @@ static void init_header(struct tl_header *h, const char *path, const char *name,
 	h->anchor_monotonic = tl_ns(CLOCK_MONOTONIC);
 	h->cpu_features = tl_cpu_features();
 	h->pid = (uint32_t)getpid();
+	h->start_ticks = tl_start_ticks(h->pid, NULL);
 	copy_str(h->process, sizeof h->process, program_invocation_short_name);
 	gethostname(h->host, sizeof h->host - 1);
 	copy_str(h->name, sizeof h->name, name);

@@ -102,6 +102,14 @@ void write_file(const char *path, const void *data, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+void patch_file(const char *path, long off, const void *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(pwrite(fd, p, len, off), (ssize_t)len);
+	ck_assert_int_eq(close(fd), 0);
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -181,6 +189,17 @@ tl_log *open_manual(const char *path, uint64_t entries)
 	tl_log *log = tl_open(path, &o, &err);
 	ck_assert_msg(log != NULL, "tl_open: %s", err.msg);
 	return log;
+}
+
+tl_info info_at(const char *path)
+{
+	tl_error err;
+	tl_info i;
+	tl_reader *r = tl_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_info(r, &i);
+	tl_reader_close(r);
+	return i;
 }
 
 tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped)

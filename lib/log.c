@@ -139,7 +139,8 @@ tl_log *tl_open(const char *path, const tl_options *opt, tl_error *err)
 	if (check_options(o, &entries, &strings, &clock, err) != TL_OK)
 		return NULL;
 	if (!path) {
-		if (tl_default_path(name, buf, sizeof buf, err) != TL_OK)
+		if (tl_default_path(name, buf, sizeof buf, err) != TL_OK ||
+		    tl_check_not_ours(buf, err) != TL_OK)
 			return NULL;
 		path = buf;
 	}

@@ -39,6 +39,8 @@ enum tl_status {
 	TL_E_PARSE = -8,     /* an events file or definition does not follow the grammar */
 	TL_E_FBIG = -10,     /* the log would exceed RLIMIT_FSIZE */
 	TL_E_NOMEM = -11,    /* out of memory */
+	TL_E_EXISTS = -12,   /* tl_open(NULL, ...): this process has a log at the default
+	                        path of that name already */
 };
 
 typedef struct tl_error {
@@ -97,12 +99,16 @@ typedef struct tl_options {
 } tl_options;
 
 /* Creates a log and maps it. With PATH NULL the file is
- * $TIMELINE_ROOT/<pid>/<name>.timeline, where the root defaults to
- * /var/run/timeline, then $XDG_RUNTIME_DIR/timeline, then /tmp/timeline-<uid>,
- * the first one this process can write to.
+ * $TIMELINE_ROOT/<pid>/<name>.timeline for the main thread and
+ * $TIMELINE_ROOT/<pid>/<name>-<tid>.timeline for another thread, where the
+ * root defaults to /var/run/timeline, then $XDG_RUNTIME_DIR/timeline, then
+ * /tmp/timeline-<uid>, the first one this process can write to. A default
+ * path that holds a log this very process wrote (its pid and start time)
+ * is refused with TL_E_EXISTS, so a second open cannot wipe the first log;
+ * a file left by an earlier process with the same pid is replaced.
  *
  * Directories the library creates are 0700 and the file is 0600. No symbolic
- * link is followed, an existing regular file of this user at PATH is replaced,
+ * link is followed, an existing regular file of this user at a PATH given is replaced,
  * and a directory writable by other users (without the sticky bit) is refused.
  * The file's space is allocated up front, so a full disk fails here, not
  * later with SIGBUS; a half-created file is removed.

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -668,17 +669,22 @@ static const char *ls_rows(const char *out)
 		strcat(words, " ");
 		p += n;
 	}
-	ck_assert_str_eq(words, "PID ALIVE WRITTEN RATE PROCESS PATH ");
+	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE PROCESS PATH ");
 	return nl + 1;
 }
 
-/* One `timeline ls` text line. */
-static const char *ls_line(unsigned pid, int alive, unsigned long long written, const char *rate,
-			   const char *process, const char *path)
+/* One `timeline ls` text line; ALIVE is "yes", "yes?" (the pid alone) or "no". */
+static const char *ls_line(unsigned pid, const char *alive, unsigned long long written,
+			   const char *rate, const char *process, const char *path)
 {
-	return S("%7u %-5s%12llu %-9s%-16s %s\n", pid, alive ? "yes" : "no", written, rate, process,
-		 path);
+	return S("%7u %-5s%12llu%9s %-9s%-16s %s\n", pid, alive, written, own(disk_word(P(path), NULL)),
+		 rate, process, path);
 }
+
+/* What ls prints after its rows when one said "yes?". */
+#define LS_PID_ONLY                                                                       \
+	"yes?: the pid runs, but the log does not say when its writer started (format 1.0, " \
+	"Snabb): it may be another process\n"
 
 /* ROOT with: a Snabb log at ROOT/<our pid>/events.timeline, a log written by
  * a child that exited (37 entries, rate 7 fixed), and three logs of ours:
@@ -723,12 +729,16 @@ START_TEST(test_ls_lists_pid_liveness_written_and_rate_of_each_log)
 	const char *want;
 	unsigned me = (unsigned)getpid();
 	ls_root();
-	want = S("%s%s%s%s%s",
-		 ls_line(me, 1, 2577, "-", "(snabb)", S("root/%u/events.timeline", me)),
-		 ls_line((unsigned)ls_dead, 0, 37, "7", self_name(), "root/logs/dead.timeline"),
-		 ls_line(me, 1, 5, "auto", self_name(), "root/logs/self-auto.timeline"),
-		 ls_line(me, 1, 4100, "4", self_name(), "root/logs/self-fixed.timeline"),
-		 ls_line(me, 1, 0, "off", self_name(), "root/logs/self-off.timeline"));
+	want = S("%s%s%s%s%s%s",
+		 ls_line(me, "yes?", 2577, "-", "(snabb)", S("root/%u/events.timeline", me)),
+		 ls_line((unsigned)ls_dead, "no", 37, "7", self_name(), "root/logs/dead.timeline"),
+		 ls_line(me, "yes", 5, "auto", self_name(), "root/logs/self-auto.timeline"),
+		 ls_line(me, "yes", 4100, "4", self_name(), "root/logs/self-fixed.timeline"),
+		 ls_line(me, "yes", 0, "off", self_name(), "root/logs/self-off.timeline"),
+		 LS_PID_ONLY);
+	/* the sizes: 4096 + 64 x 64 + 4096 and 4096 + 1024 x 64 + 4096 bytes */
+	ck_assert_uint_eq(size_of(P("root/logs/dead.timeline")), 12288);
+	ck_assert_uint_eq(size_of(P("root/logs/self-fixed.timeline")), 73728);
 	ck_assert_str_eq(ls_rows(OK(tl("ls root"))), want);
 	for (int i = 0; i < 3; i++)
 		tl_close(ls_logs[i]);
@@ -743,7 +753,7 @@ START_TEST(test_ls_reads_a_snabb_logs_pid_from_its_path)
 	mkdirs(S("%s/root/run/%d", dir, (int)ls_dead));
 	snabb_at(S("%s/root/run/%d/events.timeline", dir, (int)ls_dead));
 	ck_assert_str_eq(ls_rows(OK(tl("ls root"))),
-			 ls_line((unsigned)ls_dead, 0, 2577, "-", "(snabb)",
+			 ls_line((unsigned)ls_dead, "no", 2577, "-", "(snabb)",
 				 S("root/run/%d/events.timeline", (int)ls_dead)));
 }
 END_TEST
@@ -790,8 +800,60 @@ START_TEST(test_ls_counts_written_entries_of_several_roots_in_order)
 	log_here(P("r2/sub/b.timeline"), 64, two, 2);
 	log_here(P("r1/a.timeline"), 64, two, 1);
 	ck_assert_str_eq(ls_rows(OK(tl("ls r2 r1"))),
-			 S("%s%s", ls_line(me, 1, 2, "auto", self_name(), "r2/sub/b.timeline"),
-			   ls_line(me, 1, 1, "auto", self_name(), "r1/a.timeline")));
+			 S("%s%s", ls_line(me, "yes", 2, "auto", self_name(), "r2/sub/b.timeline"),
+			   ls_line(me, "yes", 1, "auto", self_name(), "r1/a.timeline")));
+}
+END_TEST
+
+/* The start time a log at DIR/REL records for its writer. */
+static uint64_t start_in(const char *rel)
+{
+	tl_info i;
+	info_of(P(rel), &i);
+	return i.start_ticks;
+}
+
+/* A log of this process whose header says another process started at
+ * another time wrote it (a reused pid), and one of format 1.0, which says
+ * nothing of its writer's start: ls tells the first from the writer and
+ * says of the second that it took the pid alone. */
+START_TEST(test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_pid_alone)
+{
+	const struct ent one[] = { { 1, 0, 0, 1, 0 } };
+	unsigned me = (unsigned)getpid();
+	uint64_t other;
+	uint16_t minor = 0;
+	struct stat st;
+	struct res r;
+	mkdirs(P("r"));
+	log_here(P("r/a-live.timeline"), 64, one, 1);
+	log_here(P("r/b-reused.timeline"), 64, one, 1);
+	log_here(P("r/c-old.timeline"), 64, one, 1);
+	other = start_in("r/a-live.timeline") - 1;
+	patch_file(P("r/b-reused.timeline"), offsetof(struct tl_header, start_ticks), &other, 8);
+	patch_file(P("r/c-old.timeline"), offsetof(struct tl_header, minor), &minor, 2);
+	ck_assert_str_eq(ls_rows(OK(tl("ls r"))),
+			 S("%s%s%s%s", ls_line(me, "yes", 1, "auto", self_name(), "r/a-live.timeline"),
+			   ls_line(me, "no", 1, "auto", self_name(), "r/b-reused.timeline"),
+			   ls_line(me, "yes?", 1, "auto", self_name(), "r/c-old.timeline"),
+			   LS_PID_ONLY));
+	/* the same in JSON, read by Python's strict parser */
+	r = sh("'%s' ls --format json r | python3 -c 'import json,sys\n"
+	       "for l in sys.stdin:\n"
+	       " d = json.loads(l)\n"
+	       " print(d[\"path\"], d[\"alive\"], d[\"alive_by\"], d[\"start_ticks\"], d[\"pid\"], "
+	       "d[\"disk_bytes\"], d[\"bytes\"], sep=\"|\")'",
+	       timeline_bin());
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_int_eq(lstat(P("r/a-live.timeline"), &st), 0);
+	ck_assert_str_eq(r.out,
+			 S("r/a-live.timeline|True|pid and start time|%llu|%u|%lld|12288\n"
+			   "r/b-reused.timeline|False|pid and start time|%llu|%u|%lld|12288\n"
+			   "r/c-old.timeline|True|pid only|0|%u|%lld|12288\n",
+			   (unsigned long long)start_in("r/a-live.timeline"), me,
+			   (long long)st.st_blocks * 512, (unsigned long long)other, me,
+			   (long long)st.st_blocks * 512, me, (long long)st.st_blocks * 512));
 }
 END_TEST
 
@@ -804,12 +866,12 @@ START_TEST(test_ls_header_labels_line_up_with_their_columns)
 	out = OK(tl("ls r"));
 	nl = strchr(out, '\n');
 	ck_assert_ptr_nonnull(nl);
-	/* PID and WRITTEN end where their right-aligned numbers end; ALIVE,
-	 * RATE, PROCESS and PATH start where their values start */
+	/* PID, WRITTEN and SIZE end where their right-aligned values end;
+	 * ALIVE, RATE, PROCESS and PATH start where their values start */
 	ck_assert_str_eq(S("%.*s", (int)(nl + 1 - out), out),
-			 S("%7s %-5s%12s %-9s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "RATE", "PROCESS",
-			   "PATH"));
-	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), 1, 1, "auto", self_name(), "r/a.timeline"));
+			 S("%7s %-5s%12s%9s %-9s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE", "RATE",
+			   "PROCESS", "PATH"));
+	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), "yes", 1, "auto", self_name(), "r/a.timeline"));
 }
 END_TEST
 
@@ -1708,6 +1770,7 @@ Suite *live_suite(void)
 	tcase_add_test(l, test_ls_of_roots_without_logs_says_no_logs_found);
 	tcase_add_test(l, test_ls_counts_written_entries_of_several_roots_in_order);
 	tcase_add_test(l, test_ls_header_labels_line_up_with_their_columns);
+	tcase_add_test(l, test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_pid_alone);
 	tcase_add_test(c, test_copy_of_a_quiet_log_dumps_identically_in_every_format);
 	tcase_add_test(c, test_copy_keeps_the_header_process_pid_host_clock_and_anchor);
 	tcase_add_test(c, test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header);

@@ -110,6 +110,25 @@ void patch_file(const char *path, long off, const void *p, size_t len)
 	ck_assert_int_eq(close(fd), 0);
 }
 
+char *bytes_word(uint64_t bytes)
+{
+	double v = (double)bytes;
+	int k = 0;
+	for (; v >= 1024; k++)
+		v /= 1024;
+	return k == 0 ? xasprintf("%lluB", (unsigned long long)bytes)
+		      : xasprintf(v < 9.95 ? "%.1f%c" : "%.0f%c", v, "BKMGT"[k]);
+}
+
+char *disk_word(const char *path, uint64_t *disk)
+{
+	struct stat st;
+	ck_assert_msg(lstat(path, &st) == 0, "%s: %s", path, strerror(errno));
+	if (disk)
+		*disk = (uint64_t)st.st_blocks * 512;
+	return bytes_word((uint64_t)st.st_blocks * 512);
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -475,6 +475,20 @@ START_TEST(test_gc_archive_on_a_full_disk_keeps_the_log_and_goes_on)
 }
 END_TEST
 
+/* An archive written whole that cannot be read back (here: no room to
+ * decompress it, TMPDIR missing) is removed, and its log kept. */
+START_TEST(test_gc_keeps_a_log_whose_archive_does_not_read_back)
+{
+	ck_assert_int_eq(sh("mkdir r"), 0);
+	dead_log("r/a.timeline", 3);
+	ck_assert_int_eq(sh("TMPDIR=/nonexistent $T gc --archive arch r"), 2);
+	ck_assert_str_eq(err, "timeline gc: cannot read the archive back: arch/a.timeline.zst: "
+			      "cannot make a temporary file: No such file or directory\n");
+	ck_assert_str_eq(out, S("r/a.timeline: kept: not archived\n%s", total_line(0, 0, 1, 0, 0)));
+	ck_assert(exists("r/a.timeline") && exists("arch") && !exists("arch/a.timeline.zst"));
+}
+END_TEST
+
 /* A directory others may enter, as /var/run is: made 0755 under $TMPDIR
  * and set as CWD; removed at the end of the test by rm_rf(). */
 static char *open_top(void)
@@ -610,6 +624,7 @@ Suite *gc_suite(void)
 	tcase_add_test(t, test_gc_older_than_takes_logs_by_mtime_and_last_entry);
 	tcase_add_test(t, test_gc_errors_name_the_file_leave_its_log_and_go_on);
 	tcase_add_test(t, test_gc_archive_on_a_full_disk_keeps_the_log_and_goes_on);
+	tcase_add_test(t, test_gc_keeps_a_log_whose_archive_does_not_read_back);
 	tcase_add_test(t, test_ls_and_gc_as_a_normal_user_pass_over_a_default_root_they_cannot_read);
 	tcase_add_test(t, test_roots_ls_and_gc_find_every_users_fallback_roots);
 	suite_add_tcase(s, t);

@@ -17,6 +17,7 @@
 int cmd_copy(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_gc(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_ls(int argc, char **argv);

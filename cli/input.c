@@ -24,7 +24,13 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int input_quiet;
+int input_quiet, input_skip_denied;
+
+/* Was the last failure a refusal that input_skip_denied passes over? */
+static int denied(void)
+{
+	return input_skip_denied && (errno == EACCES || errno == EPERM);
+}
 
 /* Walks directory DIR: files and subdirectories in name order. */
 static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, int, void *),
@@ -41,6 +47,8 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 		return 1;
 	}
 	if (!(d = opendir(dir))) {
+		if (denied())
+			return 0;
 		cli_error(cmd, "%s: %s", dir, strerror(errno));
 		return 1;
 	}
@@ -128,6 +136,10 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
+		if (!named && denied()) {
+			*skipped = 1;
+			return NULL;
+		}
 		cli_error(cmd, "%s: %s", path, strerror(errno));
 		return NULL;
 	}

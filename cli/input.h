@@ -84,6 +84,11 @@ void input_close_all(struct input_list *list);
 /* Nonzero: input_open() skips non-logs found in directories without a note. */
 extern int input_quiet;
 
+/* Nonzero: directories and files found in a walk that this user may not
+ * read (EACCES, EPERM) are passed over in silence, not reported: for the
+ * default roots of ls and gc, which may hold other users' logs. */
+extern int input_skip_denied;
+
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so
  * anything else is an error; otherwise a file that is not a timeline log is
  * skipped with a note on stderr. Returns the input, or NULL (*SKIPPED set

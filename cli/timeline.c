@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare two sets of logs, with a significance test" },
 	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
 	{ "export", cmd_export, "write logs for Perfetto, babeltrace2, Trace Compass, R" },
+	{ "gc", cmd_gc, "remove (or archive) the logs of processes that no longer run" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },
 	{ "info", cmd_info, "describe logs: process, clock, entries, span, rate" },
 	{ "ls", cmd_ls, "list the logs of running (and dead) processes" },

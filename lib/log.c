@@ -11,6 +11,7 @@
 #include "create.h"
 #include "error.h"
 #include "format.h"
+#include "proc.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -118,6 +119,7 @@ static void init_header(struct tl_header *h, const char *path, const char *name,
 	h->anchor_monotonic = tl_ns(CLOCK_MONOTONIC);
 	h->cpu_features = tl_cpu_features();
 	h->pid = (uint32_t)getpid();
+	h->start_ticks = tl_start_ticks(h->pid, NULL);
 	copy_str(h->process, sizeof h->process, program_invocation_short_name);
 	gethostname(h->host, sizeof h->host - 1);
 	copy_str(h->name, sizeof h->name, name);
@@ -140,7 +142,8 @@ tl_log *tl_open(const char *path, const tl_options *opt, tl_error *err)
 	if (check_options(o, &entries, &strings, &clock, err) != TL_OK)
 		return NULL;
 	if (!path) {
-		if (tl_default_path(name, buf, sizeof buf, err) != TL_OK)
+		if (tl_default_path(name, buf, sizeof buf, err) != TL_OK ||
+		    tl_check_not_ours(buf, err) != TL_OK)
 			return NULL;
 		path = buf;
 	}

@@ -56,18 +56,6 @@ static int fallback_for(uint32_t cpu_features)
 					      : TL_CLOCK_RDTSC;
 }
 
-/* The header of the log at P. */
-static tl_info info_of(const char *p)
-{
-	tl_error err;
-	tl_info in;
-	tl_reader *r = tl_reader_open(p, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	tl_reader_info(r, &in);
-	tl_reader_close(r);
-	return in;
-}
-
 static tl_log *open_clock(const char *p, int clock, uint64_t entries)
 {
 	tl_options o = { .entries = entries, .clock = clock, .no_prefault = 1,
@@ -147,7 +135,7 @@ START_TEST(test_other_sources_word_is_getcpu_on_every_cpu)
 	const char *p = path_in(test_dir, "probe.timeline");
 	tl_info in;
 	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
-	in = info_of(p);
+	in = info_at(p);
 	if (in.cpu_features & TL_CPU_RDPID)
 		check_every_cpu(TL_CLOCK_RDTSC_RDPID, tl_append);
 	if (in.cpu_features & TL_CPU_RDTSCP)
@@ -239,7 +227,7 @@ START_TEST(test_auto_picks_rseq_where_the_host_has_it)
 	const char *p = path_in(test_dir, "auto.timeline");
 	tl_info in;
 	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
-	in = info_of(p);
+	in = info_at(p);
 	ck_assert_str_eq(tl_clock_name(TL_CLOCK_RDTSC_RSEQ), "rdtsc+rseq");
 	if (host_has_rseq()) {
 		ck_assert_int_eq(in.clock, TL_CLOCK_RDTSC_RSEQ);
@@ -328,7 +316,7 @@ START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
 	ck_assert_int_eq(clock, fallback_for(features));
 	v = read_all(path_in(test_dir, "child.timeline"), &n, NULL);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_int_eq(info_of(path_in(test_dir, "child.timeline")).clock, clock);
+	ck_assert_int_eq(info_at(path_in(test_dir, "child.timeline")).clock, clock);
 	if (clock != TL_CLOCK_RDTSC)
 		ck_assert_uint_lt(v[0].cpu, (uint64_t)sysconf(_SC_NPROCESSORS_CONF));
 	free(v);

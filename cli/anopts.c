@@ -122,6 +122,8 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 		if (!taken)
 			return cli_bad_option(cmd->name, cmd->usage, argv, c);
 	}
+	if (!a->o.per)
+		a->o.per = cmd->per;
 	if (a->o.bucket_arg && !a->o.per)
 		return cli_usage_error(cmd->name, cmd->usage,
 				       "--bucket needs --per: it sorts begin/end pairs by what they moved");

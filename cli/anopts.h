@@ -46,12 +46,14 @@ int anopts_pair(struct an_pair *p, const char *arg);
 /* A command that takes the analysis options: its name, usage, getopt_long
  * options (SHORTOPTS starts with ':' and has 'h' for help), and OWN, which
  * takes the command's own option C with ARG into CTX: 1 taken, 0 not one of
- * its own, -1 with *WHY set for a bad value. */
+ * its own, -1 with *WHY set for a bad value. PER, if not NULL, is its --per
+ * when none is given. */
 struct option;
 struct ancmd {
 	const char *name, *usage, *shortopts;
 	const struct option *options;
 	int (*own)(void *ctx, int c, const char *arg, const char **why);
+	const char *per;
 };
 
 /* Parses the options of command C: the analysis options into A, the

@@ -78,14 +78,14 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	return 0;
 }
 
-static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:h", options, own_option };
+static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:h", options, own_option, NULL };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
  * returns how many inputs could not be read. */
 static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct readall r;
-	readall_init(&r, "stats", &s->a.o);
+	readall_init(&r, "stats");
 	r.w = &s->a.w;
 	for (int i = 0; i < s->ngroups; i++)
 		readall_add(&r, e, s->paths[i], s->labels[i]);

@@ -67,6 +67,10 @@ struct an_ev {
 	struct an_row *row;          /* the row of its last entry ... */
 	uint16_t row_aux;            /* ... for this cpu/node word ... */
 	int row_bucket;              /* ... and bucket: most entries reuse it */
+	struct an_row **brow;        /* --bucket: the last row of each bucket (index
+				      * bucket + 1), made on first use ... */
+	uint16_t *baux;              /* ... and its cpu/node word */
+	size_t unmatched;            /* end: its index in the unmatched counts + 1, 0 unset */
 	int share;                   /* app pair end: index in the file's shares, -1 unset */
 	int series;                  /* pair end: index in the file's series, -1 unset */
 	unsigned breath;             /* 1: a breath_end with the summary's arguments */
@@ -203,6 +207,8 @@ static void free_evs(struct an *a)
 		free(e->label);
 		free(e->begin_key);
 		free(e->match_key);
+		free(e->brow);
+		free(e->baux);
 		free(e);
 	}
 	free(a->evs);
@@ -604,6 +610,12 @@ static inline struct an_row *cached_row(struct an *a, struct an_ev *ev, const ch
 {
 	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
 		return ev->row;
+	if (ev->brow && ev->brow[bucket + 1] && ev->baux[bucket + 1] == e->aux) {
+		ev->row = ev->brow[bucket + 1];
+		ev->row_aux = e->aux;
+		ev->row_bucket = bucket;
+		return ev->row;
+	}
 	return find_row(a, ev, event, e, bucket);
 }
 
@@ -617,6 +629,14 @@ static struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event
 	ev->row_aux = e->aux;
 	ev->row_bucket = bucket;
 	note_hz(ev->row, a->f.tsc_hz);
+	if (a->o.nedges && !ev->brow) {   /* the rows of every bucket, remembered */
+		ev->brow = xcalloc(a->o.nedges + 1, sizeof *ev->brow);
+		ev->baux = xcalloc(a->o.nedges + 1, sizeof *ev->baux);
+	}
+	if (ev->brow) {
+		ev->brow[bucket + 1] = ev->row;
+		ev->baux[bucket + 1] = e->aux;
+	}
 	return ev->row;
 }
 
@@ -859,7 +879,9 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 		ev->begin = b;
 	}
 	if (!b || !b->pending) {
-		unmatched_for(a, ev->label)->ends++;
+		if (!ev->unmatched)   /* the list only grows: an index stays good */
+			ev->unmatched = (size_t)(unmatched_for(a, ev->label) - a->unmatched) + 1;
+		a->unmatched[ev->unmatched - 1].ends++;
 		return 0;
 	}
 	b->pending = 0;

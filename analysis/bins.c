@@ -7,10 +7,43 @@
 
 const double bin_levels[BIN_NQ] = { 0.05, 0.25, 0.5, 0.75, 0.95 };
 
-static int by_value(const void *x, const void *y)
+/* Sorts the N values V in place: quicksort on the median of three, an
+ * insertion sort below 16 (a bin holds tens of values; qsort's calls
+ * through a pointer cost more than the comparisons). */
+static void sort_values(double *v, size_t n)
 {
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
+	while (n > 16) {
+		double a = v[0], b = v[n / 2], c = v[n - 1], pivot;
+		size_t i = 0, j = n - 1;
+		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		for (;;) {   /* Hoare's partition */
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			double t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		/* recurse into the smaller side, loop on the larger */
+		if (j + 1 < n - j - 1) {
+			sort_values(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_values(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t k = i;
+		for (; k > 0 && v[k - 1] > x; k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
 }
 
 /* The percentiles of the N sorted values V into B. */
@@ -43,7 +76,7 @@ int bins_make(const struct bin_sample *s, size_t n, uint64_t t0, uint64_t span, 
 	/* each start[b] moved to the end of bin b: bin b is [start[b-1], start[b]) */
 	for (size_t b = 0; b < nbins; b++) {
 		size_t lo = b ? start[b - 1] : 0, m = start[b] - lo;
-		qsort(v + lo, m, sizeof *v, by_value);
+		sort_values(v + lo, m);
 		percentiles(v + lo, m, &out[b]);
 	}
 	free(start);

@@ -28,7 +28,10 @@ struct bin {
  * part of (T - T0) * NBINS / SPAN. T must be in that range, SPAN > 0. */
 static inline size_t bin_index(uint64_t t, uint64_t t0, uint64_t span, size_t nbins)
 {
-	return (size_t)((unsigned __int128)(t - t0) * nbins / span);
+	uint64_t d = t - t0;
+	if (d < UINT64_MAX / nbins)   /* the product fits: one 64-bit division */
+		return (size_t)(d * nbins / span);
+	return (size_t)((unsigned __int128)d * nbins / span);
 }
 
 /* Cuts the N samples S (their times in [T0, T0 + SPAN)) into NBINS bins,

@@ -131,6 +131,19 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 	return -1;
 }
 
+int anopts_group(const char *arg, char **labels, char **paths, int *n, const char **why)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return *why = "--group takes LABEL=PATH", -1;
+	if (*n == ANOPTS_MAX_GROUPS)
+		return *why = "too many --group options", -1;
+	if (!(labels[*n] = strndup(arg, (size_t)(eq - arg))))
+		abort();
+	paths[(*n)++] = (char *)eq + 1;
+	return 1;
+}
+
 void anopts_free(struct anopts *a)
 {
 	/* the user's rules come first, the three built-in ones last */

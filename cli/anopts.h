@@ -68,6 +68,12 @@ int anopts_parse(struct anopts *a, const struct ancmd *c, int argc, char **argv,
  * rows whose every pair moved nothing because both ends carry the unit. */
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd);
 
+/* Takes --group LABEL=PATH's ARG as the next of the *N (at most
+ * ANOPTS_MAX_GROUPS) groups: LABELS[*N] a copy of LABEL, PATHS[*N] the
+ * PATH in ARG. Returns 1, or -1 with *WHY set. */
+#define ANOPTS_MAX_GROUPS 256
+int anopts_group(const char *arg, char **labels, char **paths, int *n, const char **why);
+
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);
 #endif

@@ -1,4 +1,4 @@
-/* analysis.h: the statistics engine of `timeline stats` and `timeline diff`.
+/* analysis.h: the statistics engine of `timeline stats`, `diff` and `report`.
  * It is fed the entries of each file, oldest first, and groups them into
  * rows: lag statistics per event (Snabb's definition), or cycles per unit
  * of work from begin/end pairs, and a breath summary per file. It knows

@@ -112,6 +112,9 @@ static int parse(struct args *r, int argc, char **argv)
 	if (diff && (optind < argc || r->ngroups))
 		return cli_usage_error("report", usage,
 				       "with --a and --b, give the inputs as --a and --b only");
+	if (!diff && r->a.by_given)
+		return cli_usage_error("report", usage, "--by groups the comparison of --a and --b; "
+				       "without them each section has its own groups");
 	if (!diff && optind == argc && !r->ngroups)
 		return cli_usage_error("report", usage, "missing input");
 	if (!r->out && !r->json)

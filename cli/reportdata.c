@@ -226,7 +226,8 @@ static struct rp_stack *where_stacks(const struct an *e, int numa, size_t *n)
 			for (size_t x = 0; x < wh->napps; x++)
 				apps_add(&k[j].a, b[i].shares[x].app, wh->apps[x]);
 		}
-	qsort(k, nk, sizeof *k, by_key);
+	if (nk)
+		qsort(k, nk, sizeof *k, by_key);
 	s = xcalloc(nk, sizeof *s);
 	for (size_t j = 0; j < nk; j++) {
 		char label[48];

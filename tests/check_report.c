@@ -81,7 +81,7 @@ static void engines(const char *sub, int n, int breaths)
 
 START_TEST(test_report_json_agrees_with_stats_over_the_same_inputs)
 {
-	char *py = checker(), *out;
+	char *py = checker(), *fx = fixture(), *out;
 	engines("runs", 4, 20000);
 	/* five apps and the breath; the lags of the events the runs logged
 	 * (sleep and wakeup when an engine idled); a CPU table with two CPUs */
@@ -99,11 +99,12 @@ START_TEST(test_report_json_agrees_with_stats_over_the_same_inputs)
 	out = sh(0, NULL, "python3 %s stats %s --app 'look*' %s/runs", py, timeline_bin(), test_dir);
 	ck_assert_ptr_nonnull(strstr(out, " 1 distributions, 1 batch charts, 2 lag boxes, "));
 	free(out);
-	out = sh(0, NULL, "python3 %s stats %s %s", py, timeline_bin(), fixture());
+	out = sh(0, NULL, "python3 %s stats %s %s", py, timeline_bin(), fx);
 	ck_assert_str_eq(out, "16 charts: summary, shares, 5 distributions, 5 batch charts, "
 			      "16 lag boxes, 1 over time, 0 NUMA/CPU tables as stats gives them\n");
 	free(out);
 	free(py);
+	free(fx);
 }
 END_TEST
 
@@ -240,15 +241,15 @@ END_TEST
 
 START_TEST(test_the_page_is_self_contained)
 {
-	char *py = checker(), *out;
+	char *py = checker(), *fx = fixture(), *out;
 	shuffled_pairs("p.timeline");
-	free(sh(0, NULL, "cd %s && %s report p.timeline %s -o r.html", test_dir, timeline_bin(),
-		fixture()));
+	free(sh(0, NULL, "cd %s && %s report p.timeline %s -o r.html", test_dir, timeline_bin(), fx));
 	out = sh(0, NULL, "python3 %s page %s/r.html", py, test_dir);
 	ck_assert_str_eq(out, "self-contained: a CSP allowing only its own style and script, by "
 			      "their sha256; no URL\n");
 	free(out);
 	free(py);
+	free(fx);
 }
 END_TEST
 
@@ -266,6 +267,11 @@ START_TEST(test_bad_usage_and_bad_inputs_say_why)
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --a p.timeline -o x.html", test_dir, timeline_bin());
 	ck_assert_str_eq(strtok(err, "\n"), "timeline report: give --a and --b, with one or more each");
+	free(out);
+	free(err);
+	out = sh(2, &err, "cd %s && %s report --by app p.timeline -o x.html", test_dir, timeline_bin());
+	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --by groups the comparison of --a and --b; "
+					    "without them each section has its own groups");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --bins 0 p.timeline -o x.html", test_dir, timeline_bin());
@@ -302,10 +308,10 @@ static char *browser(void)
 START_TEST(test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_snabb)
 {
 	int two = sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	char *py = browser(), *out, *want;
+	char *py = browser(), *fx = fixture(), *out, *want;
 	engines("runs", 2, 20000);
 	free(sh(0, NULL, "cd %s && %s report runs -o engines.html && %s report %s -o snabb.html",
-		test_dir, timeline_bin(), timeline_bin(), fixture()));
+		test_dir, timeline_bin(), timeline_bin(), fx));
 	/* the engines: 6 sections (7 with a second CPU), a chart of shares in
 	 * the summary and per process, 2 over time, 6 distributions, 6 batch
 	 * charts, the lags (and the shares per CPU); the Snabb log: its 4
@@ -327,6 +333,7 @@ START_TEST(test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_
 				    "snabb-dist.png snabb-lags.png snabb-summary.png snabb-time.png ");
 	free(out);
 	free(py);
+	free(fx);
 }
 END_TEST
 

@@ -97,6 +97,11 @@ struct rp_input {
 	const char *command;         /* the command line, for the header */
 };
 
+/* The unit the time axis of timeline T counts in, into *NAME ("s", "ms",
+ * "us"; without a TSC frequency "Gcycles", "Mcycles", "kcycles"), the
+ * largest that its span counts at least one of; returns the ticks in one. */
+double report_time_unit(const struct an_timeline *t, const char **name);
+
 /* Writes the report of IN through OUT. */
 void report_write(const struct rp_out *out, const struct rp_input *in);
 

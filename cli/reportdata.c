@@ -354,6 +354,9 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	      "share of the breaths' cycles (%)", ng > 1 ? "group" : NULL);
 	if (ng)
 		out->stacks(out, &c, g, ng);
+	else
+		out->note(out, "No breath held an app pair (breath_start, then an app's begin and "
+			  "end, then breath_end): no shares of the breaths' cycles.");
 	o.by = 1u << AN_EVENT | 1u << AN_APP | (ng > 1 ? 1u << AN_GROUP : 0);
 	ea = project(in, o.by);
 	t = per_table(ea, &o, out->format, g, ng, ng > 1 ? AN_GROUP : AN_NKEYS);
@@ -384,6 +387,20 @@ static void cycles(const struct rp_out *out, const struct rp_input *in)
 	free_stacks(s, n);
 }
 
+double report_time_unit(const struct an_timeline *t, const char **name)
+{
+	static const char *const secs[] = { "s", "ms", "us" }, *const cycles[] = { "Gcycles", "Mcycles",
+										   "kcycles" };
+	double unit = t->hz ? (double)t->hz : 1e9;
+	int k = 0;
+	while (k < 2 && (double)t->span < unit) {
+		unit /= 1000;
+		k++;
+	}
+	*name = t->hz ? secs[k] : cycles[k];
+	return unit;
+}
+
 static void over_time(const struct rp_out *out, const struct rp_input *in)
 {
 	size_t n;
@@ -396,13 +413,15 @@ static void over_time(const struct rp_out *out, const struct rp_input *in)
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
 		struct rp_time rt = { &t[i], in->o->per };
-		char id[32], title[256];
+		char id[32], title[256], x[64];
+		const char *unit;
 		snprintf(id, sizeof id, "p%zu", i);
 		const char *base = strrchr(t[i].path, '/') ? strrchr(t[i].path, '/') + 1 : t[i].path;
 		snprintf(title, sizeof title, "%.100s (%.100s, group %.40s)", t[i].process, base,
 			 t[i].group);
-		chart(&c, "time", id, title, t[i].hz ? "time since the first entry (s)" :
-		      "time since the first entry (Mcycles)", NULL);
+		report_time_unit(&t[i], &unit);
+		snprintf(x, sizeof x, "time since the first entry (%s)", unit);
+		chart(&c, "time", id, title, x, NULL);
 		out->time(out, &c, &rt);
 	}
 	if (!n)

@@ -224,8 +224,11 @@ static void cat_label(double x, double y, const char *label, size_t max)
 	size_t n = strlen(label);
 	svg_printf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x, y);
 	if (n > max) {
+		const char *end = label + n - (max - 1);
+		while ((*end & 0xc0) == 0x80)   /* not inside a UTF-8 character */
+			end++;
 		out_str("\xe2\x80\xa6");   /* an ellipsis, then the end: a path's file name */
-		svg_text(label + n - (max - 1));
+		svg_text(end);
 	} else {
 		svg_text(label);
 	}
@@ -736,6 +739,24 @@ static void json_num(double v)
 	}
 }
 
+/* S as a JSON string inside a <script> element: quote, backslash and
+ * control characters escaped, and < and & too, so that nothing in it can
+ * end the element or read as markup. */
+static void script_string(const char *s)
+{
+	out_char('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == '<' || c == '&')
+			svg_printf("\\u%04x", c);
+		else if (c == '"' || c == '\\')
+			out_char('\\'), out_char((char)c);
+		else
+			out_char((char)c);
+	}
+	out_char('"');
+}
+
 /* The tooltip's data of the NP panels P of an over-time chart C: the
  * time axis (SPAN in XU over the plot's x and width px), and each panel's
  * bins (NB of them across the axis) or values. */
@@ -746,11 +767,11 @@ static void time_data(const struct rp_chart *c, const struct panel *p, size_t np
 		   "\"px\":[%d,%d],\"p\":[", c->id, span, xu, PLOT_X0, PLOT_W);
 	for (size_t k = 0; k < np; k++) {
 		size_t nb = p[k].nb;
-		out_str(k ? ",{\"t\":\"" : "{\"t\":\"");
-		svg_text(p[k].name);   /* no quote or backslash survives the escaping */
-		out_str("\",\"u\":\"");
-		svg_text(p[k].unit);
-		svg_printf("\",\"nb\":%zu", nb);
+		out_str(k ? ",{\"t\":" : "{\"t\":");
+		script_string(p[k].name);
+		out_str(",\"u\":");
+		script_string(p[k].unit);
+		svg_printf(",\"nb\":%zu", nb);
 		if (p[k].b) {
 			out_str(",\"n\":[");
 			for (size_t i = 0; i < nb; i++) {
@@ -857,14 +878,14 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	const struct an_timeline *t = rt->t;
 	struct panel *p = calloc(2 * t->ns + 2, sizeof *p);
 	double *v[2] = { NULL, NULL }, top = PANEL_GAP, span, unit;
+	const char *unit_name;
 	size_t np;
 	struct scale x;
 	(void)o;
 	if (!p)
 		abort();
 	np = time_panels(rt, p, v);
-	/* the time axis: seconds, or millions of cycles without a frequency */
-	unit = t->hz ? (double)t->hz : 1e6;
+	unit = report_time_unit(t, &unit_name);
 	span = (double)t->span / unit;
 	x = (struct scale){ 0, span, PLOT_X0, PLOT_X0 + PLOT_W, 0 };
 	fig_open(c, "timeline", (double)np * (PANEL_H + PANEL_GAP) + PANEL_GAP + 30);
@@ -874,7 +895,7 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	}
 	axis_x(&x, top - PANEL_GAP, top - PANEL_GAP, c->x);
 	out_str("</svg>\n");
-	time_data(c, p, np, span, t->hz ? "s" : "Mcycles");
+	time_data(c, p, np, span, unit_name);
 	out_str("</figure>\n");
 	free(v[0]);
 	free(v[1]);

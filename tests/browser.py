@@ -3,12 +3,14 @@
 chromium, driven over the DevTools protocol on a pipe: no npm, no network)
 and checks them as a person would see them. For each page:
 
-- every section has a chart, and every chart draws marks with a size;
+- every section has a chart (or a note saying why it has none: the
+  callers count the charts), and every chart draws marks with a size;
 - every numeric axis is labelled with its unit in parentheses, and every
   chart has one along x (the histograms and time charts one along y too);
 - each chart's screenshot is not blank (pixels other than the background);
 - the console shows no error or warning, and no script exception;
-- nothing outside the file was requested (only the file itself and data:);
+- nothing outside the file was requested (only the file itself and data:),
+  and no element could load anything (no img, iframe, src or href but data:);
 - hovering an over-time chart shows the values of the bin under the pointer.
 
 It saves a PNG per section (PAGE-SECTION.png) in --out, and with --time
@@ -206,8 +208,15 @@ CHECK = r"""(() => {
     }),
     box: (b => ({x: b.left + window.scrollX, y: b.top + window.scrollY,
                  w: b.width, h: b.height}))(s.getBoundingClientRect()),
+    notes: [...s.querySelectorAll('.note')].map(n => n.textContent),
   }));
 })()"""
+
+# Elements that could load something: any but the data: icon.
+LOADERS = r"""[...document.querySelectorAll(
+  '[src],[href],[srcset],[data],[action],img,iframe,object,embed,audio,video,source,link')]
+  .filter(e => !/^data:/.test(e.getAttribute('href') || e.getAttribute('src') || ''))
+  .map(e => e.outerHTML.slice(0, 100))"""
 
 # A frame painted after the load: milliseconds since the navigation began.
 PAINTED = """new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r({
@@ -253,11 +262,13 @@ def check_page(chrome, page, out, timing):
     sections = chrome.evaluate(CHECK)
     if not sections:
         problems.append("no section")
+    for e in chrome.evaluate(LOADERS):
+        problems.append("an element that could load: %s" % e)
     name = os.path.splitext(os.path.basename(page))[0]
     ncharts = 0
     for s in sections:
-        if not s["charts"]:
-            problems.append("section %s: no chart" % s["id"])
+        if not s["charts"] and not s["notes"]:
+            problems.append("section %s: no chart, and no note saying why" % s["id"])
         if out:
             screenshot(chrome, s["box"], os.path.join(out, "%s-%s.png" % (name, s["id"])))
         for c in s["charts"]:

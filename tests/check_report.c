@@ -305,32 +305,57 @@ static char *browser(void)
 	return xasprintf("%s/tests/browser.py", src && *src ? src : ".");
 }
 
+/* A log NAME of 40 pairs app.push/pushed of an app named like markup
+ * and script (and a quote, an ampersand, a backslash, a URL). */
+static void hostile_names(const char *name)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 256);
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint16_t x[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=</script><img/src=//example.invalid/x.png>\"&\\",
+				     x, NULL), TL_OK);
+	for (uint64_t i = 0; i < 40; i++) {
+		tl_set_manual_clock(log, 1000 + 1000 * i, 0);
+		tl_append(log, x[0], i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, 1100 + 1000 * i + i % 7, 0);
+		tl_append(log, x[1], i + 1, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
 START_TEST(test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_snabb)
 {
 	int two = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	char *py = browser(), *fx = fixture(), *out, *want;
 	engines("runs", 2, 20000);
-	free(sh(0, NULL, "cd %s && %s report runs -o engines.html && %s report %s -o snabb.html",
-		test_dir, timeline_bin(), timeline_bin(), fx));
+	hostile_names("names.timeline");
+	free(sh(0, NULL, "cd %s && %s report runs -o engines.html && %s report %s -o snabb.html && "
+		"%s report names.timeline -o names.html", test_dir, timeline_bin(), timeline_bin(), fx,
+		timeline_bin()));
 	/* the engines: 6 sections (7 with a second CPU), a chart of shares in
 	 * the summary and per process, 2 over time, 6 distributions, 6 batch
 	 * charts, the lags (and the shares per CPU); the Snabb log: its 4
-	 * apps and the breath, one process, one CPU */
-	out = sh(0, NULL, "cd %s && python3 %s --out . engines.html snabb.html", test_dir, py);
+	 * apps and the breath, one process, one CPU; names that are markup,
+	 * script and a URL: shown as text, nothing loaded, nothing run (the
+	 * app's pairs and no breath: the summary and the shares with a note
+	 * and no chart; a chart over time, of the distribution, of batch
+	 * sizes and of lags) */
+	out = sh(0, NULL, "cd %s && python3 %s --out . engines.html snabb.html names.html", test_dir, py);
 	want = xasprintf("engines.html: %d sections, %d charts, 0 problems\n"
-			 "snabb.html: 6 sections, 14 charts, 0 problems\n", two ? 7 : 6, two ? 18 : 17);
+			 "snabb.html: 6 sections, 14 charts, 0 problems\n"
+			 "names.html: 6 sections, 4 charts, 0 problems\n", two ? 7 : 6, two ? 18 : 17);
 	ck_assert_str_eq(out, want);
 	free(want);
 	free(out);
 	/* a screenshot of every section, of each page */
 	out = sh(0, NULL, "cd %s && ls *.png | tr '\\n' ' '", test_dir);
-	ck_assert_str_eq(out, two ? "engines-batch.png engines-cycles.png engines-dist.png engines-lags.png "
-				    "engines-numa.png engines-summary.png engines-time.png snabb-batch.png "
-				    "snabb-cycles.png snabb-dist.png snabb-lags.png snabb-summary.png "
-				    "snabb-time.png " :
-				    "engines-batch.png engines-cycles.png engines-dist.png engines-lags.png "
-				    "engines-summary.png engines-time.png snabb-batch.png snabb-cycles.png "
-				    "snabb-dist.png snabb-lags.png snabb-summary.png snabb-time.png ");
+	want = xasprintf("engines-batch.png engines-cycles.png engines-dist.png engines-lags.png %s"
+			 "engines-summary.png engines-time.png names-batch.png names-cycles.png "
+			 "names-dist.png names-lags.png names-summary.png names-time.png "
+			 "snabb-batch.png snabb-cycles.png snabb-dist.png snabb-lags.png "
+			 "snabb-summary.png snabb-time.png ", two ? "engines-numa.png " : "");
+	ck_assert_str_eq(out, want);
+	free(want);
 	free(out);
 	free(py);
 	free(fx);

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "ls", cmd_ls, "list the logs of running (and dead) processes" },
 	{ "merge", cmd_merge, "merge the entries of many logs by time" },
 	{ "rate", cmd_rate, "show or set the sampling rate of a running log" },
+	{ "report", cmd_report, "draw the statistics as one HTML page of charts" },
 	{ "stats", cmd_stats, "lag percentiles, cycles per packet, breath summary" },
 	{ "help", cmd_help, "show this list, or a command's usage" },
 	{ "version", cmd_version, "print the version" },

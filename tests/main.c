@@ -29,6 +29,7 @@ int main(void)
 	srunner_add_suite(sr, hostile_suite());
 	srunner_add_suite(sr, proc_suite());
 	srunner_add_suite(sr, gc_suite());
+	srunner_add_suite(sr, report_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -85,6 +85,7 @@ Suite *export_suite(void);
 Suite *hostile_suite(void);
 Suite *proc_suite(void);
 Suite *gc_suite(void);
+Suite *report_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

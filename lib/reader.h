@@ -31,6 +31,7 @@ struct tl_reader {
 	uint64_t used;              /* snabb: slots with a timestamp */
 	uint64_t disorder;          /* snabb: breaks in time order beyond the wrap's one */
 	uint64_t chunk;             /* ring chunk being read (see tl_reader_release) */
+	int following;              /* native: tl_reader_since()'s snapshot; chunks kept */
 	int compressed;             /* read from a zstd copy */
 	struct tl_defs *defs;       /* tl_reader_def()'s cache (lib/defs.c) */
 };

@@ -102,6 +102,7 @@ int tl_snabb_slot_used(const tl_reader *r, uint64_t i)
 uint64_t tl_snabb_rewind(tl_reader *r)
 {
 	uint64_t newest = 0, max = 0, used = 0, first = 0, prev = 0, breaks = 0;
+	r->left = r->entries;   /* a scan of the whole ring: chunks are mapped whole */
 	for (uint64_t i = 0; i < r->entries; i++) {
 		uint64_t t;
 		tl_reader_release(r, r->slots, i);

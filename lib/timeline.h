@@ -368,6 +368,26 @@ void tl_reader_info(const tl_reader *r, tl_info *info);
  *         may be read if the writer had stored it but not yet moved the cursor. */
 uint64_t tl_reader_rewind(tl_reader *r);
 
+/* Follows a live log from entry number FROM (a tl_entry.seq): takes a
+ * snapshot of the entries from FROM up to the cursor, oldest first, for
+ * tl_reader_next(). The entry at the cursor, which the writer may be
+ * storing, is left for the next call. Entries from FROM that the writer has
+ * already overwritten (it lapped the reader) are not in the snapshot:
+ * *LOST (if not NULL) gets their number. Entries overwritten while the
+ * snapshot is read are skipped and counted by tl_reader_skipped(); so every
+ * number from FROM to the cursor is either read, counted in *LOST, or
+ * skipped, and a caller that keeps the seq it expects next sees each gap.
+ * A FROM beyond the cursor gives an empty snapshot. Cost: one load of the
+ * cursor; reading only what is new makes following cheap. A follower keeps
+ * the pages of the ring it has read mapped (tl_reader_rewind() gives them
+ * back as it goes): looking often, that costs less than giving them back.
+ * A Snabb log has no cursor: the snapshot is the whole ring, as
+ * tl_reader_rewind() takes it, *LOST is 0 and the return is 0 (follow it
+ * by timestamp).
+ * @return the cursor at the snapshot, the FROM of the next call; FROM
+ *         itself when FROM is beyond the cursor. */
+uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost);
+
 /* Copies the next entry of the snapshot into *E.
  * In a Snabb file, which has no cursor, the oldest entry follows the one with
  * the highest timestamp, and slots with timestamp 0 are unused.

@@ -739,6 +739,7 @@ int an_entry(struct an *a, const tl_entry *e)
 	{
 		unsigned l = ev->level, n = a->nlag;
 		uint64_t prev;
+		struct an_row *r;
 		int found;
 		while (n && a->lag[n - 1].level > l)
 			n--;
@@ -749,10 +750,10 @@ int an_entry(struct an *a, const tl_entry *e)
 		a->lag[n].tsc = e->tsc;
 		a->lag[n].level = l;
 		a->nlag = n + 1;
-		if (found && e->tsc >= prev) {
-			struct an_row *r = cached_row(a, ev, ev->name, e, -1);
+		r = cached_row(a, ev, ev->name, e, -1);
+		r->entries++;
+		if (found && e->tsc >= prev)
 			return hist_add_whole(&r->h, e->tsc - prev);
-		}
 	}
 	return 0;
 }
@@ -771,20 +772,27 @@ static void free_shares(struct an_breaths *b)
 	b->nshares = 0;
 }
 
+/* Fills B, the current file's breath summary, from the first and last
+ * breath_end and the file's names. */
+static void fill_breaths(const struct an *a, struct an_breaths *b)
+{
+	b->process = xstrdup(a->f.process);
+	b->path = xstrdup(a->f.path);
+	b->group = xstrdup(a->f.group);
+	b->hz = a->f.tsc_hz;
+	b->cycles = a->b_last[0] - a->b_first[0];
+	b->breaths = a->b_last[1] - a->b_first[1];
+	b->packets = a->b_last[2] - a->b_first[2];
+	b->bytes = a->b_last[3] - a->b_first[3];
+	b->order = a->f.order;
+}
+
 int an_file_end(struct an *a)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
 	a->in_breath = 0;
 	if (b->n > 0 || b->share_breaths > 0) {
-		b->process = xstrdup(a->f.process);
-		b->path = xstrdup(a->f.path);
-		b->group = xstrdup(a->f.group);
-		b->hz = a->f.tsc_hz;
-		b->cycles = a->b_last[0] - a->b_first[0];
-		b->breaths = a->b_last[1] - a->b_first[1];
-		b->packets = a->b_last[2] - a->b_first[2];
-		b->bytes = a->b_last[3] - a->b_first[3];
-		b->order = a->f.order;
+		fill_breaths(a, b);
 		a->nbreaths++;
 	} else {
 		free_shares(b);
@@ -875,44 +883,57 @@ static int by_label(const void *x, const void *y)
 	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
 }
 
-int an_merge(struct an *into, const struct an *from)
+/* Adds the values of row F to row R. Returns -1 out of memory, else 0. */
+static int add_row(struct an_row *r, const struct an_row *f)
 {
-	for (size_t i = 0; i < from->nrows; i++) {
-		const struct an_row *f = from->rows[i];
-		struct an_row *r = row_for(into, f->key, f->bucket);
-		if (hist_merge(&r->h, &f->h) < 0)
-			return -1;
-		r->cycles += f->cycles;
-		r->units += f->units;
-		r->empty += f->empty;
-		r->empty_diffed += f->empty_diffed;
-		if (f->hz_set) {
-			note_hz(r, f->hz_min);
-			note_hz(r, f->hz_max);
-		}
+	if (hist_merge(&r->h, &f->h) < 0)
+		return -1;
+	r->cycles += f->cycles;
+	r->units += f->units;
+	r->empty += f->empty;
+	r->empty_diffed += f->empty_diffed;
+	r->entries += f->entries;
+	if (f->hz_set) {
+		note_hz(r, f->hz_min);
+		note_hz(r, f->hz_max);
 	}
-	/* one more slot than the list: an_file_begin() keeps one ready */
-	into->breaths = realloc(into->breaths, (into->nbreaths + from->nbreaths + 1) *
-				sizeof *into->breaths);
+	return 0;
+}
+
+/* Appends copies of the N breath summaries FROM to INTO's list, kept in
+ * file order, with one more slot ready after it (an_file_begin's). */
+static void add_breaths(struct an *into, const struct an_breaths *from, size_t n)
+{
+	into->breaths = realloc(into->breaths, (into->nbreaths + n + 1) * sizeof *into->breaths);
 	if (!into->breaths)
 		abort();
-	for (size_t i = 0; i < from->nbreaths; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct an_breaths *b = &into->breaths[into->nbreaths++];
-		*b = from->breaths[i];
+		*b = from[i];
 		b->process = xstrdup(b->process);
 		b->path = xstrdup(b->path);
 		b->group = xstrdup(b->group);
 		b->shares = NULL;
-		for (size_t k = 0; k < from->breaths[i].nshares; k++) {
+		for (size_t k = 0; k < from[i].nshares; k++) {
 			if (!(b->shares = realloc(b->shares, (k + 1) * sizeof *b->shares)))
 				abort();
-			b->shares[k].app = xstrdup(from->breaths[i].shares[k].app);
-			b->shares[k].cycles = from->breaths[i].shares[k].cycles;
+			b->shares[k].app = xstrdup(from[i].shares[k].app);
+			b->shares[k].cycles = from[i].shares[k].cycles;
 		}
 	}
 	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
 	if (into->nbreaths)
 		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
+}
+
+int an_merge(struct an *into, const struct an *from)
+{
+	for (size_t i = 0; i < from->nrows; i++) {
+		const struct an_row *f = from->rows[i];
+		if (add_row(row_for(into, f->key, f->bucket), f) < 0)
+			return -1;
+	}
+	add_breaths(into, from->breaths, from->nbreaths);
 	into->found.rules |= from->found.rules;
 	into->found.ends += from->found.ends;
 	into->found.ends_with_unit += from->found.ends_with_unit;
@@ -933,4 +954,59 @@ const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)
 		qsort(a->unmatched, a->nunmatched, sizeof *a->unmatched, by_label);
 	*n = a->nunmatched;
 	return a->unmatched;
+}
+
+/* Zeroes the values of row R, keeping its keys and frequencies. */
+static void clear_row(struct an_row *r)
+{
+	hist_free(&r->h);
+	memset(&r->h, 0, sizeof r->h);
+	r->cycles = r->units = 0;
+	r->empty = r->empty_diffed = r->entries = 0;
+}
+
+/* Cuts the current file's breath summary into INTO and starts the next
+ * one at the last breath_end. */
+static void cut_breaths(struct an *a, struct an *into)
+{
+	struct an_breaths *b = &a->breaths[a->nbreaths], s = *b;
+	if (b->n > 0 || b->share_breaths > 0) {
+		fill_breaths(a, &s);
+		add_breaths(into, &s, 1);
+		free(s.process);
+		free(s.path);
+		free(s.group);
+	}
+	memcpy(a->b_first, a->b_last, sizeof a->b_first);
+	b->n = b->n > 0;
+	b->share_breaths = 0;
+	b->share_cycles = 0;
+	for (size_t i = 0; i < b->nshares; i++)
+		b->shares[i].cycles = 0;
+}
+
+int an_cut(struct an *a, struct an *into)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct an_row *r = a->rows[i];
+		if (add_row(row_for(into, r->key, r->bucket), r) < 0)
+			return -1;
+		clear_row(r);
+	}
+	cut_breaths(a, into);
+	for (size_t i = 0; i < a->nunmatched; i++) {
+		struct an_unmatched *u = unmatched_for(into, a->unmatched[i].label);
+		u->ends += a->unmatched[i].ends;
+		u->begins += a->unmatched[i].begins;
+		a->unmatched[i].ends = a->unmatched[i].begins = 0;
+	}
+	return 0;
+}
+
+void an_gap(struct an *a)
+{
+	a->nlag = 0;
+	a->in_breath = 0;
+	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
+		ev->pending = 0;
 }

@@ -231,10 +231,8 @@ uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost)
 	uint64_t c, start;
 	if (lost)
 		*lost = 0;
-	if (r->format == TL_FORMAT_SNABB) {
-		tl_snabb_rewind(r);
-		return 0;
-	}
+	if (r->format == TL_FORMAT_SNABB)
+		return tl_snabb_since(r, from);
 	c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
 	start = c > r->entries ? c - r->entries : 0;
 	r->skipped = 0;

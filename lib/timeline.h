@@ -381,11 +381,17 @@ uint64_t tl_reader_rewind(tl_reader *r);
  * cursor; reading only what is new makes following cheap. A follower keeps
  * the pages of the ring it has read mapped (tl_reader_rewind() gives them
  * back as it goes): looking often, that costs less than giving them back.
- * A Snabb log has no cursor: the snapshot is the whole ring, as
- * tl_reader_rewind() takes it, *LOST is 0 and the return is 0 (follow it
- * by timestamp).
+ * A Snabb log has no cursor, and its entry numbers are slots: FROM is the
+ * slot after the last entry read (its seq + 1). The snapshot starts one
+ * slot before, with that entry again if it is still there, and goes on
+ * around the ring while the timestamps do not go back: what is new costs
+ * what it holds, not a scan of the ring. A first entry newer than the one
+ * read last means the writer lapped the reader: take a tl_reader_rewind()
+ * snapshot and go on by timestamp. *LOST is 0 (a Snabb log cannot count
+ * them).
  * @return the cursor at the snapshot, the FROM of the next call; FROM
- *         itself when FROM is beyond the cursor. */
+ *         itself when FROM is beyond the cursor; for a Snabb log, the slot
+ *         after the snapshot's last entry. */
 uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost);
 
 /* Copies the next entry of the snapshot into *E.

@@ -3,9 +3,11 @@
  * printing caches per definition. */
 #define _GNU_SOURCE
 #include <csv.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,6 +333,82 @@ const tl_def *input_slow_event(struct input *in, uint16_t msgid)
 		d->user = make_shown(in, d);
 	in->recent[msgid % INPUT_RECENT] = d;
 	return d;
+}
+
+/* ------------------------------------------------------------------------
+ * Writers
+ * ------------------------------------------------------------------------ */
+
+/* The pid in a Snabb log's PATH: the number in .../<pid>/events.timeline or
+ * .../<pid>/engine/timeline; 0 when the path does not say. */
+static unsigned snabb_pid(const char *path)
+{
+	const char *end = strrchr(path, '/'), *p;
+	for (int up = 0; end && up < 2; up++) {
+		p = end;
+		while (p > path && p[-1] != '/')
+			p--;
+		if (p < end && isdigit((unsigned char)*p)) {
+			char *stop;
+			unsigned long v = strtoul(p, &stop, 10);
+			if (stop == end)
+				return (unsigned)v;
+		}
+		end = p > path ? p - 1 : NULL;
+	}
+	return 0;
+}
+
+int input_default_roots(char **roots)
+{
+	static char xdg[4096], tmp[64];
+	const char *env = getenv("TIMELINE_ROOT"), *x = getenv("XDG_RUNTIME_DIR");
+	const char *cand[INPUT_ROOTS];
+	int n = 0, k = 0;
+	struct stat st;
+	if (env && *env) {
+		cand[n++] = env;
+	} else {
+		cand[n++] = "/var/run/timeline";
+		if (x && *x) {
+			snprintf(xdg, sizeof xdg, "%s/timeline", x);
+			cand[n++] = xdg;
+		}
+		snprintf(tmp, sizeof tmp, "/tmp/timeline-%u", (unsigned)geteuid());
+		cand[n++] = tmp;
+	}
+	cand[n++] = "/var/run/snabb";
+	for (int i = 0; i < n; i++)
+		if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
+			roots[k++] = (char *)cand[i];
+	return k;
+}
+
+unsigned input_pid(const struct input *in)
+{
+	return in->info.format == TL_FORMAT_NATIVE ? in->info.pid : snabb_pid(in->path);
+}
+
+int input_pid_alive(unsigned pid)
+{
+	return pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+int input_local(const struct input *in)
+{
+	char host[sizeof in->info.host] = "";
+	if (in->info.compressed)
+		return 0;
+	if (in->info.format == TL_FORMAT_NATIVE) {
+		gethostname(host, sizeof host - 1);
+		return !strcmp(host, in->info.host);
+	}
+	return 1;
+}
+
+int input_writer_alive(const struct input *in)
+{
+	return input_local(in) && input_pid_alive(input_pid(in));
 }
 
 /* ------------------------------------------------------------------------

@@ -36,31 +36,6 @@ struct ls {
 	int count;
 };
 
-/* A Snabb log's pid: the number in .../<pid>/events.timeline or
- * .../<pid>/engine/timeline; 0 when the path does not say. */
-static unsigned snabb_pid(const char *path)
-{
-	const char *end = strrchr(path, '/'), *p;
-	for (int up = 0; end && up < 2; up++) {
-		p = end;
-		while (p > path && p[-1] != '/')
-			p--;
-		if (p < end && isdigit((unsigned char)*p)) {
-			char *stop;
-			unsigned long v = strtoul(p, &stop, 10);
-			if (stop == end)
-				return (unsigned)v;
-		}
-		end = p > path ? p - 1 : NULL;
-	}
-	return 0;
-}
-
-static int alive(unsigned pid)
-{
-	return pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
-}
-
 static int ls_one(const char *path, int named, void *arg)
 {
 	struct ls *l = arg;
@@ -74,7 +49,7 @@ static int ls_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	i = &in->info;
-	pid = i->format == TL_FORMAT_NATIVE ? i->pid : snabb_pid(path);
+	pid = input_pid(in);
 	if (i->format != TL_FORMAT_NATIVE)
 		snprintf(rate, sizeof rate, "-");
 	else
@@ -89,7 +64,7 @@ static int ls_one(const char *path, int named, void *arg)
 		JSON_KEY(&j, "pid");
 		json_uint(&j, pid);
 		JSON_KEY(&j, "alive");
-		json_bool(&j, alive(pid));
+		json_bool(&j, input_pid_alive(pid));
 		JSON_KEY(&j, "process");
 		json_string(&j, i->format == TL_FORMAT_NATIVE ? i->process : "");
 		JSON_KEY(&j, "written");
@@ -102,7 +77,7 @@ static int ls_one(const char *path, int named, void *arg)
 		if (!l->count)
 			out_str("    PID ALIVE     WRITTEN RATE     PROCESS          PATH\n");
 		out_pad(pid, 7);
-		out_str(alive(pid) ? " yes  " : " no   ");
+		out_str(input_pid_alive(pid) ? " yes  " : " no   ");
 		out_pad(i->cursor, 12);
 		out_char(' ');
 		out_str(rate);
@@ -120,36 +95,10 @@ static int ls_one(const char *path, int named, void *arg)
 	return 0;
 }
 
-/* The default roots that exist. */
-static int default_roots(char **roots)
-{
-	static char xdg[4096], tmp[64];
-	const char *env = getenv("TIMELINE_ROOT"), *x = getenv("XDG_RUNTIME_DIR");
-	const char *cand[5];
-	int n = 0, k = 0;
-	struct stat st;
-	if (env && *env) {
-		cand[n++] = env;
-	} else {
-		cand[n++] = "/var/run/timeline";
-		if (x && *x) {
-			snprintf(xdg, sizeof xdg, "%s/timeline", x);
-			cand[n++] = xdg;
-		}
-		snprintf(tmp, sizeof tmp, "/tmp/timeline-%u", (unsigned)geteuid());
-		cand[n++] = tmp;
-	}
-	cand[n++] = "/var/run/snabb";
-	for (int i = 0; i < n; i++)
-		if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
-			roots[k++] = (char *)cand[i];
-	return k;
-}
-
 int cmd_ls(int argc, char **argv)
 {
 	struct ls l = { 0, 0, 0 };
-	char *roots[5];
+	char *roots[INPUT_ROOTS];
 	int n, rc = cli_parse_text_json("ls", usage, options, argc, argv, &l.json);
 	if (rc >= 0)
 		return rc;
@@ -157,7 +106,7 @@ int cmd_ls(int argc, char **argv)
 	if (optind < argc) {
 		l.problems += input_walk("ls", argv + optind, argc - optind, ls_one, &l);
 	} else {
-		n = default_roots(roots);
+		n = input_default_roots(roots);
 		l.problems += input_walk("ls", roots, n, ls_one, &l);
 	}
 	if (!l.count && !l.json)

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "merge", cmd_merge, "merge the entries of many logs by time" },
 	{ "rate", cmd_rate, "show or set the sampling rate of a running log" },
 	{ "stats", cmd_stats, "lag percentiles, cycles per packet, breath summary" },
+	{ "top", cmd_top, "watch the running logs: rates, cycles per packet, lapping" },
 	{ "help", cmd_help, "show this list, or a command's usage" },
 	{ "version", cmd_version, "print the version" },
 };

@@ -972,6 +972,7 @@ int an_entry(struct an *a, const tl_entry *e)
 	{
 		unsigned l = ev->level, n = a->nlag;
 		uint64_t prev;
+		struct an_row *r;
 		int found;
 		while (n && a->lag[n - 1].level > l)
 			n--;
@@ -982,10 +983,10 @@ int an_entry(struct an *a, const tl_entry *e)
 		a->lag[n].tsc = e->tsc;
 		a->lag[n].level = l;
 		a->nlag = n + 1;
-		if (found && e->tsc >= prev) {
-			struct an_row *r = cached_row(a, ev, ev->name, e, -1);
+		r = cached_row(a, ev, ev->name, e, -1);
+		r->entries++;
+		if (found && e->tsc >= prev)
 			return hist_add_whole(&r->h, e->tsc - prev);
-		}
 	}
 	return 0;
 }
@@ -1069,6 +1070,21 @@ static int make_timeline(struct an *a)
 	return rc;
 }
 
+/* Fills B, the current file's breath summary, from the first and last
+ * breath_end and the file's names. */
+static void fill_breaths(const struct an *a, struct an_breaths *b)
+{
+	b->process = xstrdup(a->f.process);
+	b->path = xstrdup(a->f.path);
+	b->group = xstrdup(a->f.group);
+	b->hz = a->f.tsc_hz;
+	b->cycles = a->b_last[0] - a->b_first[0];
+	b->breaths = a->b_last[1] - a->b_first[1];
+	b->packets = a->b_last[2] - a->b_first[2];
+	b->bytes = a->b_last[3] - a->b_first[3];
+	b->order = a->f.order;
+}
+
 int an_file_end(struct an *a)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
@@ -1079,15 +1095,7 @@ int an_file_end(struct an *a)
 		rc = make_timeline(a);
 	a->fany = 0;
 	if (b->n > 0 || b->share_breaths > 0) {
-		b->process = xstrdup(a->f.process);
-		b->path = xstrdup(a->f.path);
-		b->group = xstrdup(a->f.group);
-		b->hz = a->f.tsc_hz;
-		b->cycles = a->b_last[0] - a->b_first[0];
-		b->breaths = a->b_last[1] - a->b_first[1];
-		b->packets = a->b_last[2] - a->b_first[2];
-		b->bytes = a->b_last[3] - a->b_first[3];
-		b->order = a->f.order;
+		fill_breaths(a, b);
 		a->nbreaths++;
 	} else {
 		free_shares(b);
@@ -1266,36 +1274,49 @@ const struct an_timeline *an_timelines(const struct an *a, size_t *n)
 	return a->tl;
 }
 
+/* Adds the values of row F to row R. Returns -1 out of memory, else 0. */
+static int add_row(struct an_row *r, const struct an_row *f)
+{
+	if (hist_merge(&r->h, &f->h) < 0)
+		return -1;
+	r->cycles += f->cycles;
+	r->units += f->units;
+	r->empty += f->empty;
+	r->empty_diffed += f->empty_diffed;
+	r->entries += f->entries;
+	if (f->hz_set) {
+		note_hz(r, f->hz_min);
+		note_hz(r, f->hz_max);
+	}
+	return 0;
+}
+
+/* Appends copies of the N breath summaries FROM to INTO's list, kept in
+ * file order, with one more slot ready after it (an_file_begin's). */
+static void add_breaths(struct an *into, const struct an_breaths *from, size_t n)
+{
+	into->breaths = realloc(into->breaths, (into->nbreaths + n + 1) * sizeof *into->breaths);
+	if (!into->breaths)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		into->breaths[into->nbreaths] = from[i];
+		copy_breaths(&into->breaths[into->nbreaths++]);
+	}
+	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
+	if (into->nbreaths)
+		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
+}
+
 int an_merge(struct an *into, const struct an *from)
 {
 	int bucket = (into->o.by >> AN_BUCKET) & 1;   /* not when projected away */
 	for (size_t i = 0; i < from->nrows; i++) {
 		const struct an_row *f = from->rows[i];
-		struct an_row *r = row_for(into, f->key, bucket ? f->bucket : -1);
-		if (hist_merge(&r->h, &f->h) < 0)
+		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1), f) < 0)
 			return -1;
-		r->cycles += f->cycles;
-		r->units += f->units;
-		r->empty += f->empty;
-		r->empty_diffed += f->empty_diffed;
-		if (f->hz_set) {
-			note_hz(r, f->hz_min);
-			note_hz(r, f->hz_max);
-		}
 	}
-	/* one more slot than the list: an_file_begin() keeps one ready */
-	into->breaths = realloc(into->breaths, (into->nbreaths + from->nbreaths + 1) *
-				sizeof *into->breaths);
-	if (!into->breaths)
-		abort();
-	for (size_t i = 0; i < from->nbreaths; i++) {
-		into->breaths[into->nbreaths] = from->breaths[i];
-		copy_breaths(&into->breaths[into->nbreaths++]);
-	}
+	add_breaths(into, from->breaths, from->nbreaths);
 	merge_timelines(into, from);
-	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
-	if (into->nbreaths)
-		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
 	into->found.rules |= from->found.rules;
 	into->found.ends += from->found.ends;
 	into->found.ends_with_unit += from->found.ends_with_unit;
@@ -1336,4 +1357,65 @@ const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)
 		qsort(a->unmatched, a->nunmatched, sizeof *a->unmatched, by_label);
 	*n = a->nunmatched;
 	return a->unmatched;
+}
+
+/* Zeroes the values of row R, keeping its keys and frequencies. */
+static void clear_row(struct an_row *r)
+{
+	hist_free(&r->h);
+	memset(&r->h, 0, sizeof r->h);
+	r->cycles = r->units = 0;
+	r->empty = r->empty_diffed = r->entries = 0;
+}
+
+/* Cuts the current file's breath summary into INTO and starts the next
+ * one at the last breath_end. */
+static void cut_breaths(struct an *a, struct an *into)
+{
+	struct an_breaths *b = &a->breaths[a->nbreaths], s = *b;
+	if (b->n > 0 || b->share_breaths > 0) {
+		fill_breaths(a, &s);
+		add_breaths(into, &s, 1);
+		free(s.process);
+		free(s.path);
+		free(s.group);
+	}
+	memcpy(a->b_first, a->b_last, sizeof a->b_first);
+	b->n = b->n > 0;
+	b->share_breaths = 0;
+	b->share_cycles = 0;
+	for (size_t i = 0; i < b->nshares; i++)
+		b->shares[i].cycles = 0;
+	for (size_t i = 0; i < b->nwhere; i++) {
+		struct an_where *w = &b->where[i];
+		w->breaths = 0;
+		w->cycles = 0;
+		memset(w->apps, 0, w->napps * sizeof *w->apps);
+	}
+}
+
+int an_cut(struct an *a, struct an *into)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct an_row *r = a->rows[i];
+		if (add_row(row_for(into, r->key, r->bucket), r) < 0)
+			return -1;
+		clear_row(r);
+	}
+	cut_breaths(a, into);
+	for (size_t i = 0; i < a->nunmatched; i++) {
+		struct an_unmatched *u = unmatched_for(into, a->unmatched[i].label);
+		u->ends += a->unmatched[i].ends;
+		u->begins += a->unmatched[i].begins;
+		a->unmatched[i].ends = a->unmatched[i].begins = 0;
+	}
+	return 0;
+}
+
+void an_gap(struct an *a)
+{
+	a->nlag = 0;
+	a->in_breath = 0;
+	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
+		ev->pending = 0;
 }

@@ -82,6 +82,8 @@ struct an_row {
 	double cycles, units;        /* per-unit rows: sums over pairs with units */
 	uint64_t empty;              /* per-unit rows: pairs that moved no unit */
 	uint64_t empty_diffed;       /* ... of them, with the unit on both ends (end - begin) */
+	uint64_t entries;            /* lag rows: the group's entries, with a lag or
+				      * without (the first of its level) */
 	uint64_t hz;                 /* the files' TSC frequency: the midpoint of
 				      * hz_min..hz_max when they agree within
 				      * AN_HZ_AGREE; 0 when unknown or they do not */
@@ -195,6 +197,24 @@ uint64_t an_file_unknown(const struct an *a);
  * breath summaries by file order, unmatched counts by label. Returns -1 out
  * of memory, else 0. */
 int an_merge(struct an *into, const struct an *from);
+
+/* Moves what A has counted since it was made or last cut into INTO (made
+ * with the same options): the rows' values, the current file's breath
+ * summary since the last cut (from the last breath_end before it, so that
+ * cuts add up to the whole), its shares, the unmatched counts. A keeps its
+ * place in the file (pending begins, lags, the breath under way) and goes
+ * on counting from zero. For a live view (`timeline top`): one engine
+ * follows a log, each interval is cut into an engine of its own, and
+ * an_merge() adds intervals up into a window. Call it between
+ * an_file_begin() and an_file_end(). Returns -1 out of memory, else 0. */
+int an_cut(struct an *a, struct an *into);
+
+/* Says that entries of the current file are missing before the next one
+ * (overwritten before they were read, or left unread on purpose): pending
+ * begins are dropped without being counted as unmatched, lags restart, and
+ * the breath under way is not counted in the shares. The breath summary
+ * goes on: it comes from running counters. */
+void an_gap(struct an *a);
 
 /* The rows, sorted by their keys; the breath summaries in file order; the
  * unmatched pair counts, by label. */

@@ -1,6 +1,7 @@
 /* runcmd.c: runs a command REPS times with stdout to /dev/null and prints
- * the median wall time in seconds and the largest peak RSS in KiB, from
- * wait4()'s rusage. Usage: runcmd REPS CMD [ARGS...]. */
+ * the median wall time in seconds, the largest peak RSS in KiB and the
+ * median CPU time (user + system) in seconds, from wait4()'s rusage.
+ * Usage: runcmd REPS CMD [ARGS...]. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	int reps = argc > 2 ? atoi(argv[1]) : 0;
-	double t[64];
+	double t[64], cpu[64];
 	long rss = 0;
 	if (reps < 1 || reps > 64) {
 		fprintf(stderr, "usage: runcmd REPS CMD [ARGS...]\n");
@@ -44,10 +45,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		t[r] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		cpu[r] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 		if (ru.ru_maxrss > rss)
 			rss = ru.ru_maxrss;
 	}
 	qsort(t, (size_t)reps, sizeof t[0], cmp);
-	printf("%.6f %ld\n", t[reps / 2], rss);
+	qsort(cpu, (size_t)reps, sizeof cpu[0], cmp);
+	printf("%.6f %ld %.6f\n", t[reps / 2], rss, cpu[reps / 2]);
 	return 0;
 }

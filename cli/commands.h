@@ -25,6 +25,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -2,8 +2,10 @@
  * text, CSV or JSON lines. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "follow.h"
 #include "out.h"
 #include "view.h"
 
@@ -63,6 +65,88 @@ static int dump_one(const char *path, int named, void *arg)
 	return rc;
 }
 
+/* ---- --follow -------------------------------------------------------------- */
+
+static volatile int stopped;   /* SIGINT, SIGTERM or SIGHUP came */
+
+/* Prints the entries of F's snapshot and the gaps before them; returns how
+ * many were read, or -1 once the --limit is printed or a signal came. */
+static int64_t print_new(struct dump *d, struct follow *f)
+{
+	tl_entry e;
+	uint64_t gap;
+	int64_t n = 0;
+	while (!stopped && follow_next(f, &e, &gap)) {
+		n++;
+		if (gap)
+			view_lost(&d->view, f->in, f->snabb ? 0 : gap, e.seq - gap);
+		if (view_entry(&d->view, f->in, &e, f->t0) < 0 || view_full(&d->view))
+			return -1;
+	}
+	return stopped ? -1 : n;
+}
+
+/* One round over the followed logs F (N): what is new in each is printed;
+ * a log whose writer had ended before its snapshot is done. Returns -1 to
+ * stop (limit, signal), else how many entries were read. */
+static int64_t follow_round(struct dump *d, struct follow *f, size_t n)
+{
+	int64_t read = 0;
+	for (size_t i = 0; i < n; i++) {
+		int alive;
+		int64_t k;
+		uint64_t gap;
+		if (f[i].done)
+			continue;
+		alive = follow_alive(&f[i]);   /* before the snapshot: nothing is missed */
+		follow_snapshot(&f[i], 0, NULL);
+		if ((k = print_new(d, &f[i])) < 0)
+			return -1;
+		/* nothing new: the gap at the end of the last snapshot is final */
+		if (!k && (gap = follow_gap(&f[i])))
+			view_lost(&d->view, f[i].in, gap, f[i].next - gap);
+		f[i].done = !alive;
+		read += k;
+	}
+	return read;
+}
+
+/* Follows every log among PATHS (N) until their writers end, a signal
+ * comes or the --limit is printed; reports each one on stderr. */
+static void dump_follow(struct dump *d, char **paths, int npaths)
+{
+	struct input_list l = { NULL, 0, 0 };
+	struct follow *f;
+	size_t running;
+	d->problems += input_open_all("dump", paths, npaths, &l, view_timed, &d->view);
+	if (!(f = calloc(l.n ? l.n : 1, sizeof *f)))
+		abort();
+	for (size_t i = 0; i < l.n; i++)
+		follow_start(&f[i], l.in[i], 0);
+	follow_catch_signals(&stopped);
+	do {
+		int64_t read = follow_round(d, f, l.n);
+		running = 0;
+		for (size_t i = 0; i < l.n; i++)
+			running += !f[i].done;
+		if (read < 0)
+			break;
+		if (!read && running) {
+			out_flush();
+			fflush(stdout);   /* what is printed is seen while nothing is new */
+			follow_sleep(FOLLOW_POLL_NS);
+		}
+	} while (running && !stopped);
+	out_flush();
+	for (size_t i = 0; i < l.n; i++) {
+		d->problems += input_report_damage("dump", f[i].in);
+		follow_report(&f[i], "dump");
+		follow_close(&f[i]);
+	}
+	free(f);
+	free(l.in);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump d;
@@ -72,7 +156,10 @@ int cmd_dump(int argc, char **argv)
 	if ((rc = view_parse(&d.view, "dump", usage, options, argc, argv)) >= 0)
 		return rc;
 	view_begin(&d.view);
-	d.problems += input_walk("dump", argv + optind, argc - optind, dump_one, &d);
+	if (d.view.follow)
+		dump_follow(&d, argv + optind, argc - optind);
+	else
+		d.problems += input_walk("dump", argv + optind, argc - optind, dump_one, &d);
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

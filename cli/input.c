@@ -3,9 +3,11 @@
  * printing caches per definition. */
 #define _GNU_SOURCE
 #include <csv.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +345,57 @@ const tl_def *input_slow_event(struct input *in, uint16_t msgid)
 		d->user = make_shown(in, d);
 	in->recent[msgid % INPUT_RECENT] = d;
 	return d;
+}
+
+/* ------------------------------------------------------------------------
+ * Writers
+ * ------------------------------------------------------------------------ */
+
+/* The pid in a Snabb log's PATH: the number in .../<pid>/events.timeline or
+ * .../<pid>/engine/timeline; 0 when the path does not say. */
+static unsigned snabb_pid(const char *path)
+{
+	const char *end = strrchr(path, '/'), *p;
+	for (int up = 0; end && up < 2; up++) {
+		p = end;
+		while (p > path && p[-1] != '/')
+			p--;
+		if (p < end && isdigit((unsigned char)*p)) {
+			char *stop;
+			unsigned long v = strtoul(p, &stop, 10);
+			if (stop == end)
+				return (unsigned)v;
+		}
+		end = p > path ? p - 1 : NULL;
+	}
+	return 0;
+}
+
+unsigned input_pid(const struct input *in)
+{
+	return in->info.format == TL_FORMAT_NATIVE ? in->info.pid : snabb_pid(in->path);
+}
+
+int input_pid_alive(unsigned pid)
+{
+	return pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+int input_local(const struct input *in)
+{
+	char host[sizeof in->info.host] = "";
+	if (in->info.compressed)
+		return 0;
+	if (in->info.format == TL_FORMAT_NATIVE) {
+		gethostname(host, sizeof host - 1);
+		return !strcmp(host, in->info.host);
+	}
+	return 1;
+}
+
+int input_writer_alive(const struct input *in)
+{
+	return input_local(in) && input_pid_alive(input_pid(in));
 }
 
 /* ------------------------------------------------------------------------

@@ -113,6 +113,24 @@ static inline const tl_def *input_event(struct input *in, uint16_t msgid)
 	return d;
 }
 
+
+/* The pid of the process that writes IN: the header's, or for a Snabb log
+ * the number in .../<pid>/events.timeline or .../<pid>/engine/timeline;
+ * 0 when unknown. */
+unsigned input_pid(const struct input *in);
+
+/* Whether process PID runs on this host (0: no). */
+int input_pid_alive(unsigned pid);
+
+/* Whether a process of this host may write IN: not a zstd copy, and a
+ * Snabb log or a log whose header names this host. */
+int input_local(const struct input *in);
+
+/* Whether the writer of IN may still write it: its process runs on this
+ * host. A zstd copy, a log of another host and a Snabb log whose path
+ * names no pid count as ended (they are most likely copies). */
+int input_writer_alive(const struct input *in);
+
 /* Parses a list "0,2-5" into the bit set SET (values 0..4095). */
 int parse_list(const char *s, uint64_t set[64]);
 

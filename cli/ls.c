@@ -36,26 +36,6 @@ struct ls {
 	int pid_only;                /* a row said "yes?": explain it after the table */
 };
 
-/* A Snabb log's pid: the number in .../<pid>/events.timeline or
- * .../<pid>/engine/timeline; 0 when the path does not say. */
-static unsigned snabb_pid(const char *path)
-{
-	const char *end = strrchr(path, '/'), *p;
-	for (int up = 0; end && up < 2; up++) {
-		p = end;
-		while (p > path && p[-1] != '/')
-			p--;
-		if (p < end && isdigit((unsigned char)*p)) {
-			char *stop;
-			unsigned long v = strtoul(p, &stop, 10);
-			if (stop == end)
-				return (unsigned)v;
-		}
-		end = p > path ? p - 1 : NULL;
-	}
-	return 0;
-}
-
 /* What ls shows of one log. */
 struct row {
 	const char *path;
@@ -139,7 +119,7 @@ static int ls_one(const char *path, int named, void *arg)
 	}
 	w.i = &in->info;
 	if (w.i->format != TL_FORMAT_NATIVE) {
-		w.pid = snabb_pid(path);
+		w.pid = input_pid(in);
 		snprintf(w.rate, sizeof w.rate, "-");
 		w.alive = tl_pid_alive(w.pid, 0);
 	} else {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "follow.h"
 #include "heap.h"
 #include "out.h"
 #include "view.h"
@@ -78,12 +79,18 @@ static void choose_clock(struct merge *m)
 	m->view.from_wall = m->by_wall;
 }
 
+/* The sort key of entry E of IN: its tsc, or its wall ns + 2^63. */
+static uint64_t key_of(const struct merge *m, const struct input *in, const tl_entry *e)
+{
+	return m->by_wall ? (uint64_t)tl_wall_ns(&in->info, e->tsc) + (1ull << 63) : e->tsc;
+}
+
 /* Loads the next entry of S; returns 0 at its end. */
 static int advance(struct merge *m, struct source *s)
 {
 	if (!tl_reader_next(s->in->r, &s->e))
 		return 0;
-	s->key = m->by_wall ? (uint64_t)tl_wall_ns(&s->in->info, s->e.tsc) + (1ull << 63) : s->e.tsc;
+	s->key = key_of(m, s->in, &s->e);
 	return 1;
 }
 
@@ -126,6 +133,142 @@ static void run(struct merge *m)
 	free(heap);
 }
 
+/* ---- --follow -------------------------------------------------------------- */
+
+/* How long merge --follow holds an entry for the other live logs to show
+ * an earlier one: 100 ms after it was read. */
+#define MERGE_HOLD_NS 100000000ull
+
+/* A followed log and its entry waiting to be printed. */
+struct live {
+	struct follow f;
+	tl_entry e;                  /* the entry waiting, when HAS */
+	uint64_t key, gap;           /* its sort key; the entries lost before it */
+	int has;
+	int drained;                 /* its snapshot is read to the end */
+	int last;                    /* its writer had ended before that snapshot */
+	uint64_t snap_at;            /* when that snapshot was taken (follow_now) */
+};
+
+static volatile int stopped;   /* SIGINT, SIGTERM or SIGHUP came */
+
+/* Makes L's next entry its waiting one, taking a new snapshot (at most every
+ * FOLLOW_POLL_NS) when the last is read; a log whose writer had ended and
+ * whose last snapshot is read is done. Gaps at a snapshot's end are printed
+ * when the next snapshot is empty. */
+static void refill(struct merge *m, struct live *l, uint64_t now)
+{
+	uint64_t gap;
+	if (l->has || l->f.done)
+		return;
+	if (!l->drained && follow_next(&l->f, &l->e, &l->gap)) {
+		l->key = key_of(m, l->f.in, &l->e);
+		l->has = 1;
+		return;
+	}
+	l->drained = 1;
+	if (l->last) {
+		l->f.done = 1;
+	} else if (now - l->snap_at >= FOLLOW_POLL_NS) {
+		l->last = !follow_alive(&l->f);
+		follow_snapshot(&l->f, 0, NULL);
+		l->snap_at = now;
+		l->drained = 0;
+		refill(m, l, now);
+		if (!l->has && (gap = follow_gap(&l->f)))
+			view_lost(&m->view, l->f.in, gap, l->f.next - gap);
+	}
+}
+
+/* The live log whose waiting entry comes first, and whether it may be
+ * printed: every log not done has one waiting, or it has waited
+ * MERGE_HOLD_NS. NULL when none is waiting; *ALL_DONE when all are done. */
+static struct live *first(struct live *l, size_t n, uint64_t now, int *ready, int *all_done)
+{
+	struct live *min = NULL;
+	int all = 1;
+	*all_done = 1;
+	for (size_t i = 0; i < n; i++) {
+		*all_done &= l[i].f.done;
+		if (!l[i].f.done && !l[i].has)
+			all = 0;
+		if (l[i].has && (!min || l[i].key < min->key))
+			min = &l[i];
+	}
+	*ready = min && (all || now - min->snap_at >= MERGE_HOLD_NS);
+	return min;
+}
+
+/* Prints L's waiting entry (the gap before it first); -1 at the limit.
+ * Times count from the first entry printed, T0 (set by the first call). */
+static int print_live(struct merge *m, struct live *l, uint64_t *t0, int *t0_set)
+{
+	l->has = 0;
+	if (l->gap)
+		view_lost(&m->view, l->f.in, l->f.snabb ? 0 : l->gap, l->e.seq - l->gap);
+	if (!*t0_set) {
+		*t0_set = 1;
+		*t0 = l->e.tsc;
+		m->view.wall0 = tl_wall_ns(&l->f.in->info, l->e.tsc);
+	}
+	if (view_entry(&m->view, l->f.in, &l->e, m->by_wall ? l->f.t0 : *t0) < 0)
+		return -1;
+	return view_full(&m->view) ? -1 : 0;
+}
+
+/* Merges the live logs L (N) until all writers end, a signal comes or the
+ * --limit is printed. */
+static void merge_live(struct merge *m, struct live *l, size_t n)
+{
+	uint64_t t0 = 0;
+	int t0_set = 0;
+	for (;;) {
+		uint64_t now = follow_now();
+		int ready, done;
+		struct live *min;
+		for (size_t i = 0; i < n; i++)
+			refill(m, &l[i], now);
+		min = first(l, n, now, &ready, &done);
+		if (done || stopped)
+			break;
+		if (ready) {
+			if (print_live(m, min, &t0, &t0_set) < 0)
+				break;
+			continue;
+		}
+		out_flush();
+		fflush(stdout);
+		follow_sleep(min && MERGE_HOLD_NS - (now - min->snap_at) < FOLLOW_POLL_NS
+				     ? MERGE_HOLD_NS - (now - min->snap_at)
+				     : FOLLOW_POLL_NS);
+	}
+}
+
+/* merge --follow: the sources, followed from the oldest entry in each ring. */
+static void merge_follow(struct merge *m)
+{
+	struct live *l = calloc(m->n ? m->n : 1, sizeof *l);
+	uint64_t gap;
+	if (!l)
+		abort();
+	for (size_t i = 0; i < m->n; i++) {
+		follow_start(&l[i].f, m->src[i].in, 0);
+		l[i].drained = 1;   /* the first refill takes a snapshot */
+		l[i].snap_at = follow_now() - FOLLOW_POLL_NS;
+	}
+	follow_catch_signals(&stopped);
+	merge_live(m, l, m->n);
+	out_flush();
+	for (size_t i = 0; i < m->n; i++) {
+		if (!l[i].has && (gap = follow_gap(&l[i].f)))
+			view_lost(&m->view, l[i].f.in, gap, l[i].f.next - gap);
+		out_flush();
+		follow_report(&l[i].f, "merge");
+		m->src[i].in = l[i].f.in;   /* closed with the others */
+	}
+	free(l);
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct merge m;
@@ -138,11 +281,15 @@ int cmd_merge(int argc, char **argv)
 	collect(&m, argv + optind, argc - optind);
 	choose_clock(&m);
 	view_begin(&m.view);
-	run(&m);
+	if (m.view.follow)
+		merge_follow(&m);
+	else
+		run(&m);
 	out_flush();
 	for (size_t i = 0; i < m.n; i++) {
 		m.problems += input_report_damage("merge", m.src[i].in);
-		input_note_skipped("merge", m.src[i].in);
+		if (!m.view.follow)   /* followed: the entries skipped were reported as lost */
+			input_note_skipped("merge", m.src[i].in);
 		input_close(m.src[i].in);
 	}
 	free(m.src);

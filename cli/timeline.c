@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "rate", cmd_rate, "show or set the sampling rate of a running log" },
 	{ "report", cmd_report, "draw the statistics as one HTML page of charts" },
 	{ "stats", cmd_stats, "lag percentiles, cycles per packet, breath summary" },
+	{ "top", cmd_top, "watch the running logs: rates, cycles per packet, lapping" },
 	{ "help", cmd_help, "show this list, or a command's usage" },
 	{ "version", cmd_version, "print the version" },
 };

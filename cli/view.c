@@ -32,6 +32,9 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 		return 1;
 	case 'l':
 		return parse_u64(arg, &v->limit) ? (*why = "--limit takes a whole number", -1) : 1;
+	case VIEW_FOLLOW:
+		v->follow = 1;
+		return 1;
 	}
 	/* bare --from and --to numbers are judged in the --time unit (in_window) */
 	v->w.unit_elsewhere = 1;
@@ -329,4 +332,42 @@ int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 	if (rc > 0)
 		print(v, in, ev, e, t);
 	return rc;
+}
+
+void view_lost(const struct view *v, const struct input *in, uint64_t n, uint64_t first)
+{
+	char what[96];
+	if (n)
+		snprintf(what, sizeof what, "%llu entries lost (%llu to %llu)", (unsigned long long)n,
+			 (unsigned long long)first, (unsigned long long)(first + n - 1));
+	else
+		snprintf(what, sizeof what, "entries lost (a Snabb log has no cursor to count them)");
+	if (v->format == FMT_CSV) {
+		out_flush();
+		fprintf(stderr, "timeline %s: %s: %s: overwritten before they were read\n",
+			v->cmd, in->path, what);
+	} else if (v->format == FMT_JSON) {
+		struct json j = JSON_INIT;
+		json_begin_object(&j);
+		JSON_KEY(&j, "file");
+		json_string(&j, in->path);
+		JSON_KEY(&j, "lost");
+		if (n) {
+			json_uint(&j, n);
+			JSON_KEY(&j, "first_seq");
+			json_uint(&j, first);
+			JSON_KEY(&j, "last_seq");
+			json_uint(&j, first + n - 1);
+		} else {
+			json_null(&j);
+		}
+		json_end_object(&j);
+		out_char('\n');
+	} else {
+		out_str("--- ");
+		out_str(in->label);
+		out_str(": ");
+		out_str(what);
+		out_str(": overwritten before they were read\n");
+	}
 }

@@ -24,11 +24,14 @@ struct view {
 	int from_wall;               /* merge by wall clock: --time ns counts from wall0 */
 	int64_t wall0;               /* wall ns of the first merged entry */
 	uint64_t printed;            /* lines printed so far */
+	int follow;                  /* --follow: go on as the logs are written */
 };
 
 /* The long options every printing command takes, for its option table. */
+#define VIEW_FOLLOW 0x170             /* getopt code of --follow (long only) */
 #define VIEW_OPTIONS                                                \
 	{ "format", required_argument, NULL, 'f' },                 \
+	{ "follow", no_argument, NULL, VIEW_FOLLOW },               \
 	{ "time", required_argument, NULL, 't' },                   \
 	{ "limit", required_argument, NULL, 'l' },                  \
 	WINDOW_OPTIONS
@@ -37,7 +40,9 @@ struct view {
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"    \
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n" \
 	WINDOW_USAGE_BARE("in the --time unit; wall: Unix seconds")                       \
-	"   -l, --limit N       stop after N entries\n"
+	"   -l, --limit N       stop after N entries\n"                                 \
+	"       --follow        go on printing entries as they are written, until the\n" \
+	"                       writers' processes end (or SIGINT, or --limit)\n"
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
 int view_format(const char *arg, int *format, const char **why);
@@ -70,6 +75,17 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 /* Prints entry E of IN, of definition EV and at time T, kept by view_keep(). */
 void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
 		int64_t t);
+
+/* Says in V's format that N entries of IN, numbered FIRST on, were lost:
+ * overwritten before they were read (text and JSON on stdout, CSV on
+ * stderr, which keeps the CSV whole). N 0: a Snabb log lost some, uncounted. */
+void view_lost(const struct view *v, const struct input *in, uint64_t n, uint64_t first);
+
+/* Has V printed its --limit? */
+static inline int view_full(const struct view *v)
+{
+	return v->limit && v->printed >= v->limit;
+}
 
 /* Prints entry E of IN if the filters keep it; T0 is the tsc that time
  * counts from. Returns 1 printed, 0 filtered out, -1 the limit is reached. */

@@ -222,7 +222,39 @@ uint64_t tl_reader_rewind(tl_reader *r)
 	r->left = c - r->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
 	r->skipped = 0;
 	r->first_read = 0;
+	r->following = 0;
 	return c - r->next;
+}
+
+uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost)
+{
+	uint64_t c, start;
+	if (lost)
+		*lost = 0;
+	if (r->format == TL_FORMAT_SNABB)
+		return tl_snabb_since(r, from);
+	c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
+	start = c > r->entries ? c - r->entries : 0;
+	r->skipped = 0;
+	r->first_read = 0;
+	/* a follower reads a little at a time, where it left off or at the
+	 * newest: giving chunks back (MADV_DONTNEED) at each look costs more
+	 * than reading what is new, so it keeps the ring mapped */
+	r->following = 1;
+	if (from > c) {
+		r->cursor = c;
+		r->left = 0;
+		return from;
+	}
+	if (from < start) {
+		if (lost)
+			*lost = start - from;
+		from = start;
+	}
+	r->cursor = c;
+	r->next = from;
+	r->left = c - from;   /* below the cursor: the entry at it is the next call's */
+	return c;
 }
 
 /* Applies madvise ADVICE to chunk K of RING (clamped to the ring), rounded
@@ -254,8 +286,11 @@ void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
 	advise_chunk(r, ring, r->chunk, 1, MADV_DONTNEED);
 	r->chunk = chunk;
 	/* map the new chunk's pages in one call rather than a fault per page
-	 * (Linux 5.14 on; older kernels say EINVAL and fault as before) */
-	advise_chunk(r, ring, chunk, 0, MADV_POPULATE_READ);
+	 * (Linux 5.14 on; older kernels say EINVAL and fault as before), when
+	 * the read goes on through much of it: a follower reading what is new
+	 * since its last look takes a fault per page it reads instead */
+	if (r->left >= TL_CHUNK_ENTRIES / 2)
+		advise_chunk(r, ring, chunk, 0, MADV_POPULATE_READ);
 }
 
 /* Copies entry number N into *E if its slot holds it complete and unchanged. */
@@ -312,7 +347,7 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 		uint64_t n = r->next;
 		__atomic_store_n(&r->next, n + 1, __ATOMIC_RELAXED);   /* tl_reader_warm() reads it */
 		r->left--;
-		if ((n & r->mask) / TL_CHUNK_ENTRIES != r->chunk)
+		if ((n & r->mask) / TL_CHUNK_ENTRIES != r->chunk && !r->following)
 			tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
 		/* ahead of the hardware prefetcher, which loses track of many files */
 		__builtin_prefetch(&r->ring[(n + 16) & r->mask]);

@@ -31,6 +31,7 @@ struct tl_reader {
 	uint64_t used;              /* snabb: slots with a timestamp */
 	uint64_t disorder;          /* snabb: breaks in time order beyond the wrap's one */
 	uint64_t chunk;             /* ring chunk being read (see tl_reader_release) */
+	int following;              /* tl_reader_since()'s snapshot: chunks kept mapped */
 	int compressed;             /* read from a zstd copy */
 	struct tl_defs *defs;       /* tl_reader_def()'s cache (lib/defs.c) */
 };
@@ -54,6 +55,10 @@ uint64_t tl_snabb_rewind(tl_reader *r) __attribute__((visibility("hidden")));
 /* Does slot I hold an entry (a whole-number timestamp above 0)? */
 int tl_snabb_slot_used(const tl_reader *r, uint64_t i) __attribute__((visibility("hidden")));
 int tl_snabb_next(tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
+/* tl_reader_since() of a Snabb log: from slot FROM - 1 (or FROM, when that
+ * one is unused) on, while the timestamps do not go back; returns the slot
+ * after the last one taken. */
+uint64_t tl_snabb_since(tl_reader *r, uint64_t from) __attribute__((visibility("hidden")));
 int tl_snabb_newest(const tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
 void tl_snabb_info(const tl_reader *r, tl_info *i) __attribute__((visibility("hidden")));
 /* The file size a Snabb header HEAD announces. */

@@ -102,6 +102,8 @@ int tl_snabb_slot_used(const tl_reader *r, uint64_t i)
 uint64_t tl_snabb_rewind(tl_reader *r)
 {
 	uint64_t newest = 0, max = 0, used = 0, first = 0, prev = 0, breaks = 0;
+	r->left = r->entries;   /* a scan of the whole ring: chunks are mapped whole */
+	r->following = 0;
 	for (uint64_t i = 0; i < r->entries; i++) {
 		uint64_t t;
 		tl_reader_release(r, r->slots, i);
@@ -124,6 +126,29 @@ uint64_t tl_snabb_rewind(tl_reader *r)
 	r->next = 0;
 	r->left = r->entries;
 	return used;
+}
+
+uint64_t tl_snabb_since(tl_reader *r, uint64_t from)
+{
+	uint64_t n = r->entries, start = from % n, p = (start + n - 1) % n, prev = 0, count = 0;
+	/* from the slot before FROM, the caller's last entry, if there is one:
+	 * a caller that finds a newer entry there knows the writer lapped it */
+	if (slot_tsc(r, p))
+		start = p;
+	/* then around the ring while the timestamps go on (equal ones: a
+	 * double's rounding); the first that goes back is older than them */
+	for (uint64_t s = start; count < n; s = (s + 1) % n) {
+		uint64_t t = slot_tsc(r, s);
+		if (!t || t < prev)
+			break;
+		prev = t;
+		count++;
+	}
+	r->following = 1;
+	r->oldest = start;
+	r->next = 0;
+	r->left = count;
+	return (start + count) % n;
 }
 
 /* Decodes SLOT into *E; 0 when it is unused (timestamp 0). */
@@ -150,7 +175,8 @@ int tl_snabb_next(tl_reader *r, tl_entry *e)
 {
 	while (r->left > 0) {
 		uint64_t slot = (r->oldest + r->next) % r->entries;
-		tl_reader_release(r, r->slots, slot);
+		if (!r->following)
+			tl_reader_release(r, r->slots, slot);
 		__atomic_store_n(&r->next, r->next + 1, __ATOMIC_RELAXED);   /* see tl_reader_warm() */
 		r->left--;
 		if (decode(r, slot, e))

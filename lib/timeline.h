@@ -386,6 +386,32 @@ void tl_reader_info(const tl_reader *r, tl_info *info);
  *         may be read if the writer had stored it but not yet moved the cursor. */
 uint64_t tl_reader_rewind(tl_reader *r);
 
+/* Follows a live log from entry number FROM (a tl_entry.seq): takes a
+ * snapshot of the entries from FROM up to the cursor, oldest first, for
+ * tl_reader_next(). The entry at the cursor, which the writer may be
+ * storing, is left for the next call. Entries from FROM that the writer has
+ * already overwritten (it lapped the reader) are not in the snapshot:
+ * *LOST (if not NULL) gets their number. Entries overwritten while the
+ * snapshot is read are skipped and counted by tl_reader_skipped(); so every
+ * number from FROM to the cursor is either read, counted in *LOST, or
+ * skipped, and a caller that keeps the seq it expects next sees each gap.
+ * A FROM beyond the cursor gives an empty snapshot. Cost: one load of the
+ * cursor; reading only what is new makes following cheap. A follower keeps
+ * the pages of the ring it has read mapped (tl_reader_rewind() gives them
+ * back as it goes): looking often, that costs less than giving them back.
+ * A Snabb log has no cursor, and its entry numbers are slots: FROM is the
+ * slot after the last entry read (its seq + 1). The snapshot starts one
+ * slot before, with that entry again if it is still there, and goes on
+ * around the ring while the timestamps do not go back: what is new costs
+ * what it holds, not a scan of the ring. A first entry newer than the one
+ * read last means the writer lapped the reader: take a tl_reader_rewind()
+ * snapshot and go on by timestamp. *LOST is 0 (a Snabb log cannot count
+ * them).
+ * @return the cursor at the snapshot, the FROM of the next call; FROM
+ *         itself when FROM is beyond the cursor; for a Snabb log, the slot
+ *         after the snapshot's last entry. */
+uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost);
+
 /* Copies the next entry of the snapshot into *E.
  * In a Snabb file, which has no cursor, the oldest entry follows the one with
  * the highest timestamp, and slots with timestamp 0 are unused.

@@ -1602,6 +1602,8 @@ static const char dump_usage[] =
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"
 	"   -n, --numa LIST     only these NUMA nodes\n"
 	"   -l, --limit N       stop after N entries\n"
+	"       --follow        go on printing entries as they are written, until the\n"
+	"                       writers' processes end (or SIGINT, or --limit)\n"
 	"   -h, --help          show this help\n";
 
 static const char info_usage[] =

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "timeline.h"
 
 /* printf into a new string; fails the test if out of memory. Caller frees. */
@@ -52,6 +53,13 @@ char *read_file(const char *path, size_t *len);
  * NUL-terminated; either may be NULL). Returns the exit status, or -1. */
 int run(const char *cmd, char **out, char **err);
 
+/* Starts the shell command CMD in the background, killed if the test
+ * process dies; returns its pid. */
+pid_t spawn(const char *cmd);
+
+/* Waits for PID; returns its exit status (-1: ended by a signal). */
+int reap(pid_t pid);
+
 /* The built timeline program ($TIMELINE_BIN, else ./timeline). */
 const char *timeline_bin(void);
 
@@ -86,6 +94,8 @@ Suite *hostile_suite(void);
 Suite *proc_suite(void);
 Suite *gc_suite(void);
 Suite *report_suite(void);
+Suite *follow_suite(void);
+Suite *top_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

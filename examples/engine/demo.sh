@@ -1,7 +1,9 @@
 #!/bin/sh
 # demo.sh: the main job, end to end (`make demo`): ten engine processes with
-# varied workloads, pinned across the CPUs, two or three at a time, into
-# demo/out/; then what timeline makes of them: ls and copy while they run,
+# varied workloads, pinned across the CPUs, two or three at a time, logging
+# under the default root (where `timeline ls` and `timeline top` look: run
+# `timeline top` in another terminal to watch them), moved to demo/out/
+# after; then what timeline makes of them: ls, top and copy while they run,
 # info, stats (cycles per packet by app, batch size and NUMA node, and the
 # breath summary), and diff of normal runs against --slow ones; last, the
 # same drawn by report: the diff's page, then demo/out/report.html.
@@ -13,23 +15,41 @@ secs=${DEMO_SECONDS:-1.5}
 cpus=$(nproc)
 at_once=$(( cpus < 2 ? 2 : cpus > 3 ? 3 : cpus ))
 
+# The default root of the library (timeline(3)), the first of these this
+# user can write: the engines log under it, where `timeline top` looks.
+root=${TIMELINE_ROOT:-}
+if [ -z "$root" ]; then
+	for r in /var/run/timeline ${XDG_RUNTIME_DIR:+"$XDG_RUNTIME_DIR/timeline"} "/tmp/timeline-$(id -u)"; do
+		if mkdir -p "$r" 2>/dev/null && [ -O "$r" ] && chmod 700 "$r" && [ -w "$r" ]; then
+			root=$r
+			break
+		fi
+	done
+fi
+[ -n "$root" ] || root=$out   # no root to write: top can still be given the path
+live="$root/demo-$$"   # this demo's own: another may run beside it
+trap 'rm -rf "$live"' EXIT
+
 rm -rf "$out"
-mkdir -p "$out/runs" "$out/ab"
-chmod 700 "$out" "$out/runs" "$out/ab"
+mkdir -p "$out/runs" "$out/ab" "$live"
+chmod 700 "$out" "$out/runs" "$out/ab" "$live"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-say "10 engines, $at_once at a time on $cpus CPUs, ${secs}s each, into $out/runs"
+say "10 engines, $at_once at a time on $cpus CPUs, ${secs}s each, into $live (\`timeline top\` shows them)"
 i=0
 for w in small imix large bursty imix small large bursty imix small; do
-	"$engine" --cpu $(( i % cpus )) --seconds "$secs" --workload "$w" --dir "$out/runs" \
-		--name "$w" > "$out/engine-$i.txt" &
+	# rings of 2^18 entries (16 MiB, in memory under /var/run): room for a run
+	"$engine" --cpu $(( i % cpus )) --seconds "$secs" --workload "$w" --dir "$live" \
+		--name "$w" --entries 262144 > "$out/engine-$i.txt" &
 	i=$(( i + 1 ))
 	if [ $(( i % at_once )) -eq 0 ] || [ "$i" -eq 10 ]; then
 		if [ "$i" -eq "$at_once" ]; then
-			sleep 0.5
-			say "timeline ls $out/runs   (while the first engines run)"
-			"$tl" ls "$out/runs"
-			first=$(ls "$out"/runs/*.timeline | head -n 1)
+			sleep 0.4
+			say "timeline ls $live   (while the first engines run)"
+			"$tl" ls "$live"
+			say "timeline top -b -n 1 -d 0.5 $live   (one refresh, by app)"
+			"$tl" top -b -n 1 -d 0.5 "$live"
+			first=$(ls "$live"/*.timeline | head -n 1)
 			say "timeline copy $first $out/copy.timeline   (a live log)"
 			"$tl" copy "$first" "$out/copy.timeline"
 		fi
@@ -37,6 +57,7 @@ for w in small imix large bursty imix small large bursty imix small; do
 	fi
 done
 cat "$out"/engine-*.txt | grep '^engine'
+mv "$live"/*.timeline "$out/runs/"
 
 say "timeline info $out/copy.timeline"
 "$tl" info "$out/copy.timeline"

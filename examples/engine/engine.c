@@ -47,6 +47,8 @@ static const char usage[] =
 	"                        every event), 1 to 9 (events of that rate and above),\n"
 	"                        off, or auto (drawn every breath; the default)\n"
 	"   -e, --entries N      ring entries, a power of two (default 1048576)\n"
+	"   -p, --pace N         at most N breaths a second, sleeping between them as\n"
+	"                        an engine with little traffic does (default: flat out)\n"
 	"       --seed N         the random generator's seed (default: from the pid)\n"
 	"   -h, --help           show this help\n"
 	"\n"
@@ -58,7 +60,8 @@ static const struct option options[] = {
 	{ "slow", required_argument, NULL, 'S' },    { "dir", required_argument, NULL, 'd' },
 	{ "name", required_argument, NULL, 'N' },    { "rate", required_argument, NULL, 'r' },
 	{ "entries", required_argument, NULL, 'e' }, { "seed", required_argument, NULL, 'x' },
-	{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+	{ "pace", required_argument, NULL, 'p' },    { "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 #define NAPPS 5
@@ -85,6 +88,19 @@ static int fail(const char *msg, const char *arg)
 	return 2;
 }
 
+/* With --pace: sleeps until breath BREATH of a run started at T0 is due,
+ * logging the sleep as the engine does when idle. */
+static void pace(tl_log *log, struct engine_events *eng, uint64_t breath, double t0, double per_s)
+{
+	double due = t0 + (double)breath / per_s, t = now();
+	if (due > t + 0.0001) {
+		struct timespec nap = { (time_t)(due - t), (long)((due - t - (double)(time_t)(due - t)) * 1e9) };
+		engine_sleep(log, eng, (uint64_t)((due - t) * 1e6));
+		nanosleep(&nap, NULL);
+		engine_wakeup(log, eng, (uint64_t)((now() - t) * 1e6));
+	}
+}
+
 static int number(const char *s, double *v)
 {
 	char *end;
@@ -103,7 +119,7 @@ int main(int argc, char **argv)
 {
 	const struct workload *w = &workloads[1];
 	const char *dir = NULL, *name = "engine";
-	double seconds = 2, v, t_end;
+	double seconds = 2, v, t_end, t0, pace_per_s = 0;
 	uint64_t max_breaths = 0, breath, entries = 0, seed = 0, packets, bytes;
 	int cpu = -1, rate = -1, c;
 	char path[4096];
@@ -114,7 +130,7 @@ int main(int argc, char **argv)
 	unsigned numa = 0, cpu_now = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:s:n:w:S:d:N:r:e:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:s:n:w:S:d:N:r:e:p:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (number(optarg, &v) || v > 4095) return fail("--cpu takes a CPU number", optarg);
@@ -151,6 +167,9 @@ int main(int argc, char **argv)
 		case 'r':
 			if ((rate = tl_rate_parse(optarg)) < 0)
 				return fail("--rate takes all, 1 to 9, off or auto", optarg);
+			break;
+		case 'p':
+			if (number(optarg, &pace_per_s) || pace_per_s < 1) return fail("--pace takes breaths per second", optarg);
 			break;
 		case 'e':
 			if (number(optarg, &v)) return fail("--entries takes a power of two", optarg);
@@ -211,7 +230,8 @@ int main(int argc, char **argv)
 		cpu_now = numa = 0;
 	engine_started(log, &eng, cpu_now, numa);
 
-	t_end = now() + seconds;
+	t0 = now();
+	t_end = t0 + seconds;
 	for (breath = 1; max_breaths ? breath <= max_breaths : (breath & 255) || now() < t_end;
 	     breath++) {
 		uint64_t before;
@@ -246,6 +266,8 @@ int main(int argc, char **argv)
 			nanosleep(&nap, NULL);
 			engine_wakeup(log, &eng, (uint64_t)((now() - t0) * 1e6));
 		}
+		if (pace_per_s > 0 && !(breath & 15))
+			pace(log, &eng, breath, t0, pace_per_s);
 	}
 	totals(&packets, &bytes);
 	engine_stopped(log, &eng, breath - 1, packets, bytes);

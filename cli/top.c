@@ -1,0 +1,340 @@
+/* top.c: `timeline top`, a refreshing view of the running logs: finding
+ * them (and the ones that start later), reading only what is new in each
+ * within a CPU budget, and a refresh at each interval to the screen or,
+ * with -b, to standard output. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "commands.h"
+#include "out.h"
+#include "roots.h"
+#include "top.h"
+#include "view.h"
+
+static const char usage[] =
+	"usage: timeline top [OPTIONS] [PATH...]\n"
+	"\n"
+	"Shows what the running logs under each PATH (default: the roots that\n"
+	"`timeline ls` lists) do, refreshed every second: per log, the entries\n"
+	"written and lost to lapping, breaths/s, packets/s, Gbps and cycles per\n"
+	"packet; per app, its share of the breaths' cycles and its cycles per\n"
+	"packet (p50, p99); per event, entries/s and lag (p50, p99). Each for the\n"
+	"last interval and for a sliding window. Keys are listed on the screen.\n"
+	"\n"
+	"   -d, --delay SECONDS   refresh every SECONDS (default 1, at least 0.1)\n"
+	"   -w, --window SECONDS  the sliding window (default 10)\n"
+	"   -g, --group KEY       rows by process, app (default) or event\n"
+	"   -b, --batch           print a block per refresh instead of a screen\n"
+	"   -n, --count N         stop after N refreshes\n"
+	"   -f, --format FMT      with -b: text (default), csv (a row per row) or\n"
+	"                         json (an object per refresh)\n"
+	"   -h, --help            show this help\n";
+
+static const struct option options[] = {
+	{ "delay", required_argument, NULL, 'd' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "group", required_argument, NULL, 'g' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Of one CPU, what reading new entries may take; with the rest of a
+ * refresh, top stays under 5%. */
+#define TOP_READ_SHARE 0.03
+#define TOP_MIN_READ 64              /* entries a poll reads of each log at least */
+
+static volatile int stopped;   /* SIGINT, SIGTERM or SIGHUP came */
+
+/* ---- options ------------------------------------------------------------- */
+
+/* Parses a number of seconds from LO to HI into *V; -1 if it is not one. */
+static int seconds(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+	*v = strtod(s, &end);
+	return end == s || *end || !(*v >= lo && *v <= hi) ? -1 : 0;
+}
+
+static int group_of(const char *s)
+{
+	for (int g = TOP_BY_PROCESS; g <= TOP_BY_EVENT; g++)
+		if (!strcmp(s, toptable_group_name(g)))
+			return g;
+	return -1;
+}
+
+/* Takes option C with ARG into T: 0, or -1 with *WHY set. */
+static int option(struct top *t, int c, const char *arg, const char **why)
+{
+	switch (c) {
+	case 'd':
+		return seconds(arg, 0.1, 3600, &t->delay) ? (*why = "--delay takes seconds from 0.1 to 3600", -1) : 0;
+	case 'w':
+		return seconds(arg, 0.1, 86400, &t->window) ? (*why = "--window takes seconds from 0.1 to 86400", -1) : 0;
+	case 'g':
+		return (t->group = group_of(arg)) < 0 ? (*why = "--group must be process, app or event", -1) : 0;
+	case 'b':
+		t->batch = 1;
+		return 0;
+	case 'n':
+		return parse_u64(arg, &t->count) || !t->count ? (*why = "--count takes a whole number from 1", -1) : 0;
+	case 'f':
+		return view_format(arg, &t->format, why);
+	}
+	return *why = NULL, -1;
+}
+
+/* Parses the command line into T; -1 to go on, else the exit code. */
+static int parse(struct top *t, int argc, char **argv)
+{
+	const char *why;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:w:g:bn:f:h", options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return cli_finish("top", EXIT_OK);
+		}
+		if (c == '?' || c == ':')
+			return cli_bad_option("top", usage, argv, c);
+		if (option(t, c, optarg, &why) < 0)
+			return cli_usage_error("top", usage, why);
+	}
+	if (t->window < t->delay)
+		return cli_usage_error("top", usage, "--window is shorter than --delay");
+	if (t->format != FMT_TEXT && !t->batch)
+		return cli_usage_error("top", usage, "--format needs -b: the screen is text");
+	if (!t->batch && !isatty(1))
+		return cli_usage_error("top", usage, "standard output is not a terminal: give -b "
+				       "for a block per refresh");
+	t->paths = argv + optind;
+	t->npaths = argc - optind;
+	return -1;
+}
+
+/* ---- finding logs -------------------------------------------------------- */
+
+#define DEAD_FINAL 1000              /* tries of a log whose writer ended */
+#define NOT_LOG_TRIES 3              /* a file that is no log is tried at 3 refreshes */
+
+/* What scan() walks with. */
+struct scan {
+	struct top *t;
+	int initial;                 /* the first scan: logs are followed from now */
+	uint64_t now;
+};
+
+static struct top_dead *dead_of(struct top *t, const char *path, const struct stat *st)
+{
+	for (size_t i = 0; i < t->ndead; i++)
+		if (t->dead[i].dev == st->st_dev && t->dead[i].ino == st->st_ino &&
+		    !strcmp(t->dead[i].path, path))
+			return &t->dead[i];
+	return NULL;
+}
+
+/* Remembers PATH (file ST) as no running log, tried TRIES times more. */
+static void add_dead(struct top *t, const char *path, const struct stat *st, int tries)
+{
+	struct top_dead *d = dead_of(t, path, st);
+	if (!d) {
+		if (!(t->dead = realloc(t->dead, (t->ndead + 1) * sizeof *t->dead)))
+			abort();
+		d = &t->dead[t->ndead++];
+		memset(d, 0, sizeof *d);
+		if (!(d->path = strdup(path)))
+			abort();
+		d->dev = st->st_dev;
+		d->ino = st->st_ino;
+	}
+	d->tries += tries;
+}
+
+/* Is the file PATH (ST) followed already, or known to be no running log? */
+static int known(struct top *t, const char *path, const struct stat *st)
+{
+	struct top_dead *d;
+	for (size_t i = 0; i < t->nlogs; i++)
+		if (t->logs[i]->dev == st->st_dev && t->logs[i]->ino == st->st_ino)
+			return 1;
+	d = dead_of(t, path, st);
+	return d && d->tries >= NOT_LOG_TRIES;
+}
+
+static int scan_one(const char *path, int named, void *arg)
+{
+	struct scan *sc = arg;
+	struct top *t = sc->t;
+	struct stat st;
+	struct input *in;
+	int skipped;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || known(t, path, &st))
+		return 0;
+	if (!(in = input_open("top", path, named, &skipped))) {
+		add_dead(t, path, &st, 1);   /* perhaps a log being created: tried again */
+		return 0;
+	}
+	if (!input_writer_alive(in)) {
+		add_dead(t, path, &st, DEAD_FINAL);
+		input_close(in);
+		return 0;
+	}
+	if (!(t->logs = realloc(t->logs, (t->nlogs + 1) * sizeof *t->logs)))
+		abort();
+	t->logs[t->nlogs++] = toplog_open(in, sc->initial, sc->now);
+	return 0;
+}
+
+/* Finds the running logs under the paths (or the default roots) that are
+ * not followed yet; INITIAL: the first time, when they are followed from
+ * now on (later ones from their first entry). */
+static void scan(struct top *t, int initial, uint64_t now)
+{
+	struct scan sc = { t, initial, now };
+	struct roots roots;
+	if (t->npaths) {
+		input_walk("top", t->paths, t->npaths, scan_one, &sc);
+	} else {
+		roots_default(&roots, 1);
+		input_skip_denied = 1;   /* a root this user may not read is not theirs */
+		input_walk("top", roots.path, roots.n, scan_one, &sc);
+		input_skip_denied = 0;
+		roots_free(&roots);
+	}
+}
+
+/* Stops following the logs that ended more than a window ago. */
+static void drop_ended(struct top *t)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < t->nlogs; i++) {
+		struct top_log *l = t->logs[i];
+		struct stat st;
+		if (l->ended <= (int)top_keep(t)) {
+			t->logs[k++] = l;
+			continue;
+		}
+		if (stat(l->f.in->path, &st) == 0 && st.st_dev == l->dev && st.st_ino == l->ino)
+			add_dead(t, l->f.in->path, &st, DEAD_FINAL);
+		if (t->focus == l)
+			t->focus = NULL;
+		toplog_close(l);
+	}
+	t->nlogs = k;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Reads what is new in every log within the budget, kept in CPU time:
+ * each poll adds TOP_READ_SHARE of the TICK ns since the last one, up to a
+ * second's worth, and takes off what the poll cost (its fixed costs too).
+ * A log gets its share of what is left, in entries at the cost per entry
+ * measured so far; when more is new, the newest part is read. */
+static void poll_all(struct top *t, uint64_t tick)
+{
+	uint64_t each = TOP_MIN_READ, read = 0, cpu = thread_cpu_ns(), used;
+	t->tokens += TOP_READ_SHARE * (double)tick;
+	if (t->tokens > TOP_READ_SHARE * 1e9)
+		t->tokens = TOP_READ_SHARE * 1e9;
+	if (t->nlogs && t->tokens / t->ns_per_entry / (double)t->nlogs > TOP_MIN_READ)
+		each = (uint64_t)(t->tokens / t->ns_per_entry / (double)t->nlogs);
+	for (size_t i = 0; i < t->nlogs; i++)
+		read += toplog_poll(t->logs[i], each);
+	used = thread_cpu_ns() - cpu;
+	t->tokens -= (double)used;
+	/* the cost per entry, from polls that read enough to tell */
+	if (read >= 10000)
+		t->ns_per_entry = 0.7 * t->ns_per_entry + 0.3 * (double)used / (double)read;
+}
+
+/* ---- refreshing ---------------------------------------------------------- */
+
+/* Ends the interval of every log at NOW, finds new logs, and shows it. */
+static void refresh(struct top *t, uint64_t now)
+{
+	struct timespec wall;
+	for (size_t i = 0; i < t->nlogs; i++)
+		toplog_cut(t->logs[i], now, top_keep(t));
+	drop_ended(t);
+	t->refreshes++;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	t->wall = (int64_t)wall.tv_sec * 1000000000 + wall.tv_nsec;
+	if (t->batch)
+		topout_block(t);
+	else if (!t->paused)
+		topscreen_draw(t);
+	scan(t, 0, now);
+}
+
+/* Refreshes until -n refreshes, a signal, or q on the screen. */
+static void run(struct top *t)
+{
+	uint64_t delay = (uint64_t)(t->delay * 1e9), now = follow_now(), next = now + delay;
+	uint64_t tick = delay / 10 < 10000000 ? 10000000 : delay / 10 > 100000000 ? 100000000 : delay / 10;
+	scan(t, 1, now);
+	while (!stopped) {
+		uint64_t wait;
+		poll_all(t, tick);
+		now = follow_now();
+		if (now >= next) {
+			refresh(t, now);
+			if (t->count && t->refreshes >= t->count)
+				break;
+			next += delay;
+			if (next <= now)
+				next = now + delay;
+		}
+		wait = next - now < tick ? next - now : tick;
+		if (t->batch)
+			follow_sleep(wait);
+		else if (topscreen_keys(t, wait))
+			break;
+	}
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top t;
+	int rc;
+	memset(&t, 0, sizeof t);
+	t.delay = 1;
+	t.window = 10;
+	t.group = TOP_BY_APP;
+	t.ns_per_entry = 200;   /* until measured */
+	t.tokens = TOP_READ_SHARE * 1e9;
+	if ((rc = parse(&t, argc, argv)) >= 0)
+		return rc;
+	t.sort = toptable_default_sort(t.group);
+	input_quiet = 1;
+	follow_catch_signals(&stopped);
+	if (!t.batch && topscreen_begin(&t) < 0)
+		return EXIT_USAGE;
+	run(&t);
+	if (!t.batch)
+		topscreen_end();
+	for (size_t i = 0; i < t.nlogs; i++)
+		toplog_close(t.logs[i]);
+	for (size_t i = 0; i < t.ndead; i++)
+		free(t.dead[i].path);
+	free(t.dead);
+	free(t.logs);
+	toptable_free(&t.shown);
+	return cli_finish("top", EXIT_OK);
+}

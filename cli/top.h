@@ -1,0 +1,69 @@
+/* top.h: `timeline top`'s state, shared by its loop (top.c), its batch
+ * output (topout.c) and its screen (topscreen.c). */
+#ifndef TL_TOP_H
+#define TL_TOP_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "toptable.h"
+#include "topstat.h"
+
+/* A file found with no running writer, or that is no log (yet). */
+struct top_dead {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	int tries;                   /* refreshes it was tried at (a log's end: many) */
+};
+
+struct top {
+	/* the command line */
+	double delay;                /* -d: seconds between refreshes */
+	double window;               /* -w: seconds of the sliding window */
+	uint64_t count;              /* -n: refreshes before ending, 0 = until a signal */
+	int batch;                   /* -b: blocks on stdout, no screen */
+	int format;                  /* FMT_TEXT, FMT_CSV or FMT_JSON (batch) */
+	int group;                   /* TOP_BY_* */
+	char **paths;                /* what to watch: files and directories */
+	int npaths;
+	/* the logs */
+	struct top_log **logs;
+	size_t nlogs;
+	struct top_dead *dead;       /* files not to open again (or not yet) */
+	size_t ndead;
+	/* the refreshes */
+	uint64_t refreshes;          /* done so far */
+	uint64_t last_cut;           /* follow_now() at the last refresh */
+	int64_t wall;                /* CLOCK_REALTIME ns at the last refresh */
+	double ns_per_entry;         /* measured cost of reading an entry, for the budget */
+	double tokens;               /* ns of CPU the budget allows reading to take now */
+	/* the screen */
+	int sort, reverse, paused;
+	struct top_log *focus;       /* the log shown alone, or NULL */
+	size_t selected;             /* the row under the cursor */
+	char message[512];           /* the last thing a key did, or a problem */
+	struct top_table shown;      /* the table on the screen ... */
+	char title[256], status[512];/* ... and the lines over it, as they were built */
+};
+
+/* Intervals the window holds. */
+size_t top_keep(const struct top *t);
+
+/* The first line of a block or screen: time, refresh, logs, group. */
+size_t top_title(const struct top *t, char *buf, size_t size);
+
+/* The second: entries written, read and lost in the last interval, and
+ * whether the figures are sampled. */
+size_t top_status(const struct top *t, char *buf, size_t size);
+
+/* Batch output of one refresh to stdout, in t->format. */
+void topout_block(struct top *t);
+
+/* The screen: set up (0, or -1 with a message when stdout is no terminal),
+ * drawn, read for keys during WAIT_NS (returns 1 when the user quits), and
+ * put back as it was. */
+int topscreen_begin(struct top *t);
+void topscreen_draw(struct top *t);
+int topscreen_keys(struct top *t, uint64_t wait_ns);
+void topscreen_end(void);
+#endif

@@ -1,0 +1,261 @@
+/* topout.c: what `timeline top` says at each refresh: the title and status
+ * lines the screen shares, and the batch blocks: text, CSV rows, or one
+ * JSON object per refresh with every log, app and event. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "json.h"
+#include "out.h"
+#include "table.h"
+#include "top.h"
+#include "view.h"
+
+size_t top_keep(const struct top *t)
+{
+	double k = ceil(t->window / t->delay - 1e-9);
+	return k < 1 ? 1 : k > 3600 ? 3600 : (size_t)k;
+}
+
+size_t top_title(const struct top *t, char *buf, size_t size)
+{
+	char when[48];
+	size_t running = 0;
+	int n;
+	for (size_t i = 0; i < t->nlogs; i++)
+		running += !t->logs[i]->ended;
+	tl_format_wall(when, sizeof when, t->wall);
+	when[19] = '\0';   /* to the second, UTC; the screen shows the time of day */
+	n = snprintf(buf, size, "timeline top  %sZ  refresh %llu every %.3gs  window %.3gs  "
+		     "%zu log%s running  by %s", t->batch ? when : when + 11,
+		     (unsigned long long)t->refreshes, t->delay, t->delay * (double)top_keep(t),
+		     running, running == 1 ? "" : "s", toptable_group_name(t->group));
+	return n > 0 ? (size_t)n : 0;
+}
+
+size_t top_status(const struct top *t, char *buf, size_t size)
+{
+	uint64_t written = 0, read = 0, lost = 0, unread = 0;
+	double secs = 0;
+	int n;
+	for (size_t i = 0; i < t->nlogs; i++) {
+		const struct top_span *s = &t->logs[i]->last;
+		written += s->written;
+		read += s->read;
+		lost += s->lost;
+		unread += s->unread;
+		secs = s->seconds > secs ? s->seconds : secs;
+	}
+	n = snprintf(buf, size, "last %.3gs: %llu entries written, %llu read, %llu lost to lapping",
+		     secs, (unsigned long long)written, (unsigned long long)read,
+		     (unsigned long long)lost);
+	if (unread && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, "  SAMPLED: read the newest %.0f%% of what "
+			      "was new", 100.0 * (double)read / (double)(read + unread));
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void text_block(struct top *t, const struct top_table *tb)
+{
+	char line[1024];
+	top_title(t, line, sizeof line);
+	out_str(line);
+	out_char('\n');
+	top_status(t, line, sizeof line);
+	out_str(line);
+	out_char('\n');
+	for (long r = -2; r < (long)tb->nrows; r++) {
+		toptable_line(tb, r, -1, line, sizeof line);
+		out_str(line);
+		out_char('\n');
+	}
+	out_char('\n');
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* The header row, once: refresh, time, then the table's columns, those of
+ * the window with "_window" after their names. */
+static void csv_header(const struct top_table *tb)
+{
+	out_str("refresh,time,seconds,window_seconds,sampled");
+	for (int c = 0; c < tb->ncols; c++) {
+		out_char(',');
+		out_str(tb->col[c].csv);
+		if (tb->col[c].window)
+			out_str("_window");
+	}
+	out_char('\n');
+}
+
+static void csv_block(struct top *t, const struct top_table *tb)
+{
+	char when[48], v[64];
+	tl_format_wall(when, sizeof when, t->wall);
+	if (t->refreshes == 1)
+		csv_header(tb);
+	for (size_t r = 0; r < tb->nrows; r++) {
+		const struct top_row *row = &tb->rows[r];
+		out_u64(t->refreshes);
+		out_char(',');
+		out_str(when);
+		cell_value(v, sizeof v, row->log->last.seconds, FMT_CSV);
+		out_char(',');
+		out_str(v);
+		cell_value(v, sizeof v, row->log->window.seconds, FMT_CSV);
+		out_char(',');
+		out_str(v);
+		out_str(row->log->last.unread ? ",1" : ",0");
+		for (int c = 0; c < tb->ncols; c++) {
+			out_char(',');
+			if (tb->col[c].kind == COL_TEXT || tb->col[c].kind == COL_NUMBER) {
+				out_csv(row->cell[c]);
+			} else {
+				cell_value(v, sizeof v, row->v[c], FMT_CSV);
+				out_str(isnan(row->v[c]) ? "" : v);
+			}
+		}
+		out_char('\n');
+	}
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_apps(struct json *j, const struct top_span *s)
+{
+	JSON_KEY(j, "apps");
+	json_begin_array(j);
+	for (size_t i = 0; i < s->napps; i++) {
+		const struct top_app *a = &s->apps[i];
+		json_begin_object(j);
+		JSON_KEY(j, "app");
+		json_string(j, a->app);
+		JSON_KEY(j, "share_pct");
+		json_double(j, a->share);
+		JSON_KEY(j, "cycles_per_packet");
+		json_double(j, a->cycles_packet);
+		JSON_KEY(j, "p50");
+		json_double(j, a->p50);
+		JSON_KEY(j, "p99");
+		json_double(j, a->p99);
+		JSON_KEY(j, "pairs_per_s");
+		json_double(j, a->pairs_s);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void json_events(struct json *j, const struct top_span *s)
+{
+	JSON_KEY(j, "events");
+	json_begin_array(j);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct top_event *e = &s->events[i];
+		json_begin_object(j);
+		JSON_KEY(j, "event");
+		json_string(j, e->event);
+		JSON_KEY(j, "per_s");
+		json_double(j, e->count_s);
+		JSON_KEY(j, "lag_p50");
+		json_double(j, e->p50);
+		JSON_KEY(j, "lag_p99");
+		json_double(j, e->p99);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* Span S as the value of key NAME. */
+static void json_span(struct json *j, const char *name, const struct top_span *s)
+{
+	json_key(j, name);
+	json_begin_object(j);
+	JSON_KEY(j, "seconds");
+	json_double(j, s->seconds);
+	JSON_KEY(j, "written");
+	json_uint(j, s->written);
+	JSON_KEY(j, "read");
+	json_uint(j, s->read);
+	JSON_KEY(j, "lost");
+	json_uint(j, s->lost);
+	JSON_KEY(j, "unread");
+	json_uint(j, s->unread);
+	JSON_KEY(j, "breaths_per_s");
+	json_double(j, s->breaths_s);
+	JSON_KEY(j, "packets_per_s");
+	json_double(j, s->packets_s);
+	JSON_KEY(j, "gbps");
+	json_double(j, s->gbps);
+	JSON_KEY(j, "cycles_per_packet");
+	json_double(j, s->cycles_packet);
+	json_apps(j, s);
+	json_events(j, s);
+	json_end_object(j);
+}
+
+static void json_log(struct json *j, const struct top_log *l)
+{
+	char rate[16];
+	tl_rate_name(rate, sizeof rate, l->rate, l->rate_fixed);
+	json_begin_object(j);
+	JSON_KEY(j, "path");
+	json_string(j, l->f.in->path);
+	JSON_KEY(j, "pid");
+	json_uint(j, l->pid);
+	JSON_KEY(j, "log");
+	json_string(j, l->name);
+	JSON_KEY(j, "process");
+	json_string(j, l->f.in->info.format == TL_FORMAT_NATIVE ? l->f.in->info.process : "");
+	JSON_KEY(j, "running");
+	json_bool(j, !l->ended);
+	JSON_KEY(j, "rate");
+	if (l->f.snabb)
+		json_null(j);
+	else
+		json_string(j, rate);
+	json_span(j, "last", &l->last);
+	json_span(j, "window", &l->window);
+	json_end_object(j);
+}
+
+static void json_block(struct top *t)
+{
+	struct json j = JSON_INIT;
+	char when[48];
+	tl_format_wall(when, sizeof when, t->wall);
+	json_begin_object(&j);
+	JSON_KEY(&j, "refresh");
+	json_uint(&j, t->refreshes);
+	JSON_KEY(&j, "time");
+	json_string(&j, when);
+	JSON_KEY(&j, "delay");
+	json_double(&j, t->delay);
+	JSON_KEY(&j, "window_intervals");
+	json_uint(&j, top_keep(t));
+	JSON_KEY(&j, "logs");
+	json_begin_array(&j);
+	for (size_t i = 0; i < t->nlogs; i++)
+		json_log(&j, t->logs[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+	out_char('\n');
+}
+
+void topout_block(struct top *t)
+{
+	struct top_table tb;
+	if (t->format == FMT_JSON) {
+		json_block(t);
+	} else {
+		toptable_build(&tb, t->group, t->logs, t->nlogs, NULL);
+		toptable_sort(&tb, toptable_default_sort(t->group), 0);
+		if (t->format == FMT_CSV)
+			csv_block(t, &tb);
+		else
+			text_block(t, &tb);
+		toptable_free(&tb);
+	}
+	out_flush();
+	fflush(stdout);
+}

@@ -1,0 +1,716 @@
+/* check_follow.c: following logs while they are written: tl_reader_since()
+ * entry by entry (the cursor, laps, the entry at the cursor, entries
+ * overwritten while read), `dump --follow` against a writer logging flat
+ * out with every entry accounted for, Snabb logs followed by timestamp,
+ * and `merge --follow` in time order within its hold. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+#include "../lib/format.h"
+
+#define DEF "4,6|live.e: i a b c d e\nA self-checking entry: every argument follows from i."
+
+/* Entry I's arguments: a torn or mixed entry breaks one of them. */
+static void args_of(uint64_t i, uint64_t a[6])
+{
+	a[0] = i;
+	a[1] = ~i;
+	a[2] = i * 0x9e3779b97f4a7c15ull;
+	a[3] = i ^ 0x5555aaaa5555aaaaull;
+	a[4] = (i << 32) | (i >> 32);
+	a[5] = i + 7;
+}
+
+/* Appends entries I0 to I1 - 1, arguments from each number, at manual
+ * timestamps T0, T0 + STEP, ... */
+static void put_at(tl_log *log, uint16_t id, uint64_t i0, uint64_t i1, uint64_t t0, uint64_t step)
+{
+	for (uint64_t i = i0; i < i1; i++) {
+		uint64_t a[6];
+		args_of(i, a);
+		tl_set_manual_clock(log, t0 + (i - i0) * step, 0);
+		tl_append(log, id, a[0], a[1], a[2], a[3], a[4], a[5]);
+	}
+}
+
+/* Appends entries I0 to I1 - 1 at timestamps 1000 + i. */
+static void put(tl_log *log, uint16_t id, uint64_t i0, uint64_t i1)
+{
+	put_at(log, id, i0, i1, 1000 + i0, 1);
+}
+
+/* Paths in the test's directory, kept until its end (path_in's two
+ * buffers are too few). */
+static char *owned[32];
+static size_t nowned;
+
+static const char *P(const char *name)
+{
+	ck_assert_uint_lt(nowned, 32);
+	return owned[nowned++] = xasprintf("%s/%s", test_dir, name);
+}
+
+static void teardown(void)
+{
+	while (nowned)
+		free(owned[--nowned]);
+	test_dir_teardown();
+}
+
+static tl_log *manual_log(const char *path, uint64_t entries, uint16_t *id)
+{
+	tl_log *log = open_manual(path, entries);
+	tl_error err;
+	ck_assert_msg(tl_intern(log, DEF, id, &err) == TL_OK, "%s", err.msg);
+	return log;
+}
+
+static tl_reader *reader(const char *path)
+{
+	tl_error err;
+	tl_reader *r = tl_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	return r;
+}
+
+/* Reads R's snapshot: the seqs into SEQ (at most MAX), each entry checked
+ * whole; returns how many. */
+static size_t read_seqs(tl_reader *r, uint64_t *seq, size_t max)
+{
+	tl_entry e;
+	size_t n = 0;
+	while (tl_reader_next(r, &e)) {
+		uint64_t a[6];
+		args_of(e.seq, a);
+		ck_assert_msg(!memcmp(a, e.args, sizeof a), "entry %llu torn", (unsigned long long)e.seq);
+		ck_assert_uint_lt(n, max);
+		seq[n++] = e.seq;
+	}
+	return n;
+}
+
+/* ---- tl_reader_since ----------------------------------------------------- */
+
+START_TEST(test_since_reads_from_the_number_given_up_to_the_cursor)
+{
+	const char *p = P("a.timeline");
+	uint16_t id;
+	tl_log *log = manual_log(p, 16, &id);
+	tl_reader *r = reader(p);
+	uint64_t seq[32], lost = 99;
+	put(log, id, 0, 5);
+	ck_assert_uint_eq(tl_reader_since(r, 0, &lost), 5);
+	ck_assert_uint_eq(lost, 0);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 5);
+	ck_assert_uint_eq(seq[0], 0);
+	ck_assert_uint_eq(seq[4], 4);
+	put(log, id, 5, 8);
+	ck_assert_uint_eq(tl_reader_since(r, 5, &lost), 8);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 3);
+	ck_assert(seq[0] == 5 && seq[1] == 6 && seq[2] == 7);
+	/* nothing new: an empty snapshot, the same cursor */
+	ck_assert_uint_eq(tl_reader_since(r, 8, &lost), 8);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 0);
+	/* beyond the cursor: empty, FROM back */
+	ck_assert_uint_eq(tl_reader_since(r, 100, NULL), 100);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 0);
+	tl_reader_close(r);
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_since_counts_the_entries_a_lap_overwrote_as_lost)
+{
+	const char *p = P("a.timeline");
+	uint16_t id;
+	tl_log *log = manual_log(p, 8, &id);
+	tl_reader *r = reader(p);
+	uint64_t seq[32], lost = 0;
+	put(log, id, 0, 20);
+	/* the ring holds 12..19: from 3, entries 3..11 are gone */
+	ck_assert_uint_eq(tl_reader_since(r, 3, &lost), 20);
+	ck_assert_uint_eq(lost, 9);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 8);
+	ck_assert_uint_eq(seq[0], 12);
+	ck_assert_uint_eq(seq[7], 19);
+	ck_assert_uint_eq(tl_reader_skipped(r), 0);
+	tl_reader_close(r);
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_since_skips_and_counts_entries_overwritten_while_read)
+{
+	const char *p = P("a.timeline");
+	uint16_t id;
+	tl_log *log = manual_log(p, 8, &id);
+	tl_reader *r = reader(p);
+	uint64_t seq[32], lost = 1;
+	put(log, id, 0, 8);
+	ck_assert_uint_eq(tl_reader_since(r, 0, &lost), 8);
+	ck_assert_uint_eq(lost, 0);
+	put(log, id, 8, 11);   /* over entries 0..2 before they are read */
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 5);
+	ck_assert_uint_eq(seq[0], 3);
+	ck_assert_uint_eq(tl_reader_skipped(r), 3);
+	/* the next call goes on at 8: 8..10, nothing skipped */
+	ck_assert_uint_eq(tl_reader_since(r, 8, &lost), 11);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 3);
+	ck_assert_uint_eq(seq[0], 8);
+	ck_assert_uint_eq(tl_reader_skipped(r), 0);
+	tl_reader_close(r);
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_since_leaves_the_entry_at_the_cursor_for_the_next_call)
+{
+	const char *p = P("a.timeline");
+	uint16_t id;
+	tl_log *log = manual_log(p, 16, &id);
+	struct tl_header *h = (struct tl_header *)(void *)log;
+	tl_reader *r = reader(p);
+	uint64_t seq[32];
+	put(log, id, 0, 4);
+	/* entry 3 stored whole, the cursor not moved yet */
+	h->cursor = 3;
+	ck_assert_uint_eq(tl_reader_rewind(r), 3);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 4);   /* rewind takes it */
+	ck_assert_uint_eq(tl_reader_since(r, 0, NULL), 3);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 3);   /* since leaves it */
+	ck_assert_uint_eq(seq[2], 2);
+	h->cursor = 4;
+	ck_assert_uint_eq(tl_reader_since(r, 3, NULL), 4);
+	ck_assert_uint_eq(read_seqs(r, seq, 32), 1);
+	ck_assert_uint_eq(seq[0], 3);
+	tl_reader_close(r);
+	tl_close(log);
+}
+END_TEST
+
+/* The seqs (slots) of R's snapshot: the first into *FIRST; returns how many. */
+static uint64_t snapshot_slots(tl_reader *r, uint64_t *first)
+{
+	tl_entry e;
+	uint64_t n = 0, prev = 0;
+	while (tl_reader_next(r, &e)) {
+		if (!n)
+			*first = e.seq;
+		else
+			ck_assert_uint_eq(e.seq, prev + 1);
+		prev = e.seq;
+		n++;
+	}
+	return n;
+}
+
+START_TEST(test_since_of_a_snabb_log_goes_from_the_last_slot_read_while_time_goes_on)
+{
+	const char *f = getenv("TIMELINE_FIXTURES"), *p = P("events.timeline");
+	char *zst = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
+	tl_reader *r;
+	uint64_t lost = 7, first = 99;
+	unzstd(zst, p);
+	r = reader(p);
+	/* slots 0 to 2576 of a million hold entries, in time order */
+	ck_assert_uint_eq(tl_reader_since(r, 1234, &lost), 2577);
+	ck_assert_uint_eq(lost, 0);
+	ck_assert_uint_eq(snapshot_slots(r, &first), 1344);   /* from 1233, the last read */
+	ck_assert_uint_eq(first, 1233);
+	ck_assert_uint_eq(tl_reader_since(r, 2577, NULL), 2577);
+	ck_assert_uint_eq(snapshot_slots(r, &first), 1);      /* the last one again */
+	ck_assert_uint_eq(first, 2576);
+	/* slot 999999 is unused: from 0 on, the whole log */
+	ck_assert_uint_eq(tl_reader_since(r, 0, NULL), 2577);
+	ck_assert_uint_eq(snapshot_slots(r, &first), 2577);
+	ck_assert_uint_eq(first, 0);
+	tl_reader_close(r);
+	free(zst);
+}
+END_TEST
+
+/* ---- a scripted writer --------------------------------------------------- */
+
+/* A child that writes a log at the parent's word: each command is "N" (the
+ * next N entries, at manual timestamps 1000 + i), "N T0 STEP" (the next N
+ * at T0, T0 + STEP, ...) or "F N" (the next N flat out, for a log on the
+ * TSC); it answers each with one byte, and ends at "X". It dies with its
+ * parent. */
+struct writer {
+	pid_t pid;
+	int to, from;                /* command pipe, answer pipe */
+};
+
+static void writer_loop(tl_log *log, uint16_t id, FILE *in, int out)
+{
+	char line[64];
+	uint64_t next = 0, n, t0, step;
+	while (fgets(line, sizeof line, in) && line[0] != 'X') {
+		if (sscanf(line, "F %llu", (unsigned long long *)&n) == 1) {
+			for (uint64_t i = next; i < next + n; i++) {
+				uint64_t a[6];
+				args_of(i, a);
+				tl_append(log, id, a[0], a[1], a[2], a[3], a[4], a[5]);
+			}
+			next += n;
+		} else if (sscanf(line, "%llu %llu %llu", (unsigned long long *)&n,
+				  (unsigned long long *)&t0, (unsigned long long *)&step) == 3) {
+			put_at(log, id, next, next + n, t0, step);
+			next += n;
+		} else if (sscanf(line, "%llu", (unsigned long long *)&n) == 1) {
+			put(log, id, next, next + n);
+			next += n;
+		}
+		if (write(out, "k", 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* Starts a writer of a log at PATH with ENTRIES slots; MANUAL: manual
+ * timestamps (1000 + i), else the TSC. */
+static struct writer writer_start(const char *path, uint64_t entries, int manual)
+{
+	int to[2], from[2];
+	struct writer w;
+	pid_t parent = getpid();
+	char c;
+	/* not inherited by the commands the test runs: a writer ends at "X" */
+	ck_assert_int_eq(pipe2(to, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(from, O_CLOEXEC), 0);
+	w.pid = fork();
+	ck_assert_int_ge(w.pid, 0);
+	if (w.pid == 0) {
+		tl_options o = { .entries = entries, .strings_bytes = 4096, .name = "w",
+				 .clock = manual ? TL_CLOCK_MANUAL : TL_CLOCK_AUTO,
+				 .tsc_hz = manual ? 1000000000 : 0 };
+		tl_log *log;
+		uint16_t id;
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		close(to[1]);
+		close(from[0]);
+		if (!(log = tl_open(path, &o, NULL)) || tl_intern(log, DEF, &id, NULL) ||
+		    write(from[1], "r", 1) != 1)
+			_exit(1);
+		writer_loop(log, id, fdopen(to[0], "r"), from[1]);
+	}
+	close(to[0]);
+	close(from[1]);
+	w.to = to[1];
+	w.from = from[0];
+	ck_assert_int_eq(read(w.from, &c, 1), 1);   /* the log exists */
+	return w;
+}
+
+/* Tells W to run CMD ("N" or "F N") and waits until it has. */
+static void writer_do(struct writer *w, const char *cmd)
+{
+	char c;
+	ck_assert_int_eq(write(w->to, cmd, strlen(cmd)), (ssize_t)strlen(cmd));
+	ck_assert_int_eq(write(w->to, "\n", 1), 1);
+	ck_assert_int_eq(read(w->from, &c, 1), 1);
+}
+
+/* Ends W and reaps it: its process is gone, as a follower sees it. */
+static void writer_end(struct writer *w)
+{
+	int st;
+	ck_assert_int_eq(write(w->to, "X\n", 2), 2);
+	close(w->to);
+	close(w->from);
+	ck_assert_int_eq(waitpid(w->pid, &st, 0), w->pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
+}
+
+/* Lines in file PATH. */
+static size_t lines_in(const char *path)
+{
+	size_t len, n = 0;
+	char *s = read_file(path, &len);
+	for (size_t i = 0; s && i < len; i++)
+		n += s[i] == '\n';
+	free(s);
+	return n;
+}
+
+/* Waits up to 20 s until PATH holds N lines. */
+static void wait_lines(const char *path, size_t n)
+{
+	for (int k = 0; k < 2000 && lines_in(path) < n; k++)
+		usleep(10000);
+	ck_assert_uint_ge(lines_in(path), n);
+}
+
+/* ---- dump --follow ------------------------------------------------------- */
+
+/* The line a follower says at its end, for PATH: N entries A to B. */
+static char *followed(const char *cmd, const char *path, uint64_t n, uint64_t a, uint64_t b,
+		      uint64_t read, uint64_t lost)
+{
+	return xasprintf("timeline %s: %s: followed %llu entries, %llu to %llu: %llu read, "
+			 "%llu lost\n", cmd, path, (unsigned long long)n, (unsigned long long)a,
+			 (unsigned long long)b, (unsigned long long)read, (unsigned long long)lost);
+}
+
+/* What a followed dump printed, checked line by line: each entry whole and
+ * the next number after the line before, each lost line the gap. */
+struct tally {
+	uint64_t next;               /* the entry number expected next */
+	uint64_t read, lost, gaps;
+};
+
+static void tally_text(const char *out, struct tally *t)
+{
+	const char *l = out;
+	memset(t, 0, sizeof *t);
+	while (*l) {
+		const char *nl = strchr(l, '\n'), *p;
+		unsigned long long n, a, b, v[6];
+		ck_assert_ptr_nonnull(nl);
+		if (sscanf(l, "--- %*[^[][%*u]: %llu entries lost (%llu to %llu): overwritten before they "
+			   "were read", &n, &a, &b) == 3) {
+			ck_assert_uint_eq(a, t->next);
+			ck_assert_uint_eq(b, a + n - 1);
+			t->next = b + 1;
+			t->lost += n;
+			t->gaps++;
+		} else {
+			uint64_t want[6];
+			ck_assert_msg((p = strstr(l, " live.e i=")) && p < nl, "line: %.*s", (int)(nl - l), l);
+			ck_assert_int_eq(sscanf(p, " live.e i=%llu a=%llu b=%llu c=%llu d=%llu e=%llu", &v[0],
+						&v[1], &v[2], &v[3], &v[4], &v[5]), 6);
+			ck_assert_uint_eq(v[0], t->next);   /* in order, none twice, no gap unsaid */
+			args_of(v[0], want);
+			for (int i = 0; i < 6; i++)
+				ck_assert_msg(v[i] == want[i], "entry %llu torn", v[0]);
+			t->next++;
+			t->read++;
+		}
+		l = nl + 1;
+	}
+}
+
+START_TEST(test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry)
+{
+	const char *p = P("w.timeline"), *out = P("out.txt");
+	const char *errp = P("err.txt");
+	struct writer w = writer_start(p, 1024, 0);
+	char *cmd, *err, *text, *want;
+	struct tally t;
+	pid_t dump;
+	writer_do(&w, "F 1000");
+	cmd = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	dump = spawn(cmd);
+	wait_lines(out, 1000);   /* it follows: the writer goes flat out */
+	writer_do(&w, "F 4000000");
+	writer_end(&w);          /* its process gone: the dump ends */
+	ck_assert_int_eq(reap(dump), 0);
+	text = read_file(out, NULL);
+	err = read_file(errp, NULL);
+	tally_text(text, &t);
+	/* every number from 0 to the last written, read or said lost */
+	ck_assert_uint_eq(t.next, 4001000);
+	ck_assert_uint_eq(t.read + t.lost, 4001000);
+	want = followed("dump", p, 4001000, 0, 4000999, t.read, t.lost);
+	ck_assert_str_eq(err, want);
+	/* a ring of 1024 written flat out while a dump prints it: it laps */
+	ck_assert_uint_gt(t.lost, 0);
+	ck_assert_uint_gt(t.gaps, 0);
+	ck_assert_uint_gt(t.read, 1000);
+	free(want);
+	free(cmd);
+	free(err);
+	free(text);
+}
+END_TEST
+
+/* The CSV dump of the first N entries of a manual writer's log PATH. */
+static char *csv_rows(const char *path, uint64_t n)
+{
+	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a[6];
+		char *t;
+		args_of(i, a);
+		t = xasprintf("%s\"%s\",%llu,%llu,%llu,0,0,\"live.e\",\"\",%llu,%llu,%llu,%llu,%llu,%llu,"
+			      "\"i a b c d e\"\n",
+			      s, path, (unsigned long long)i, (unsigned long long)(1000 + i),
+			      (unsigned long long)i, (unsigned long long)a[0], (unsigned long long)a[1],
+			      (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4],
+			      (unsigned long long)a[5]);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+START_TEST(test_dump_follow_limit_ends_at_n_entries_while_the_writer_runs)
+{
+	const char *p = P("w.timeline");
+	struct writer w = writer_start(p, 64, 1);
+	char *cmd = xasprintf("'%s' dump --follow --limit 3 -f csv %s", timeline_bin(), p), *out, *err;
+	char *want = followed("dump", p, 3, 0, 2, 3, 0), *rows = csv_rows(p, 3);
+	writer_do(&w, "5");
+	/* it ends at 3 entries, though the writer runs and 2 more are there */
+	ck_assert_int_eq(run(cmd, &out, &err), 0);
+	ck_assert_str_eq(out, rows);
+	ck_assert_str_eq(err, want);
+	writer_end(&w);
+	free(want);
+	free(rows);
+	free(cmd);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_dump_follow_ends_on_sigint_with_its_report)
+{
+	const char *p = P("w.timeline"), *out = P("out.txt");
+	const char *errp = P("err.txt");
+	struct writer w = writer_start(p, 64, 1);
+	char *cmd = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	char *err, *want = followed("dump", p, 4, 0, 3, 4, 0);
+	pid_t dump;
+	writer_do(&w, "4");
+	dump = spawn(cmd);
+	wait_lines(out, 4);
+	kill(dump, SIGINT);   /* the writer runs on: only the signal ends it */
+	ck_assert_int_eq(reap(dump), 0);
+	err = read_file(errp, NULL);
+	ck_assert_str_eq(err, want);
+	writer_end(&w);
+	free(cmd);
+	free(err);
+	free(want);
+}
+END_TEST
+
+START_TEST(test_dump_follow_json_says_each_loss_as_an_object_in_the_stream)
+{
+	const char *p = P("w.timeline"), *out = P("out.json");
+	struct writer w = writer_start(p, 8, 1);
+	char *cmd = xasprintf("exec '%s' dump --follow -f json %s >%s 2>/dev/null", timeline_bin(), p, out);
+	char *py, *got;
+	pid_t dump;
+	writer_do(&w, "2");
+	dump = spawn(cmd);
+	wait_lines(out, 2);
+	writer_do(&w, "20");   /* 2..21 into a ring of 8 between two polls: 2..13 lost */
+	wait_lines(out, 11);
+	writer_end(&w);
+	ck_assert_int_eq(reap(dump), 0);
+	/* parsed strictly: entries 0, 1, then the loss of 2..13, then 14..21 */
+	py = xasprintf("python3 -c 'import json,sys\n"
+		       "for l in open(sys.argv[1]):\n"
+		       "  o=json.loads(l)\n"
+		       "  print(o[\"lost\"], o[\"first_seq\"], o[\"last_seq\"]) if \"lost\" in o else print(o[\"seq\"], o[\"args\"][\"i\"])' %s", out);
+	ck_assert_int_eq(run(py, &got, NULL), 0);
+	ck_assert_str_eq(got, "0 0\n1 1\n12 2 13\n14 14\n15 15\n16 16\n17 17\n18 18\n19 19\n20 20\n21 21\n");
+	free(py);
+	free(got);
+	free(cmd);
+}
+END_TEST
+
+/* ---- Snabb logs, by timestamp -------------------------------------------- */
+
+#define SNABB_SLOTS 16
+
+/* A Snabb v3 log of SNABB_SLOTS slots at DIR/PID/events.timeline, where
+ * Snabb keeps it, mapped for the test to write; its one definition is
+ * "1,9|test.e: i". */
+static unsigned char *snabb_log(const char *dir, pid_t pid, char **path)
+{
+	size_t len = 64 + SNABB_SLOTS * 64 + 64;
+	uint64_t magic = 0xa3ff7223441d0001ull;
+	uint16_t major = 3;
+	uint32_t lb = SNABB_SLOTS * 64, sb = 64;
+	unsigned char *b = calloc(1, len), *m;
+	char *d = xasprintf("%s/%d", dir, (int)pid);
+	int fd;
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	*path = xasprintf("%s/events.timeline", d);
+	memcpy(b, &magic, 8);
+	memcpy(b + 8, &major, 2);
+	memcpy(b + 12, &lb, 4);
+	memcpy(b + 16, &sb, 4);
+	strcpy((char *)b + 64 + SNABB_SLOTS * 64, "1,9|test.e: i");
+	write_file(*path, b, len);
+	fd = open(*path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert(m != MAP_FAILED);
+	close(fd);
+	free(b);
+	free(d);
+	return m;
+}
+
+/* Writes Snabb entries I0 to I1 - 1 into the ring M: slot i % SNABB_SLOTS,
+ * timestamp 100 + i (stored last, as Snabb does), argument i. */
+static void snabb_put(unsigned char *m, uint64_t i0, uint64_t i1)
+{
+	for (uint64_t i = i0; i < i1; i++) {
+		unsigned char *s = m + 64 + (i % SNABB_SLOTS) * 64;
+		double t = (double)(100 + i), a = (double)i;
+		memset(s + 8, 0, 56);
+		memcpy(s + 16, &a, 8);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		memcpy(s, &t, 8);
+	}
+}
+
+START_TEST(test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap)
+{
+	const char *out = P("out.txt"), *errp = P("err.txt");
+	pid_t snabb = spawn("exec sleep 60");   /* the log's process, by its path */
+	char *p, *cmd, *text, *err, *want;
+	unsigned char *m = snabb_log(test_dir, snabb, &p);
+	uint64_t next = 0;
+	pid_t dump;
+	snabb_put(m, 0, 5);
+	cmd = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	dump = spawn(cmd);
+	wait_lines(out, 5);
+	snabb_put(m, 5, 10);
+	wait_lines(out, 10);
+	snabb_put(m, 10, 50);   /* 2.5 rings at once: 10..33 overwritten unread */
+	wait_lines(out, 12);
+	kill(snabb, SIGKILL);
+	reap(snabb);
+	ck_assert_int_eq(reap(dump), 0);
+	text = read_file(out, NULL);
+	err = read_file(errp, NULL);
+	/* 0..9, one line for the lap, then the ring's 34..49 */
+	for (char *l = text; *l; l = strchr(l, '\n') + 1) {
+		unsigned long long i, t;
+		if (!strncmp(l, "--- ", 4)) {
+			ck_assert_uint_eq(next, 10);
+			ck_assert(!strncmp(l, "--- ", 4) && strstr(l, ": entries lost (a Snabb log has no "
+								 "cursor to count them): overwritten "
+								 "before they were read\n"));
+			next = 34;
+			continue;
+		}
+		ck_assert_int_eq(sscanf(l, "%llu %*u %*u test.e i=%llu", &t, &i), 2);
+		ck_assert_uint_eq(i, next);
+		ck_assert_uint_eq(t, i);   /* cycles since the first entry, 100 */
+		next++;
+	}
+	ck_assert_uint_eq(next, 50);
+	want = xasprintf("timeline dump: %s: followed by timestamp: 26 entries read; entries were "
+			 "lost at 1 places, uncounted (a Snabb log has no cursor)\n", p);
+	ck_assert_str_eq(err, want);
+	free(want);
+	free(text);
+	free(err);
+	free(cmd);
+	free(p);
+}
+END_TEST
+
+/* ---- merge --follow ------------------------------------------------------ */
+
+START_TEST(test_merge_follow_interleaves_two_live_logs_in_time_order)
+{
+	const char *a = P("a.timeline"), *b = P("b.timeline");
+	const char *out = P("out.txt"), *errp = P("err.txt");
+	struct writer wa = writer_start(a, 64, 1), wb = writer_start(b, 64, 1);
+	char *cmd = xasprintf("exec '%s' merge --follow %s %s >%s 2>%s", timeline_bin(), a, b, out, errp);
+	char *text, *err, *want;
+	pid_t merge = spawn(cmd);
+	size_t k = 0;
+	/* a: tsc 1000, 1002, ...; b: 1001, 1003, ...; each batch of a a little
+	 * before b's, which has to wait for it */
+	for (int round = 0; round < 4; round++) {
+		char c[32];
+		snprintf(c, sizeof c, "5 %d 2", 1000 + 10 * round);
+		writer_do(&wa, c);
+		snprintf(c, sizeof c, "5 %d 2", 1001 + 10 * round);
+		writer_do(&wb, c);
+		wait_lines(out, 10 * (size_t)(round + 1));
+	}
+	writer_end(&wa);
+	writer_end(&wb);
+	ck_assert_int_eq(reap(merge), 0);
+	text = read_file(out, NULL);
+	for (char *l = text; *l; l = strchr(l, '\n') + 1, k++) {
+		unsigned long long t, i;
+		int pid;
+		ck_assert_int_eq(sscanf(l, "%*[^[][%d] %llu %*u %*u  live.e i=%llu", &pid, &t, &i), 3);
+		ck_assert_uint_eq(t, k);   /* 1000 + k - 1000: one after the other */
+		ck_assert_int_eq(pid, k % 2 ? wb.pid : wa.pid);
+		ck_assert_uint_eq(i, k / 2);
+	}
+	ck_assert_uint_eq(k, 40);
+	err = read_file(errp, NULL);
+	want = xasprintf("timeline merge: %s: followed 20 entries, 0 to 19: 20 read, 0 lost\n"
+			 "timeline merge: %s: followed 20 entries, 0 to 19: 20 read, 0 lost\n", a, b);
+	ck_assert_str_eq(err, want);
+	free(want);
+	free(err);
+	free(text);
+	free(cmd);
+}
+END_TEST
+
+START_TEST(test_merge_follow_prints_within_its_hold_while_another_log_is_idle)
+{
+	const char *a = P("a.timeline"), *b = P("b.timeline");
+	const char *out = P("out.txt");
+	struct writer wa = writer_start(a, 64, 1), wb = writer_start(b, 64, 1);
+	char *cmd = xasprintf("exec '%s' merge --follow %s %s >%s 2>/dev/null", timeline_bin(), a, b, out);
+	pid_t merge = spawn(cmd);
+	struct timespec t0, t1;
+	writer_do(&wa, "3");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* b runs and writes nothing: a's entries wait 100 ms for it, then go */
+	wait_lines(out, 3);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_uint_eq(lines_in(out), 3);
+	ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 10);
+	writer_end(&wa);
+	writer_end(&wb);
+	ck_assert_int_eq(reap(merge), 0);
+	free(cmd);
+}
+END_TEST
+
+Suite *follow_suite(void)
+{
+	Suite *s = suite_create("follow");
+	TCase *l = tcase_create("since"), *d = tcase_create("dump"), *m = tcase_create("merge");
+	TCase *all[] = { l, d, m };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		tcase_add_checked_fixture(all[i], test_dir_setup, teardown);
+		tcase_set_timeout(all[i], 60);
+		suite_add_tcase(s, all[i]);
+	}
+	tcase_add_test(l, test_since_reads_from_the_number_given_up_to_the_cursor);
+	tcase_add_test(l, test_since_counts_the_entries_a_lap_overwrote_as_lost);
+	tcase_add_test(l, test_since_skips_and_counts_entries_overwritten_while_read);
+	tcase_add_test(l, test_since_leaves_the_entry_at_the_cursor_for_the_next_call);
+	tcase_add_test(l, test_since_of_a_snabb_log_goes_from_the_last_slot_read_while_time_goes_on);
+	tcase_add_test(d, test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry);
+	tcase_add_test(d, test_dump_follow_limit_ends_at_n_entries_while_the_writer_runs);
+	tcase_add_test(d, test_dump_follow_ends_on_sigint_with_its_report);
+	tcase_add_test(d, test_dump_follow_json_says_each_loss_as_an_object_in_the_stream);
+	tcase_add_test(d, test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap);
+	tcase_add_test(m, test_merge_follow_interleaves_two_live_logs_in_time_order);
+	tcase_add_test(m, test_merge_follow_prints_within_its_hold_while_another_log_is_idle);
+	return s;
+}

@@ -1,0 +1,755 @@
+/* check_top.c: `timeline top` and what it stands on: an_cut()'s intervals
+ * adding up to one pass exactly, an_gap(); top -b against the demo engine,
+ * agreeing with `stats` over the same entries; every entry of a writer
+ * started while top runs counted once; the budget's sampling accounted
+ * for; writers started and stopped; and the screen driven in tmux: sort,
+ * group, focus, rate, pause, resize, quit, and the terminal restored. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "analysis.h"
+#include "util.h"
+
+static const char *engine_bin(void)
+{
+	const char *b = getenv("TIMELINE_ENGINE");
+	return b && *b ? b : "build/examples/engine/engine";
+}
+
+/* printf into a string kept until the test's end. */
+static char *owned[64];
+static size_t nowned;
+
+static const char *S(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *S(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	va_end(ap);
+	ck_assert_uint_lt(nowned, 64);
+	return owned[nowned++] = s;
+}
+
+static void teardown(void)
+{
+	while (nowned)
+		free(owned[--nowned]);
+	test_dir_teardown();
+}
+
+/* Runs CMD; returns its stdout, failing the test unless it exits 0. */
+static char *ok(const char *cmd)
+{
+	char *out, *err;
+	int rc = run(cmd, &out, &err);
+	ck_assert_msg(rc == 0, "%s: exit %d: %s", cmd, rc, err);
+	free(err);
+	return out;
+}
+
+/* ---- an_cut and an_gap ----------------------------------------------------- */
+
+static const tl_def *def_of(void *ctx, uint16_t msgid)
+{
+	return tl_reader_def(ctx, msgid);
+}
+
+/* Feeds the log at PATH into ONE in one pass and into CUT in PARTS parts,
+ * each cut into an engine of its own; returns those added up. */
+static struct an *one_and_cut(const char *path, const struct an_options *o, struct an *one,
+			      int parts)
+{
+	tl_error err;
+	tl_reader *r = tl_reader_open(path, &err);
+	struct an *cut = an_new(o), *sum = an_new(o);
+	struct an_file f = { path, "p", "h", "g", NULL, 2000000000, 0 };
+	uint64_t n, k = 0;
+	tl_entry e;
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	n = tl_reader_rewind(r);
+	an_file_begin(one, &f, def_of, r);
+	an_file_begin(cut, &f, def_of, r);
+	while (tl_reader_next(r, &e)) {
+		ck_assert_int_eq(an_entry(one, &e), 0);
+		ck_assert_int_eq(an_entry(cut, &e), 0);
+		if (++k % (n / (uint64_t)parts + 1) == 0) {
+			struct an *part = an_new(o);
+			ck_assert_int_eq(an_cut(cut, part), 0);
+			ck_assert_int_eq(an_merge(sum, part), 0);
+			an_free(part);
+		}
+	}
+	ck_assert_int_eq(an_cut(cut, sum), 0);
+	an_file_end(one);
+	an_file_end(cut);
+	an_free(cut);
+	tl_reader_close(r);
+	return sum;
+}
+
+/* Rows of A and B: the same keys, counts, histograms and sums. */
+static void assert_same_rows(struct an *a, struct an *b)
+{
+	size_t na, nb;
+	struct an_row **ra = an_rows(a, &na), **rb = an_rows(b, &nb);
+	ck_assert_uint_eq(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		ck_assert_int_eq(an_row_cmp(a, ra[i], rb[i]), 0);
+		ck_assert_uint_eq(ra[i]->h.n, rb[i]->h.n);
+		ck_assert_uint_eq(ra[i]->entries, rb[i]->entries);
+		ck_assert_uint_eq(ra[i]->empty, rb[i]->empty);
+		ck_assert(ra[i]->cycles == rb[i]->cycles && ra[i]->units == rb[i]->units);
+		ck_assert(ra[i]->h.min == rb[i]->h.min && ra[i]->h.max == rb[i]->h.max);
+		for (int x = 0; x < HIST_EXPS; x++)
+			for (int s = 0; s < HIST_SUB && (ra[i]->h.block[x] || rb[i]->h.block[x]); s++)
+				ck_assert_uint_eq(ra[i]->h.block[x] ? ra[i]->h.block[x][s] : 0,
+						  rb[i]->h.block[x] ? rb[i]->h.block[x][s] : 0);
+	}
+}
+
+/* The breath summaries of E added up: breaths, packets, bytes, cycles, the
+ * breaths' cycles and app APP's. */
+static void breath_sums(const struct an *e, const char *app, double v[6])
+{
+	size_t n;
+	const struct an_breaths *b = an_breath_list(e, &n);
+	memset(v, 0, 6 * sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		v[0] += (double)b[i].breaths;
+		v[1] += (double)b[i].packets;
+		v[2] += (double)b[i].bytes;
+		v[3] += (double)b[i].cycles;
+		v[4] += b[i].share_cycles;
+		for (size_t k = 0; k < b[i].nshares; k++)
+			if (!strcmp(b[i].shares[k].app, app))
+				v[5] += b[i].shares[k].cycles;
+	}
+}
+
+START_TEST(test_cut_intervals_add_up_to_one_pass_exactly)
+{
+	const char *log = S("%s/e/engine-1.timeline", test_dir);
+	const struct an_options per = { .by = 1u << AN_APP, .per = "packets",
+					.pairs = an_default_pairs, .npairs = 3 };
+	const struct an_options lag = { .by = 1u << AN_EVENT, .pairs = an_default_pairs, .npairs = 3 };
+	struct an *one = an_new(&per), *sum, *lone = an_new(&lag), *lsum;
+	double a[6], b[6];
+	/* every event of 20000 breaths, cut in 7 parts: pairs and breaths
+	 * straddle the cuts */
+	free(ok(S("%s --dir %s/e --name engine --rate all --breaths 20000 --seed 3 --entries 1048576 "
+		  "&& mv %s/e/engine-*.timeline %s", engine_bin(), test_dir, test_dir, log)));
+	sum = one_and_cut(log, &per, one, 7);
+	assert_same_rows(one, sum);
+	breath_sums(one, "lookup", a);
+	breath_sums(sum, "lookup", b);
+	for (int i = 0; i < 6; i++)
+		ck_assert_msg(a[i] == b[i], "breath sum %d: %.17g in one pass, %.17g cut", i, a[i], b[i]);
+	ck_assert(a[0] == 19999 && a[5] > 0);   /* first to last breath_end, lookup's cycles */
+	lsum = one_and_cut(log, &lag, lone, 5);
+	assert_same_rows(lone, lsum);
+	an_free(one);
+	an_free(sum);
+	an_free(lone);
+	an_free(lsum);
+}
+END_TEST
+
+START_TEST(test_gap_drops_the_pending_begin_and_restarts_the_lag)
+{
+	const char *p = S("%s/g.timeline", test_dir);
+	static const char *const defs[] = { "5,5|app.push: inpackets\n", "5,5|app.pushed: inpackets\n" };
+	const struct an_options per = { .by = 1u << AN_APP, .per = "packets",
+					.pairs = an_default_pairs, .npairs = 3 };
+	const struct an_options lag = { .by = 1u << AN_EVENT, .pairs = an_default_pairs, .npairs = 3 };
+	tl_log *log = open_manual(p, 16);
+	uint16_t id[2];
+	tl_error err;
+	tl_reader *r;
+	tl_entry e[4];
+	size_t n;
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", id, &err), TL_OK);
+	/* push, pushed (10 packets in 100 cycles), push, [gap], pushed */
+	for (int i = 0; i < 4; i++) {
+		tl_set_manual_clock(log, 1000 + 100 * (uint64_t)i, 0);
+		tl_append(log, id[i % 2], 10 * (uint64_t)(i / 2 + 1) * (i % 2), 0, 0, 0, 0, 0);
+	}
+	r = tl_reader_open(p, &err);
+	tl_reader_rewind(r);
+	for (int i = 0; i < 4; i++)
+		ck_assert(tl_reader_next(r, &e[i]));
+	for (int k = 0; k < 2; k++) {
+		struct an *a = an_new(k ? &lag : &per);
+		struct an_file f = { p, "p", "h", "g", NULL, 1000000000, 0 };
+		struct an_row **rows;
+		an_file_begin(a, &f, def_of, r);
+		for (int i = 0; i < 4; i++) {
+			if (i == 3)
+				an_gap(a);
+			ck_assert_int_eq(an_entry(a, &e[i]), 0);
+		}
+		rows = an_rows(a, &n);
+		if (!k) {
+			/* one pair: the second begin was dropped with the gap */
+			ck_assert_uint_eq(n, 1);
+			ck_assert_uint_eq(rows[0]->h.n, 1);
+			ck_assert(rows[0]->cycles == 100 && rows[0]->units == 10);
+		} else {
+			/* app.push: lags -, 100; app.pushed: 100, none after the gap */
+			ck_assert_uint_eq(n, 2);
+			ck_assert_str_eq(rows[1]->key[AN_EVENT], "app.pushed");
+			ck_assert_uint_eq(rows[1]->entries, 2);
+			ck_assert_uint_eq(rows[1]->h.n, 1);
+			ck_assert_uint_eq(rows[0]->entries, 2);
+			ck_assert_uint_eq(rows[0]->h.n, 1);
+		}
+		an_file_end(a);
+		an_free(a);
+	}
+	tl_reader_close(r);
+	tl_close(log);
+}
+END_TEST
+
+/* ---- top -b ---------------------------------------------------------------- */
+
+/* Line N (from 0) of screen S, in BUF. */
+static const char *line_of(const char *s, int n, char *buf, size_t size)
+{
+	for (int i = 0; i < n && s; i++)
+		s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL;
+	snprintf(buf, size, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+	return buf;
+}
+
+/* S with each run of blanks one space, none at the ends, in a string kept
+ * until the test's end. */
+static const char *words(const char *s)
+{
+	char *w = malloc(strlen(s) + 1), *p = w;
+	ck_assert_ptr_nonnull(w);
+	for (; *s; s++)
+		if (*s != ' ' || (p > w && p[-1] != ' '))
+			*p++ = *s;
+	while (p > w && p[-1] == ' ')
+		p--;
+	*p = '\0';
+	ck_assert_uint_lt(nowned, 64);
+	return owned[nowned++] = w;
+}
+
+
+/* Compares the window of the last block of top's JSON (argv[1]) with
+ * stats over the same log (argv[2]: --per packets --by app; argv[3]: lags):
+ * breaths, each app's share, cycles per packet, p50 and p99, each event's
+ * lag p50 and p99. Prints what differs, or "same". The percentiles come
+ * from the same log-bucketed histograms: within their 0.39% bound, here
+ * equal; the sums are of whole numbers of cycles: equal too. */
+static const char agree_py[] =
+	"import json,sys\n"
+	"top=[json.loads(l) for l in open(sys.argv[1])]\n"
+	"per=[json.loads(l) for l in open(sys.argv[2])]\n"
+	"lag=[json.loads(l) for l in open(sys.argv[3])]\n"
+	"logs=top[-1][\"logs\"]\n"
+	"assert len(logs)==1 and not logs[0][\"running\"]\n"
+	"w=logs[0][\"window\"]\n"
+	"bad=[]\n"
+	"def same(what,a,b,rel=1e-12):\n"
+	"  if a is None or b is None or abs(a-b)>rel*abs(b): bad.append((what,a,b))\n"
+	"if not (w[\"read\"]==w[\"written\"] and w[\"lost\"]==0 and w[\"unread\"]==0): bad.append((\"read\",w))\n"
+	"b=[r for r in per if r[\"table\"]==\"breaths\"][0]\n"
+	"same(\"breaths/s\",w[\"breaths_per_s\"],b[\"breaths/s\"],1e-9)\n"
+	"same(\"Gbps\",w[\"gbps\"],b[\"Gbps\"],1e-9)\n"
+	"same(\"cycles/packet\",w[\"cycles_per_packet\"],b[\"cycles/packet\"],1e-9)\n"
+	"share={r[\"app\"]:r[\"share%\"] for r in per if r[\"table\"]==\"overhead\"}\n"
+	"rows={r[\"app\"]:r for r in per if r[\"table\"]==\"per\"}\n"
+	"apps=sorted(a[\"app\"] for a in w[\"apps\"])\n"
+	"if apps!=[\"checksum\",\"lookup\",\"rewrite\",\"sink\",\"source\"]: bad.append((\"apps\",apps))\n"
+	"for a in w[\"apps\"]:\n"
+	"  r=rows[a[\"app\"]]\n"
+	"  same(a[\"app\"]+\" share\",a[\"share_pct\"],share[a[\"app\"]],1e-9)\n"
+	"  same(a[\"app\"]+\" cycles/packet\",a[\"cycles_per_packet\"],r[\"cycles/packet\"],1e-9)\n"
+	"  same(a[\"app\"]+\" p50\",a[\"p50\"],r[\"p50\"])\n"
+	"  same(a[\"app\"]+\" p99\",a[\"p99\"],r[\"p99\"])\n"
+	"lags={r[\"event\"]:r for r in lag if r[\"table\"]==\"lag\"}\n"
+	"for e in w[\"events\"]:\n"
+	"  if e[\"event\"] in lags:\n"
+	"    same(e[\"event\"]+\" p50\",e[\"lag_p50\"],lags[e[\"event\"]][\"p50\"])\n"
+	"    same(e[\"event\"]+\" p99\",e[\"lag_p99\"],lags[e[\"event\"]][\"p99\"])\n"
+	"print(bad if bad else \"same\")\n";
+
+START_TEST(test_top_batch_agrees_with_stats_on_the_demo_engine)
+{
+	const char *logs = S("%s/logs", test_dir), *json = S("%s/top.json", test_dir);
+	pid_t top;
+	char *out;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	/* top first: the engine's log is new to it, read from its first entry */
+	top = spawn(S("exec '%s' top -b -f json -d 0.5 -w 60 -n 7 %s > %s", timeline_bin(), logs, json));
+	usleep(300000);
+	free(ok(S("%s --dir %s --name imix --workload imix --seconds 1 --pace 100000", engine_bin(), logs)));
+	ck_assert_int_eq(reap(top), 0);
+	free(ok(S("cd %s && '%s' stats -f json --per packets --by app logs > per.json && "
+		  "'%s' stats -f json logs > lag.json", test_dir, timeline_bin(), timeline_bin())));
+	out = ok(S("cd %s && python3 -c '%s' top.json per.json lag.json", test_dir, agree_py));
+	ck_assert_str_eq(out, "same\n");
+	free(out);
+}
+END_TEST
+
+/* Per log path, from top's JSON blocks: the sum of each interval's written
+ * entries, and in which blocks it was running, ended, or gone. */
+static const char lives_py[] =
+	"import json,sys\n"
+	"blocks=[json.loads(l) for l in open(sys.argv[1])]\n"
+	"paths=sorted({l[\"path\"] for b in blocks for l in b[\"logs\"]})\n"
+	"for p in paths:\n"
+	"  s=\"\"\n"
+	"  written=0\n"
+	"  for b in blocks:\n"
+	"    l=[x for x in b[\"logs\"] if x[\"path\"]==p]\n"
+	"    s+=(\"R\" if l[0][\"running\"] else \"E\") if l else \".\"\n"
+	"    if l:\n"
+	"      written+=l[0][\"last\"][\"written\"]\n"
+	"      assert l[0][\"last\"][\"read\"]+l[0][\"last\"][\"lost\"]+l[0][\"last\"][\"unread\"]==l[0][\"last\"][\"written\"]\n"
+	"  print(p.split(\"/\")[-1].split(\"-\")[0], s, written)\n";
+
+/* The entries ever written to the log of NAME in DIR (its cursor). */
+static unsigned long long written_to(const char *dir, const char *name)
+{
+	char *out = ok(S("'%s' ls %s", timeline_bin(), dir));
+	const char *p = strstr(out, name);
+	unsigned long long n;
+	ck_assert_ptr_nonnull(p);
+	while (p > out && p[-1] != '\n')
+		p--;
+	ck_assert_int_eq(sscanf(p, "%*u %*s %llu", &n), 1);
+	free(out);
+	return n;
+}
+
+START_TEST(test_top_follows_writers_started_and_stopped_while_it_runs)
+{
+	const char *logs = S("%s/logs", test_dir), *json = S("%s/top.json", test_dir);
+	pid_t top, a, b;
+	char *out, name[2][64];
+	unsigned long long total[2], counted[2];
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	top = spawn(S("exec '%s' top -b -f json -d 0.25 -w 0.5 -n 24 %s > %s", timeline_bin(), logs, json));
+	usleep(300000);
+	a = spawn(S("exec %s --dir %s --name first --seconds 1 --pace 20000 --rate 5 >/dev/null", engine_bin(), logs));
+	usleep(700000);
+	b = spawn(S("exec %s --dir %s --name second --seconds 1 --pace 20000 --rate 5 >/dev/null", engine_bin(), logs));
+	ck_assert_int_eq(reap(a), 0);
+	ck_assert_int_eq(reap(b), 0);
+	ck_assert_int_eq(reap(top), 0);
+	out = ok(S("python3 -c '%s' %s", lives_py, json));
+	/* e.g. "first ..RRRREE.......... 241667": absent, running, shown as
+	 * ended while the window (two intervals) holds its last ones, then
+	 * gone; the second starts later. Every entry written counted once. */
+	ck_assert_int_eq(sscanf(out, "first %63s %llu\nsecond %63s %llu", name[0], &counted[0], name[1],
+				&counted[1]), 4);
+	for (int k = 0; k < 2; k++) {
+		const char *s = name[k];
+		size_t runs = strspn(s + strspn(s, "."), "R"), at = strspn(s, ".");
+		ck_assert_msg(runs >= 2 && !strncmp(s + at + runs, "EE.", 3) &&
+			      strspn(s + at + runs + 2, ".") == strlen(s + at + runs + 2), "%s", out);
+		total[k] = written_to(logs, k ? "second" : "first");
+		ck_assert_uint_eq(counted[k], total[k]);
+	}
+	/* the second appeared after the first */
+	ck_assert_uint_gt(strspn(name[1], "."), strspn(name[0], "."));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so)
+{
+	const char *logs = S("%s/logs", test_dir);
+	pid_t w;
+	char *text, *json, *py;
+	const char *line;
+	unsigned long long written, read, lost;
+	double secs, pct;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	/* every event of a flat-out engine: millions of entries a second */
+	w = spawn(S("exec %s --dir %s --name flat --rate all --seconds 4 --workload small >/dev/null",
+		    engine_bin(), logs));
+	usleep(300000);
+	json = ok(S("'%s' top -b -f json -d 0.5 -n 3 %s", timeline_bin(), logs));
+	text = ok(S("'%s' top -b -d 0.5 -n 2 %s", timeline_bin(), logs));
+	kill(w, SIGKILL);
+	reap(w);
+	/* every interval: each entry written read, lost or left unread; some
+	 * left unread, the newest read */
+	write_file(S("%s/top.json", test_dir), json, strlen(json));
+	py = ok(S("python3 -c 'import json,sys\n"
+		  "for l in open(sys.argv[1]):\n"
+		  "  s=json.loads(l)[\"logs\"][0][\"last\"]\n"
+		  "  print(s[\"read\"]+s[\"lost\"]+s[\"unread\"]==s[\"written\"], s[\"unread\"]>0, s[\"read\"]>0)'"
+		  " %s/top.json", test_dir));
+	ck_assert_str_eq(py, "True True True\nTrue True True\nTrue True True\n");
+	/* the screen's status line says so */
+	line = strchr(strrchr(text, 'Z'), '\n') + 1;   /* after the title of the last block */
+	ck_assert_int_eq(sscanf(line, "last %lgs: %llu entries written, %llu read, %llu lost to lapping  "
+				"SAMPLED: read the newest %lg%% of what was new", &secs, &written, &read,
+				&lost, &pct), 5);
+	ck_assert(pct > 0 && pct < 100 && read + lost < written);
+	free(py);
+	free(text);
+	free(json);
+}
+END_TEST
+
+START_TEST(test_top_batch_text_and_csv_show_each_refresh)
+{
+	const char *logs = S("%s/logs", test_dir);
+	pid_t w;
+	char *text, *csv, *py, *l1, *l2, line[512];
+	unsigned long long pid;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	w = spawn(S("exec %s --dir %s --name paced --seconds 4 --pace 20000 >/dev/null", engine_bin(), logs));
+	usleep(300000);
+	text = ok(S("'%s' top -b -g process -d 0.3 -w 3 -n 2 %s", timeline_bin(), logs));
+	csv = ok(S("'%s' top -b -g process -f csv -d 0.3 -n 2 %s", timeline_bin(), logs));
+	kill(w, SIGKILL);
+	reap(w);
+	/* two blocks of six lines and a blank line */
+	l1 = strstr(text, "  refresh 1 every 0.3s  window 3s  1 log running  by process\n");
+	l2 = strstr(text, "  refresh 2 every 0.3s  window 3s  1 log running  by process\n");
+	ck_assert_msg(l1 && l2 && !strncmp(text, "timeline top  20", 16), "%s", text);
+	ck_assert_str_eq(words(line_of(l1, 3, line, sizeof line)),
+			 "PID LOG RATE ENTRY/S LOST BREATH/S PKT/S GBPS CYC/PKT ENTRY/S LOST BREATH/S PKT/S "
+			 "GBPS CYC/PKT");
+	ck_assert_int_eq(sscanf(line_of(l1, 4, line, sizeof line), "%llu paced auto", &pid), 1);
+	ck_assert_uint_eq(pid, (unsigned long long)w);
+	/* CSV: the header once, a row per refresh, read back by Python's csv */
+	write_file(S("%s/top.csv", test_dir), csv, strlen(csv));
+	py = ok(S("python3 -c 'import csv,sys\n"
+		  "r=list(csv.reader(open(sys.argv[1])))\n"
+		  "print(\",\".join(r[0]))\n"
+		  "print(len(r), [x[0] for x in r[1:]], {len(x) for x in r}, r[1][5], r[1][6], r[1][7])' %s/top.csv",
+		  test_dir));
+	ck_assert_str_eq(py, S("refresh,time,seconds,window_seconds,sampled,pid,log,rate,entries_per_s,lost,"
+			       "breaths_per_s,packets_per_s,gbps,cycles_per_packet,entries_per_s_window,"
+			       "lost_window,breaths_per_s_window,packets_per_s_window,gbps_window,"
+			       "cycles_per_packet_window\n3 [\x27" "1\x27, \x27" "2\x27] {20} %d paced auto\n",
+			       (int)w));
+	free(py);
+	free(text);
+	free(csv);
+}
+END_TEST
+
+START_TEST(test_top_usage_errors_exit_2_with_the_reason)
+{
+	static const char *const bad[][2] = {
+		{ "-b -d 0.05", "timeline top: --delay takes seconds from 0.1 to 3600\n" },
+		{ "-b -d 1x", "timeline top: --delay takes seconds from 0.1 to 3600\n" },
+		{ "-b -g cpu", "timeline top: --group must be process, app or event\n" },
+		{ "-b -n 0", "timeline top: --count takes a whole number from 1\n" },
+		{ "-b -d 2 -w 1", "timeline top: --window is shorter than --delay\n" },
+		{ "-f csv", "timeline top: --format needs -b: the screen is text\n" },
+		{ "-b -f xml", "timeline top: --format must be text, csv or json\n" },
+		{ "", "timeline top: standard output is not a terminal: give -b for a block per refresh\n" },
+		{ "-b --nope", "timeline top: unknown option '--nope'\n" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *out, *err;
+		ck_assert_int_eq(run(S("'%s' top %s %s", timeline_bin(), bad[i][0], test_dir), &out, &err), 2);
+		ck_assert_msg(!strncmp(err, bad[i][1], strlen(bad[i][1])) &&
+			      strstr(err, "usage: timeline top [OPTIONS] [PATH...]\n"), "%s: %s", bad[i][0], err);
+		ck_assert_str_eq(out, "");
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
+/* ---- the screen, in tmux ----------------------------------------------------- */
+
+/* The tmux server of this test case: its own socket, killed after the case
+ * even when a test failed. */
+static char tmux_sock[64];
+static int tmux_runner;              /* the runner's pid: the sockets' names */
+
+static void tmux_setup(void)
+{
+	tmux_runner = (int)getpid();
+	snprintf(tmux_sock, sizeof tmux_sock, "tltop-%d-0", tmux_runner);
+}
+
+/* Kills the servers of sockets tltop-RUNNER-0 to -3. */
+static void tmux_teardown(void)
+{
+	for (int k = 0; k < 4; k++) {
+		char *cmd = xasprintf("tmux -L tltop-%d-%d kill-server 2>/dev/null", tmux_runner, k);
+		if (system(cmd)) {
+			/* no server on it: nothing to do */
+		}
+		free(cmd);
+	}
+}
+
+/* Moves on to socket K (0 to 3): a server just killed on another may still
+ * be going away. */
+static void tmux_socket(int k)
+{
+	snprintf(tmux_sock, sizeof tmux_sock, "tltop-%d-%d", tmux_runner, k);
+}
+
+/* Runs tmux ARGS on the test's server; returns its stdout. */
+static char *tmux(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *tmux(const char *fmt, ...)
+{
+	va_list ap;
+	char *args, *out, *cmd;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	cmd = xasprintf("tmux -L %s %s", tmux_sock, args);
+	out = ok(cmd);
+	free(cmd);
+	free(args);
+	return out;
+}
+
+/* The screen of pane "t" as text, kept until the test's end. */
+static const char *screen(void)
+{
+	char *s = tmux("capture-pane -p -t t");
+	ck_assert_uint_lt(nowned, 64);
+	return owned[nowned++] = s;
+}
+
+/* Waits up to 10 s for the screen to hold NEEDLE; returns the screen. */
+static const char *wait_for(const char *needle)
+{
+	char *s = tmux("capture-pane -p -t t");
+	for (int k = 0; k < 100 && !strstr(s, needle); k++) {
+		usleep(100000);
+		free(s);
+		s = tmux("capture-pane -p -t t");
+	}
+	ck_assert_msg(strstr(s, needle) != NULL, "no '%s' on the screen:\n%s", needle, s);
+	ck_assert_uint_lt(nowned, 64);
+	return owned[nowned++] = s;
+}
+
+static void keys(const char *k)
+{
+	free(tmux("send-keys -t t %s", k));
+}
+
+/* A number as the screen shows it: 4 digits, K, M, G after. */
+static double shown(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	return v * (*end == 'K' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : 1);
+}
+
+/* Field K (from 0, split at blanks) of each row of screen S: the lines after
+ * the column headings (line 4) up to a blank one; returns how many. */
+static int column(const char *s, int k, double *v, char (*text)[32], int max)
+{
+	char line[512];
+	int n = 0;
+	for (int i = 5; n < max && *line_of(s, i, line, sizeof line); i++) {
+		char *tok = strtok(line, " ");
+		for (int f = 0; f < k && tok; f++)
+			tok = strtok(NULL, " ");
+		ck_assert_ptr_nonnull(tok);
+		if (v)
+			v[n] = shown(tok);
+		if (text)
+			snprintf(text[n], 32, "%s", tok);
+		n++;
+	}
+	return n;
+}
+
+/* Starts two paced engines logging into LOGS and top in pane "t" of a
+ * WxH window on tmux socket K (each test its own), which keeps the
+ * terminal's settings before and after in DIR/before and DIR/after and
+ * says how top exited. */
+static void start(const char *logs, pid_t *e, int w, int h, int k)
+{
+	tmux_socket(k);
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	for (int i = 0; i < 2; i++)
+		e[i] = spawn(S("exec %s --dir %s --name %s --seconds 60 --pace 20000 --rate 5 >/dev/null",
+			       engine_bin(), logs, i ? "two" : "one"));
+	usleep(300000);
+	free(tmux("new-session -d -s t -x %d -y %d \"stty -g > %s/before; '%s' top -d 0.3 %s; "
+		  "echo EXIT=\\$?; stty -g > %s/after; sleep 600\"", w, h, test_dir, timeline_bin(),
+		  logs, test_dir));
+}
+
+static void stop(pid_t *e)
+{
+	for (int i = 0; i < 2; i++) {
+		kill(e[i], SIGKILL);
+		reap(e[i]);
+	}
+}
+
+/* After top has ended: it said EXIT=0, left the alternate screen, and the
+ * terminal's settings are as they were. */
+static void assert_restored(void)
+{
+	const char *s = wait_for("EXIT=0");
+	char *before, *after;
+	ck_assert_ptr_null(strstr(s, "timeline top"));
+	size_t len = 0;
+	/* the shell makes the file, then stty writes it */
+	for (int k = 0; k < 50 && !len; k++) {
+		free(read_file(S("%s/after", test_dir), &len));
+		usleep(100000);
+	}
+	before = read_file(S("%s/before", test_dir), NULL);
+	after = read_file(S("%s/after", test_dir), NULL);
+	ck_assert_ptr_nonnull(before);
+	ck_assert_ptr_nonnull(after);
+	ck_assert_str_eq(after, before);
+	free(before);
+	free(after);
+}
+
+START_TEST(test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits)
+{
+	const char *logs = S("%s/logs", test_dir), *s, *a, *b;
+	char line[512], pids[64][32], path[4096];
+	double v[64];
+	int n, pid;
+	pid_t e[2];
+	char *rate;
+	start(logs, e, 130, 30, 0);
+	s = wait_for("PAIRS/S");
+	ck_assert(strstr(s, " one ") && strstr(s, " two ") && strstr(s, "SHARE%*"));
+	ck_assert_str_eq(line_of(s, 29, line, sizeof line),
+			 "q quit  space pause  < > sort  r reverse  p a e by process/app/event  j k select  f focus  R rate");
+	/* sort by PID (three columns left), then reversed */
+	keys("'<' '<' '<'");
+	s = wait_for("PID* LOG");
+	n = column(s, 0, v, NULL, 64);
+	ck_assert_int_ge(n, 4);
+	for (int i = 1; i < n; i++)
+		ck_assert(v[i] >= v[i - 1]);
+	keys("r");
+	s = wait_for("[reversed]");
+	n = column(s, 0, v, NULL, 64);
+	for (int i = 1; i < n; i++)
+		ck_assert(v[i] <= v[i - 1]);
+	/* by CYC/PKT, largest first */
+	keys("r '>' '>' '>' '>'");
+	s = wait_for("CYC/PKT*");
+	ck_assert_ptr_null(strstr(s, "[reversed]"));
+	n = column(s, 4, v, NULL, 64);
+	for (int i = 1; i < n; i++)
+		ck_assert_msg(v[i] <= v[i - 1], "%s", s);
+	/* by process and by event */
+	keys("p");
+	wait_for("BREATH/S");
+	keys("e");
+	wait_for("LAG-P50");
+	keys("a");
+	s = wait_for("PAIRS/S");
+	/* focus on the second row's log: only its rows */
+	keys("j f");
+	s = wait_for("focus: ");
+	ck_assert_int_eq(sscanf(strstr(s, "focus: "), "focus: %*[^[][%d] %4095s", &pid, path), 2);
+	n = column(s, 0, v, NULL, 64);
+	ck_assert_int_ge(n, 2);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq((int)v[i], pid);
+	/* its rate, as `timeline rate` sees it */
+	keys("R");
+	wait_for("(all, auto, off, 1-9; Esc cancels): _");
+	keys("7 Enter");
+	wait_for(S("[%d] set to 7", pid));
+	rate = ok(S("'%s' rate %s", timeline_bin(), path));
+	ck_assert_str_eq(rate, S("%s: 7, fixed (events of rate 7 to 9 are logged)\n", path));
+	free(rate);
+	keys("f");
+	s = wait_for("PAIRS/S");
+	column(s, 0, NULL, pids, 64);
+	/* pause: the screen stands still over several refreshes */
+	keys("Space");
+	a = wait_for("[PAUSED]");
+	usleep(1000000);
+	b = screen();
+	ck_assert_str_eq(a, b);
+	keys("Space");
+	usleep(1000000);
+	ck_assert_ptr_null(strstr(screen(), "[PAUSED]"));
+	ck_assert_str_ne(screen(), b);
+	/* a smaller window: the frame fits it, the help line at its bottom */
+	free(tmux("resize-window -t t -x 70 -y 16"));
+	s = wait_for("\nq quit  space pause  < > sort  r reverse  p a e by process/app/event");
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_le(strlen(line_of(s, i, line, sizeof line)), 70);
+	ck_assert(!strncmp(line_of(s, 15, line, sizeof line), "q quit", 6));
+	keys("q");
+	assert_restored();
+	stop(e);
+}
+END_TEST
+
+START_TEST(test_top_screen_is_restored_after_sigint_and_sigterm)
+{
+	const char *logs = S("%s/logs", test_dir);
+	pid_t e[2];
+	char *pid;
+	start(logs, e, 120, 30, 1);
+	wait_for("PAIRS/S");
+	keys("C-c");
+	assert_restored();
+	free(tmux("kill-server"));
+	tmux_socket(2);
+	unlink(S("%s/after", test_dir));
+	free(tmux("new-session -d -s t -x 120 -y 30 \"stty -g > %s/before; exec 3>%s/pid; "
+		  "sh -c 'echo \\$\\$ >&3; exec \\\"%s\\\" top -d 0.3 %s'; echo EXIT=\\$?; "
+		  "stty -g > %s/after; sleep 600\"", test_dir, test_dir, timeline_bin(), logs, test_dir));
+	wait_for("PAIRS/S");
+	pid = read_file(S("%s/pid", test_dir), NULL);
+	ck_assert_int_eq(kill(atoi(pid), SIGTERM), 0);
+	assert_restored();
+	free(pid);
+	stop(e);
+}
+END_TEST
+
+Suite *top_suite(void)
+{
+	Suite *s = suite_create("top");
+	TCase *c = tcase_create("cut"), *b = tcase_create("batch"), *t = tcase_create("screen");
+	TCase *all[] = { c, b, t };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		tcase_add_checked_fixture(all[i], test_dir_setup, teardown);
+		tcase_set_timeout(all[i], 120);
+		suite_add_tcase(s, all[i]);
+	}
+	tcase_add_unchecked_fixture(t, tmux_setup, tmux_teardown);
+	tcase_add_test(c, test_cut_intervals_add_up_to_one_pass_exactly);
+	tcase_add_test(c, test_gap_drops_the_pending_begin_and_restarts_the_lag);
+	tcase_add_test(b, test_top_batch_agrees_with_stats_on_the_demo_engine);
+	tcase_add_test(b, test_top_follows_writers_started_and_stopped_while_it_runs);
+	tcase_add_test(b, test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so);
+	tcase_add_test(b, test_top_batch_text_and_csv_show_each_refresh);
+	tcase_add_test(b, test_top_usage_errors_exit_2_with_the_reason);
+	tcase_add_test(t, test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits);
+	tcase_add_test(t, test_top_screen_is_restored_after_sigint_and_sigterm);
+	return s;
+}

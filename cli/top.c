@@ -200,12 +200,26 @@ static int scan_one(const char *path, int named, void *arg)
 static void scan(struct top *t, int initial, uint64_t now)
 {
 	struct scan sc = { t, initial, now };
-	char *roots[INPUT_ROOTS];
+	char *roots[INPUT_ROOTS], *msgs = NULL;
+	size_t len = 0;
+	/* on the screen, what a walk or a file says goes to its message line */
+	if (!t->batch && !(cli_err = open_memstream(&msgs, &len)))
+		abort();
 	if (t->npaths) {
 		input_walk("top", t->paths, t->npaths, scan_one, &sc);
 	} else {
 		int n = input_default_roots(roots);
 		input_walk("top", roots, n, scan_one, &sc);
+	}
+	if (!t->batch) {
+		fclose(cli_err);
+		cli_err = NULL;
+		if (len) {   /* the last of them, without its newline */
+			msgs[len - 1] = '\0';
+			snprintf(t->message, sizeof t->message, "%s",
+				 strrchr(msgs, '\n') ? strrchr(msgs, '\n') + 1 : msgs);
+		}
+		free(msgs);
 	}
 }
 

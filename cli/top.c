@@ -202,6 +202,11 @@ static void scan(struct top *t, int initial, uint64_t now)
 {
 	struct scan sc = { t, initial, now };
 	struct roots roots;
+	char *msgs = NULL;
+	size_t len = 0;
+	/* on the screen, what a walk or a file says goes to its message line */
+	if (!t->batch && !(cli_err = open_memstream(&msgs, &len)))
+		abort();
 	if (t->npaths) {
 		input_walk("top", t->paths, t->npaths, scan_one, &sc);
 	} else {
@@ -210,6 +215,16 @@ static void scan(struct top *t, int initial, uint64_t now)
 		input_walk("top", roots.path, roots.n, scan_one, &sc);
 		input_skip_denied = 0;
 		roots_free(&roots);
+	}
+	if (!t->batch) {
+		fclose(cli_err);
+		cli_err = NULL;
+		if (len) {   /* the last of them, without its newline */
+			msgs[len - 1] = '\0';
+			snprintf(t->message, sizeof t->message, "%s",
+				 strrchr(msgs, '\n') ? strrchr(msgs, '\n') + 1 : msgs);
+		}
+		free(msgs);
 	}
 }
 

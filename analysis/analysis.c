@@ -94,7 +94,7 @@ struct an {
 	unsigned nlag;
 	uint64_t unknown;            /* entries of this file whose msgid names nothing */
 	struct an_breaths *breaths;
-	size_t nbreaths;
+	size_t nbreaths, bcap;
 	uint64_t b_first[4], b_last[4];   /* tsc, breath, packets, bytes */
 	/* unmatched pairs */
 	struct an_unmatched *unmatched;
@@ -104,6 +104,7 @@ struct an {
 	double *acc;
 	size_t acap;
 	int in_breath, acc_any;
+	int breaths_unsorted;        /* an_add_breaths() added some: sort by order */
 };
 
 struct an_breaths;
@@ -416,6 +417,17 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	return ev;
 }
 
+/* Room in A's breath list for two more: the one an_file_begin() keeps ready
+ * past the end, and one to add. */
+static void breath_room(struct an *a)
+{
+	if (a->nbreaths + 2 <= a->bcap)
+		return;
+	a->bcap = 2 * (a->nbreaths + 2);
+	if (!(a->breaths = realloc(a->breaths, a->bcap * sizeof *a->breaths)))
+		abort();
+}
+
 int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx)
 {
 	free_evs(a);
@@ -438,9 +450,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->unknown = 0;
 	memset(a->b_first, 0, sizeof a->b_first);
 	memset(a->b_last, 0, sizeof a->b_last);
-	a->breaths = realloc(a->breaths, (a->nbreaths + 1) * sizeof *a->breaths);
-	if (!a->breaths)
-		abort();
+	breath_room(a);
 	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
 	return 0;
 }
@@ -449,7 +459,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
  * Rows
  * ------------------------------------------------------------------------ */
 
-static uint64_t hash_str(const char *s)
+uint64_t an_hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
 	for (; *s; s++)
@@ -464,7 +474,7 @@ static void rehash(struct an *a)
 	a->slots = xcalloc(n, sizeof *a->slots);
 	a->nslots = n;
 	for (size_t i = 0; i < a->nrows; i++) {
-		size_t h = hash_str(a->row_keys[i]) & (n - 1);
+		size_t h = an_hash_str(a->row_keys[i]) & (n - 1);
 		while (a->slots[h])
 			h = (h + 1) & (n - 1);
 		a->slots[h] = i + 1;
@@ -486,7 +496,7 @@ static struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket
 	joined[len] = '\0';
 	if (2 * (a->nrows + 1) > a->nslots)
 		rehash(a);
-	for (h = hash_str(joined) & (a->nslots - 1); a->slots[h]; h = (h + 1) & (a->nslots - 1))
+	for (h = an_hash_str(joined) & (a->nslots - 1); a->slots[h]; h = (h + 1) & (a->nslots - 1))
 		if (!strcmp(a->row_keys[a->slots[h] - 1], joined))
 			return a->rows[a->slots[h] - 1];
 	if (a->nrows == a->rcap) {
@@ -858,21 +868,75 @@ struct an_row **an_rows(struct an *a, size_t *n)
 	return a->rows;
 }
 
-const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
-{
-	*n = a->nbreaths;
-	return a->breaths;
-}
-
 static int by_order(const void *x, const void *y)
 {
 	const struct an_breaths *a = x, *b = y;
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+struct an_breaths *an_breath_list(struct an *a, size_t *n)
+{
+	if (a->breaths_unsorted && a->nbreaths)
+		qsort(a->breaths, a->nbreaths, sizeof *a->breaths, by_order);
+	a->breaths_unsorted = 0;
+	*n = a->nbreaths;
+	return a->breaths;
+}
+
 static int by_label(const void *x, const void *y)
 {
 	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
+}
+
+struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket)
+{
+	return row_for(a, key, bucket);
+}
+
+void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
+{
+	note_hz(r, lo);
+	note_hz(r, hi);
+}
+
+const struct an_options *an_options_of(const struct an *a)
+{
+	return &a->o;
+}
+
+void an_add_breaths(struct an *a, const struct an_breaths *from)
+{
+	struct an_breaths *b;
+	breath_room(a);
+	b = &a->breaths[a->nbreaths++];
+	*b = *from;
+	b->process = xstrdup(b->process);
+	b->path = xstrdup(b->path);
+	b->group = xstrdup(b->group);
+	b->shares = from->nshares ? xcalloc(from->nshares, sizeof *b->shares) : NULL;
+	for (size_t k = 0; k < from->nshares; k++) {
+		b->shares[k].app = xstrdup(from->shares[k].app);
+		b->shares[k].cycles = from->shares[k].cycles;
+	}
+	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
+	a->breaths_unsorted = 1;
+}
+
+void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins)
+{
+	struct an_unmatched *u = unmatched_for(a, label);
+	u->ends += ends;
+	u->begins += begins;
+}
+
+void an_add_found(struct an *a, const struct an_found *f)
+{
+	a->found.rules |= f->rules;
+	a->found.ends += f->ends;
+	a->found.ends_with_unit += f->ends_with_unit;
+	a->found.ends_with_bucket += f->ends_with_bucket;
+	for (size_t i = 0; i < f->nargs; i++)
+		note_arg(&a->found, f->args[i]);
 }
 
 int an_merge(struct an *into, const struct an *from)
@@ -886,44 +950,15 @@ int an_merge(struct an *into, const struct an *from)
 		r->units += f->units;
 		r->empty += f->empty;
 		r->empty_diffed += f->empty_diffed;
-		if (f->hz_set) {
-			note_hz(r, f->hz_min);
-			note_hz(r, f->hz_max);
-		}
+		if (f->hz_set)
+			an_row_hz(r, f->hz_min, f->hz_max);
 	}
-	/* one more slot than the list: an_file_begin() keeps one ready */
-	into->breaths = realloc(into->breaths, (into->nbreaths + from->nbreaths + 1) *
-				sizeof *into->breaths);
-	if (!into->breaths)
-		abort();
-	for (size_t i = 0; i < from->nbreaths; i++) {
-		struct an_breaths *b = &into->breaths[into->nbreaths++];
-		*b = from->breaths[i];
-		b->process = xstrdup(b->process);
-		b->path = xstrdup(b->path);
-		b->group = xstrdup(b->group);
-		b->shares = NULL;
-		for (size_t k = 0; k < from->breaths[i].nshares; k++) {
-			if (!(b->shares = realloc(b->shares, (k + 1) * sizeof *b->shares)))
-				abort();
-			b->shares[k].app = xstrdup(from->breaths[i].shares[k].app);
-			b->shares[k].cycles = from->breaths[i].shares[k].cycles;
-		}
-	}
-	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
-	if (into->nbreaths)
-		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
-	into->found.rules |= from->found.rules;
-	into->found.ends += from->found.ends;
-	into->found.ends_with_unit += from->found.ends_with_unit;
-	into->found.ends_with_bucket += from->found.ends_with_bucket;
-	for (size_t i = 0; i < from->found.nargs; i++)
-		note_arg(&into->found, from->found.args[i]);
-	for (size_t i = 0; i < from->nunmatched; i++) {
-		struct an_unmatched *u = unmatched_for(into, from->unmatched[i].label);
-		u->ends += from->unmatched[i].ends;
-		u->begins += from->unmatched[i].begins;
-	}
+	for (size_t i = 0; i < from->nbreaths; i++)
+		an_add_breaths(into, &from->breaths[i]);
+	an_add_found(into, &from->found);
+	for (size_t i = 0; i < from->nunmatched; i++)
+		an_add_unmatched(into, from->unmatched[i].label, from->unmatched[i].ends,
+				 from->unmatched[i].begins);
 	return 0;
 }
 

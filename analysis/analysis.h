@@ -147,8 +147,26 @@ int an_merge(struct an *into, const struct an *from);
 /* The rows, sorted by their keys; the breath summaries in file order; the
  * unmatched pair counts, by label. */
 struct an_row **an_rows(struct an *a, size_t *n);
-const struct an_breaths *an_breath_list(const struct an *a, size_t *n);
+struct an_breaths *an_breath_list(struct an *a, size_t *n);
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);
+
+/* For readers of summaries (timeline-summary(5)), the pieces of
+ * an_merge(): the row of A with the keys KEY (only those A groups by are
+ * read; NULL reads as "-") and --bucket range BUCKET, made if new, for
+ * the caller to add to; files of TSC frequencies LO..HI fed row R; a copy
+ * of breath summary B added (the list stays in file order); pairs of
+ * LABEL unmatched; what options found. */
+struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket);
+void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi);
+void an_add_breaths(struct an *a, const struct an_breaths *b);
+void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins);
+void an_add_found(struct an *a, const struct an_found *f);
+
+/* The FNV-1a hash of S, for the tables keyed by strings. */
+uint64_t an_hash_str(const char *s);
+
+/* The options A was made with (an_new() copied them). */
+const struct an_options *an_options_of(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

@@ -66,6 +66,11 @@ int anopts_parse(struct anopts *a, const struct ancmd *c, int argc, char **argv,
  * rows whose every pair moved nothing because both ends carry the unit. */
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd);
 
+/* The options of A that a summary fixes (timeline-summary(5)), in one
+ * canonical form into BUF of SIZE bytes: "--per packets --bucket
+ * packets=0,1,16,inf --from 1500000000ns"; "" for none. */
+void anopts_fixed(const struct anopts *a, char *buf, size_t size);
+
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);
 #endif

@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "out.h"
 #include "readall.h"
+#include "sumfile.h"
 #include "table.h"
 #include "view.h"
 
@@ -19,9 +20,9 @@ static const char usage[] =
 	"usage: timeline diff [OPTIONS] A B\n"
 	"       timeline diff [OPTIONS] --a PATH... --b PATH...\n"
 	"\n"
-	"Compares the runs of A (files or directories: before, lab) with those of\n"
-	"B (after, production), group by group. Each log is a run (with --runs\n"
-	"dir, each directory of logs), and a run counts by its median: the\n"
+	"Compares the runs of A (logs, directories or summaries: before, lab) with\n"
+	"those of B (after, production), group by group. Each log is a run (with\n"
+	"--runs dir, each directory of logs), and a run counts by its median: the\n"
 	"verdict comes from the exact two-sided Mann-Whitney U test over the runs'\n"
 	"medians, and the change (in %, with its interval at level 1 - alpha) is\n"
 	"the Hodges-Lehmann estimate over them; the test over every pair pooled\n"
@@ -38,6 +39,9 @@ static const char usage[] =
 	"   -t, --threshold PCT the noise band: smaller changes are not findings\n"
 	"                       (default 5)\n"
 	"   -a, --alpha P       the significance level (default 0.05)\n"
+	"       --save-a FILE   also write what side A counted to FILE, a summary\n"
+	"                       stats and diff read as an input (timeline-summary(5))\n"
+	"       --save-b FILE   the same for side B\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
@@ -47,6 +51,8 @@ static const struct option options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "runs", required_argument, NULL, 'R' },
+	{ "save-a", required_argument, NULL, 'S' },
+	{ "save-b", required_argument, NULL, 'Y' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -66,6 +72,8 @@ struct args {
 	int n[2];
 	double threshold, alpha;
 	int runs_by_dir;
+	const char *save[2];         /* --save-a, --save-b */
+	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 };
 
 /* Takes diff's own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -88,6 +96,10 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	case 'a':
 		if (parse_number(arg, &d->alpha) || !(d->alpha > 0 && d->alpha < 1))
 			return *why = "--alpha takes a level between 0 and 1, e.g. 0.05", -1;
+		return 1;
+	case 'S':
+	case 'Y':
+		d->save[c == 'Y'] = arg;
 		return 1;
 	case 'R':
 		if (strcmp(arg, "file") && strcmp(arg, "dir"))
@@ -117,19 +129,44 @@ static int parse_args(struct args *d, int argc, char **argv)
 	return -1;
 }
 
-/* Reads the inputs of each side into its engine E[0] or E[1]; returns how
+/* Reads the inputs of each side into its engine E[0] or E[1], made with
+ * options O, a run being each file's directory if RUNS_BY_DIR; returns how
  * many could not be read. */
-static int read_sides(const struct args *d, struct an **e)
+static int read_into(const struct args *d, struct an **e, const struct an_options *o,
+		     int runs_by_dir)
 {
 	struct readall r;
-	readall_init(&r, "diff", &d->a.o);
+	readall_init(&r, "diff", o);
 	r.w = &d->a.w;
-	r.runs_by_dir = d->runs_by_dir;
+	r.runs_by_dir = runs_by_dir;
+	r.fixed = d->fixed;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < d->n[s]; i++)
 			readall_add(&r, e[s], d->side[s][i], NULL);
 	readall_run(&r);
 	return r.problems;
+}
+
+/* Reads the sides into E; with --save-a or --save-b, at the finest grain
+ * first (each file its own run), written as summaries and added to E as
+ * their readers would. Returns how many inputs could not be read. */
+static int read_sides(const struct args *d, struct an **e)
+{
+	struct an_options full = d->a.o;
+	struct an_summary_map m = { d->fixed, NULL, d->runs_by_dir, 0 };
+	struct an *all[2];
+	int problems;
+	if (!d->save[0] && !d->save[1])
+		return read_into(d, e, &d->a.o, d->runs_by_dir);
+	full.by = AN_SUMMARY_KEYS;
+	all[0] = an_new(&full);
+	all[1] = an_new(&full);
+	problems = read_into(d, all, &full, 0);
+	for (int s = 0; s < 2; s++) {
+		problems += sumfile_save("diff", d->save[s], all[s], d->fixed, e[s], &m) < 0;
+		an_free(all[s]);
+	}
+	return problems;
 }
 
 /* Prints comparison C: its pairs under a title saying what was compared,
@@ -168,6 +205,7 @@ int cmd_diff(int argc, char **argv)
 	int rc = parse_args(&d, argc, argv), problems;
 	if (rc >= 0)
 		return rc;
+	anopts_fixed(&d.a, d.fixed, sizeof d.fixed);
 	d.a.o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
 	e[0] = an_new(&d.a.o);
 	e[1] = an_new(&d.a.o);

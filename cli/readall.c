@@ -1,6 +1,8 @@
 /* readall.c: reading many logs into analysis engines, for `stats` and
  * `diff`: the walk of each input (its messages kept), a thread per CPU
- * reading the files, messages and progress printed in input order. */
+ * reading the files (logs, and summaries added whole), messages and
+ * progress printed in input order. */
+#include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "commands.h"
 #include "input.h"
 #include "readall.h"
+#include "sumfile.h"
 #include "warm.h"
 
 void readall_init(struct readall *r, const char *cmd, const struct an_options *o)
@@ -26,7 +29,10 @@ void readall_init(struct readall *r, const char *cmd, const struct an_options *o
 struct job {
 	char *path, *group, *run;
 	const char *cmd;
+	const char *fixed;           /* the options a summary must have been made with */
 	int named;
+	int group_given;             /* GROUP was given (--group): it relabels summaries too */
+	int runs_by_dir;
 	struct an *target;
 	const struct window *w;      /* which entries go in (NULL: all) */
 	char *pre;                   /* the walk's messages before this file */
@@ -54,7 +60,7 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.group = j->group;
 	file.run = j->run;
 	file.tsc_hz = in->info.tsc_hz;
-	file.order = order;
+	file.order = order << 32;   /* a summary's files take the orders after it */
 	an_file_begin(e, &file, def_of, in);
 }
 
@@ -73,13 +79,35 @@ static void feed_window(struct job *j, struct input *in, struct an *e)
 	}
 }
 
+/* Adds job J (number ORDER) to engine E if it is a summary; returns 0 if
+ * it is none (or cannot be opened here: input_open() says why). */
+static int run_summary(struct job *j, uint64_t order, struct an *e)
+{
+	struct an_summary_map m = { j->fixed, j->group_given ? j->group : NULL, j->runs_by_dir,
+				    order << 32 };
+	struct stat st;
+	int fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), is;
+	if (fd < 0)
+		return 0;
+	is = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && sumfile_probe(fd);
+	if (is && sumfile_read(j->cmd, j->path, fd, e, &m) < 0)
+		j->problems++;
+	else if (is)
+		j->read = 1;
+	close(fd);
+	return is;
+}
+
 /* Reads job J (number ORDER) into engine E; WARM: a helper reads ahead.
  * Its messages go to this thread's CLI_ERR. */
 static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 {
 	int skipped;
-	struct input *in = input_open(j->cmd, j->path, j->named, &skipped);
+	struct input *in;
 	tl_entry en;
+	if (run_summary(j, order, e))
+		return;
+	in = input_open(j->cmd, j->path, j->named, &skipped);
 	if (!in) {
 		j->problems += !skipped;
 		return;
@@ -113,6 +141,7 @@ struct queue {
 	struct readall *r;
 	struct an *e;
 	const char *group;
+	int group_given;
 	char *buf;                   /* the walk's messages since the last file */
 	size_t len;
 };
@@ -161,6 +190,9 @@ static int queue_one(const char *path, int named, void *arg)
 	if (path && !(j->run = run_of(path, q->r->runs_by_dir)))
 		abort();
 	j->cmd = q->r->cmd;
+	j->fixed = q->r->fixed ? q->r->fixed : "";
+	j->group_given = q->group_given;
+	j->runs_by_dir = q->r->runs_by_dir;
 	j->named = named;
 	j->target = q->e;
 	j->w = q->r->w;
@@ -187,7 +219,7 @@ static const char *group_of(const char *path, char **copy)
 
 void readall_add(struct readall *r, struct an *e, const char *path, const char *group)
 {
-	struct queue q = { r, e, group, NULL, 0 };
+	struct queue q = { r, e, group, group != NULL, NULL, 0 };
 	char *copy = NULL;
 	if (!group)
 		q.group = group_of(path, &copy);

@@ -11,25 +11,28 @@
 #include "out.h"
 #include "readall.h"
 #include "statsout.h"
+#include "sumfile.h"
 #include "table.h"
 #include "view.h"
 
 static const char usage[] =
 	"usage: timeline stats [OPTIONS] INPUT...\n"
 	"\n"
-	"Statistics over logs and directories of logs. By default, the lag of\n"
-	"every event (cycles since the previous entry of the same or a lower\n"
-	"level, as Snabb defines it) as n, min, p50, p90, p99, p99.9, max, mean\n"
-	"and stddev. With --per, first where the cycles go: each app's share of\n"
-	"the cycles of the breaths it ran in, per process, and the share no app\n"
-	"accounts for; then the cycles per unit of work of each begin/end pair.\n"
-	"Then the breath summary of each process.\n"
+	"Statistics over logs, directories of logs and summaries (--save). By\n"
+	"default, the lag of every event (cycles since the previous entry of the\n"
+	"same or a lower level, as Snabb defines it) as n, min, p50, p90, p99,\n"
+	"p99.9, max, mean and stddev. With --per, first where the cycles go: each\n"
+	"app's share of the cycles of the breaths it ran in, per process, and the\n"
+	"share no app accounts for; then the cycles per unit of work of each\n"
+	"begin/end pair. Then the breath summary of each process.\n"
 	"\n" ANOPTS_USAGE
 	"   -g, --group LABEL=PATH  read PATH as the group LABEL (inputs are\n"
 	"                       otherwise grouped by their directory's name)\n"
 	"       --hist          draw each row's histogram on a log scale\n"
 	"       --breaths       CSV: print the breath summary instead of the rows\n"
 	"       --overhead      CSV: print where the cycles go instead of the rows\n"
+	"       --save FILE     also write what was counted to FILE, a summary that\n"
+	"                       stats and diff read as an input (timeline-summary(5))\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
@@ -38,6 +41,7 @@ static const struct option options[] = {
 	{ "hist", no_argument, NULL, 'H' },
 	{ "breaths", no_argument, NULL, 'R' },
 	{ "overhead", no_argument, NULL, 'O' },
+	{ "save", required_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -47,6 +51,8 @@ struct args {
 	struct anopts a;
 	char *labels[256], *paths[256];   /* --group LABEL=PATH */
 	int ngroups, hist, breaths_only, overhead_only;
+	const char *save;            /* --save FILE */
+	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -65,6 +71,9 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	case 'O':
 		s->overhead_only = 1;
 		return 1;
+	case 'S':
+		s->save = arg;
+		return 1;
 	case 'g':
 		eq = strchr(arg, '=');
 		if (!eq || eq == arg || !eq[1])
@@ -80,13 +89,15 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 
 static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:h", options, own_option };
 
-/* Reads the --group inputs, then the others (argv[optind] on), into E;
- * returns how many inputs could not be read. */
-static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
+/* Reads the --group inputs, then the others (argv[optind] on), into E,
+ * made with options O; returns how many inputs could not be read. */
+static int read_inputs(struct args *s, struct an *e, const struct an_options *o, int argc,
+		       char **argv)
 {
 	struct readall r;
-	readall_init(&r, "stats", &s->a.o);
+	readall_init(&r, "stats", o);
 	r.w = &s->a.w;
+	r.fixed = s->fixed;
 	for (int i = 0; i < s->ngroups; i++)
 		readall_add(&r, e, s->paths[i], s->labels[i]);
 	for (int i = optind; i < argc; i++)
@@ -137,6 +148,23 @@ static void print(const struct args *s, struct an *e)
 		table_free(ot);
 }
 
+/* --save: reads the inputs at the finest grain (every key a summary
+ * keeps), writes the summary, and adds it to E as a reader of it would;
+ * returns the number of problems. */
+static int read_and_save(struct args *s, struct an *e, int argc, char **argv)
+{
+	struct an_options full = s->a.o;
+	struct an_summary_map m = { s->fixed, NULL, 0, 0 };
+	struct an *all;
+	int problems;
+	full.by = AN_SUMMARY_KEYS;
+	all = an_new(&full);
+	problems = read_inputs(s, all, &full, argc, argv);
+	problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;
+	an_free(all);
+	return problems;
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	struct args s = { .ngroups = 0 };
@@ -146,8 +174,9 @@ int cmd_stats(int argc, char **argv)
 		return rc;
 	if (optind == argc && !s.ngroups)
 		return cli_usage_error("stats", usage, "missing input");
+	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
 	e = an_new(&s.a.o);
-	problems = read_inputs(&s, e, argc, argv);
+	problems = s.save ? read_and_save(&s, e, argc, argv) : read_inputs(&s, e, &s.a.o, argc, argv);
 	print(&s, e);
 	anopts_warn(&s.a, e, "stats");
 	an_free(e);

@@ -144,11 +144,11 @@ static void share_row(struct table *t, const struct an_breaths *b, const char *a
 	table_add(t, (char *[]){ b->process, (char *)app, pct, cy, n });
 }
 
-struct table *statsout_overhead(const struct an *e, int format)
+struct table *statsout_overhead(struct an *e, int format)
 {
 	static const char *const cols[] = { "process", "app", "share%", "cycles", "breaths" };
 	size_t n;
-	const struct an_breaths *b = an_breath_list(e, &n);
+	struct an_breaths *b = an_breath_list(e, &n);
 	struct table *t = table_new("overhead", cols, 5);
 	for (size_t i = 0; i < n; i++) {
 		double rest = b[i].share_cycles;
@@ -164,7 +164,7 @@ struct table *statsout_overhead(const struct an *e, int format)
 	return t;
 }
 
-struct table *statsout_breaths(const struct an *e, int format)
+struct table *statsout_breaths(struct an *e, int format)
 {
 	static const char *const cols[] = { "process",      "group",         "breaths",
 					     "breaths/s",    "packets/breath", "bytes/packet",

@@ -183,6 +183,13 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
+# The tests against real servers, slower than check (about a minute): node_exporter
+# serving `stats --format openmetrics --interval`'s file, Prometheus scraping it
+# (tests/prometheus.sh). CI runs it after check.
+.PHONY: check-integration
+check-integration: $(BIN) $(ENGINE)
+	$(Q)TIMELINE=$(abspath $(BIN)) ENGINE=$(abspath $(ENGINE)) sh tests/prometheus.sh
+
 # Mutation testing, not part of check or CI (about 10 min): each mutation of
 # tests/mutations.txt applied alone to a copy of the tree, built, and the
 # suites it names run; prints killed or survived, the score, and stale lines.

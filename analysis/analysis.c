@@ -211,6 +211,7 @@ void an_free(struct an *a)
 		free(a->breaths[i].process);
 		free(a->breaths[i].path);
 		free(a->breaths[i].group);
+		free(a->breaths[i].host);
 		free_shares(&a->breaths[i]);
 	}
 	free(a->breaths);
@@ -443,6 +444,8 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->f.run = xstrdup(f->run ? f->run : f->path);
 	a->f.tsc_hz = f->tsc_hz;
 	a->f.order = f->order;
+	a->f.written = f->written;
+	a->f.lost = f->lost;
 	a->def = def;
 	a->ctx = ctx;
 	a->evs = xcalloc(65536, sizeof *a->evs);
@@ -767,6 +770,11 @@ int an_entry(struct an *a, const tl_entry *e)
 	return 0;
 }
 
+void an_file_lost(struct an *a, uint64_t n)
+{
+	a->f.lost += n;
+}
+
 uint64_t an_file_unknown(const struct an *a)
 {
 	return a->unknown;
@@ -785,20 +793,23 @@ int an_file_end(struct an *a)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
 	a->in_breath = 0;
-	if (b->n > 0 || b->share_breaths > 0) {
-		b->process = xstrdup(a->f.process);
-		b->path = xstrdup(a->f.path);
-		b->group = xstrdup(a->f.group);
-		b->hz = a->f.tsc_hz;
-		b->cycles = a->b_last[0] - a->b_first[0];
-		b->breaths = a->b_last[1] - a->b_first[1];
-		b->packets = a->b_last[2] - a->b_first[2];
-		b->bytes = a->b_last[3] - a->b_first[3];
-		b->order = a->f.order;
-		a->nbreaths++;
-	} else {
-		free_shares(b);
-	}
+	/* every file has a record: its entries' counters; the breath figures
+	 * when it has breath_end entries */
+	b->process = xstrdup(a->f.process);
+	b->path = xstrdup(a->f.path);
+	b->group = xstrdup(a->f.group);
+	b->host = xstrdup(a->f.host);
+	b->hz = a->f.tsc_hz;
+	b->cycles = a->b_last[0] - a->b_first[0];
+	b->breaths = a->b_last[1] - a->b_first[1];
+	b->packets = a->b_last[2] - a->b_first[2];
+	b->bytes = a->b_last[3] - a->b_first[3];
+	b->last_breath = a->b_last[1];
+	b->last_packets = a->b_last[2];
+	b->written = a->f.written;
+	b->lost = a->f.lost;
+	b->order = a->f.order;
+	a->nbreaths++;
 	/* begins still pending at the end of the file never ended */
 	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
 		if (ev->pending)
@@ -913,6 +924,7 @@ void an_add_breaths(struct an *a, const struct an_breaths *from)
 	b->process = xstrdup(b->process);
 	b->path = xstrdup(b->path);
 	b->group = xstrdup(b->group);
+	b->host = xstrdup(b->host);
 	b->shares = from->nshares ? xcalloc(from->nshares, sizeof *b->shares) : NULL;
 	for (size_t k = 0; k < from->nshares; k++) {
 		b->shares[k].app = xstrdup(from->shares[k].app);

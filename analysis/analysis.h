@@ -49,6 +49,9 @@ struct an_file {
 	const char *run;             /* the run it belongs to (NULL: its path) */
 	uint64_t tsc_hz;             /* 0: unknown */
 	uint64_t order;              /* its place among the inputs: orders breath summaries */
+	uint64_t written;            /* entries its writer ever wrote (the cursor) */
+	uint64_t lost;               /* ... of them not read: overwritten by the ring before
+				      * the read, or skipped as incomplete (an_file_lost()) */
 };
 
 /* How far the TSC frequencies of the files behind a row may differ (as a
@@ -86,18 +89,22 @@ struct an_row {
 	int hz_set;
 };
 
-/* One file's breath summary, from its first and last breath_end. */
 /* An app's cycles inside the breaths of a file (--per only). */
 struct an_share {
 	char *app;
 	double cycles;               /* its pairs' cycles, in the breaths counted */
 };
 
+/* A file's record: its breath summary (n > 0 or share_breaths > 0: it has
+ * breath_end entries), and the counters of its entries. */
 struct an_breaths {
-	char *process, *path, *group;
+	char *process, *path, *group, *host;
 	uint64_t hz;
 	uint64_t n;                  /* breath_end entries seen */
 	uint64_t breaths, packets, bytes, cycles;   /* last minus first */
+	uint64_t last_breath, last_packets;   /* the last breath_end's breath and totalpackets:
+					       * running counters of the process */
+	uint64_t written, lost;      /* as the file's struct an_file says */
 	uint64_t order;              /* the file's an_file.order */
 	/* where a breath's cycles go (--per): over the breaths that hold at
 	 * least one app pair (sampling logs a breath's app events with its
@@ -132,6 +139,10 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
  * out of memory, else 0. */
 int an_entry(struct an *a, const tl_entry *e);
 
+/* Adds N entries to the current file's lost ones (incomplete entries the
+ * reader skipped, known once it is read). */
+void an_file_lost(struct an *a, uint64_t n);
+
 /* Ends the current file. */
 int an_file_end(struct an *a);
 
@@ -144,8 +155,9 @@ uint64_t an_file_unknown(const struct an *a);
  * of memory, else 0. */
 int an_merge(struct an *into, const struct an *from);
 
-/* The rows, sorted by their keys; the breath summaries in file order; the
- * unmatched pair counts, by label. */
+/* The rows, sorted by their keys; the files' records in file order (those
+ * with breath figures have n > 0 or share_breaths > 0); the unmatched pair
+ * counts, by label. */
 struct an_row **an_rows(struct an *a, size_t *n);
 struct an_breaths *an_breath_list(struct an *a, size_t *n);
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);

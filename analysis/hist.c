@@ -215,6 +215,13 @@ int hist_new_block(struct hist *h, int x)
 	return (h->block[x] = calloc(HIST_SUB, sizeof *h->block[x])) ? 0 : -1;
 }
 
+double hist_sum(const struct hist *h)
+{
+	struct big t1, t2;
+	totals(h, &t1, &t2);
+	return (double)(big_ld(&t1) * 0x1p-32L);
+}
+
 double hist_mean(const struct hist *h)
 {
 	double mean, m2;

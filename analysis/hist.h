@@ -79,6 +79,9 @@ static inline int hist_add_whole(struct hist *h, uint64_t v)
 	return 0;
 }
 
+/* The sum of the values added (from the exact sums, rounded once). */
+double hist_sum(const struct hist *h);
+
 /* The mean of the values added. */
 double hist_mean(const struct hist *h);
 

@@ -17,6 +17,7 @@ const unsigned char an_summary_magic[8] = { 0x89, 'T', 'L', 'S', '\r', '\n', 0x1
 /* Sections, in this order; a reader skips tags it does not know. */
 enum { SEC_OPTIONS = 1, SEC_STRINGS, SEC_ROWS, SEC_BREATHS, SEC_UNMATCHED, SEC_FOUND };
 
+#define BREATH_NUMBERS 11            /* hz ... lost: the numbers of a file's record */
 #define NROWKEYS 8                   /* event, app, process, cpu, numa, host, group, run */
 static const int row_keys[NROWKEYS] = { AN_EVENT, AN_APP,  AN_PROCESS, AN_CPU,
 					AN_NUMA,  AN_HOST, AN_GROUP,   AN_RUN };
@@ -195,8 +196,10 @@ static void put_breaths(struct enc *e, struct an *a, struct strtab *t)
 		put_var(e, strtab_id(t, b[i].process));
 		put_var(e, strtab_id(t, b[i].path));
 		put_var(e, strtab_id(t, b[i].group));
+		put_var(e, strtab_id(t, b[i].host));
 		put_limbs(e, (uint64_t[]){ b[i].hz, b[i].n, b[i].breaths, b[i].packets, b[i].bytes,
-					   b[i].cycles, b[i].share_breaths }, 7);
+					   b[i].cycles, b[i].share_breaths, b[i].last_breath,
+					   b[i].last_packets, b[i].written, b[i].lost }, BREATH_NUMBERS);
 		put_num(e, b[i].share_cycles);
 		put_var(e, b[i].nshares);
 		for (size_t k = 0; k < b[i].nshares; k++) {
@@ -591,16 +594,18 @@ static int read_rows(struct dec *d)
 static int read_breath(struct dec *d, uint64_t rank)
 {
 	struct an_breaths b;
-	uint64_t v[7], n;
+	uint64_t v[BREATH_NUMBERS], n;
 	const char *group;
 	memset(&b, 0, sizeof b);
 	if (get_str(d, (const char **)&b.process, 0) < 0 || get_str(d, (const char **)&b.path, 0) < 0 ||
-	    get_str(d, &group, 0) < 0 || get_limbs(d, v, 7) < 0 || get_value(d, &b.share_cycles) < 0 ||
+	    get_str(d, &group, 0) < 0 || get_str(d, (const char **)&b.host, 0) < 0 ||
+	    get_limbs(d, v, BREATH_NUMBERS) < 0 || get_value(d, &b.share_cycles) < 0 ||
 	    get_count(d, &n) < 0)
 		return -1;
 	b.group = (char *)(d->m->group ? d->m->group : group);
 	b.hz = v[0], b.n = v[1], b.breaths = v[2], b.packets = v[3], b.bytes = v[4];
-	b.cycles = v[5], b.share_breaths = v[6];
+	b.cycles = v[5], b.share_breaths = v[6], b.last_breath = v[7], b.last_packets = v[8];
+	b.written = v[9], b.lost = v[10];
 	b.order = d->m->order + rank;
 	if (!(b.shares = calloc(n ? n : 1, sizeof *b.shares)))
 		return damaged(d, "out of memory");
@@ -622,8 +627,8 @@ static int read_breaths(struct dec *d)
 	if (get_count(d, &n) < 0)
 		return -1;
 	if (n >> 32)
-		return damaged(d, "%llu breath summaries", (unsigned long long)n);
-	d->where = "breath summary";
+		return damaged(d, "%llu file records", (unsigned long long)n);
+	d->where = "file";
 	for (d->item = 0; d->item < n; d->item++)
 		if (read_breath(d, d->item) < 0)
 			return -1;

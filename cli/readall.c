@@ -61,6 +61,8 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.run = j->run;
 	file.tsc_hz = in->info.tsc_hz;
 	file.order = order << 32;   /* a summary's files take the orders after it */
+	file.written = in->info.cursor;
+	file.lost = in->info.cursor > in->info.used ? in->info.cursor - in->info.used : 0;
 	an_file_begin(e, &file, def_of, in);
 }
 
@@ -128,6 +130,7 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 	if (warm)
 		warm_stop();
 	in->unknown = an_file_unknown(e);
+	an_file_lost(e, tl_reader_skipped(in->r));
 	an_file_end(e);
 	j->problems += input_report_damage(j->cmd, in);
 	j->read = 1;

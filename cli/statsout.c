@@ -173,6 +173,8 @@ struct table *statsout_breaths(struct an *e, int format)
 	const struct an_breaths *b = an_breath_list(e, &n);
 	struct table *t = table_new("breaths", cols, 9);
 	for (size_t i = 0; i < n; i++) {
+		if (!b[i].n && !b[i].share_breaths)
+			continue;   /* a file without breath_end entries */
 		/* per second as N * hz / cycles, not N / (cycles / hz): one rounding */
 		double hz = b[i].hz ? (double)b[i].hz : NAN, cy = (double)b[i].cycles;
 		double br = (double)b[i].breaths, pk = (double)b[i].packets, by = (double)b[i].bytes;

@@ -70,6 +70,7 @@ Suite *trust_suite(void);
 Suite *export_suite(void);
 Suite *hostile_suite(void);
 Suite *summary_suite(void);
+Suite *metrics_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

@@ -49,17 +49,23 @@ static void put_bytes(struct enc *e, const void *s, size_t n)
 	e->len += n;
 }
 
-/* V as LEB128: 7 bits a byte, low first, the top bit set on all but the last. */
+/* V as LEB128: 7 bits a byte, low first, the top bit set on all but the
+ * last; straight into the buffer (one of these per count written). */
 static void put_var(struct enc *e, uint64_t v)
 {
-	unsigned char b[10];
-	size_t n = 0;
-	do {
-		b[n] = (unsigned char)(v & 0x7f);
+	unsigned char *p;
+	if (e->len + 10 > e->cap) {
+		e->cap = 2 * e->len + 256;
+		if (!(e->p = realloc(e->p, e->cap)))
+			abort();
+	}
+	p = e->p + e->len;
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
 		v >>= 7;
-		b[n++] |= v ? 0x80 : 0;
-	} while (v);
-	put_bytes(e, b, n);
+	}
+	*p++ = (unsigned char)v;
+	e->len = (size_t)(p - e->p);
 }
 
 /* A double: 2 W for a whole W below 2^62, else 1 and its 8 bytes. */
@@ -336,6 +342,10 @@ static int damaged(struct dec *d, const char *why, ...)
 
 static int get_var(struct dec *d, uint64_t *v)
 {
+	if (d->p < d->end && !(*d->p & 0x80)) {   /* most numbers: one byte */
+		*v = *d->p++;
+		return 0;
+	}
 	*v = 0;
 	for (int shift = 0; shift < 64; shift += 7) {
 		unsigned b;
@@ -521,8 +531,11 @@ static void map_keys(struct dec *d, const char *const key[NROWKEYS], int bucket,
 	if (d->m->group)
 		kv[AN_GROUP] = (char *)d->m->group;
 	if (d->m->runs_by_dir && kv[AN_RUN]) {
-		char *copy = strdup(kv[AN_RUN]);
-		if (!copy || !(*dir = strdup(dirname(copy))))
+		/* "host\x1fpath" (readall.c): the path's directory, of the same host */
+		const char *path = strchr(kv[AN_RUN], '\x1f') ? strchr(kv[AN_RUN], '\x1f') + 1 : kv[AN_RUN];
+		char *copy = strdup(path);
+		if (!copy || asprintf(dir, "%.*s%s", (int)(path - kv[AN_RUN]), kv[AN_RUN],
+				      dirname(copy)) < 0)
 			abort();
 		free(copy);
 		kv[AN_RUN] = *dir;

@@ -25,7 +25,8 @@ extern const unsigned char an_summary_magic[8];
 struct an_summary_map {
 	const char *fixed;           /* the reader's fixed options, as an_summary_write() took them */
 	const char *group;           /* NULL: each file keeps its group; else this label */
-	int runs_by_dir;             /* a run is the directory of each file, not the file */
+	int runs_by_dir;             /* a run is the directory of each file, not the file (the
+				      * run key is "HOST\x1fPATH": the directory of PATH) */
 	uint64_t order;              /* breath summaries are ordered ORDER + their rank */
 };
 

@@ -2,6 +2,7 @@
  * `diff`: the walk of each input (its messages kept), a thread per CPU
  * reading the files (logs, and summaries added whole), messages and
  * progress printed in input order. */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
@@ -54,16 +55,21 @@ static const tl_def *def_of(void *ctx, uint16_t msgid)
 static void begin_file(struct an *e, const struct job *j, struct input *in, uint64_t order)
 {
 	struct an_file file;
+	char *run;
 	file.path = in->path;
 	file.process = in->label;
 	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
 	file.group = j->group;
-	file.run = j->run;
+	/* a run is a file (or directory) of a host: two hosts' logs may have one path */
+	if (asprintf(&run, "%s\x1f%s", file.host, j->run) < 0)
+		abort();
+	file.run = run;
 	file.tsc_hz = in->info.tsc_hz;
 	file.order = order << 32;   /* a summary's files take the orders after it */
 	file.written = in->info.cursor;
 	file.lost = in->info.cursor > in->info.used ? in->info.cursor - in->info.used : 0;
 	an_file_begin(e, &file, def_of, in);
+	free(run);
 }
 
 /* Feeds the entries of IN that job J's window keeps into engine E: the

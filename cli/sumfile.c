@@ -82,7 +82,15 @@ int sumfile_save(const char *cmd, const char *path, struct an *e, const char *fi
 		free(file);
 		return -1;
 	}
-	if (show && an_summary_read(show, file, size, m, err, sizeof err) < 0) {
+	/* what E counted, projected to SHOW's keys: read back when the map
+	 * changes keys (runs by directory, a group), else merged, the same */
+	if (show && !m->runs_by_dir && !m->group && an_merge(show, e) < 0) {
+		cli_error(cmd, "out of memory");
+		free(file);
+		return -1;
+	}
+	if (show && (m->runs_by_dir || m->group) &&
+	    an_summary_read(show, file, size, m, err, sizeof err) < 0) {
 		cli_error(cmd, "%s: %s", path ? path : "summary", err);   /* a bug: it must read back */
 		free(file);
 		return -1;

@@ -17,7 +17,9 @@ int sumfile_read(const char *cmd, const char *path, int fd, struct an *e,
 
 /* Writes the summary of engine E, made with the fixed options FIXED, to
  * PATH atomically (mode 0644; PATH NULL: nowhere); then, if SHOW is not
- * NULL, adds it to SHOW as a reader of PATH would (M as for sumfile_read()). Reports problems as
+ * NULL, adds what E counted to SHOW as a reader of PATH would (M as for
+ * sumfile_read()): merged (an_merge()), or read back from the summary when
+ * M maps the keys. Reports problems as
  * "timeline CMD: PATH: problem". Returns 0 or -1. */
 int sumfile_save(const char *cmd, const char *path, struct an *e, const char *fixed,
 		 struct an *show, const struct an_summary_map *m);

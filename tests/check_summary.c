@@ -156,6 +156,15 @@ START_TEST(test_diff_of_summaries_is_diff_of_their_logs_byte_for_byte)
 	free(a);
 	free(b);
 	same_rc("diff --per packets -f json", "a b", "da.sum db.sum", 1);
+	/* one log, summarized as host h7's and as host h8's: two runs, not one */
+	set_host("a/1", "h7");
+	a = tl_all("stats --save h7.sum a/1");
+	free(a);
+	set_host("a/1", "h8");
+	a = tl_all("stats --save h8.sum a/1 && %s diff -f csv --a h7.sum --a h8.sum --b b/1 --b b/2",
+		   timeline_bin());
+	ck_assert_msg(strstr(a, "\n\"app.push\",2,2,"), "%s", a);   /* event, runs_a, runs_b */
+	free(a);
 }
 END_TEST
 

@@ -477,6 +477,26 @@ START_TEST(test_top_usage_errors_exit_2_with_the_reason)
 }
 END_TEST
 
+START_TEST(test_top_batch_says_once_what_it_cannot_read_and_exits_2)
+{
+	const char *logs = S("%s/logs", test_dir), *bad = S("%s/logs/cut.timeline", test_dir);
+	char *out, *err, head[64] = "";
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	memcpy(head, "\x89TLN\r\n\x1a\n", 8);   /* a header cut short */
+	write_file(bad, head, sizeof head);
+	/* a file that is no log may be one being made: said when it still is
+	 * not at the third refresh, once; a missing path at once */
+	ck_assert_int_eq(run(S("'%s' top -b -n 5 -d 0.1 %s %s/missing", timeline_bin(), logs, test_dir),
+			     &out, &err), 2);
+	ck_assert_str_eq(err, S("timeline top: %s/missing: No such file or directory\n"
+				"timeline top: %s: not a timeline log (64 bytes, shorter than a header)\n",
+				test_dir, bad));
+	ck_assert_ptr_nonnull(strstr(out, "refresh 5 every 0.1s"));
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* ---- the screen, in tmux ----------------------------------------------------- */
 
 /* The tmux server of this test case: its own socket, killed after the case
@@ -749,6 +769,7 @@ Suite *top_suite(void)
 	tcase_add_test(b, test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so);
 	tcase_add_test(b, test_top_batch_text_and_csv_show_each_refresh);
 	tcase_add_test(b, test_top_usage_errors_exit_2_with_the_reason);
+	tcase_add_test(b, test_top_batch_says_once_what_it_cannot_read_and_exits_2);
 	tcase_add_test(t, test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits);
 	tcase_add_test(t, test_top_screen_is_restored_after_sigint_and_sigterm);
 	return s;

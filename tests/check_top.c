@@ -258,9 +258,10 @@ static const char *words(const char *s)
  * equal; the sums are of whole numbers of cycles: equal too. */
 static const char agree_py[] =
 	"import json,sys\n"
-	"top=[json.loads(l) for l in open(sys.argv[1])]\n"
-	"per=[json.loads(l) for l in open(sys.argv[2])]\n"
-	"lag=[json.loads(l) for l in open(sys.argv[3])]\n"
+	"def nan(c): raise ValueError(c)\n"
+	"top=[json.loads(l,parse_constant=nan) for l in open(sys.argv[1])]\n"
+	"per=[json.loads(l,parse_constant=nan) for l in open(sys.argv[2])]\n"
+	"lag=[json.loads(l,parse_constant=nan) for l in open(sys.argv[3])]\n"
 	"logs=top[-1][\"logs\"]\n"
 	"assert len(logs)==1 and not logs[0][\"running\"]\n"
 	"w=logs[0][\"window\"]\n"
@@ -312,7 +313,8 @@ END_TEST
  * entries, and in which blocks it was running, ended, or gone. */
 static const char lives_py[] =
 	"import json,sys\n"
-	"blocks=[json.loads(l) for l in open(sys.argv[1])]\n"
+	"def nan(c): raise ValueError(c)\n"
+	"blocks=[json.loads(l,parse_constant=nan) for l in open(sys.argv[1])]\n"
 	"paths=sorted({l[\"path\"] for b in blocks for l in b[\"logs\"]})\n"
 	"for p in paths:\n"
 	"  s=\"\"\n"
@@ -395,8 +397,9 @@ START_TEST(test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so)
 	 * left unread, the newest read */
 	write_file(S("%s/top.json", test_dir), json, strlen(json));
 	py = ok(S("python3 -c 'import json,sys\n"
+		  "def nan(c): raise ValueError(c)\n"
 		  "for l in open(sys.argv[1]):\n"
-		  "  s=json.loads(l)[\"logs\"][0][\"last\"]\n"
+		  "  s=json.loads(l,parse_constant=nan)[\"logs\"][0][\"last\"]\n"
 		  "  print(s[\"read\"]+s[\"lost\"]+s[\"unread\"]==s[\"written\"], s[\"unread\"]>0, s[\"read\"]>0)'"
 		  " %s/top.json", test_dir));
 	ck_assert_str_eq(py, "True True True\nTrue True True\nTrue True True\n");

@@ -207,13 +207,15 @@ $(BENCH_LTTNG): bench/lttng.c bench/lttng_tp.h $(LIBA)
 endif
 
 # Logger costs in TSC ticks (ratios to RDTSC in the same run), instruction
-# counts with callgrind, the reading side, LTTng-UST side by side, and the
-# CPU `timeline top` takes while it watches; all land in
+# counts with callgrind, the reading side, the report's scale targets
+# (bench/report.sh, with Chromium), LTTng-UST side by side, and the CPU
+# `timeline top` takes while it watches; all land in
 # bench/results/latest.csv. Peers that are missing are skipped.
 bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/read.sh $(BUILD)
+	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/report.sh $(BUILD)
 	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
 

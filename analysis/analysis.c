@@ -67,7 +67,12 @@ struct an_ev {
 	struct an_row *row;          /* the row of its last entry ... */
 	uint16_t row_aux;            /* ... for this cpu/node word ... */
 	int row_bucket;              /* ... and bucket: most entries reuse it */
+	struct an_row **brow;        /* --bucket: the last row of each bucket (index
+				      * bucket + 1), made on first use ... */
+	uint16_t *baux;              /* ... and its cpu/node word */
+	size_t unmatched;            /* end: its index in the unmatched counts + 1, 0 unset */
 	int share;                   /* app pair end: index in the file's shares, -1 unset */
+	int series;                  /* pair end: index in the file's series, -1 unset */
 	unsigned breath;             /* 1: a breath_end with the summary's arguments */
 	int b_breath, b_packets, b_bytes;
 };
@@ -104,10 +109,25 @@ struct an {
 	double *acc;
 	size_t acap;
 	int in_breath, acc_any;
+	/* ... and its pairs whose end carries no unit, waiting for the breath's */
+	struct deferred { struct an_ev *ev; tl_entry e; double cycles; } *deferred;
+	size_t ndeferred, dcap;
+	/* the current file over time (o.series): its span, samples per pair,
+	 * breath_end running totals; the files done */
+	uint64_t ft0, ft1;
+	int fany;
+	struct sbuf { struct bin_sample *s; size_t n, cap; } *sv, *su;
+	struct an_series *ser;       /* labels of sv[i] (and su[i] for the breath) */
+	size_t nser, sercap;         /* series in this file; sv and su made so far */
+	struct totals { uint64_t t, breath, packets, bytes; } *tot;
+	size_t ntot, tcap;
+	struct an_timeline *tl;
+	size_t ntl;
 };
 
 struct an_breaths;
 static void free_shares(struct an_breaths *b);
+static void free_timeline(struct an_timeline *t);
 
 static char *xstrdup(const char *s)
 {
@@ -164,6 +184,11 @@ struct an *an_new(const struct an_options *o)
 	return a;
 }
 
+const struct an_options *an_opts(const struct an *a)
+{
+	return &a->o;
+}
+
 const char *an_bucket_label(const struct an *a, int i)
 {
 	return i >= 0 && (size_t)i < a->o.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";
@@ -182,6 +207,8 @@ static void free_evs(struct an *a)
 		free(e->label);
 		free(e->begin_key);
 		free(e->match_key);
+		free(e->brow);
+		free(e->baux);
 		free(e);
 	}
 	free(a->evs);
@@ -214,6 +241,22 @@ void an_free(struct an *a)
 	}
 	free(a->breaths);
 	free(a->acc);
+	free(a->deferred);
+	for (size_t i = 0; i < a->sercap; i++) {
+		free(a->sv[i].s);
+		free(a->su[i].s);
+	}
+	for (size_t i = 0; i < a->nser; i++) {
+		free(a->ser[i].label);
+		free(a->ser[i].app);
+	}
+	free(a->sv);
+	free(a->su);
+	free(a->ser);
+	free(a->tot);
+	for (size_t i = 0; i < a->ntl; i++)
+		free_timeline(&a->tl[i]);
+	free(a->tl);
 	for (size_t i = 0; i < a->nunmatched; i++)
 		free(a->unmatched[i].label);
 	free(a->unmatched);
@@ -363,6 +406,7 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	ev->app = app_of(d->attrs);
 	ev->level = d->known && d->level < 10 ? d->level : 9;
 	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
+	ev->series = -1;
 	if (d->known && a->o.per) {
 		for (size_t r = 0; r < a->o.npairs && ev->role == ROLE_NONE; r++) {
 			const struct an_pair *p = &a->pairs[r];
@@ -529,12 +573,18 @@ uint64_t an_hz_agree(uint64_t lo, uint64_t hi)
 	return lo + (hi - lo) / 2;
 }
 
+/* The cpu and numa key values of entry E ("?": unknown). */
+static void cpu_numa(const tl_entry *e, char cpu[16], char numa[16])
+{
+	snprintf(cpu, 16, e->cpu == 0xfff ? "?" : "%u", (unsigned)e->cpu);
+	snprintf(numa, 16, e->numa == 0xf && e->cpu == 0xfff ? "?" : "%u", (unsigned)e->numa);
+}
+
 /* The key values of entry E of event EV in the current file. */
 static void keys_of(const struct an *a, const struct an_ev *ev, const char *event,
 		    const tl_entry *e, char *kv[AN_NKEYS], char cpu[16], char numa[16])
 {
-	snprintf(cpu, 16, e->cpu == 0xfff ? "?" : "%u", (unsigned)e->cpu);
-	snprintf(numa, 16, e->numa == 0xf && e->cpu == 0xfff ? "?" : "%u", (unsigned)e->numa);
+	cpu_numa(e, cpu, numa);
 	kv[AN_EVENT] = (char *)event;
 	kv[AN_APP] = ev->app;
 	kv[AN_PROCESS] = (char *)a->f.process;
@@ -560,6 +610,12 @@ static inline struct an_row *cached_row(struct an *a, struct an_ev *ev, const ch
 {
 	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
 		return ev->row;
+	if (ev->brow && ev->brow[bucket + 1] && ev->baux[bucket + 1] == e->aux) {
+		ev->row = ev->brow[bucket + 1];
+		ev->row_aux = e->aux;
+		ev->row_bucket = bucket;
+		return ev->row;
+	}
 	return find_row(a, ev, event, e, bucket);
 }
 
@@ -573,6 +629,14 @@ static struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event
 	ev->row_aux = e->aux;
 	ev->row_bucket = bucket;
 	note_hz(ev->row, a->f.tsc_hz);
+	if (a->o.nedges && !ev->brow) {   /* the rows of every bucket, remembered */
+		ev->brow = xcalloc(a->o.nedges + 1, sizeof *ev->brow);
+		ev->baux = xcalloc(a->o.nedges + 1, sizeof *ev->baux);
+	}
+	if (ev->brow) {
+		ev->brow[bucket + 1] = ev->row;
+		ev->baux[bucket + 1] = e->aux;
+	}
 	return ev->row;
 }
 
@@ -627,10 +691,43 @@ static inline int is_breath(const struct an *a, const struct an_ev *ev)
 	return ev->rule == (int)a->o.npairs - 1;
 }
 
-/* Counts the CYCLES of the pair ended by EV towards where the breath's
- * cycles go: an app's into the breath under way, a breath's (with its
- * apps') into the file's shares when any app pair lay inside it. */
-static void share_pair(struct an *a, struct an_ev *ev, double cycles)
+/* B's split of where the cycles go for the CPU of entry E (added if new). */
+static struct an_where *where_of(struct an_breaths *b, const tl_entry *e)
+{
+	struct an_where *w;
+	for (size_t i = 0; i < b->nwhere; i++)
+		if (b->where[i].aux == e->aux)
+			return &b->where[i];
+	if (!(b->where = realloc(b->where, (b->nwhere + 1) * sizeof *b->where)))
+		abort();
+	w = memset(&b->where[b->nwhere++], 0, sizeof *w);
+	w->aux = e->aux;
+	cpu_numa(e, w->cpu, w->numa);
+	return w;
+}
+
+/* Counts a breath of CYCLES ended by entry E, holding the cycles ACC of
+ * B's apps (by share index), into B's split by CPU. */
+static void count_where(struct an_breaths *b, const tl_entry *e, double cycles,
+			const double *acc)
+{
+	struct an_where *w = where_of(b, e);
+	if (w->napps < b->nshares) {
+		if (!(w->apps = realloc(w->apps, b->nshares * sizeof *w->apps)))
+			abort();
+		memset(w->apps + w->napps, 0, (b->nshares - w->napps) * sizeof *w->apps);
+		w->napps = b->nshares;
+	}
+	w->breaths++;
+	w->cycles += cycles;
+	for (size_t i = 0; i < b->nshares; i++)
+		w->apps[i] += acc[i];
+}
+
+/* Counts the CYCLES of the pair ended by EV (entry E) towards where the
+ * breath's cycles go: an app's into the breath under way, a breath's (with
+ * its apps') into the file's shares when any app pair lay inside it. */
+static void share_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
 	if (is_breath(a, ev)) {
@@ -639,6 +736,7 @@ static void share_pair(struct an *a, struct an_ev *ev, double cycles)
 			b->share_cycles += cycles;
 			for (size_t i = 0; i < b->nshares; i++)
 				b->shares[i].cycles += a->acc[i];
+			count_where(b, e, cycles, a->acc);
 		}
 		a->in_breath = 0;
 	} else if (a->in_breath && strcmp(ev->app, "-")) {
@@ -655,8 +753,111 @@ static void share_begin(struct an *a, const struct an_ev *ev)
 		return;
 	a->in_breath = 1;
 	a->acc_any = 0;
+	a->ndeferred = 0;
 	for (size_t i = 0; i < a->breaths[a->nbreaths].nshares; i++)
 		a->acc[i] = 0;
+}
+
+/* ---- the current file over time (o.series) ---- */
+
+static int sbuf_add(struct sbuf *b, uint64_t t, double v)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 1024;
+		struct bin_sample *s = realloc(b->s, cap * sizeof *s);
+		if (!s)
+			return -1;
+		b->s = s;
+		b->cap = cap;
+	}
+	b->s[b->n].t = t;
+	b->s[b->n++].v = v;
+	return 0;
+}
+
+/* The index of EV's series (its pair label and app) in the current file. */
+static int series_of(struct an *a, struct an_ev *ev)
+{
+	size_t k;
+	for (k = 0; k < a->nser; k++)
+		if (!strcmp(a->ser[k].label, ev->label) && !strcmp(a->ser[k].app, ev->app))
+			return ev->series = (int)k;
+	if (k == a->sercap) {   /* the buffers of earlier files are reused */
+		if (!(a->ser = realloc(a->ser, (k + 1) * sizeof *a->ser)) ||
+		    !(a->sv = realloc(a->sv, (k + 1) * sizeof *a->sv)) ||
+		    !(a->su = realloc(a->su, (k + 1) * sizeof *a->su)))
+			abort();
+		memset(&a->sv[k], 0, sizeof *a->sv);
+		memset(&a->su[k], 0, sizeof *a->su);
+		a->sercap = k + 1;
+	}
+	memset(&a->ser[k], 0, sizeof *a->ser);
+	a->sv[k].n = a->su[k].n = 0;
+	a->ser[k].label = xstrdup(ev->label);
+	a->ser[k].app = xstrdup(ev->app);
+	a->nser = k + 1;
+	return ev->series = (int)k;
+}
+
+/* Adds the pair of EV ended at T, of cycles per unit V and UNITS, to the
+ * file's series. Returns -1 out of memory, else 0. */
+static int series_add(struct an *a, struct an_ev *ev, uint64_t t, double v, double units)
+{
+	int k = ev->series >= 0 ? ev->series : series_of(a, ev);
+	if (sbuf_add(&a->sv[k], t, v) < 0)
+		return -1;
+	return is_breath(a, ev) ? sbuf_add(&a->su[k], t, units) : 0;
+}
+
+/* ---- pairs ---- */
+
+/* Counts the pair of EV ended by entry E, of CYCLES and UNITS, in BUCKET:
+ * into its row, or as empty when it moved none (DIFFED: its units are end
+ * minus begin). Returns -1 out of memory, else 0. */
+static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles,
+		      double units, int bucket, int diffed)
+{
+	struct an_row *r = cached_row(a, ev, ev->label, e, bucket);
+	if (!(units > 0)) {
+		r->empty++;
+		r->empty_diffed += diffed;
+		return 0;
+	}
+	r->cycles += cycles;
+	r->units += units;
+	if (a->o.series && series_add(a, ev, e->tsc, cycles / units, units) < 0)
+		return -1;
+	return hist_add(&r->h, cycles / units);
+}
+
+/* Keeps the pair of EV ended by entry E, of CYCLES, whose end carries no
+ * unit, until the breath under way ends. */
+static void defer(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles)
+{
+	if (a->ndeferred == a->dcap) {
+		a->dcap = a->dcap ? 2 * a->dcap : 16;
+		if (!(a->deferred = realloc(a->deferred, a->dcap * sizeof *a->deferred)))
+			abort();
+	}
+	a->deferred[a->ndeferred].ev = ev;
+	a->deferred[a->ndeferred].e = *e;
+	a->deferred[a->ndeferred++].cycles = cycles;
+}
+
+/* Counts the pairs deferred in the breath that just ended with the UNITS
+ * it moved, in its BUCKET: Snabb's app events carry no packet counts, so
+ * an app's cycles are divided by its breath's packets. Returns -1 out of
+ * memory, else 0. */
+static int flush_deferred(struct an *a, double units, int bucket)
+{
+	int rc = 0;
+	for (size_t i = 0; i < a->ndeferred; i++) {
+		struct deferred *d = &a->deferred[i];
+		if (count_pair(a, d->ev, &d->e, d->cycles, units, bucket, 0) < 0)
+			rc = -1;
+	}
+	a->ndeferred = 0;
+	return rc;
 }
 
 /* An end event: pair it with its begin, if pending. */
@@ -664,7 +865,6 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 {
 	struct an_ev *b = ev->begin;
 	double units, cycles;
-	struct an_row *r;
 	int bucket = -1;
 	if (!b) {
 		const tl_def *bd;
@@ -679,14 +879,23 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 		ev->begin = b;
 	}
 	if (!b || !b->pending) {
-		unmatched_for(a, ev->label)->ends++;
+		if (!ev->unmatched)   /* the list only grows: an index stays good */
+			ev->unmatched = (size_t)(unmatched_for(a, ev->label) - a->unmatched) + 1;
+		a->unmatched[ev->unmatched - 1].ends++;
 		return 0;
 	}
 	b->pending = 0;
 	cycles = e->tsc >= b->ptsc ? (double)(e->tsc - b->ptsc) : 0;
-	share_pair(a, ev, cycles);
-	if (ev->unit < 0)
-		return 0;   /* no such unit in this pair: nothing to attribute */
+	share_pair(a, ev, e, cycles);
+	if (ev->unit < 0) {
+		/* no such unit in this pair: an app's inside a breath takes the
+		 * breath's when it ends; otherwise nothing to attribute */
+		if (is_breath(a, ev))
+			a->ndeferred = 0;
+		else if (a->in_breath)
+			defer(a, ev, e, cycles);
+		return 0;
+	}
 	units = (double)e->args[ev->unit];
 	if (ev->begin_unit >= 0)
 		units -= (double)b->pargs[ev->begin_unit];
@@ -696,15 +905,35 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 			batch -= (double)b->pargs[ev->begin_bucket];
 		bucket = bucket_of(a, batch);
 	}
-	r = cached_row(a, ev, ev->label, e, bucket);
-	if (!(units > 0)) {
-		r->empty++;
-		r->empty_diffed += ev->begin_unit >= 0;
-		return 0;
+	if (count_pair(a, ev, e, cycles, units, bucket, ev->begin_unit >= 0) < 0)
+		return -1;
+	return is_breath(a, ev) ? flush_deferred(a, units, bucket) : 0;
+}
+
+/* The current file's span over time: entries at T come in. */
+static inline void note_time(struct an *a, uint64_t t)
+{
+	if (!a->fany || t < a->ft0)
+		a->ft0 = t;
+	if (!a->fany || t > a->ft1)
+		a->ft1 = t;
+	a->fany = 1;
+}
+
+/* Keeps a breath_end's time and running totals V (tsc, breath, packets,
+ * bytes) for the throughput over time. Returns -1 out of memory, else 0. */
+static int add_totals(struct an *a, const uint64_t v[4])
+{
+	if (a->ntot == a->tcap) {
+		size_t cap = a->tcap ? 2 * a->tcap : 1024;
+		struct totals *t = realloc(a->tot, cap * sizeof *t);
+		if (!t)
+			return -1;
+		a->tot = t;
+		a->tcap = cap;
 	}
-	r->cycles += cycles;
-	r->units += units;
-	return hist_add(&r->h, cycles / units);
+	a->tot[a->ntot++] = (struct totals){ v[0], v[1], v[2], v[3] };
+	return 0;
 }
 
 int an_entry(struct an *a, const tl_entry *e)
@@ -713,12 +942,16 @@ int an_entry(struct an *a, const tl_entry *e)
 	if (!ev)
 		ev = a->evs[e->msgid] = make_ev(a, e->msgid);
 	a->unknown += (unsigned)ev->unknown;
+	if (a->o.series)
+		note_time(a, e->tsc);
 	if (ev->breath) {
 		uint64_t v[4] = { e->tsc, e->args[ev->b_breath], e->args[ev->b_packets],
 				  e->args[ev->b_bytes] };
 		if (a->breaths[a->nbreaths].n++ == 0)
 			memcpy(a->b_first, v, sizeof v);
 		memcpy(a->b_last, v, sizeof v);
+		if (a->o.series && add_totals(a, v) < 0)
+			return -1;
 	}
 	if (a->o.per) {
 		if (ev->role == ROLE_BEGIN) {
@@ -770,6 +1003,71 @@ static void free_shares(struct an_breaths *b)
 	free(b->shares);
 	b->shares = NULL;
 	b->nshares = 0;
+	for (size_t i = 0; i < b->nwhere; i++)
+		free(b->where[i].apps);
+	free(b->where);
+	b->where = NULL;
+	b->nwhere = 0;
+}
+
+/* The number of bins for N samples: N / AN_PER_BIN, from 1 to o.series. */
+static size_t nbins_for(const struct an *a, size_t n)
+{
+	n /= AN_PER_BIN;
+	return n < 1 ? 1 : n > a->o.series ? a->o.series : n;
+}
+
+/* Adds the change between consecutive breath_end totals to the bins of T. */
+static void bin_totals(const struct an *a, struct an_timeline *t)
+{
+	for (size_t i = 1; i < a->ntot; i++) {
+		const struct totals *p = &a->tot[i - 1], *c = &a->tot[i];
+		size_t k = bin_index(c->t, t->t0, t->span, t->nbins);
+		t->breaths[k] += (double)(int64_t)(c->breath - p->breath);
+		t->packets[k] += (double)(int64_t)(c->packets - p->packets);
+		t->bytes[k] += (double)(int64_t)(c->bytes - p->bytes);
+		t->cycles[k] += (double)(int64_t)(c->t - p->t);
+	}
+}
+
+/* Cuts the current file's series into bins, as a new timeline of A, and
+ * empties them. Returns -1 out of memory, else 0. */
+static int make_timeline(struct an *a)
+{
+	struct an_timeline *t;
+	int rc = 0;
+	if (!(a->tl = realloc(a->tl, (a->ntl + 1) * sizeof *a->tl)))
+		abort();
+	t = memset(&a->tl[a->ntl++], 0, sizeof *t);
+	t->process = xstrdup(a->f.process);
+	t->path = xstrdup(a->f.path);
+	t->group = xstrdup(a->f.group);
+	t->order = a->f.order;
+	t->hz = a->f.tsc_hz;
+	t->t0 = a->ft0;
+	t->span = a->ft1 - a->ft0 + 1;
+	t->nbins = nbins_for(a, a->ntot);
+	t->s = xcalloc(a->nser, sizeof *t->s);
+	t->ns = a->nser;
+	for (size_t k = 0; k < a->nser; k++) {
+		struct an_series *s = &t->s[k];
+		*s = a->ser[k];   /* takes its label and app */
+		s->nbins = nbins_for(a, a->sv[k].n);
+		s->v = xcalloc(s->nbins, sizeof *s->v);
+		rc |= bins_make(a->sv[k].s, a->sv[k].n, t->t0, t->span, s->nbins, s->v);
+		if (a->su[k].n) {
+			s->units = xcalloc(s->nbins, sizeof *s->units);
+			rc |= bins_make(a->su[k].s, a->su[k].n, t->t0, t->span, s->nbins, s->units);
+		}
+		a->sv[k].n = a->su[k].n = 0;
+	}
+	t->breaths = xcalloc(t->nbins, sizeof *t->breaths);
+	t->packets = xcalloc(t->nbins, sizeof *t->packets);
+	t->bytes = xcalloc(t->nbins, sizeof *t->bytes);
+	t->cycles = xcalloc(t->nbins, sizeof *t->cycles);
+	bin_totals(a, t);
+	a->nser = a->ntot = 0;
+	return rc;
 }
 
 /* Fills B, the current file's breath summary, from the first and last
@@ -790,7 +1088,12 @@ static void fill_breaths(const struct an *a, struct an_breaths *b)
 int an_file_end(struct an *a)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
+	int rc = 0;
 	a->in_breath = 0;
+	a->ndeferred = 0;
+	if (a->o.series && a->fany && (a->nser || a->ntot))
+		rc = make_timeline(a);
+	a->fany = 0;
 	if (b->n > 0 || b->share_breaths > 0) {
 		fill_breaths(a, b);
 		a->nbreaths++;
@@ -802,7 +1105,7 @@ int an_file_end(struct an *a)
 		if (ev->pending)
 			unmatched_for(a, ev->name)->begins++;
 	free_evs(a);
-	return 0;
+	return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -883,6 +1186,94 @@ static int by_label(const void *x, const void *y)
 	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
 }
 
+static void *xmemdup(const void *p, size_t n)
+{
+	void *d = xcalloc(1, n);
+	if (n)
+		memcpy(d, p, n);
+	return d;
+}
+
+/* B, a copy of a breath summary: its strings, shares and split by CPU
+ * copied too. */
+static void copy_breaths(struct an_breaths *b)
+{
+	b->process = xstrdup(b->process);
+	b->path = xstrdup(b->path);
+	b->group = xstrdup(b->group);
+	b->shares = xmemdup(b->shares, b->nshares * sizeof *b->shares);
+	for (size_t k = 0; k < b->nshares; k++)
+		b->shares[k].app = xstrdup(b->shares[k].app);
+	b->where = xmemdup(b->where, b->nwhere * sizeof *b->where);
+	for (size_t k = 0; k < b->nwhere; k++)
+		b->where[k].apps = xmemdup(b->where[k].apps, b->where[k].napps * sizeof(double));
+}
+
+/* T, a copy of a timeline: everything it points to copied too. */
+static void copy_timeline(struct an_timeline *t)
+{
+	size_t nb = t->nbins * sizeof(double);
+	t->process = xstrdup(t->process);
+	t->path = xstrdup(t->path);
+	t->group = xstrdup(t->group);
+	t->s = xmemdup(t->s, t->ns * sizeof *t->s);
+	for (size_t k = 0; k < t->ns; k++) {
+		t->s[k].label = xstrdup(t->s[k].label);
+		t->s[k].app = xstrdup(t->s[k].app);
+		t->s[k].v = xmemdup(t->s[k].v, t->s[k].nbins * sizeof *t->s[k].v);
+		if (t->s[k].units)
+			t->s[k].units = xmemdup(t->s[k].units, t->s[k].nbins * sizeof *t->s[k].units);
+	}
+	t->breaths = xmemdup(t->breaths, nb);
+	t->packets = xmemdup(t->packets, nb);
+	t->bytes = xmemdup(t->bytes, nb);
+	t->cycles = xmemdup(t->cycles, nb);
+}
+
+static void free_timeline(struct an_timeline *t)
+{
+	free(t->process);
+	free(t->path);
+	free(t->group);
+	for (size_t k = 0; k < t->ns; k++) {
+		free(t->s[k].label);
+		free(t->s[k].app);
+		free(t->s[k].v);
+		free(t->s[k].units);
+	}
+	free(t->s);
+	free(t->breaths);
+	free(t->packets);
+	free(t->bytes);
+	free(t->cycles);
+}
+
+static int timeline_order(const void *x, const void *y)
+{
+	const struct an_timeline *a = x, *b = y;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Adds FROM's timelines to INTO's, in file order. */
+static void merge_timelines(struct an *into, const struct an *from)
+{
+	if (!from->ntl)
+		return;
+	if (!(into->tl = realloc(into->tl, (into->ntl + from->ntl) * sizeof *into->tl)))
+		abort();
+	for (size_t i = 0; i < from->ntl; i++) {
+		into->tl[into->ntl] = from->tl[i];
+		copy_timeline(&into->tl[into->ntl++]);
+	}
+	qsort(into->tl, into->ntl, sizeof *into->tl, timeline_order);
+}
+
+const struct an_timeline *an_timelines(const struct an *a, size_t *n)
+{
+	*n = a->ntl;
+	return a->tl;
+}
+
 /* Adds the values of row F to row R. Returns -1 out of memory, else 0. */
 static int add_row(struct an_row *r, const struct an_row *f)
 {
@@ -908,18 +1299,8 @@ static void add_breaths(struct an *into, const struct an_breaths *from, size_t n
 	if (!into->breaths)
 		abort();
 	for (size_t i = 0; i < n; i++) {
-		struct an_breaths *b = &into->breaths[into->nbreaths++];
-		*b = from[i];
-		b->process = xstrdup(b->process);
-		b->path = xstrdup(b->path);
-		b->group = xstrdup(b->group);
-		b->shares = NULL;
-		for (size_t k = 0; k < from[i].nshares; k++) {
-			if (!(b->shares = realloc(b->shares, (k + 1) * sizeof *b->shares)))
-				abort();
-			b->shares[k].app = xstrdup(from[i].shares[k].app);
-			b->shares[k].cycles = from[i].shares[k].cycles;
-		}
+		into->breaths[into->nbreaths] = from[i];
+		copy_breaths(&into->breaths[into->nbreaths++]);
 	}
 	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
 	if (into->nbreaths)
@@ -928,12 +1309,14 @@ static void add_breaths(struct an *into, const struct an_breaths *from, size_t n
 
 int an_merge(struct an *into, const struct an *from)
 {
+	int bucket = (into->o.by >> AN_BUCKET) & 1;   /* not when projected away */
 	for (size_t i = 0; i < from->nrows; i++) {
 		const struct an_row *f = from->rows[i];
-		if (add_row(row_for(into, f->key, f->bucket), f) < 0)
+		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1), f) < 0)
 			return -1;
 	}
 	add_breaths(into, from->breaths, from->nbreaths);
+	merge_timelines(into, from);
 	into->found.rules |= from->found.rules;
 	into->found.ends += from->found.ends;
 	into->found.ends_with_unit += from->found.ends_with_unit;
@@ -946,6 +1329,26 @@ int an_merge(struct an *into, const struct an *from)
 		u->begins += from->unmatched[i].begins;
 	}
 	return 0;
+}
+
+struct an *an_project(const struct an *from, unsigned by)
+{
+	struct an_options o = from->o;
+	struct an *a;
+	o.by = by;
+	o.series = 0;
+	if (!(by & (1u << AN_BUCKET))) {   /* an_new() would add the key back */
+		o.bucket_arg = NULL;
+		o.edges = NULL;
+		o.nedges = 0;
+	}
+	if (!(a = an_new(&o)))
+		return NULL;
+	if (an_merge(a, from) < 0) {
+		an_free(a);
+		return NULL;
+	}
+	return a;
 }
 
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)
@@ -983,6 +1386,12 @@ static void cut_breaths(struct an *a, struct an *into)
 	b->share_cycles = 0;
 	for (size_t i = 0; i < b->nshares; i++)
 		b->shares[i].cycles = 0;
+	for (size_t i = 0; i < b->nwhere; i++) {
+		struct an_where *w = &b->where[i];
+		w->breaths = 0;
+		w->cycles = 0;
+		memset(w->apps, 0, w->napps * sizeof *w->apps);
+	}
 }
 
 int an_cut(struct an *a, struct an *into)

@@ -1,4 +1,4 @@
-/* analysis.h: the statistics engine of `timeline stats` and `timeline diff`.
+/* analysis.h: the statistics engine of `timeline stats`, `diff` and `report`.
  * It is fed the entries of each file, oldest first, and groups them into
  * rows: lag statistics per event (Snabb's definition), or cycles per unit
  * of work from begin/end pairs, and a breath summary per file. It knows
@@ -7,6 +7,7 @@
 #define TL_ANALYSIS_H
 #include <stddef.h>
 #include <stdint.h>
+#include "bins.h"
 #include "hist.h"
 #include "timeline.h"
 
@@ -41,6 +42,8 @@ struct an_options {
 	const char *bucket_arg;      /* --bucket ARG=..., or NULL */
 	const double *edges;         /* its increasing edges, the last may be INFINITY */
 	size_t nedges;
+	unsigned series;             /* --per: at most this many time bins per file for
+				      * an_timelines() (`report`); 0: none kept */
 };
 
 /* What the engine is told of each file. */
@@ -95,6 +98,18 @@ struct an_share {
 	double cycles;               /* its pairs' cycles, in the breaths counted */
 };
 
+/* Where the breaths' cycles go on one CPU: the breaths of a file that
+ * ended there (--per), counted as for the file's shares. */
+struct an_where {
+	uint16_t aux;                /* the entries' cpu/node word */
+	char cpu[16], numa[16];      /* as the cpu and numa keys show them */
+	uint64_t breaths;
+	double cycles;               /* the breaths' cycles */
+	double *apps;                /* each app's in them, by its index in the file's
+				      * shares (NAPPS of them; later apps: 0) */
+	size_t napps;
+};
+
 struct an_breaths {
 	char *process, *path, *group;
 	uint64_t hz;
@@ -108,6 +123,40 @@ struct an_breaths {
 	double share_cycles;
 	struct an_share *shares;
 	size_t nshares;
+	struct an_where *where;      /* the same, split by the CPU each breath ended on */
+	size_t nwhere;
+};
+
+/* One pair's cycles per unit in a file over time (an_options.series),
+ * the file's span cut into NBINS bins of its own. */
+struct an_series {
+	char *label, *app;           /* the pair's label and app (the event and app keys) */
+	size_t nbins;                /* about one per AN_PER_BIN pairs, at most
+				      * an_options.series */
+	struct bin *v;               /* per bin: the cycles per unit of the pairs that
+				      * ended in it (the pairs the rows count) */
+	struct bin *units;           /* the breath pair only, else NULL: the units each
+				      * breath moved */
+};
+
+/* Pairs per bin that the number of bins of a series aims at. */
+#define AN_PER_BIN 16
+
+/* A file over time (an_options.series): the time from its first to its
+ * last entry, [t0, t0 + span), cut into equal bins, each series into its
+ * own number of them; its pairs binned by their end. */
+struct an_timeline {
+	char *process, *path, *group;
+	uint64_t order;              /* the file's an_file.order */
+	uint64_t hz;                 /* its TSC frequency, 0: unknown */
+	uint64_t t0, span;           /* in ticks */
+	struct an_series *s;         /* in the order the pairs first ended */
+	size_t ns;
+	/* between consecutive breath_end entries (of the breath summary), the
+	 * change in the running totals, counted in the bin (of NBINS) of the
+	 * later one: their sums over the bins are the breath summary's */
+	size_t nbins;
+	double *breaths, *packets, *bytes, *cycles;
 };
 
 /* Begin/end pairs that could not be matched, per pair label. */
@@ -120,6 +169,9 @@ struct an;
 
 /* A new engine for O (copied, strings too). NULL out of memory. */
 struct an *an_new(const struct an_options *o);
+
+/* The options engine A was made with (its copy). */
+const struct an_options *an_opts(const struct an *a);
 void an_free(struct an *a);
 
 /* The definition of MSGID in the current file, from the caller: with
@@ -169,6 +221,16 @@ void an_gap(struct an *a);
 struct an_row **an_rows(struct an *a, size_t *n);
 const struct an_breaths *an_breath_list(const struct an *a, size_t *n);
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);
+
+/* The files over time, in file order (none unless an_options.series). */
+const struct an_timeline *an_timelines(const struct an *a, size_t *n);
+
+/* A new engine holding what FROM counted, its rows grouped by the keys BY
+ * only (a subset of FROM's): each row the merge of FROM's rows that agree
+ * on them, as an engine made with BY would have counted it. The rest
+ * (breath summaries, timelines, unmatched, found) is copied. Returns NULL
+ * out of memory. */
+struct an *an_project(const struct an *from, unsigned by);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

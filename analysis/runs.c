@@ -115,7 +115,7 @@ double runs_mwu_p(const double *a, size_t na, const double *b, size_t nb)
 			p += dist[s];
 	free(dist);
 	free(scores);
-	return p > 1 ? 1 : p;
+	return p > 1 - 1e-12 ? 1 : p;   /* a sum of the whole distribution is 1, not 1 - ulp */
 }
 
 double runs_min_p(size_t na, size_t nb)
@@ -208,4 +208,63 @@ int runs_change(const double *a, size_t na, const double *b, size_t nb, double a
 	*hi = d[m - (size_t)c] - 1;
 	free(d);
 	return 0;
+}
+
+/* The median of the N values of V (reordered); NAN when N is 0. */
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof *v, by_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Each group's median over every run it has a value > 0 in, into MED (NAN:
+ * none). TMP holds NR doubles. */
+static void group_medians(const double *v, size_t ng, size_t nr, double *med, double *tmp)
+{
+	for (size_t g = 0; g < ng; g++) {
+		size_t k = 0;
+		for (size_t r = 0; r < nr; r++)
+			if (v[g * nr + r] > 0)
+				tmp[k++] = v[g * nr + r];
+		med[g] = median_of(tmp, k);
+	}
+}
+
+/* Run R's speed as the groups other than SKIP see it (SKIP >= NG: all of
+ * them): the median of V[h][R] / MED[h]; NAN when fewer than MIN groups
+ * have a value there. TMP holds NG doubles. */
+static double speed_of(const double *v, size_t ng, size_t nr, const double *med, size_t r,
+		       size_t skip, size_t min, double *tmp)
+{
+	size_t k = 0;
+	for (size_t h = 0; h < ng; h++)
+		if (h != skip && v[h * nr + r] > 0 && med[h] > 0)
+			tmp[k++] = v[h * nr + r] / med[h];
+	return k < min ? NAN : median_of(tmp, k);
+}
+
+int runs_relative(const double *v, size_t ng, size_t nr, double *out, double *speed)
+{
+	double *med = malloc((ng + 1) * sizeof *med), *tmp = malloc((ng + nr + 1) * sizeof *tmp);
+	int rc = 0;
+	if (!med || !tmp) {
+		free(med);
+		free(tmp);
+		return -1;
+	}
+	group_medians(v, ng, nr, med, tmp);
+	for (size_t r = 0; r < nr; r++) {
+		speed[r] = speed_of(v, ng, nr, med, r, ng, RUNS_RELATIVE_MIN + 1, tmp);
+		for (size_t g = 0; g < ng; g++) {
+			double x = v[g * nr + r];
+			double s = x > 0 ? speed_of(v, ng, nr, med, r, g, RUNS_RELATIVE_MIN, tmp) : NAN;
+			out[g * nr + r] = s > 0 ? x / s : x;
+			rc += x > 0 && !(s > 0);
+		}
+	}
+	free(med);
+	free(tmp);
+	return rc;
 }

@@ -32,4 +32,21 @@ size_t runs_needed(double alpha);
  * holds a value <= 0, or out of memory. */
 int runs_change(const double *a, size_t na, const double *b, size_t nb, double alpha,
 		double *change, double *lo, double *hi);
+
+/* Values relative to their run's speed, so that a run on a slower machine,
+ * which slows every group of the program alike, is not taken for a change
+ * in one group. V[g * NR + r] is group g's value (its median) in run r, for
+ * NG groups and NR runs of both sides (0 or NAN: none). Each group's
+ * median over all the runs is its yardstick; run r's speed seen from group
+ * g is the median, over the other groups with a value in run r, of their
+ * value divided by their yardstick (leaving g out, so that a change in g
+ * does not hide itself). OUT[g * NR + r] gets V divided by that speed, or
+ * V itself where fewer than RUNS_RELATIVE_MIN other groups have a value in
+ * run r (three, so that one other group that changed cannot move the
+ * median). SPEED[r] gets the run's speed over all the groups (NAN when fewer
+ * than RUNS_RELATIVE_MIN + 1 have a value): what the groups share, whose
+ * change between the sides is a whole program faster or slower. Returns
+ * how many values were left as they are, or -1 out of memory. */
+#define RUNS_RELATIVE_MIN 3
+int runs_relative(const double *v, size_t ng, size_t nr, double *out, double *speed);
 #endif

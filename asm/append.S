@@ -45,7 +45,10 @@ tl_event:
 	.type	tl_append,@function
 tl_append:
 	cmpb	$TL_CLK_RDTSC_RSEQ, TL_HDR_CLOCK(%rdi)
+	je	3f				/* the usual source */
+	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)
 	jne	0f				/* another clock: the general path */
+3:
 
 	/* RDTSC + rseq. Claim the next slot: n = cursor, r11 = &ring[n & mask] */
 	mov	TL_HDR_CURSOR(%rdi), %r10	/* r10 = n, this entry's number */
@@ -62,10 +65,10 @@ tl_append:
 	 * lets RDTSC run only once the caller's work before the call is done,
 	 * so the time of an event never leaks the tail of the work before it
 	 * into the interval after it (see timeline(3), the rseq source) */
-#ifndef TL_RSEQ_UNORDERED
+	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)
+	je	4f				/* asked for no LFENCE */
 	lfence
-#endif
-	rdtsc					/* edx:eax = TSC */
+4:	rdtsc					/* edx:eax = TSC */
 	mov	%rcx, TL_ENT_ARG0+8(%r11)	/* a1 */
 	mov	%r8, TL_ENT_ARG0+16(%r11)	/* a2 */
 	mov	%r9, TL_ENT_ARG0+24(%r11)	/* a3 */

@@ -1,8 +1,9 @@
 /* lttng.c: TSC ticks per call of an LTTng-UST tracepoint with six u64
  * arguments, against a bare RDTSC and tl_append() in the same process and
- * run. Usage: lttng MODE, MODE "disabled" (no session) or "enabled" (run by
+ * run, and tl_append() with the unordered rseq source where the host has it.
+ * Usage: lttng MODE, MODE "disabled" (no session) or "enabled" (run by
  * bench/lttng.sh inside a session that records the event). Prints CSV rows
- * name,value,unit,ratio,baseline. */
+ * name,value,unit,ratio,baseline; the ratio to AUTO's logger last. */
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #include <stdio.h>
@@ -22,8 +23,8 @@ static inline uint64_t ticks(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-static tl_log *log_on;
-static unsigned id;
+static tl_log *log_on, *log_unord;
+static unsigned id, id_unord;
 
 static void c_rdtsc(void)
 {
@@ -45,6 +46,35 @@ static void c_timeline(void)
 		tl_append(log_on, id, i, i, i, i, i, i);
 }
 
+static void c_unordered(void)
+{
+	for (uint64_t i = 0; i < CALLS; i++)
+		tl_append(log_unord, id_unord, i, i, i, i, i, i);
+}
+
+/* A log of 2^20 entries at PATH (unlinked once open) with the six-argument
+ * event, rate 1, clock CLOCK; NULL (ERR set) when CLOCK is not there. */
+static tl_log *open_log(char *path, int clock, unsigned *six, tl_error *err)
+{
+	tl_options o = { .name = "lttng", .clock = clock };
+	uint16_t id16;
+	tl_log *log;
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	log = tl_open(path, &o, err);
+	unlink(path);
+	if (log && tl_intern(log, "5,5|bench.six: a b c d e f\nSix.", &id16, err) != TL_OK) {
+		tl_close(log);
+		return NULL;
+	}
+	if (log)
+		tl_set_rate(log, 1);
+	*six = id16;
+	return log;
+}
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -53,41 +83,38 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	void (*fn[3])(void) = { c_rdtsc, c_lttng, c_timeline };
-	static double t[3][REPS];
-	double med[3];
-	char path[] = "/tmp/tlbench-lttng.XXXXXX";
-	tl_options o = { .name = "lttng" };
+	void (*fn[4])(void) = { c_rdtsc, c_lttng, c_timeline, c_unordered };
+	static double t[4][REPS];
+	double med[4];
+	char path[] = "/tmp/tlbench-lttng.XXXXXX", upath[] = "/tmp/tlbench-lttng.XXXXXX";
 	tl_error err;
-	uint16_t id16;
 	const char *mode = argc > 1 ? argv[1] : "disabled";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return 1;
-	close(fd);
-	if (!(log_on = tl_open(path, &o, &err)) ||
-	    tl_intern(log_on, "5,5|bench.six: a b c d e f\nSix.", &id16, &err) != TL_OK) {
+	int n;
+	if (!(log_on = open_log(path, TL_CLOCK_AUTO, &id, &err))) {
 		fprintf(stderr, "lttng bench: %s\n", err.msg);
 		return 1;
 	}
-	unlink(path);
-	id = id16;
-	tl_set_rate(log_on, 1);
+	log_unord = open_log(upath, TL_CLOCK_RDTSC_RSEQ_UNORDERED, &id_unord, &err);
+	n = log_unord ? 4 : 3;
 	for (int r = 0; r < REPS; r++)
-		for (int c = 0; c < 3; c++) {
+		for (int c = 0; c < n; c++) {
 			uint64_t t0 = ticks();
 			fn[c]();
 			t[c][r] = (double)(ticks() - t0) / CALLS;
 		}
-	for (int c = 0; c < 3; c++) {
+	for (int c = 0; c < n; c++) {
 		qsort(t[c], REPS, sizeof t[c][0], cmp);
 		med[c] = t[c][REPS / 2];
 	}
 	printf("lttng_%s,%.3f,ticks,%.3f,rdtsc\n", mode, med[1], med[1] / med[0]);
+	if (!strcmp(mode, "enabled") && log_unord)
+		printf("lttng_enabled_vs_enabled_unordered,%.3f,x,%.3f,enabled_unordered\n",
+		       med[1] / med[3], med[1] / med[3]);
 	if (!strcmp(mode, "enabled"))
 		printf("lttng_enabled_vs_enabled,%.3f,x,%.3f,enabled\n", med[1] / med[2], med[1] / med[2]);
 	fprintf(stderr, "lttng %s: rdtsc %.2f, lttng %.2f (%.2fx rdtsc), tl_append %.2f ticks\n", mode,
 		med[0], med[1], med[1] / med[0], med[2]);
 	tl_close(log_on);
+	tl_close(log_unord);
 	return 0;
 }

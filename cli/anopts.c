@@ -122,11 +122,26 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 		if (!taken)
 			return cli_bad_option(cmd->name, cmd->usage, argv, c);
 	}
+	if (!a->o.per)
+		a->o.per = cmd->per;
 	if (a->o.bucket_arg && !a->o.per)
 		return cli_usage_error(cmd->name, cmd->usage,
 				       "--bucket needs --per: it sorts begin/end pairs by what they moved");
 	anopts_ready(a);
 	return -1;
+}
+
+int anopts_group(const char *arg, char **labels, char **paths, int *n, const char **why)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return *why = "--group takes LABEL=PATH", -1;
+	if (*n == ANOPTS_MAX_GROUPS)
+		return *why = "too many --group options", -1;
+	if (!(labels[*n] = strndup(arg, (size_t)(eq - arg))))
+		abort();
+	paths[(*n)++] = (char *)eq + 1;
+	return 1;
 }
 
 void anopts_free(struct anopts *a)

@@ -46,12 +46,14 @@ int anopts_pair(struct an_pair *p, const char *arg);
 /* A command that takes the analysis options: its name, usage, getopt_long
  * options (SHORTOPTS starts with ':' and has 'h' for help), and OWN, which
  * takes the command's own option C with ARG into CTX: 1 taken, 0 not one of
- * its own, -1 with *WHY set for a bad value. */
+ * its own, -1 with *WHY set for a bad value. PER, if not NULL, is its --per
+ * when none is given. */
 struct option;
 struct ancmd {
 	const char *name, *usage, *shortopts;
 	const struct option *options;
 	int (*own)(void *ctx, int c, const char *arg, const char **why);
+	const char *per;
 };
 
 /* Parses the options of command C: the analysis options into A, the
@@ -65,6 +67,12 @@ int anopts_parse(struct anopts *a, const struct ancmd *c, int argc, char **argv,
  * or --bucket argument no pair end carries (naming those they carry), and
  * rows whose every pair moved nothing because both ends carry the unit. */
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd);
+
+/* Takes --group LABEL=PATH's ARG as the next of the *N (at most
+ * ANOPTS_MAX_GROUPS) groups: LABELS[*N] a copy of LABEL, PATHS[*N] the
+ * PATH in ARG. Returns 1, or -1 with *WHY set. */
+#define ANOPTS_MAX_GROUPS 256
+int anopts_group(const char *arg, char **labels, char **paths, int *n, const char **why);
 
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);

@@ -28,8 +28,10 @@ static struct side *group_rows(struct an *e, size_t *n)
 		if (!r[i]->h.n)
 			continue;
 		if (hist_merge(&s->pooled, &r[i]->h) < 0 ||
-		    !(s->medians = realloc(s->medians, (s->runs + 1) * sizeof *s->medians)))
+		    !(s->medians = realloc(s->medians, (s->runs + 1) * sizeof *s->medians)) ||
+		    !(s->run = realloc(s->run, (s->runs + 1) * sizeof *s->run)))
 			abort();
+		s->run[s->runs] = r[i]->key[AN_RUN] ? r[i]->key[AN_RUN] : "";
 		s->medians[s->runs++] = hist_quantile(&r[i]->h, 0.5);
 	}
 	*n = k;
@@ -60,21 +62,88 @@ static void pair_groups(struct comparison *c)
 	free(gb);
 }
 
-/* The statistics of group M at level 1 - ALPHA. */
-static void measure(struct cmp *m, double alpha)
+/* The runs of both sides, each once. */
+struct runs {
+	struct runref {
+		int side;
+		const char *key;     /* its AN_RUN key */
+	} *r;
+	size_t n, cap;
+};
+
+/* The index of SIDE's run KEY in RS, added if new. */
+static size_t run_index(struct runs *rs, int side, const char *key)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->r[i].side == side && !strcmp(rs->r[i].key, key))
+			return i;
+	if (rs->n == rs->cap && !(rs->r = realloc(rs->r, (rs->cap = 2 * rs->cap + 16) * sizeof *rs->r)))
+		abort();
+	rs->r[rs->n] = (struct runref){ side, key };
+	return rs->n++;
+}
+
+/* Sets each side's rel to its medians relative to their runs' speeds
+ * (runs_relative() over every paired group and every run of both sides),
+ * and C->all's sides to the runs' speeds. */
+static void relate(struct comparison *c)
+{
+	struct runs rs = { NULL, 0, 0 };
+	size_t ng = c->ncmp, nr;
+	double *v, *out, *speed;
+	for (size_t g = 0; g < ng; g++)
+		for (int s = 0; s < 2; s++)
+			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++)
+				run_index(&rs, s, c->cmp[g].s[s].run[k]);
+	nr = rs.n;
+	if (!(v = calloc(ng * nr + 1, sizeof *v)) || !(out = malloc((ng * nr + 1) * sizeof *out)) ||
+	    !(speed = malloc((nr + 1) * sizeof *speed)))
+		abort();
+	for (size_t g = 0; g < ng; g++)
+		for (int s = 0; s < 2; s++)
+			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++)
+				v[g * nr + run_index(&rs, s, c->cmp[g].s[s].run[k])] =
+					c->cmp[g].s[s].medians[k];
+	if (runs_relative(v, ng, nr, out, speed) < 0)
+		abort();
+	for (size_t g = 0; g < ng; g++)
+		for (int s = 0; s < 2; s++) {
+			struct side *sd = &c->cmp[g].s[s];
+			if (!(sd->rel = malloc((sd->runs + 1) * sizeof *sd->rel)))
+				abort();
+			for (size_t k = 0; k < sd->runs; k++)
+				sd->rel[k] = out[g * nr + run_index(&rs, s, sd->run[k])];
+		}
+	for (size_t i = 0; i < nr; i++) {
+		struct side *sd = &c->all.s[rs.r[i].side];
+		if (!(speed[i] > 0))
+			continue;
+		if (!(sd->rel = realloc(sd->rel, (sd->runs + 1) * sizeof *sd->rel)))
+			abort();
+		sd->rel[sd->runs++] = speed[i];
+	}
+	free(v);
+	free(out);
+	free(speed);
+	free(rs.r);
+}
+
+/* The statistics of group M at level 1 - ALPHA, over the runs' values
+ * relative to their speed (REL) or their medians. */
+static void measure(struct cmp *m, double alpha, int rel)
 {
 	const struct side *a = &m->s[0], *b = &m->s[1];
+	const double *va = rel ? a->rel : a->medians, *vb = rel ? b->rel : b->medians;
 	int rc;
 	m->ma = hist_quantile(&a->pooled, 0.5);
 	m->mb = hist_quantile(&b->pooled, 0.5);
 	m->pa = hist_quantile(&a->pooled, 0.9);
 	m->pb = hist_quantile(&b->pooled, 0.9);
-	rc = runs_change(a->medians, a->runs, b->medians, b->runs, alpha, &m->change, &m->lo,
-			 &m->hi);
+	rc = runs_change(va, a->runs, vb, b->runs, alpha, &m->change, &m->lo, &m->hi);
 	if (rc < 0)   /* a median of 0: the ratio of the pooled medians */
 		m->change = m->ma > 0 ? m->mb / m->ma - 1 : NAN;
 	m->ci = rc == 0;
-	m->p = runs_mwu_p(a->medians, a->runs, b->medians, b->runs);
+	m->p = runs_mwu_p(va, a->runs, vb, b->runs);
 	m->p_pairs = hist_mwu_p(&a->pooled, &b->pooled);
 	m->impact = m->mb - m->ma;
 }
@@ -91,7 +160,7 @@ static void judge(struct comparison *c, struct cmp *m)
 				"runs a side (each log is a run; with --runs dir each directory)\n",
 				a->runs, a->runs == 1 ? "" : "s", b->runs, c->alpha,
 				runs_min_p(a->runs, b->runs), runs_needed(c->alpha));
-	} else if (a->pooled.n < 10 || b->pooled.n < 10) {
+	} else if (m != &c->all && (a->pooled.n < 10 || b->pooled.n < 10)) {
 		char k[1024];
 		rowkey_join(c->e[0], c->o, a->row, k, sizeof k);
 		fprintf(stderr, "timeline diff: warning: %s: fewer than 10 samples (A %llu, B %llu)\n", k,
@@ -115,15 +184,24 @@ static int by_impact(const void *x, const void *y)
 }
 
 void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
-	     double threshold, double alpha)
+	     double threshold, double alpha, int absolute)
 {
-	*c = (struct comparison){ .e = { ea, eb }, .o = o, .threshold = threshold, .alpha = alpha };
+	*c = (struct comparison){ .e = { ea, eb }, .o = o, .threshold = threshold, .alpha = alpha,
+				  .absolute = absolute };
 	pair_groups(c);
+	c->relative = !absolute && c->ncmp > RUNS_RELATIVE_MIN;
+	if (c->relative)
+		relate(c);
 	for (size_t i = 0; i < c->ncmp; i++) {
-		measure(&c->cmp[i], alpha);
+		measure(&c->cmp[i], alpha, c->relative);
 		judge(c, &c->cmp[i]);
 	}
 	qsort(c->cmp, c->ncmp, sizeof *c->cmp, by_impact);
+	if (c->relative) {
+		measure(&c->all, alpha, 1);
+		c->all.ma = c->all.mb = c->all.pa = c->all.pb = c->all.p_pairs = NAN;
+		judge(c, &c->all);
+	}
 }
 
 /* V into BUF: for text as cell_num() rounds it, or with FMT %+.1f-like
@@ -144,8 +222,9 @@ static void number(char buf[32], double v, int format, char kind)
 /* Group M's cells after its key, in FORMAT. BUF holds the text. */
 static void stat_cells(const struct cmp *m, int format, char buf[13][32], char **cells)
 {
-	double v[13] = { (double)m->s[0].runs, (double)m->s[1].runs, (double)m->s[0].pooled.n,
-			 (double)m->s[1].pooled.n, m->ma, m->mb, m->pa, m->pb, m->change * 100,
+	int all = !m->s[0].row;   /* "(all)": runs, no pooled values */
+	double v[13] = { (double)m->s[0].runs, (double)m->s[1].runs,
+			 all ? NAN : (double)m->s[0].pooled.n, all ? NAN : (double)m->s[1].pooled.n, m->ma, m->mb, m->pa, m->pb, m->change * 100,
 			 m->ci ? m->lo * 100 : NAN, m->ci ? m->hi * 100 : NAN, m->p, m->p_pairs };
 	for (int j = 0; j < 13; j++) {
 		number(buf[j], v[j], j < 4 ? FMT_CSV : format, j >= 11 ? 'p' : j >= 8 ? '%' : 'n');
@@ -171,6 +250,13 @@ struct table *compare_table(const struct comparison *c, int format)
 		stat_cells(m, format, buf, cells + rowkey_cells(c->e[0], c->o, m->s[0].row, cells));
 		table_add(t, cells);
 	}
+	if (c->relative) {   /* the runs' speeds: "(all)" under the first key */
+		char buf[13][32], *cells[AN_NKEYS + 16];
+		for (int k = 0; k < nk; k++)
+			cells[k] = k ? "-" : "(all)";
+		stat_cells(&c->all, format, buf, cells + nk);
+		table_add(t, cells);
+	}
 	return t;
 }
 
@@ -193,6 +279,8 @@ static void free_side(struct side *s)
 {
 	hist_free(&s->pooled);
 	free(s->medians);
+	free(s->run);
+	free(s->rel);
 }
 
 void compare_free(struct comparison *c)
@@ -203,6 +291,8 @@ void compare_free(struct comparison *c)
 	}
 	for (size_t i = 0; i < c->nlone; i++)
 		free_side(&c->lone[i].s);
+	free_side(&c->all.s[0]);
+	free_side(&c->all.s[1]);
 	free(c->cmp);
 	free(c->lone);
 	c->cmp = NULL;

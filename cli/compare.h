@@ -12,6 +12,9 @@ struct side {
 	const struct an_row *row;    /* the first: its key names the group */
 	struct hist pooled;          /* every run's values together */
 	double *medians;             /* each run's median (runs with values) */
+	const char **run;            /* the run of each median (its AN_RUN key) */
+	double *rel;                 /* each median relative to its run's speed
+				      * (runs_relative()), or the median itself */
 	size_t runs;
 };
 
@@ -19,10 +22,11 @@ struct side {
 struct cmp {
 	struct side s[2];            /* A and B */
 	double ma, mb, pa, pb;       /* pooled medians and p90s */
-	double change, lo, hi;       /* B / A - 1 over the runs' medians (Hodges-
+	double change, lo, hi;       /* B / A - 1 over the runs' values (Hodges-
 				      * Lehmann) and its interval at 1 - alpha */
 	int ci;                      /* the interval is defined */
-	double p;                    /* exact Mann-Whitney over the runs' medians */
+	double p;                    /* exact Mann-Whitney over the runs' values:
+				      * side.rel, or side.medians when absolute */
 	double p_pairs;              /* Mann-Whitney over the pooled samples */
 	double impact;               /* mb - ma */
 	const char *verdict;
@@ -42,18 +46,26 @@ struct comparison {
 	size_t ncmp;
 	struct lone *lone;           /* the groups on one side, in key order */
 	size_t nlone;
+	int absolute;                /* runs judged by their medians as they are */
+	int relative;                /* runs judged relative to their speed (three
+				      * groups or more, not absolute) */
+	struct cmp all;              /* relative: the runs' speeds, every group
+				      * together ("(all)"; no pooled values) */
 	int slower;                  /* a group got significantly slower */
 	int too_few;                 /* groups whose runs cannot reach alpha */
 };
 
 /* Compares the groups of engines EA and EB (made with options O, grouped by
- * AN_RUN too) into C. A group's verdict: "too few runs" when no test over
+ * AN_RUN too) into C. Unless ABSOLUTE, with four groups or more, a run's
+ * value in a group is its median relative to the run's speed as the other
+ * groups see it (runs_relative()), and the runs' speeds are compared too,
+ * as the group "(all)". A group's verdict: "too few runs" when no test over
  * its runs can give p below ALPHA; "few samples" (with a warning on
  * stderr) when a side has fewer than 10 values; SLOWER or "faster" when p
  * over the runs is below ALPHA and the change is beyond THRESHOLD %; else
  * "no change shown". One note on stderr says how many runs are needed. */
 void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
-	     double threshold, double alpha);
+	     double threshold, double alpha, int absolute);
 
 /* The table "diff" of C's groups: key, runs, n, p50 and p90 of each side,
  * the change with its interval in %, p over runs, p over pairs, verdict;

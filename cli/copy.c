@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 #include "commands.h"
 #include "input.h"
 #include "sink.h"
@@ -73,12 +72,9 @@ static int copy_one(const char *path, int named, void *arg)
 {
 	struct copy *c = arg;
 	char to[PATH_MAX];
-	int skipped;
+	int skipped, fd = -1, created = 0;
 	struct input *in = input_open("copy", path, named, &skipped);
-	struct sink s = { -1, NULL };
 	uint64_t kept = 0, dropped = 0;
-	int created = 0;
-	tl_error err;
 
 	if (!in) {
 		c->problems += !skipped;
@@ -86,45 +82,30 @@ static int copy_one(const char *path, int named, void *arg)
 	}
 	target(c, path, to, sizeof to);
 	if ((c->into_dir && make_parents(to)) ||
-	    (s.fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
+	    (fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
 		cli_error("copy", "%s: %s", to, strerror(errno));
 		goto fail;
 	}
 	created = 1;
-	if (c->level && (!(s.z = ZSTD_createCCtx()) ||
-			 ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_compressionLevel, c->level)))) {
-		cli_error("copy", "%s: cannot start zstd", to);
-		goto fail;
-	}
-	if (fchmod(s.fd, 0600) != 0 ||
-	    (s.z && ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_checksumFlag, 1)))) {
-		cli_error("copy", "%s: %s", to, strerror(errno ? errno : EIO));
-		goto fail;
-	}
 	c->in = in;
-	if (tl_reader_copy_if(in->r, window_any(&c->w) ? keep : NULL, c, sink_write, &s, &kept,
-			      &dropped, to, &err) != TL_OK) {
-		cli_error("copy", "%s", err.msg);
+	if (sink_copy_log("copy", in->r, fd, c->level, 0, window_any(&c->w) ? keep : NULL, c, to,
+			  &kept, &dropped) ||
+	    in->span_bad)
 		goto fail;
-	}
-	if (in->span_bad)
-		goto fail;
-	if ((s.z && sink_put(&s, NULL, 0, 1)) || close(s.fd) != 0) {
-		s.fd = -1;
+	if (close(fd) != 0) {
+		fd = -1;
 		cli_error("copy", "%s: cannot write the copy: %s", to, strerror(errno));
 		goto fail;
 	}
 	printf("%s -> %s: %llu entries, %llu dropped\n", path, to, (unsigned long long)kept,
 	       (unsigned long long)dropped);
-	ZSTD_freeCCtx(s.z);
 	input_close(in);
 	return 0;
 fail:
-	if (s.fd >= 0)
-		close(s.fd);
+	if (fd >= 0)
+		close(fd);
 	if (created)
 		unlink(to);   /* no half copy left behind */
-	ZSTD_freeCCtx(s.z);
 	input_close(in);
 	c->problems++;
 	return 0;

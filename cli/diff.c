@@ -10,6 +10,7 @@
 #include "anopts.h"
 #include "commands.h"
 #include "compare.h"
+#include "diff.h"
 #include "out.h"
 #include "readall.h"
 #include "table.h"
@@ -21,32 +22,25 @@ static const char usage[] =
 	"\n"
 	"Compares the runs of A (files or directories: before, lab) with those of\n"
 	"B (after, production), group by group. Each log is a run (with --runs\n"
-	"dir, each directory of logs), and a run counts by its median: the\n"
-	"verdict comes from the exact two-sided Mann-Whitney U test over the runs'\n"
-	"medians, and the change (in %, with its interval at level 1 - alpha) is\n"
-	"the Hodges-Lehmann estimate over them; the test over every pair pooled\n"
-	"is shown beside it (p_pairs). Rows are sorted by impact, the cycles\n"
+	"dir, each directory of logs), and a run counts by its median, taken\n"
+	"relative to the run's speed (the median change of the other groups in\n"
+	"that run; with four groups or more, unless --absolute), so that a run\n"
+	"on a busier machine is not taken for a slower group. The verdict comes\n"
+	"from the exact two-sided Mann-Whitney U test over the runs' values, and\n"
+	"the change (in %, with its interval at level 1 - alpha) is the\n"
+	"Hodges-Lehmann estimate over them; the test over every pair pooled is\n"
+	"shown beside it (p_pairs). The row (all) compares the runs' speeds: the\n"
+	"whole program faster or slower. Rows are sorted by impact, the cycles\n"
 	"gained or lost per unit (or of lag). A group is SLOWER when its change is\n"
 	"beyond the threshold and p is below alpha; exit 1 then, else 0. With\n"
 	"fewer runs than a test needs to reach alpha (4 a side at 0.05) the\n"
 	"verdict is 'too few runs', never SLOWER.\n"
-	"\n" ANOPTS_USAGE
-	"       --a PATH        a log or directory of side A (repeatable)\n"
-	"       --b PATH        a log or directory of side B (repeatable)\n"
-	"       --runs file|dir what a run is: each log (default), or each directory\n"
-	"                       holding logs, for engines that write several a run\n"
-	"   -t, --threshold PCT the noise band: smaller changes are not findings\n"
-	"                       (default 5)\n"
-	"   -a, --alpha P       the significance level (default 0.05)\n"
+	"\n" ANOPTS_USAGE DIFF_USAGE
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
 	ANOPTS_OPTIONS,
-	{ "a", required_argument, NULL, 'A' },
-	{ "b", required_argument, NULL, 'Z' },
-	{ "threshold", required_argument, NULL, 't' },
-	{ "alpha", required_argument, NULL, 'a' },
-	{ "runs", required_argument, NULL, 'R' },
+	DIFF_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,17 +56,11 @@ static int parse_number(const char *s, double *v)
 /* What the command line asks for. */
 struct args {
 	struct anopts a;
-	char *side[2][256];          /* the inputs of A and B */
-	int n[2];
-	double threshold, alpha;
-	int runs_by_dir;
+	struct diffargs d;
 };
 
-/* Takes diff's own option C with ARG into CTX, a struct args: 1 taken, 0
- * not one of diff's own, -1 with *WHY set for a bad value. */
-static int own_option(void *ctx, int c, const char *arg, const char **why)
+int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 {
-	struct args *d = ctx;
 	int s = c == 'Z';
 	switch (c) {
 	case 'A':
@@ -94,27 +82,51 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 			return *why = "--runs takes file or dir", -1;
 		d->runs_by_dir = !strcmp(arg, "dir");
 		return 1;
+	case DIFF_OPT_ABSOLUTE:
+		d->absolute = 1;
+		return 1;
 	}
 	return 0;
 }
 
-static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT "t:a:h", options, own_option };
+/* Takes diff's own option C with ARG into CTX, a struct args. */
+static int own_option(void *ctx, int c, const char *arg, const char **why)
+{
+	return diff_option(&((struct args *)ctx)->d, c, arg, why);
+}
+
+static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT "t:a:h", options, own_option, NULL };
 
 /* Parses the command line into D: the options, then A B unless --a and --b
  * were given. Returns -1 to go on, or the exit code to return now. */
 static int parse_args(struct args *d, int argc, char **argv)
 {
+	struct diffargs *s = &d->d;
 	int rc = anopts_parse(&d->a, &diff, argc, argv, d);
 	if (rc >= 0)
 		return rc;
-	if (!d->n[0] && !d->n[1] && argc - optind == 2) {
-		d->side[0][d->n[0]++] = argv[optind];
-		d->side[1][d->n[1]++] = argv[optind + 1];
-	} else if (!d->n[0] || !d->n[1] || optind != argc) {
+	if (!s->n[0] && !s->n[1] && argc - optind == 2) {
+		s->side[0][s->n[0]++] = argv[optind];
+		s->side[1][s->n[1]++] = argv[optind + 1];
+	} else if (!s->n[0] || !s->n[1] || optind != argc) {
 		return cli_usage_error("diff", usage,
 				       "give two inputs A B, or --a and --b with one or more each");
 	}
 	return -1;
+}
+
+void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *const *side,
+		    struct an *const *also, size_t n)
+{
+	r->runs_by_dir = d->runs_by_dir;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < d->n[s]; i++) {
+			struct an *e[READALL_FEEDS] = { side[s] };
+			for (size_t k = 0; k < n && k + 1 < READALL_FEEDS; k++)
+				e[k + 1] = also[k];
+			readall_add_to(r, e, n + 1 < READALL_FEEDS ? n + 1 : READALL_FEEDS,
+				       d->side[s][i], NULL);
+		}
 }
 
 /* Reads the inputs of each side into its engine E[0] or E[1]; returns how
@@ -122,14 +134,29 @@ static int parse_args(struct args *d, int argc, char **argv)
 static int read_sides(const struct args *d, struct an **e)
 {
 	struct readall r;
-	readall_init(&r, "diff", &d->a.o);
+	readall_init(&r, "diff");
 	r.w = &d->a.w;
-	r.runs_by_dir = d->runs_by_dir;
-	for (int s = 0; s < 2; s++)
-		for (int i = 0; i < d->n[s]; i++)
-			readall_add(&r, e[s], d->side[s][i], NULL);
+	diff_add_sides(&r, &d->d, e, NULL, 0);
 	readall_run(&r);
 	return r.problems;
+}
+
+void diff_title(char *buf, size_t size, const char *per, const struct diffargs *d,
+		const struct comparison *c)
+{
+	char what[64];
+	if (per)
+		snprintf(what, sizeof what, "cycles per %.*s", (int)strcspn(per, "s"), per);
+	else
+		snprintf(what, sizeof what, "lag in cycles");
+	snprintf(buf, size, "%s, A -> B, runs as samples%s (threshold %g%%, alpha %g, "
+		 "intervals at %g%%)", what, c->relative ? ", relative to their speed" : "",
+		 d->threshold, d->alpha, 100 * (1 - d->alpha));
+}
+
+int diff_status(int problems, const struct comparison *c)
+{
+	return problems ? EXIT_USAGE : c->slower ? EXIT_FINDING : EXIT_OK;
 }
 
 /* Prints comparison C: its pairs under a title saying what was compared,
@@ -137,16 +164,10 @@ static int read_sides(const struct args *d, struct an **e)
  * on stderr). */
 static void print(const struct args *d, const struct comparison *c)
 {
-	char title[200], what[64];
-	const char *per = d->a.o.per;
+	char title[200];
 	int format = d->a.format;
 	struct table *t = compare_table(c, format), *lone = compare_lone_table(c);
-	if (per)
-		snprintf(what, sizeof what, "cycles per %.*s", (int)strcspn(per, "s"), per);
-	else
-		snprintf(what, sizeof what, "lag in cycles");
-	snprintf(title, sizeof title, "%s, A -> B, runs as samples (threshold %g%%, alpha %g, "
-		 "intervals at %g%%)", what, d->threshold, d->alpha, 100 * (1 - d->alpha));
+	diff_title(title, sizeof title, d->a.o.per, &d->d, c);
 	table_print(t, format, title);
 	if (table_rows(lone) && format == FMT_TEXT)
 		out_char('\n');
@@ -162,7 +183,7 @@ static void print(const struct args *d, const struct comparison *c)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct args d = { .threshold = 5, .alpha = 0.05 };
+	struct args d = { .d = DIFFARGS_INIT };
 	struct comparison c;
 	struct an *e[2];
 	int rc = parse_args(&d, argc, argv), problems;
@@ -174,13 +195,11 @@ int cmd_diff(int argc, char **argv)
 	problems = read_sides(&d, e);
 	anopts_warn(&d.a, e[0], "diff");
 	anopts_warn(&d.a, e[1], "diff");
-	compare(&c, e[0], e[1], &d.a.o, d.threshold, d.alpha);
+	compare(&c, e[0], e[1], &d.a.o, d.d.threshold, d.d.alpha, d.d.absolute);
 	print(&d, &c);
 	compare_free(&c);
 	an_free(e[0]);
 	an_free(e[1]);
 	anopts_free(&d.a);
-	if (problems)
-		return cli_finish("diff", EXIT_USAGE);
-	return cli_finish("diff", c.slower ? EXIT_FINDING : EXIT_OK);
+	return cli_finish("diff", diff_status(problems, &c));
 }

@@ -52,9 +52,11 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		printf("  clock        %s, TSC %.6f GHz%s\n",
 		       tl_clock_name(i->clock) ? tl_clock_name(i->clock) : "unknown", i->tsc_hz / 1e9,
 		       i->cpu_features & TL_CPU_INVARIANT ? " (invariant)" : " (not known invariant)");
-		printf("  entries      %llu in a ring of %llu; %llu written, %llu wrapped away\n",
-		       (unsigned long long)s->n, (unsigned long long)i->entries,
-		       (unsigned long long)i->cursor,
+		printf("  entries      %llu in a ring of %llu", (unsigned long long)s->n,
+		       (unsigned long long)i->entries);
+		if (i->copy_of)
+			printf(" (a copy of a ring of %llu)", (unsigned long long)i->copy_of);
+		printf("; %llu written, %llu wrapped away\n", (unsigned long long)i->cursor,
 		       (unsigned long long)(i->cursor > i->entries ? i->cursor - i->entries : 0));
 		char word[16], now[16];
 		tl_rate_name(word, sizeof word, i->rate, i->rate_fixed);
@@ -108,6 +110,8 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		json_string(&j, i->process);
 		JSON_KEY(&j, "pid");
 		json_uint(&j, i->pid);
+		JSON_KEY(&j, "start_ticks");
+		json_uint(&j, i->start_ticks);
 		JSON_KEY(&j, "host");
 		json_string(&j, i->host);
 		JSON_KEY(&j, "name");
@@ -116,6 +120,8 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		json_string(&j, tl_clock_name(i->clock) ? tl_clock_name(i->clock) : "unknown");
 		JSON_KEY(&j, "tsc_hz");
 		json_uint(&j, i->tsc_hz);
+		JSON_KEY(&j, "copy_of");
+		json_uint(&j, i->copy_of);
 		JSON_KEY(&j, "written");
 		json_uint(&j, i->cursor);
 		JSON_KEY(&j, "wrapped");

@@ -26,7 +26,13 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int input_quiet;
+int input_quiet, input_skip_denied;
+
+/* Was the last failure a refusal that input_skip_denied passes over? */
+static int denied(void)
+{
+	return input_skip_denied && (errno == EACCES || errno == EPERM);
+}
 
 /* Walks directory DIR: files and subdirectories in name order. */
 static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, int, void *),
@@ -43,6 +49,8 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 		return 1;
 	}
 	if (!(d = opendir(dir))) {
+		if (denied())
+			return 0;
 		cli_error(cmd, "%s: %s", dir, strerror(errno));
 		return 1;
 	}
@@ -130,6 +138,10 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
+		if (!named && denied()) {
+			*skipped = 1;
+			return NULL;
+		}
 		cli_error(cmd, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
@@ -357,31 +369,6 @@ static unsigned snabb_pid(const char *path)
 		end = p > path ? p - 1 : NULL;
 	}
 	return 0;
-}
-
-int input_default_roots(char **roots)
-{
-	static char xdg[4096], tmp[64];
-	const char *env = getenv("TIMELINE_ROOT"), *x = getenv("XDG_RUNTIME_DIR");
-	const char *cand[INPUT_ROOTS];
-	int n = 0, k = 0;
-	struct stat st;
-	if (env && *env) {
-		cand[n++] = env;
-	} else {
-		cand[n++] = "/var/run/timeline";
-		if (x && *x) {
-			snprintf(xdg, sizeof xdg, "%s/timeline", x);
-			cand[n++] = xdg;
-		}
-		snprintf(tmp, sizeof tmp, "/tmp/timeline-%u", (unsigned)geteuid());
-		cand[n++] = tmp;
-	}
-	cand[n++] = "/var/run/snabb";
-	for (int i = 0; i < n; i++)
-		if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
-			roots[k++] = (char *)cand[i];
-	return k;
 }
 
 unsigned input_pid(const struct input *in)

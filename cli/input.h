@@ -84,6 +84,11 @@ void input_close_all(struct input_list *list);
 /* Nonzero: input_open() skips non-logs found in directories without a note. */
 extern int input_quiet;
 
+/* Nonzero: directories and files found in a walk that this user may not
+ * read (EACCES, EPERM) are passed over in silence, not reported: for the
+ * default roots of ls and gc, which may hold other users' logs. */
+extern int input_skip_denied;
+
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so
  * anything else is an error; otherwise a file that is not a timeline log is
  * skipped with a note on stderr. Returns the input, or NULL (*SKIPPED set
@@ -108,12 +113,6 @@ static inline const tl_def *input_event(struct input *in, uint16_t msgid)
 	return d;
 }
 
-/* The default roots that exist, at most INPUT_ROOTS of them, into ROOTS:
- * $TIMELINE_ROOT, else /var/run/timeline, $XDG_RUNTIME_DIR/timeline and
- * /tmp/timeline-UID; then /var/run/snabb. Returns how many. The strings
- * stay valid until the next call. */
-#define INPUT_ROOTS 5
-int input_default_roots(char **roots);
 
 /* The pid of the process that writes IN: the header's, or for a Snabb log
  * the number in .../<pid>/events.timeline or .../<pid>/engine/timeline;

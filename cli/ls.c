@@ -1,25 +1,24 @@
-/* ls.c: `timeline ls`, the logs under /var/run/timeline and /var/run/snabb
- * (or given roots): pid, whether it is alive, entries written, rate. */
+/* ls.c: `timeline ls`, the logs under the default roots (or given roots):
+ * pid, whether its writer runs, entries written, size on disk, rate. */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "commands.h"
 #include "input.h"
 #include "json.h"
 #include "out.h"
+#include "roots.h"
 
 static const char usage[] =
 	"usage: timeline ls [--format text|json] [ROOT...]\n"
 	"\n"
 	"Lists the logs under each ROOT (default: $TIMELINE_ROOT or\n"
-	"/var/run/timeline, $XDG_RUNTIME_DIR/timeline, /tmp/timeline-UID and\n"
-	"/var/run/snabb): pid, alive or not, entries written, current rate.\n"
+	"/var/run/timeline, $XDG_RUNTIME_DIR/timeline and /tmp/timeline-UID, for\n"
+	"root every user's, and /var/run/snabb; those this user cannot read are\n"
+	"passed over): pid, whether the writer runs (pid and start time), entries\n"
+	"written, size on disk, current rate.\n"
 	"\n"
 	"   -f, --format FMT    text (default) or json (one object per log)\n"
 	"   -h, --help          show this help\n";
@@ -34,62 +33,107 @@ struct ls {
 	int json;
 	int problems;
 	int count;
+	int pid_only;                /* a row said "yes?": explain it after the table */
 };
+
+/* What ls shows of one log. */
+struct row {
+	const char *path;
+	const tl_info *i;
+	unsigned pid;
+	int alive;                   /* enum tl_liveness */
+	uint64_t disk, bytes;        /* size on disk, length */
+	char rate[32];
+};
+
+static void print_json(const struct row *w)
+{
+	const tl_info *i = w->i;
+	int native = i->format == TL_FORMAT_NATIVE;
+	struct json j = JSON_INIT;
+	json_begin_object(&j);
+	JSON_KEY(&j, "path");
+	json_string(&j, w->path);
+	JSON_KEY(&j, "format");
+	json_string(&j, native ? "timeline" : "snabb");
+	JSON_KEY(&j, "pid");
+	json_uint(&j, w->pid);
+	JSON_KEY(&j, "alive");
+	json_bool(&j, w->alive != TL_GONE);
+	JSON_KEY(&j, "alive_by");
+	json_string(&j, native && i->start_ticks ? "pid and start time" : "pid only");
+	JSON_KEY(&j, "start_ticks");
+	json_uint(&j, native ? i->start_ticks : 0);
+	JSON_KEY(&j, "process");
+	json_string(&j, native ? i->process : "");
+	JSON_KEY(&j, "written");
+	json_uint(&j, i->cursor);
+	JSON_KEY(&j, "disk_bytes");
+	json_uint(&j, w->disk);
+	JSON_KEY(&j, "bytes");
+	json_uint(&j, w->bytes);
+	JSON_KEY(&j, "rate");
+	json_string(&j, w->rate);
+	json_end_object(&j);
+	out_char('\n');
+}
+
+/* S, then spaces up to WIDTH columns. */
+static void out_left(const char *s, size_t width)
+{
+	out_str(s);
+	for (size_t k = strlen(s); k < width; k++)
+		out_char(' ');
+}
+
+static void print_text(const struct row *w, int first)
+{
+	const char *process = w->i->format == TL_FORMAT_NATIVE ? w->i->process : "(snabb)";
+	char size[16];
+	if (first)
+		out_str("    PID ALIVE     WRITTEN     SIZE RATE     PROCESS          PATH\n");
+	out_pad(w->pid, 7);
+	out_str(w->alive == TL_RUNNING ? " yes  " : w->alive == TL_PID_RUNNING ? " yes? " : " no   ");
+	out_pad(w->i->cursor, 12);
+	human_bytes(size, w->disk);
+	for (size_t k = strlen(size); k < 9; k++)
+		out_char(' ');
+	out_str(size);
+	out_char(' ');
+	out_left(w->rate, 9);
+	out_left(process, 16);
+	out_char(' ');
+	out_str(w->path);
+	out_char('\n');
+}
 
 static int ls_one(const char *path, int named, void *arg)
 {
 	struct ls *l = arg;
 	int skipped;
 	struct input *in = input_open("ls", path, named, &skipped);
-	const tl_info *i;
-	unsigned pid;
-	char rate[32];
+	struct row w = { .path = path };
 	if (!in) {
 		l->problems += !skipped;
 		return 0;
 	}
-	i = &in->info;
-	pid = input_pid(in);
-	if (i->format != TL_FORMAT_NATIVE)
-		snprintf(rate, sizeof rate, "-");
-	else
-		tl_rate_name(rate, sizeof rate, i->rate, i->rate_fixed);   /* all, 2-9, off, auto */
-	if (l->json) {
-		struct json j = JSON_INIT;
-		json_begin_object(&j);
-		JSON_KEY(&j, "path");
-		json_string(&j, path);
-		JSON_KEY(&j, "format");
-		json_string(&j, i->format == TL_FORMAT_NATIVE ? "timeline" : "snabb");
-		JSON_KEY(&j, "pid");
-		json_uint(&j, pid);
-		JSON_KEY(&j, "alive");
-		json_bool(&j, input_pid_alive(pid));
-		JSON_KEY(&j, "process");
-		json_string(&j, i->format == TL_FORMAT_NATIVE ? i->process : "");
-		JSON_KEY(&j, "written");
-		json_uint(&j, i->cursor);
-		JSON_KEY(&j, "rate");
-		json_string(&j, rate);
-		json_end_object(&j);
-		out_char('\n');
+	w.i = &in->info;
+	if (w.i->format != TL_FORMAT_NATIVE) {
+		w.pid = input_pid(in);
+		snprintf(w.rate, sizeof w.rate, "-");
+		w.alive = tl_pid_alive(w.pid, 0);
 	} else {
-		if (!l->count)
-			out_str("    PID ALIVE     WRITTEN RATE     PROCESS          PATH\n");
-		out_pad(pid, 7);
-		out_str(input_pid_alive(pid) ? " yes  " : " no   ");
-		out_pad(i->cursor, 12);
-		out_char(' ');
-		out_str(rate);
-		for (size_t k = strlen(rate); k < 9; k++)
-			out_char(' ');
-		out_str(i->format == TL_FORMAT_NATIVE ? i->process : "(snabb)");
-		for (size_t k = strlen(i->format == TL_FORMAT_NATIVE ? i->process : "(snabb)"); k < 16; k++)
-			out_char(' ');
-		out_char(' ');
-		out_str(path);
-		out_char('\n');
+		w.pid = w.i->pid;
+		tl_rate_name(w.rate, sizeof w.rate, w.i->rate, w.i->rate_fixed);   /* all, 2-9, off, auto */
+		w.alive = tl_pid_alive(w.pid, w.i->start_ticks);
 	}
+	if (log_size(path, &w.disk, &w.bytes) != 0)
+		w.disk = w.bytes = 0;
+	if (l->json)
+		print_json(&w);
+	else
+		print_text(&w, !l->count);
+	l->pid_only |= w.alive == TL_PID_RUNNING;
 	l->count++;
 	input_close(in);
 	return 0;
@@ -97,20 +141,25 @@ static int ls_one(const char *path, int named, void *arg)
 
 int cmd_ls(int argc, char **argv)
 {
-	struct ls l = { 0, 0, 0 };
-	char *roots[INPUT_ROOTS];
-	int n, rc = cli_parse_text_json("ls", usage, options, argc, argv, &l.json);
+	struct ls l = { 0, 0, 0, 0 };
+	struct roots roots;
+	int rc = cli_parse_text_json("ls", usage, options, argc, argv, &l.json);
 	if (rc >= 0)
 		return rc;
 	input_quiet = 1;
 	if (optind < argc) {
 		l.problems += input_walk("ls", argv + optind, argc - optind, ls_one, &l);
 	} else {
-		n = input_default_roots(roots);
-		l.problems += input_walk("ls", roots, n, ls_one, &l);
+		roots_default(&roots, 1);
+		input_skip_denied = 1;   /* a root this user may not read is not theirs to list */
+		l.problems += input_walk("ls", roots.path, roots.n, ls_one, &l);
+		roots_free(&roots);
 	}
 	if (!l.count && !l.json)
 		out_str("no logs found\n");
+	if (l.pid_only && !l.json)
+		out_str("yes?: the pid runs, but the log does not say when its writer started "
+			"(format 1.0, Snabb): it may be another process\n");
 	out_flush();
 	return cli_finish("ls", l.problems ? EXIT_USAGE : EXIT_OK);
 }

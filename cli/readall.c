@@ -13,10 +13,9 @@
 #include "readall.h"
 #include "warm.h"
 
-void readall_init(struct readall *r, const char *cmd, const struct an_options *o)
+void readall_init(struct readall *r, const char *cmd)
 {
 	memset(r, 0, sizeof *r);
-	r->o = o;
 	r->cmd = cmd;
 	r->progress = isatty(2);
 }
@@ -27,7 +26,9 @@ struct job {
 	char *path, *group, *run;
 	const char *cmd;
 	int named;
-	struct an *target;
+	struct an *target[READALL_FEEDS];   /* the engines its entries go to */
+	size_t ntarget;
+	struct readall_file *fact;   /* what it was, when the reader keeps facts */
 	const struct window *w;      /* which entries go in (NULL: all) */
 	char *pre;                   /* the walk's messages before this file */
 	char *msgs;                  /* this file's own, when read on a worker */
@@ -58,49 +59,74 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	an_file_begin(e, &file, def_of, in);
 }
 
-/* Feeds the entries of IN that job J's window keeps into engine E: the
+/* Feeds the entries of IN that job J's window keeps (all, without one)
+ * into J's engines, E[k] for its target k; counts them in J's facts. The
  * window is placed in the log's time at its first entry. A pair is counted
  * only when both its ends are in. */
-static void feed_window(struct job *j, struct input *in, struct an *e)
+static void feed(struct job *j, struct input *in, struct an **e)
 {
+	struct readall_file *f = j->fact;
+	int windowed = j->w && window_any(j->w);
 	tl_entry en;
 	while (tl_reader_next(in->r, &en) && !in->span_bad) {
-		if (window_take(j->w, in, &en, j->cmd) && an_entry(e, &en) < 0) {
-			cli_error(j->cmd, "%s: out of memory", j->path);
-			j->problems++;
-			return;
-		}
+		if (f)
+			f->read++;
+		if (windowed && !window_take(j->w, in, &en, j->cmd))
+			continue;
+		if (f && !f->kept++)
+			f->first = en.tsc;
+		if (f)
+			f->last = en.tsc;
+		for (size_t k = 0; k < j->ntarget; k++)
+			if (an_entry(e[k], &en) < 0) {
+				cli_error(j->cmd, "%s: out of memory", j->path);
+				j->problems++;
+				return;
+			}
 	}
 }
 
-/* Reads job J (number ORDER) into engine E; WARM: a helper reads ahead.
- * Its messages go to this thread's CLI_ERR. */
-static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
+/* Starts J's facts for IN (when the reader keeps them). */
+static void begin_fact(struct job *j, const struct input *in)
 {
-	int skipped;
+	struct readall_file *f = j->fact;
+	if (!f)
+		return;
+	if (!(f->path = strdup(j->path)) || !(f->label = strdup(in->label)) ||
+	    !(f->group = strdup(j->group)))
+		abort();
+	f->info = in->info;
+}
+
+/* Reads job J (number ORDER) into its engines, E[k] for its target k;
+ * WARM: a helper reads ahead. Its messages go to this thread's CLI_ERR. */
+static void run_job(struct job *j, uint64_t order, struct an **e, int warm)
+{
+	int skipped, failed = 0;
 	struct input *in = input_open(j->cmd, j->path, j->named, &skipped);
-	tl_entry en;
 	if (!in) {
 		j->problems += !skipped;
 		return;
 	}
-	begin_file(e, j, in, order);
+	for (size_t k = 0; k < j->ntarget; k++)
+		begin_file(e[k], j, in, order);
+	begin_fact(j, in);
 	tl_reader_rewind(in->r);
 	if (warm)
 		warm_start(&in->r, 1);
-	if (j->w && window_any(j->w))
-		feed_window(j, in, e);
-	else
-		while (tl_reader_next(in->r, &en))
-			if (an_entry(e, &en) < 0) {
-				cli_error(j->cmd, "%s: out of memory", j->path);
-				j->problems++;
-				break;
-			}
+	feed(j, in, e);
 	if (warm)
 		warm_stop();
-	in->unknown = an_file_unknown(e);
-	an_file_end(e);
+	for (size_t k = 0; k < j->ntarget; k++) {
+		in->unknown = an_file_unknown(e[k]);
+		failed |= an_file_end(e[k]) < 0;
+	}
+	if (failed) {
+		cli_error(j->cmd, "%s: out of memory", j->path);
+		j->problems++;
+	}
+	if (j->fact)
+		j->fact->skipped = tl_reader_skipped(in->r);
 	j->problems += input_report_damage(j->cmd, in);
 	j->read = 1;
 	input_close(in);
@@ -111,7 +137,8 @@ static void run_job(struct job *j, uint64_t order, struct an *e, int warm)
 /* What the walk of readall_add() collects. */
 struct queue {
 	struct readall *r;
-	struct an *e;
+	struct an *const *e;         /* the engines of its files */
+	size_t ne;
 	const char *group;
 	char *buf;                   /* the walk's messages since the last file */
 	size_t len;
@@ -162,7 +189,10 @@ static int queue_one(const char *path, int named, void *arg)
 		abort();
 	j->cmd = q->r->cmd;
 	j->named = named;
-	j->target = q->e;
+	memcpy(j->target, q->e, q->ne * sizeof *q->e);
+	j->ntarget = q->ne;
+	if (path && q->r->facts && !(j->fact = calloc(1, sizeof *j->fact)))
+		abort();
 	j->w = q->r->w;
 	j->pre = take_messages(q);
 	return 0;
@@ -187,7 +217,13 @@ static const char *group_of(const char *path, char **copy)
 
 void readall_add(struct readall *r, struct an *e, const char *path, const char *group)
 {
-	struct queue q = { r, e, group, NULL, 0 };
+	readall_add_to(r, &e, 1, path, group);
+}
+
+void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char *path,
+		    const char *group)
+{
+	struct queue q = { r, e, n > READALL_FEEDS ? READALL_FEEDS : n, group, NULL, 0 };
 	char *copy = NULL;
 	if (!group)
 		q.group = group_of(path, &copy);
@@ -217,20 +253,20 @@ struct pool {
 struct worker {
 	struct pool *p;
 	pthread_t t;
-	struct an *target[2], *mine[2];
+	struct an *target[READALL_ENGINES], *mine[READALL_ENGINES];
 };
 
 /* Worker W's own engine for TARGET. */
 static struct an *engine_for(struct worker *w, struct an *target)
 {
 	int k = 0;
-	while (k < 2 && w->target[k] && w->target[k] != target)
+	while (k < READALL_ENGINES && w->target[k] && w->target[k] != target)
 		k++;
-	if (k == 2)
-		abort();   /* stats feeds one engine, diff two */
+	if (k == READALL_ENGINES)
+		abort();   /* stats feeds one engine, diff two, report four */
 	if (!w->target[k]) {
 		w->target[k] = target;
-		if (!(w->mine[k] = an_new(w->p->r->o)))
+		if (!(w->mine[k] = an_new(an_opts(target))))
 			abort();
 	}
 	return w->mine[k];
@@ -257,9 +293,12 @@ static void *work(void *arg)
 		struct job *j = &p->r->jobs[i];
 		FILE *f;
 		if (j->path) {
+			struct an *mine[READALL_FEEDS];
+			for (size_t k = 0; k < j->ntarget; k++)
+				mine[k] = engine_for(w, j->target[k]);
 			if (!(f = cli_err = open_memstream(&j->msgs, &j->mlen)))
 				abort();
-			run_job(j, i, engine_for(w, j->target), 0);
+			run_job(j, i, mine, 0);
 			cli_err = NULL;
 			fclose(f);
 		}
@@ -295,7 +334,7 @@ static void merge_workers(struct readall *r, struct worker *w, size_t nw)
 {
 	for (size_t k = 0; k < nw; k++) {
 		pthread_join(w[k].t, NULL);
-		for (int t = 0; t < 2 && w[k].target[t]; t++) {
+		for (int t = 0; t < READALL_ENGINES && w[k].target[t]; t++) {
 			if (an_merge(w[k].target[t], w[k].mine[t]) < 0) {
 				cli_error(r->cmd, "out of memory");
 				r->problems++;
@@ -352,8 +391,39 @@ static void collect(struct pool *p)
 	}
 }
 
+/* Moves the facts of the jobs that were read to R's list, in order. */
+static void keep_facts(struct readall *r)
+{
+	for (size_t i = 0; i < r->njobs; i++) {
+		struct readall_file *f = r->jobs[i].fact;
+		if (f && r->jobs[i].read) {
+			if (!(r->file = realloc(r->file, (r->nfile + 1) * sizeof *r->file)))
+				abort();
+			r->file[r->nfile++] = *f;
+		} else if (f) {
+			free(f->path);
+			free(f->label);
+			free(f->group);
+		}
+		free(f);
+	}
+}
+
+void readall_free(struct readall *r)
+{
+	for (size_t i = 0; i < r->nfile; i++) {
+		free(r->file[i].path);
+		free(r->file[i].label);
+		free(r->file[i].group);
+	}
+	free(r->file);
+	r->file = NULL;
+	r->nfile = 0;
+}
+
 static void free_jobs(struct readall *r)
 {
+	keep_facts(r);
 	for (size_t i = 0; i < r->njobs; i++) {
 		free(r->jobs[i].path);
 		free(r->jobs[i].group);

@@ -6,8 +6,21 @@
 #include "analysis.h"
 #include "window.h"
 
+/* The engines one input can feed at most, and a reader's in all. */
+#define READALL_FEEDS 4
+#define READALL_ENGINES 8
+
+/* What was read of one file, when readall.facts is set (for `report`). */
+struct readall_file {
+	char *path, *label, *group;  /* as the engines were told */
+	tl_info info;                /* its header */
+	uint64_t read;               /* entries read */
+	uint64_t kept;               /* ... of them kept by the window and filters */
+	uint64_t first, last;        /* the tsc of the first and last kept */
+	uint64_t skipped;            /* incomplete entries the reader skipped */
+};
+
 struct readall {
-	const struct an_options *o;  /* the workers' engines are made with these */
 	const struct window *w;      /* which entries go in (NULL: all) */
 	const char *cmd;             /* "stats" or "diff", for messages */
 	int problems;                /* inputs that could not be read */
@@ -16,19 +29,31 @@ struct readall {
 	unsigned files;              /* inputs read so far */
 	struct job *jobs;            /* the files readall_add() found, for readall_run() */
 	size_t njobs, jcap;
+	int facts;                   /* set by the caller: keep what each file was */
+	struct readall_file *file;   /* then, the files read, in input order */
+	size_t nfile;
 };
 
-/* Starts R for command CMD, whose engines are made with options O. */
-void readall_init(struct readall *r, const char *cmd, const struct an_options *o);
+/* Starts R for command CMD. (A worker's engine for a target is made with
+ * the target's options.) */
+void readall_init(struct readall *r, const char *cmd);
 
 /* Finds every log under PATH, to be read into engine E by readall_run(),
  * labelled GROUP (NULL: the name of PATH if a directory, else of its
  * directory). */
 void readall_add(struct readall *r, struct an *e, const char *path, const char *group);
 
+/* The same, each entry going to the N engines E (at most READALL_FEEDS;
+ * at most READALL_ENGINES different ones over all the calls). */
+void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char *path,
+		    const char *group);
+
 /* Reads the files every readall_add() found, on a thread per CPU (at most
  * 8), each with engines of its own merged into the callers' at the end;
  * prints the messages of the walks and of each file in input order, as
  * one thread would. Problems are counted in R->problems. */
 void readall_run(struct readall *r);
+
+/* Frees R's list of files (readall.facts). */
+void readall_free(struct readall *r);
 #endif

@@ -1,10 +1,12 @@
-/* sink.c: writing files (see sink.h): whole buffers, zstd streams, and the
- * directories a file goes in. */
+/* sink.c: writing files (see sink.h): whole buffers, zstd streams, copies
+ * of logs, and the directories a file goes in. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "commands.h"
 #include "sink.h"
 
 int write_all(int fd, const void *buf, size_t len)
@@ -45,6 +47,37 @@ int sink_put(struct sink *s, const void *buf, size_t len, int end)
 int sink_write(void *ctx, const void *buf, size_t len)
 {
 	return sink_put(ctx, buf, len, 0);
+}
+
+int sink_copy_log(const char *cmd, tl_reader *r, int fd, int level, int sync, tl_keep_fn keep,
+		  void *kctx, const char *to, uint64_t *kept, uint64_t *dropped)
+{
+	struct sink s = { fd, NULL };
+	tl_error err;
+	int rc = -1;
+	if (level && (!(s.z = ZSTD_createCCtx()) ||
+		      ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_compressionLevel, level)))) {
+		cli_error(cmd, "%s: cannot start zstd", to);
+		goto out;
+	}
+	errno = 0;
+	if (fchmod(fd, 0600) != 0 ||
+	    (s.z && ZSTD_isError(ZSTD_CCtx_setParameter(s.z, ZSTD_c_checksumFlag, 1)))) {
+		cli_error(cmd, "%s: %s", to, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (tl_reader_copy_if(r, keep, kctx, sink_write, &s, kept, dropped, to, &err) != TL_OK) {
+		cli_error(cmd, "%s", err.msg);
+		goto out;
+	}
+	if ((s.z && sink_put(&s, NULL, 0, 1)) || (sync && fsync(fd) != 0)) {
+		cli_error(cmd, "%s: cannot write the copy: %s", to, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	ZSTD_freeCCtx(s.z);
+	return rc;
 }
 
 int make_parents(const char *path)

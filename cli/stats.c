@@ -45,7 +45,7 @@ static const struct option options[] = {
 /* What the command line asks for. */
 struct args {
 	struct anopts a;
-	char *labels[256], *paths[256];   /* --group LABEL=PATH */
+	char *labels[ANOPTS_MAX_GROUPS], *paths[ANOPTS_MAX_GROUPS];   /* --group LABEL=PATH */
 	int ngroups, hist, breaths_only, overhead_only;
 };
 
@@ -54,7 +54,6 @@ struct args {
 static int own_option(void *ctx, int c, const char *arg, const char **why)
 {
 	struct args *s = ctx;
-	const char *eq;
 	switch (c) {
 	case 'H':
 		s->hist = 1;
@@ -66,26 +65,19 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 		s->overhead_only = 1;
 		return 1;
 	case 'g':
-		eq = strchr(arg, '=');
-		if (!eq || eq == arg || !eq[1])
-			return *why = "--group takes LABEL=PATH", -1;
-		if (s->ngroups == 256)
-			return *why = "too many --group options", -1;
-		s->labels[s->ngroups] = strndup(arg, (size_t)(eq - arg));
-		s->paths[s->ngroups++] = (char *)eq + 1;
-		return 1;
+		return anopts_group(arg, s->labels, s->paths, &s->ngroups, why);
 	}
 	return 0;
 }
 
-static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:h", options, own_option };
+static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:h", options, own_option, NULL };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
  * returns how many inputs could not be read. */
 static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct readall r;
-	readall_init(&r, "stats", &s->a.o);
+	readall_init(&r, "stats");
 	r.w = &s->a.w;
 	for (int i = 0; i < s->ngroups; i++)
 		readall_add(&r, e, s->paths[i], s->labels[i]);

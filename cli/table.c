@@ -150,6 +150,21 @@ static void print_csv(const struct table *t)
 	}
 }
 
+/* Row R of T as the members of the object open in J. */
+static void json_members(const struct table *t, size_t r, struct json *j)
+{
+	for (int c = 0; c < t->ncols; c++) {
+		const char *s = cell(t, r, c);
+		json_key(j, t->cols[c]);
+		if (is_number(s))
+			json_raw(j, s, strlen(s));
+		else if (!strcmp(s, "-"))
+			json_null(j);
+		else
+			json_string(j, s);
+	}
+}
+
 static void print_json(const struct table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -157,19 +172,34 @@ static void print_json(const struct table *t)
 		json_begin_object(&j);
 		JSON_KEY(&j, "table");
 		json_string(&j, t->name);
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = cell(t, r, c);
-			json_key(&j, t->cols[c]);
-			if (is_number(s))
-				json_raw(&j, s, strlen(s));
-			else if (!strcmp(s, "-"))
-				json_null(&j);
-			else
-				json_string(&j, s);
-		}
+		json_members(t, r, &j);
 		json_end_object(&j);
 		out_char('\n');
 	}
+}
+
+void table_json_rows(const struct table *t, struct json *j)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		json_begin_object(j);
+		json_members(t, r, j);
+		json_end_object(j);
+	}
+}
+
+int table_cols(const struct table *t)
+{
+	return t->ncols;
+}
+
+const char *table_col(const struct table *t, int c)
+{
+	return t->cols[c];
+}
+
+const char *table_cell(const struct table *t, size_t r, int c)
+{
+	return cell(t, r, c);
 }
 
 void table_print(const struct table *t, int format, const char *title)

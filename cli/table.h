@@ -15,6 +15,16 @@ void table_add(struct table *t, char *const *cells);
 
 size_t table_rows(const struct table *t);
 
+/* T's number of columns, the name of column C, the cell of row R in it. */
+int table_cols(const struct table *t);
+const char *table_col(const struct table *t, int c);
+const char *table_cell(const struct table *t, size_t r, int c);
+
+/* Writes T's rows into the JSON array open in J, one object each, as
+ * table_print() writes them in JSON but without the "table" member. */
+struct json;
+void table_json_rows(const struct table *t, struct json *j);
+
 /* Prints T in FORMAT (FMT_TEXT, FMT_CSV or FMT_JSON of view.h). Text
  * starts with TITLE, if any, on its own line. */
 void table_print(const struct table *t, int format, const char *title);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "out.h"
+#include "roots.h"
 #include "top.h"
 #include "view.h"
 
@@ -235,7 +236,8 @@ static int scan_one(const char *path, int named, void *arg)
 static void scan(struct top *t, int initial, uint64_t now)
 {
 	struct scan sc = { t, initial, now };
-	char *roots[INPUT_ROOTS], *msgs = NULL;
+	struct roots roots;
+	char *msgs = NULL;
 	size_t len = 0;
 	/* on the screen, what a walk or a file says goes to its message line */
 	if (!t->batch && !(cli_err = open_memstream(&msgs, &len)))
@@ -243,8 +245,11 @@ static void scan(struct top *t, int initial, uint64_t now)
 	if (t->npaths) {
 		input_walk("top", t->paths, t->npaths, scan_one, &sc);
 	} else {
-		int n = input_default_roots(roots);
-		input_walk("top", roots, n, scan_one, &sc);
+		roots_default(&roots, 1);
+		input_skip_denied = 1;   /* a root this user may not read is not theirs */
+		input_walk("top", roots.path, roots.n, scan_one, &sc);
+		input_skip_denied = 0;
+		roots_free(&roots);
 	}
 	if (!t->batch) {
 		fclose(cli_err);

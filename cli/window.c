@@ -15,6 +15,7 @@
 /* Units of a duration, longest suffix first where one ends another. */
 static const struct { const char *name; double ns; } units[] = {
 	{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 },
+	{ "d", 86400e9 },
 };
 
 int window_duration(const char *s, uint64_t *ns)

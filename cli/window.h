@@ -55,7 +55,7 @@ struct window {
 /* Parses the time bound S into *B; -1 if it is none of the forms. */
 int window_bound(const char *s, struct bound *b);
 
-/* Parses a duration ("10s", "500ms", "2m", "1.5us", "90ns") into *NS. */
+/* Parses a duration ("10s", "500ms", "2m", "1.5us", "90ns", "7d") into *NS. */
 int window_duration(const char *s, uint64_t *ns);
 
 /* Handles option C with ARG if it is a window option: 1 handled, 0 not one

@@ -32,6 +32,10 @@ static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t
 		*tsc = tl_rdtsc_ordered();
 		*aux = tl_rseq_word(h->rseq_offset);
 		return;
+	case TL_CLOCK_RDTSC_RSEQ_UNORDERED:
+		*tsc = tl_rdtsc();
+		*aux = tl_rseq_word(h->rseq_offset);
+		return;
 #endif
 #endif
 	case TL_CLOCK_MANUAL:

@@ -40,6 +40,8 @@ _Static_assert(TL_CLK_MONOTONIC == TL_CLOCK_MONOTONIC, "TL_CLK_MONOTONIC");
 _Static_assert(TL_CLK_MANUAL == TL_CLOCK_MANUAL, "TL_CLK_MANUAL");
 _Static_assert(TL_CLK_RDTSC_LSL == TL_CLOCK_RDTSC_LSL, "TL_CLK_RDTSC_LSL");
 _Static_assert(TL_CLK_RDTSC_RSEQ == TL_CLOCK_RDTSC_RSEQ, "TL_CLK_RDTSC_RSEQ");
+_Static_assert(TL_CLK_RDTSC_RSEQ_UNORDERED == TL_CLOCK_RDTSC_RSEQ_UNORDERED,
+	       "TL_CLK_RDTSC_RSEQ_UNORDERED");
 
 /* The switch has a case for every enum tl_clock and no default, so that
  * -Wswitch (-Wall, an error with -Werror) names a source added without a name. */
@@ -54,6 +56,7 @@ const char *tl_clock_name(int clock)
 	case TL_CLOCK_MANUAL: return "manual";
 	case TL_CLOCK_RDTSC_LSL: return "rdtsc+lsl";
 	case TL_CLOCK_RDTSC_RSEQ: return "rdtsc+rseq";
+	case TL_CLOCK_RDTSC_RSEQ_UNORDERED: return "rdtsc+rseq-unordered";
 	}
 	return NULL;
 }
@@ -205,6 +208,7 @@ int tl_clock_pick(int clock, uint32_t f)
 	case TL_CLOCK_RDTSC_LSL:
 		return tsc && (f & TL_CPU_LSL) ? clock : -1;
 	case TL_CLOCK_RDTSC_RSEQ:
+	case TL_CLOCK_RDTSC_RSEQ_UNORDERED:
 		return tsc && (f & TL_HOST_RSEQ) ? clock : -1;
 	case TL_CLOCK_MONOTONIC:
 	case TL_CLOCK_MANUAL:

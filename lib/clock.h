@@ -26,15 +26,11 @@ static inline uint64_t tl_rdtsc(void)
 
 /* RDTSC once the instructions before it are done (LFENCE is dispatch
  * serializing on AMD Zen 2 and later and on Intel): the clock of the rseq
- * source, unless built with -DTL_RSEQ_UNORDERED (asm/append.S, bench/README.md). */
+ * source (TL_CLOCK_RDTSC_RSEQ_UNORDERED reads plain tl_rdtsc()). */
 static inline uint64_t tl_rdtsc_ordered(void)
 {
 	uint32_t lo, hi;
-#ifndef TL_RSEQ_UNORDERED
 	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi));
-#else
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-#endif
 	return ((uint64_t)hi << 32) | lo;
 }
 
@@ -90,7 +86,8 @@ struct tl_clock_read tl_slow_clock(const tl_log *log) __attribute__((visibility(
 static inline int tl_clock_is_tsc(int clock)
 {
 	return (clock >= TL_CLOCK_RDTSC_RDPID && clock <= TL_CLOCK_RDTSC) ||
-	       clock == TL_CLOCK_RDTSC_LSL || clock == TL_CLOCK_RDTSC_RSEQ;
+	       clock == TL_CLOCK_RDTSC_LSL || clock == TL_CLOCK_RDTSC_RSEQ ||
+	       clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED;
 }
 
 /* TL_CPU_* bits of this CPU (what the header's cpu_features records). */

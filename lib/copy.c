@@ -6,8 +6,40 @@
 #include "error.h"
 #include "reader.h"
 
+/* The smallest ring for N entries: the next power of two, at least 2. */
+static uint64_t ring_for(uint64_t n)
+{
+	uint64_t size = 2;
+	while (size < n)
+		size *= 2;
+	return size;
+}
+
+/* Makes H, the header of R's log, the header of a copy of it with a ring of
+ * SIZE entries: the sections moved to fit, and copy_of set to the ring of
+ * the log first copied (a copy of a copy keeps its source's). A source of
+ * minor 0 has neither field: the copy is of the minor that has them. */
+static void copy_header(struct tl_header *h, const tl_reader *r, uint64_t size)
+{
+	if (h->minor < 1) {
+		h->minor = 1;
+		h->start_ticks = 0;   /* unknown: reserved bytes in minor 0 */
+		h->copy_of = 0;
+	}
+	if (!h->copy_of)
+		h->copy_of = r->entries;
+	h->entries = size;
+	h->mask = size - 1;
+	h->strings_bytes = r->strings_bytes;
+	h->strings_offset = TL_HEADER_BYTES + size * TL_ENTRY_BYTES;
+	h->file_bytes = h->strings_offset + h->strings_bytes;
+}
+
 /* Our format: the header as it is, the cursor of the snapshot, every entry
- * the reader accepts in its slot, other slots zero (never valid). */
+ * the reader accepts in its slot, other slots zero (never valid). A log
+ * that never wrapped goes into a ring just big enough for the entries up
+ * to its cursor, where each keeps its number and slot; a wrapped one into
+ * a ring as big as its own. */
 static int copy_native(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *kept,
 		       uint64_t *dropped, tl_error *err, const char *name)
 {
@@ -15,7 +47,7 @@ static int copy_native(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *ke
 	struct tl_raw_entry *ring = calloc(r->entries, sizeof *ring);
 	uint8_t *filled = calloc(r->entries / 8 + 1, 1);
 	char *strings = calloc(1, r->strings_bytes);
-	uint64_t used, last = 0, window;
+	uint64_t used, last = 0, window, size;
 	tl_entry e;
 	int rc = TL_OK;
 
@@ -53,7 +85,9 @@ static int copy_native(tl_reader *r, tl_writer_fn write, void *ctx, uint64_t *ke
 			ring[n & r->mask].seq = tl_seq_busy(n);
 	/* what a reader of the copy will find missing: its window minus what it holds */
 	*dropped = window - *kept;
-	if (write(ctx, &h, sizeof h) || write(ctx, ring, r->entries * sizeof *ring) ||
+	size = ring_for(window);   /* below the cursor n & mask is n when it never wrapped */
+	copy_header(&h, r, size);
+	if (write(ctx, &h, sizeof h) || write(ctx, ring, size * sizeof *ring) ||
 	    write(ctx, strings, r->strings_bytes))
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
 out:
@@ -74,7 +108,7 @@ static int copy_native_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_f
 {
 	struct tl_header h;
 	struct tl_raw_entry *ring = NULL;
-	uint64_t n = 0, cap = 0, size = 2, used;
+	uint64_t n = 0, cap = 0, size, used;
 	tl_entry e;
 	int rc = TL_OK;
 
@@ -103,16 +137,12 @@ static int copy_native_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_f
 	}
 	*kept = n;
 	*dropped = tl_reader_skipped(r);
-	while (size < n)
-		size *= 2;
+	size = ring_for(n);
 	used = __atomic_load_n(&r->h->strings_used, __ATOMIC_ACQUIRE);
 	if (used > r->strings_bytes)
 		used = r->strings_bytes;
-	h.entries = size;
-	h.mask = size - 1;
+	copy_header(&h, r, size);
 	h.cursor = n;
-	h.strings_offset = TL_HEADER_BYTES + size * TL_ENTRY_BYTES;
-	h.file_bytes = h.strings_offset + h.strings_bytes;
 	h.strings_used = (uint32_t)used;
 	if (write(ctx, &h, sizeof h) || (n && write(ctx, ring, n * sizeof *ring)))
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
@@ -120,7 +150,7 @@ static int copy_native_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_f
 	/* the slots past the entries, zero, then the string table */
 	if (rc == TL_OK && (write_zeros(write, ctx, (size - n) * sizeof *ring) ||
 			    write(ctx, r->strings, used) ||
-			    write_zeros(write, ctx, r->strings_bytes - used)))
+			    write_zeros(write, ctx, h.strings_bytes - used)))
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* create.c: where a log file goes and how it is created: 0700 directories,
- * a 0600 file, no symbolic link followed, space allocated before use. */
+ * a 0600 file, no symbolic link followed, space allocated before use, and
+ * never over a log this process has open at the default path. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 #include "create.h"
 #include "error.h"
+#include "format.h"
+#include "proc.h"
 
 /* Is the directory open at FD safe to put a log in? OURS: we created it, so it
  * must belong to us and be closed to others; otherwise (a parent the caller
@@ -88,13 +91,19 @@ static int permission_problem(const tl_error *err)
 		 err->sys_errno == ENOENT));
 }
 
-int tl_default_path(const char *name, char *buf, size_t size, tl_error *err)
+int tl_default_path(const char *log_name, char *buf, size_t size, tl_error *err)
 {
-	char root[PATH_MAX];
+	char root[PATH_MAX], name[96];
 	const char *env = getenv("TIMELINE_ROOT");
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	tl_error e;
 	int rc;
+
+	/* the main thread's log is NAME, another thread's NAME-TID */
+	if (gettid() == getpid())
+		snprintf(name, sizeof name, "%s", log_name);
+	else
+		snprintf(name, sizeof name, "%s-%ld", log_name, (long)gettid());
 
 	if (env && *env)
 		return try_root(env, name, buf, size, err);
@@ -113,6 +122,26 @@ done:
 	if (rc != TL_OK && err)
 		*err = e;
 	return rc;
+}
+
+int tl_check_not_ours(const char *path, tl_error *err)
+{
+	struct tl_header h;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t got;
+	if (fd < 0)
+		return TL_OK;   /* nothing there, or what tl_create_file() reports */
+	got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, &h, sizeof h, 0) : 0;
+	close(fd);
+	if (got != (ssize_t)sizeof h || h.magic != TL_MAGIC_0 || h.major != TL_MAJOR ||
+	    h.minor < 1 || h.copy_of || h.pid != (uint32_t)getpid() ||
+	    h.start_ticks != tl_start_ticks(h.pid, NULL))
+		return TL_OK;   /* not a log, or one of a process gone that had our pid */
+	return tl_fail(err, TL_E_EXISTS, 0,
+		       "%s: this process has a log there already; pass another "
+		       "tl_options.name, or a path, to open a second one",
+		       path);
 }
 
 /* Splits PATH into its directory (opened, checked) and base name. */

@@ -6,10 +6,17 @@
 #include "timeline.h"
 
 /* Writes the default path for log NAME into BUF ($TIMELINE_ROOT, /var/run,
- * $XDG_RUNTIME_DIR or /tmp, then <pid>/<name>.timeline), creating the
- * directories 0700. Returns TL_OK or a status with ERR filled. */
+ * $XDG_RUNTIME_DIR or /tmp, then <pid>/<name>.timeline for the main thread,
+ * <pid>/<name>-<tid>.timeline for another), creating the directories 0700.
+ * Returns TL_OK or a status with ERR filled. */
 int tl_default_path(const char *name, char *buf, size_t size, tl_error *err)
 	__attribute__((visibility("hidden")));
+
+/* Refuses PATH with TL_E_EXISTS when it holds a log this very process
+ * wrote (not a copy; the header's pid and start time are ours), so that a
+ * second tl_open() of a default path cannot wipe the first log. Anything
+ * else, a log of a process gone that had our pid included, is TL_OK. */
+int tl_check_not_ours(const char *path, tl_error *err) __attribute__((visibility("hidden")));
 
 /* Creates PATH as a new 0600 regular file of BYTES allocated bytes, replacing
  * an old regular file of this user but never following a symbolic link.

@@ -19,6 +19,7 @@ const char *tl_strerror(int code)
 	case TL_E_PARSE: return "events syntax error";
 	case TL_E_FBIG: return "file size limit exceeded";
 	case TL_E_NOMEM: return "out of memory";
+	case TL_E_EXISTS: return "a log of this process is there already";
 	}
 	return "unknown error";
 }

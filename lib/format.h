@@ -7,7 +7,7 @@
 /* File = header (4096 bytes) | ring (entries * 64) | string table. */
 #define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
 #define TL_MAJOR 1              /* = TL_FORMAT_MAJOR in timeline.h */
-#define TL_MINOR 0
+#define TL_MINOR 1              /* 1: start_ticks and copy_of (offsets 168, 176) */
 #define TL_HEADER_BYTES 4096
 #define TL_ENTRY_BYTES 64
 #define TL_ENTRY_SHIFT 6
@@ -35,6 +35,7 @@
 #define TL_CLK_MANUAL 5
 #define TL_CLK_RDTSC_LSL 6
 #define TL_CLK_RDTSC_RSEQ 7
+#define TL_CLK_RDTSC_RSEQ_UNORDERED 8
 
 /* TL_CLOCK_RDTSC_RSEQ reads the cpu/node word from the calling thread's
  * restartable-sequences area, which glibc (>= 2.35) registers for every
@@ -88,7 +89,7 @@ struct tl_header {
 	uint16_t manual_aux;        /* 104: cpu/node word used by TL_CLOCK_MANUAL */
 	uint16_t reserved1[3];      /* 106: 0 */
 	uint64_t breaths;           /* 112: tl_breath() calls */
-	int64_t rseq_offset;        /* 120: the writer's __rseq_offset with TL_CLOCK_RDTSC_RSEQ, else 0 */
+	int64_t rseq_offset;        /* 120: the writer's __rseq_offset with an rseq source, else 0 */
 	/* line 2: clock */
 	uint64_t tsc_hz;            /* 128: ticks per second, calibrated at creation */
 	uint64_t anchor_tsc;        /* 136: TSC at creation ... */
@@ -96,7 +97,12 @@ struct tl_header {
 	uint64_t anchor_monotonic;  /* 152: ... CLOCK_MONOTONIC ns at that moment */
 	uint32_t cpu_features;      /* 160: TL_CPU_* bits */
 	uint32_t pid;               /* 164: writer's pid */
-	uint8_t reserved3[24];      /* 168: 0 */
+	uint64_t start_ticks;       /* 168: when the writer started: field 22 of /proc/PID/stat,
+				     *      clock ticks after boot; 0 unknown (always in minor 0) */
+	uint64_t copy_of;           /* 176: 0 in a log its process writes; in a copy that
+				     *      tl_reader_copy() wrote, the ring size (entries) of
+				     *      the log first copied (minor 1) */
+	uint8_t reserved3[8];       /* 184: 0 */
 	/* identity strings, NUL-terminated, zero-padded */
 	char process[64];           /* 192: program_invocation_short_name */
 	char host[128];             /* 256: gethostname() */
@@ -125,6 +131,8 @@ _Static_assert(__builtin_offsetof(struct tl_header, manual_tsc) == TL_HDR_MANUAL
 _Static_assert(__builtin_offsetof(struct tl_header, manual_aux) == TL_HDR_MANUAL_AUX, "maux");
 _Static_assert(__builtin_offsetof(struct tl_header, rseq_offset) == TL_HDR_RSEQ, "rseq");
 _Static_assert(__builtin_offsetof(struct tl_header, tsc_hz) == 128, "clock line");
+_Static_assert(__builtin_offsetof(struct tl_header, start_ticks) == 168, "start_ticks");
+_Static_assert(__builtin_offsetof(struct tl_header, copy_of) == 176, "copy_of");
 _Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
 _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");
 

@@ -11,6 +11,7 @@
 #include "create.h"
 #include "error.h"
 #include "format.h"
+#include "proc.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -64,7 +65,8 @@ static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strin
 	if (!tl_clock_name(o->clock))
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d does not exist", o->clock);
 	*clock = tl_clock_pick(o->clock, tl_host_features());
-	if (*clock < 0 && o->clock == TL_CLOCK_RDTSC_RSEQ)
+	if (*clock < 0 && (o->clock == TL_CLOCK_RDTSC_RSEQ ||
+			   o->clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED))
 		return tl_fail(err, TL_E_INVAL, 0,
 			       "clock source %d needs a TSC and an rseq area with the node "
 			       "(glibc 2.35 and Linux 6.3 or later)",
@@ -107,7 +109,9 @@ static void init_header(struct tl_header *h, const char *path, const char *name,
 	h->mask = entries - 1;
 	h->rate = 1;
 	h->clock = (uint8_t)clock;
-	h->rseq_offset = clock == TL_CLOCK_RDTSC_RSEQ ? tl_rseq_offset() : 0;
+	h->rseq_offset = clock == TL_CLOCK_RDTSC_RSEQ || clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED
+				 ? tl_rseq_offset()
+				 : 0;
 	h->prng = (tl_clock_now(TL_CLOCK_MONOTONIC) ^ ((uint64_t)getpid() << 32)) | 1;
 	h->tsc_hz = hz ? hz : tl_clock_hz(clock);
 	h->anchor_realtime = tl_ns(CLOCK_REALTIME);
@@ -115,6 +119,7 @@ static void init_header(struct tl_header *h, const char *path, const char *name,
 	h->anchor_monotonic = tl_ns(CLOCK_MONOTONIC);
 	h->cpu_features = tl_cpu_features();
 	h->pid = (uint32_t)getpid();
+	h->start_ticks = tl_start_ticks(h->pid, NULL);
 	copy_str(h->process, sizeof h->process, program_invocation_short_name);
 	gethostname(h->host, sizeof h->host - 1);
 	copy_str(h->name, sizeof h->name, name);
@@ -137,7 +142,8 @@ tl_log *tl_open(const char *path, const tl_options *opt, tl_error *err)
 	if (check_options(o, &entries, &strings, &clock, err) != TL_OK)
 		return NULL;
 	if (!path) {
-		if (tl_default_path(name, buf, sizeof buf, err) != TL_OK)
+		if (tl_default_path(name, buf, sizeof buf, err) != TL_OK ||
+		    tl_check_not_ours(buf, err) != TL_OK)
 			return NULL;
 		path = buf;
 	}

@@ -461,6 +461,10 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	i->clock = h->clock;
 	i->cpu_features = h->cpu_features;
 	i->pid = h->pid;
+	if (r->minor >= 1) {   /* reserved, zero, in minor 0 */
+		i->start_ticks = h->start_ticks;
+		i->copy_of = h->copy_of;
+	}
 	memcpy(i->process, h->process, sizeof i->process - 1);
 	memcpy(i->host, h->host, sizeof i->host - 1);
 	memcpy(i->name, h->name, sizeof i->name - 1);

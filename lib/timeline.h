@@ -15,7 +15,7 @@ extern "C" {
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
 #define TL_FORMAT_MAJOR 1   /* the file format this library writes and reads */
-#define TL_FORMAT_MINOR 0
+#define TL_FORMAT_MINOR 1
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -39,6 +39,8 @@ enum tl_status {
 	TL_E_PARSE = -8,     /* an events file or definition does not follow the grammar */
 	TL_E_FBIG = -10,     /* the log would exceed RLIMIT_FSIZE */
 	TL_E_NOMEM = -11,    /* out of memory */
+	TL_E_EXISTS = -12,   /* tl_open(NULL, ...): this process has a log at the default
+	                        path of that name already */
 };
 
 typedef struct tl_error {
@@ -73,7 +75,12 @@ enum tl_clock {
 	                               where RDPID is missing (e.g. many KVM guests) */
 	TL_CLOCK_RDTSC_RSEQ = 7,    /* RDTSC for time, the cpu/node word from the calling
 	                               thread's restartable-sequences area (glibc >= 2.35
-	                               registers it, Linux >= 6.3 fills its node): two loads */
+	                               registers it, Linux >= 6.3 fills its node): two loads;
+	                               the RDTSC waits for the work before it (LFENCE) */
+	TL_CLOCK_RDTSC_RSEQ_UNORDERED = 8, /* the same without the LFENCE, on request only
+	                               (AUTO never picks it): the cheapest source, but the
+	                               time of an event may fall before the tail of the work
+	                               ahead of it, which then counts in the next interval */
 };
 
 /* The name of clock source CLOCK, as `timeline info` prints it ("rdtsc+rdpid",
@@ -97,12 +104,16 @@ typedef struct tl_options {
 } tl_options;
 
 /* Creates a log and maps it. With PATH NULL the file is
- * $TIMELINE_ROOT/<pid>/<name>.timeline, where the root defaults to
- * /var/run/timeline, then $XDG_RUNTIME_DIR/timeline, then /tmp/timeline-<uid>,
- * the first one this process can write to.
+ * $TIMELINE_ROOT/<pid>/<name>.timeline for the main thread and
+ * $TIMELINE_ROOT/<pid>/<name>-<tid>.timeline for another thread, where the
+ * root defaults to /var/run/timeline, then $XDG_RUNTIME_DIR/timeline, then
+ * /tmp/timeline-<uid>, the first one this process can write to. A default
+ * path that holds a log this very process wrote (its pid and start time)
+ * is refused with TL_E_EXISTS, so a second open cannot wipe the first log;
+ * a file left by an earlier process with the same pid is replaced.
  *
  * Directories the library creates are 0700 and the file is 0600. No symbolic
- * link is followed, an existing regular file of this user at PATH is replaced,
+ * link is followed, an existing regular file of this user at a PATH given is replaced,
  * and a directory writable by other users (without the sticky bit) is refused.
  * The file's space is allocated up front, so a full disk fails here, not
  * later with SIGBUS; a half-created file is removed.
@@ -306,7 +317,14 @@ typedef struct tl_info {
 	int rate_fixed;              /* nonzero when breaths do not redraw the rate */
 	int clock;                   /* enum tl_clock used by the writer */
 	uint32_t cpu_features;       /* TL_CPU_* bits seen at creation */
-	uint32_t pid;
+	uint32_t pid;                /* the writer's process id */
+	uint64_t start_ticks;        /* when the writer started, in clock ticks after boot
+				      * (field 22 of /proc/PID/stat): with the pid it tells
+				      * the writer from a later process given the same pid
+				      * (tl_pid_alive()); 0 unknown: format 1.0, Snabb */
+	uint64_t copy_of;            /* 0, or in a copy tl_reader_copy() wrote, the ring
+				      * size of the log first copied (its own ring,
+				      * entries, may be smaller) */
 	char process[64];            /* program_invocation_short_name, NUL-terminated */
 	char host[128];              /* host name, NUL-terminated */
 	char name[64];               /* log name, NUL-terminated */
@@ -438,7 +456,10 @@ typedef int (*tl_writer_fn)(void *ctx, const void *buf, size_t len);
 /* Writes a consistent copy of the log to WRITE(CTX, ...), in the log's own
  * format, while its writer may keep running. Ours: the snapshot's entries,
  * each checked as tl_reader_next() does, in their slots, the rest of the
- * ring zero. Snabb's: the file's bytes, with the timestamp of every slot
+ * ring zero; a log that never wrapped goes into a ring just big enough for
+ * the entries up to its cursor (the next power of two, at least 2), where
+ * each keeps its number and slot, and the header's copy_of (tl_info) says
+ * the ring it came from. Snabb's: the file's bytes, with the timestamp of every slot
  * that changed during the copy set to 0 (unused). *KEPT gets the entries
  * copied, *DROPPED those left out as torn or overwritten during the copy:
  * for ours, exactly the incomplete entries a reader of the copy will count.
@@ -484,6 +505,25 @@ size_t tl_format_wall(char *buf, size_t size, int64_t ns);
  * host name; CLOCK_REALTIME - CLOCK_MONOTONIC at their anchors within a
  * second), so that their TSC values can be compared directly. */
 int tl_same_tsc(const tl_info *a, const tl_info *b);
+
+/* Whether the process that wrote a log runs, as tl_pid_alive() finds it. */
+enum tl_liveness {
+	TL_GONE = 0,          /* no process has the pid, the one that has it has exited
+	                         (a zombie), or it started at another time than the
+	                         writer: the log is written no more */
+	TL_RUNNING = 1,       /* the pid runs and started when the writer did */
+	TL_PID_RUNNING = 2,   /* the pid runs, but whether it is the writer is unknown:
+	                         START_TICKS is 0 (a log of format 1.0, a Snabb log)
+	                         or /proc does not say when the process started */
+};
+
+/* Whether the process PID, started at START_TICKS (tl_info.start_ticks; 0:
+ * unknown), still runs on this host: kill(PID, 0), then the start time in
+ * /proc/PID/stat, so that a process given the same pid later is not taken
+ * for the writer. For a log from another host or pid namespace the answer
+ * means nothing. Cost: a system call and a read of /proc.
+ * @return an enum tl_liveness. */
+int tl_pid_alive(uint32_t pid, uint64_t start_ticks);
 
 /* The rate of the log at PATH, whose writer may be running, as the writer's
  * tl_set_rate() would set it: RATE 1..9, TL_RATE_OFF or TL_RATE_AUTO; or

@@ -56,18 +56,6 @@ static int fallback_for(uint32_t cpu_features)
 					      : TL_CLOCK_RDTSC;
 }
 
-/* The header of the log at P. */
-static tl_info info_of(const char *p)
-{
-	tl_error err;
-	tl_info in;
-	tl_reader *r = tl_reader_open(p, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	tl_reader_info(r, &in);
-	tl_reader_close(r);
-	return in;
-}
-
 static tl_log *open_clock(const char *p, int clock, uint64_t entries)
 {
 	tl_options o = { .entries = entries, .clock = clock, .no_prefault = 1,
@@ -136,6 +124,8 @@ START_TEST(test_rseq_word_is_getcpu_on_every_cpu)
 	}
 	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append);
 	check_every_cpu(TL_CLOCK_RDTSC_RSEQ, tl_append_c);
+	check_every_cpu(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tl_append);
+	check_every_cpu(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tl_append_c);
 }
 END_TEST
 
@@ -145,7 +135,7 @@ START_TEST(test_other_sources_word_is_getcpu_on_every_cpu)
 	const char *p = path_in(test_dir, "probe.timeline");
 	tl_info in;
 	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
-	in = info_of(p);
+	in = info_at(p);
 	if (in.cpu_features & TL_CPU_RDPID)
 		check_every_cpu(TL_CLOCK_RDTSC_RDPID, tl_append);
 	if (in.cpu_features & TL_CPU_RDTSCP)
@@ -237,7 +227,7 @@ START_TEST(test_auto_picks_rseq_where_the_host_has_it)
 	const char *p = path_in(test_dir, "auto.timeline");
 	tl_info in;
 	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
-	in = info_of(p);
+	in = info_at(p);
 	ck_assert_str_eq(tl_clock_name(TL_CLOCK_RDTSC_RSEQ), "rdtsc+rseq");
 	if (host_has_rseq()) {
 		ck_assert_int_eq(in.clock, TL_CLOCK_RDTSC_RSEQ);
@@ -268,6 +258,13 @@ START_TEST(test_auto_fallback_order)
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, tsc | rdpid | lsl), -1);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, rseq), -1);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ, tsc | rseq), TL_CLOCK_RDTSC_RSEQ);
+	/* the unordered source: on request, with what the rseq source needs */
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tsc | rdpid | lsl), -1);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED, rseq), -1);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED, tsc | rseq),
+			 TL_CLOCK_RDTSC_RSEQ_UNORDERED);
+	ck_assert_str_eq(tl_clock_name(TL_CLOCK_RDTSC_RSEQ_UNORDERED), "rdtsc+rseq-unordered");
+	ck_assert_ptr_null(tl_clock_name(TL_CLOCK_RDTSC_RSEQ_UNORDERED + 1));
 }
 END_TEST
 
@@ -319,12 +316,53 @@ START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
 	ck_assert_int_eq(clock, fallback_for(features));
 	v = read_all(path_in(test_dir, "child.timeline"), &n, NULL);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_int_eq(info_of(path_in(test_dir, "child.timeline")).clock, clock);
+	ck_assert_int_eq(info_at(path_in(test_dir, "child.timeline")).clock, clock);
 	if (clock != TL_CLOCK_RDTSC)
 		ck_assert_uint_lt(v[0].cpu, (uint64_t)sysconf(_SC_NPROCESSORS_CONF));
 	free(v);
 	free(out);
 	free(cmd);
+}
+END_TEST
+
+/* A stand-in for this thread's rseq area, at the offsets the kernel uses. */
+static __thread struct {
+	uint32_t cpu_id_start, cpu_id;   /* 0, 4 (TL_RSEQ_CPU_ID) */
+	uint64_t rseq_cs;                /* 8 */
+	uint32_t flags, mm_cid;          /* 16, 20 */
+} __attribute__((aligned(32))) fake_rseq;
+
+/* The word's layout on any host, one node or many: the writers read the
+ * cpu and the node through the offset in the header, here pointed at a
+ * stand-in holding cpu 37 and node 5, so a field in the wrong place shows
+ * even where every CPU is on node 0. */
+START_TEST(test_rseq_word_layout_from_a_stand_in_area)
+{
+	static const append_fn fns[] = { tl_append, tl_append_c };
+	for (int k = 0; k < 4; k++) {
+		char name[32];
+		tl_log *log;
+		snprintf(name, sizeof name, "%d.timeline", k);
+		log = open_clock(path_in(test_dir, name), TL_CLOCK_MANUAL, 8);
+		struct tl_header *h = (struct tl_header *)log;
+		tl_reader *r;
+		tl_entry e;
+		tl_error err;
+		_Static_assert(TL_RSEQ_CPU_ID == 4 && TL_RSEQ_NODE_ID == 20, "rseq layout");
+		fake_rseq.cpu_id = 37;
+		fake_rseq.mm_cid = 5;   /* node_id, at offset 20 */
+		h->rseq_offset = (int64_t)((char *)&fake_rseq - (char *)__builtin_thread_pointer());
+		h->clock = k < 2 ? TL_CLOCK_RDTSC_RSEQ : TL_CLOCK_RDTSC_RSEQ_UNORDERED;
+		fns[k % 2](log, 1, 0, 0, 0, 0, 0, 0);
+		r = tl_reader_open(tl_path(log), &err);
+		ck_assert_msg(r != NULL, "%s", err.msg);
+		ck_assert(tl_reader_next(r, &e));
+		ck_assert_msg(e.aux == (5 << 12 | 37), "%s, %s: word %#x, want %#x",
+			      k % 2 ? "C" : "asm", tl_clock_name(h->clock), (unsigned)e.aux, 5u << 12 | 37);
+		ck_assert_uint_gt(e.tsc, 0);
+		tl_reader_close(r);
+		tl_close(log);
+	}
 }
 END_TEST
 
@@ -334,6 +372,7 @@ Suite *clock_suite(void)
 	TCase *t = tcase_create("clock");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_add_test(t, test_rseq_word_is_getcpu_on_every_cpu);
+	tcase_add_test(t, test_rseq_word_layout_from_a_stand_in_area);
 	tcase_add_test(t, test_other_sources_word_is_getcpu_on_every_cpu);
 	tcase_add_test(t, test_rseq_word_in_concurrent_threads);
 	tcase_add_test(t, test_auto_picks_rseq_where_the_host_has_it);

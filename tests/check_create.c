@@ -1,7 +1,10 @@
 /* check_create.c: where logs go and how they are created: permissions,
- * refused symbolic links and unsafe directories, limits, bad options. */
+ * refused symbolic links and unsafe directories, limits, bad options, and
+ * default paths that never wipe a log of the same process. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util.h"
+#include "../lib/format.h"
 
 static char *dir;
 static tl_options small = { .entries = 16, .strings_bytes = 256, .name = "eng" };
@@ -270,6 +274,172 @@ START_TEST(test_unwritable_var_run_falls_back_to_user_directories)
 }
 END_TEST
 
+/* TIMELINE_ROOT = DIR/root; returns the default path of log NAME of this
+ * process's main thread. */
+static const char *default_path(const char *name)
+{
+	static char p[4300];
+	char root[4096];
+	snprintf(root, sizeof root, "%s/root", dir);
+	setenv("TIMELINE_ROOT", root, 1);
+	snprintf(p, sizeof p, "%s/%ld/%s.timeline", root, (long)getpid(), name);
+	return p;
+}
+
+/* Appends entries with arguments FIRST, FIRST + 1, ..., N of them. */
+static void put(tl_log *log, uint64_t first, int n)
+{
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "1,9|t.n: n", &id, NULL), TL_OK);
+	for (int i = 0; i < n; i++)
+		tl_append(log, id, first + (uint64_t)i, 0, 0, 0, 0, 0);
+}
+
+/* The log at PATH holds entries with arguments 0, 1, ..., N - 1. */
+static void assert_holds(const char *path, size_t n)
+{
+	size_t got;
+	uint64_t skipped;
+	tl_entry *e = read_all(path, &got, &skipped);
+	ck_assert_uint_eq(got, n);
+	ck_assert_uint_eq(skipped, 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(e[i].args[0], i);
+	free(e);
+}
+
+START_TEST(test_a_second_default_open_in_one_thread_is_refused_and_the_first_log_kept)
+{
+	const char *p = default_path("eng");
+	char want[4600], other[4300];
+	tl_options o2 = small;
+	tl_error err;
+	tl_log *log = tl_open(NULL, &small, &err), *again;
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_str_eq(tl_path(log), p);
+	put(log, 0, 3);
+	again = tl_open(NULL, &small, &err);
+	ck_assert_ptr_null(again);
+	ck_assert_int_eq(err.code, TL_E_EXISTS);
+	snprintf(want, sizeof want,
+		 "%s: this process has a log there already; pass another tl_options.name, "
+		 "or a path, to open a second one", p);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_str_eq(tl_strerror(TL_E_EXISTS), "a log of this process is there already");
+	/* the first log is whole and still logs */
+	put(log, 3, 1);
+	assert_holds(p, 4);
+	tl_close(log);
+	/* refused after tl_close too: the entries are still there to keep */
+	ck_assert_ptr_null(tl_open(NULL, &small, &err));
+	ck_assert_int_eq(err.code, TL_E_EXISTS);
+	assert_holds(p, 4);
+	/* another name is another file */
+	o2.name = "eng2";
+	log = tl_open(NULL, &o2, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	snprintf(other, sizeof other, "%s/root/%ld/eng2.timeline", dir, (long)getpid());
+	ck_assert_str_eq(tl_path(log), other);
+	tl_close(log);
+	/* a path given is replaced as before: the caller chose it */
+	log = tl_open(p, &small, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	tl_close(log);
+	assert_holds(p, 0);
+}
+END_TEST
+
+/* What a second thread found opening the default log twice. */
+struct thread_open {
+	pid_t tid;
+	char path[4300];
+	int second_code;
+};
+
+static void *open_in_thread(void *arg)
+{
+	struct thread_open *t = arg;
+	tl_error err;
+	tl_log *log = tl_open(NULL, &small, &err);
+	t->tid = gettid();
+	snprintf(t->path, sizeof t->path, "%s", log ? tl_path(log) : err.msg);
+	if (log)
+		put(log, 0, 2);
+	t->second_code = tl_open(NULL, &small, &err) ? TL_OK : err.code;
+	tl_close(log);
+	return NULL;
+}
+
+START_TEST(test_each_thread_gets_its_own_default_log)
+{
+	const char *p = default_path("eng");
+	char want[4400];
+	struct thread_open t = { 0 };
+	pthread_t th;
+	tl_error err;
+	tl_log *log = tl_open(NULL, &small, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	put(log, 0, 5);
+	ck_assert_int_eq(pthread_create(&th, NULL, open_in_thread, &t), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_ne(t.tid, getpid());
+	snprintf(want, sizeof want, "%s/root/%ld/eng-%ld.timeline", dir, (long)getpid(), (long)t.tid);
+	ck_assert_str_eq(t.path, want);
+	ck_assert_int_eq(t.second_code, TL_E_EXISTS);
+	ck_assert_str_eq(tl_path(log), p);
+	tl_close(log);
+	assert_holds(p, 5);
+	assert_holds(want, 2);
+	ck_assert_uint_eq(mode_of(want), 0600);
+}
+END_TEST
+
+START_TEST(test_a_default_log_left_by_a_process_gone_is_replaced)
+{
+	const char *p = default_path("eng");
+	char piddir[4300];
+	uint64_t start;
+	uint16_t minor = 0;
+	pid_t pid;
+	int st;
+	tl_error err;
+	tl_log *log;
+	snprintf(piddir, sizeof piddir, "%s/root/%ld", dir, (long)getpid());
+	ck_assert_int_eq(mkdir(path_in(dir, "root"), 0700), 0);
+	ck_assert_int_eq(mkdir(piddir, 0700), 0);
+	/* a log another process wrote where ours goes, as after a reboot */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		tl_log *l = tl_open(p, &small, NULL);
+		if (!l)
+			_exit(1);
+		put(l, 0, 7);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_holds(p, 7);
+	log = tl_open(NULL, &small, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	put(log, 0, 1);
+	tl_close(log);
+	assert_holds(p, 1);
+	/* a log of an earlier process that had our pid: another start time */
+	start = info_at(p).start_ticks - 1;
+	patch_file(p, offsetof(struct tl_header, start_ticks), &start, sizeof start);
+	log = tl_open(NULL, &small, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	tl_close(log);
+	assert_holds(p, 0);
+	/* a log of format 1.0, which this library does not write */
+	patch_file(p, offsetof(struct tl_header, minor), &minor, sizeof minor);
+	log = tl_open(NULL, &small, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	tl_close(log);
+}
+END_TEST
+
 Suite *create_suite(void)
 {
 	Suite *s = suite_create("create");
@@ -285,6 +455,9 @@ Suite *create_suite(void)
 	tcase_add_test(t, test_file_size_limit_fails_without_a_signal);
 	tcase_add_test(t, test_bad_options_are_refused);
 	tcase_add_test(t, test_unwritable_var_run_falls_back_to_user_directories);
+	tcase_add_test(t, test_a_second_default_open_in_one_thread_is_refused_and_the_first_log_kept);
+	tcase_add_test(t, test_each_thread_gets_its_own_default_log);
+	tcase_add_test(t, test_a_default_log_left_by_a_process_gone_is_replaced);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,6 +637,19 @@ END_TEST
  * ls
  * ------------------------------------------------------------------------ */
 
+static void info_of(const char *path, tl_info *i)
+{
+	*i = info_at(path);
+}
+
+/* The size of the file at PATH. */
+static uint64_t size_of(const char *path)
+{
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	return (uint64_t)st.st_size;
+}
+
 /* The rows of `timeline ls` text output OUT, after its header line, whose
  * words must be the column names. */
 static const char *ls_rows(const char *out)
@@ -655,17 +669,22 @@ static const char *ls_rows(const char *out)
 		strcat(words, " ");
 		p += n;
 	}
-	ck_assert_str_eq(words, "PID ALIVE WRITTEN RATE PROCESS PATH ");
+	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE PROCESS PATH ");
 	return nl + 1;
 }
 
-/* One `timeline ls` text line. */
-static const char *ls_line(unsigned pid, int alive, unsigned long long written, const char *rate,
-			   const char *process, const char *path)
+/* One `timeline ls` text line; ALIVE is "yes", "yes?" (the pid alone) or "no". */
+static const char *ls_line(unsigned pid, const char *alive, unsigned long long written,
+			   const char *rate, const char *process, const char *path)
 {
-	return S("%7u %-5s%12llu %-9s%-16s %s\n", pid, alive ? "yes" : "no", written, rate, process,
-		 path);
+	return S("%7u %-5s%12llu%9s %-9s%-16s %s\n", pid, alive, written, own(disk_word(P(path), NULL)),
+		 rate, process, path);
 }
+
+/* What ls prints after its rows when one said "yes?". */
+#define LS_PID_ONLY                                                                       \
+	"yes?: the pid runs, but the log does not say when its writer started (format 1.0, " \
+	"Snabb): it may be another process\n"
 
 /* ROOT with: a Snabb log at ROOT/<our pid>/events.timeline, a log written by
  * a child that exited (37 entries, rate 7 fixed), and three logs of ours:
@@ -710,12 +729,16 @@ START_TEST(test_ls_lists_pid_liveness_written_and_rate_of_each_log)
 	const char *want;
 	unsigned me = (unsigned)getpid();
 	ls_root();
-	want = S("%s%s%s%s%s",
-		 ls_line(me, 1, 2577, "-", "(snabb)", S("root/%u/events.timeline", me)),
-		 ls_line((unsigned)ls_dead, 0, 37, "7", self_name(), "root/logs/dead.timeline"),
-		 ls_line(me, 1, 5, "auto", self_name(), "root/logs/self-auto.timeline"),
-		 ls_line(me, 1, 4100, "4", self_name(), "root/logs/self-fixed.timeline"),
-		 ls_line(me, 1, 0, "off", self_name(), "root/logs/self-off.timeline"));
+	want = S("%s%s%s%s%s%s",
+		 ls_line(me, "yes?", 2577, "-", "(snabb)", S("root/%u/events.timeline", me)),
+		 ls_line((unsigned)ls_dead, "no", 37, "7", self_name(), "root/logs/dead.timeline"),
+		 ls_line(me, "yes", 5, "auto", self_name(), "root/logs/self-auto.timeline"),
+		 ls_line(me, "yes", 4100, "4", self_name(), "root/logs/self-fixed.timeline"),
+		 ls_line(me, "yes", 0, "off", self_name(), "root/logs/self-off.timeline"),
+		 LS_PID_ONLY);
+	/* the sizes: 4096 + 64 x 64 + 4096 and 4096 + 1024 x 64 + 4096 bytes */
+	ck_assert_uint_eq(size_of(P("root/logs/dead.timeline")), 12288);
+	ck_assert_uint_eq(size_of(P("root/logs/self-fixed.timeline")), 73728);
 	ck_assert_str_eq(ls_rows(OK(tl("ls root"))), want);
 	for (int i = 0; i < 3; i++)
 		tl_close(ls_logs[i]);
@@ -730,7 +753,7 @@ START_TEST(test_ls_reads_a_snabb_logs_pid_from_its_path)
 	mkdirs(S("%s/root/run/%d", dir, (int)ls_dead));
 	snabb_at(S("%s/root/run/%d/events.timeline", dir, (int)ls_dead));
 	ck_assert_str_eq(ls_rows(OK(tl("ls root"))),
-			 ls_line((unsigned)ls_dead, 0, 2577, "-", "(snabb)",
+			 ls_line((unsigned)ls_dead, "no", 2577, "-", "(snabb)",
 				 S("root/run/%d/events.timeline", (int)ls_dead)));
 }
 END_TEST
@@ -777,8 +800,60 @@ START_TEST(test_ls_counts_written_entries_of_several_roots_in_order)
 	log_here(P("r2/sub/b.timeline"), 64, two, 2);
 	log_here(P("r1/a.timeline"), 64, two, 1);
 	ck_assert_str_eq(ls_rows(OK(tl("ls r2 r1"))),
-			 S("%s%s", ls_line(me, 1, 2, "auto", self_name(), "r2/sub/b.timeline"),
-			   ls_line(me, 1, 1, "auto", self_name(), "r1/a.timeline")));
+			 S("%s%s", ls_line(me, "yes", 2, "auto", self_name(), "r2/sub/b.timeline"),
+			   ls_line(me, "yes", 1, "auto", self_name(), "r1/a.timeline")));
+}
+END_TEST
+
+/* The start time a log at DIR/REL records for its writer. */
+static uint64_t start_in(const char *rel)
+{
+	tl_info i;
+	info_of(P(rel), &i);
+	return i.start_ticks;
+}
+
+/* A log of this process whose header says another process started at
+ * another time wrote it (a reused pid), and one of format 1.0, which says
+ * nothing of its writer's start: ls tells the first from the writer and
+ * says of the second that it took the pid alone. */
+START_TEST(test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_pid_alone)
+{
+	const struct ent one[] = { { 1, 0, 0, 1, 0 } };
+	unsigned me = (unsigned)getpid();
+	uint64_t other;
+	uint16_t minor = 0;
+	struct stat st;
+	struct res r;
+	mkdirs(P("r"));
+	log_here(P("r/a-live.timeline"), 64, one, 1);
+	log_here(P("r/b-reused.timeline"), 64, one, 1);
+	log_here(P("r/c-old.timeline"), 64, one, 1);
+	other = start_in("r/a-live.timeline") - 1;
+	patch_file(P("r/b-reused.timeline"), offsetof(struct tl_header, start_ticks), &other, 8);
+	patch_file(P("r/c-old.timeline"), offsetof(struct tl_header, minor), &minor, 2);
+	ck_assert_str_eq(ls_rows(OK(tl("ls r"))),
+			 S("%s%s%s%s", ls_line(me, "yes", 1, "auto", self_name(), "r/a-live.timeline"),
+			   ls_line(me, "no", 1, "auto", self_name(), "r/b-reused.timeline"),
+			   ls_line(me, "yes?", 1, "auto", self_name(), "r/c-old.timeline"),
+			   LS_PID_ONLY));
+	/* the same in JSON, read by Python's strict parser */
+	r = sh("'%s' ls --format json r | python3 -c 'import json,sys\n"
+	       "for l in sys.stdin:\n"
+	       " d = json.loads(l)\n"
+	       " print(d[\"path\"], d[\"alive\"], d[\"alive_by\"], d[\"start_ticks\"], d[\"pid\"], "
+	       "d[\"disk_bytes\"], d[\"bytes\"], sep=\"|\")'",
+	       timeline_bin());
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_int_eq(lstat(P("r/a-live.timeline"), &st), 0);
+	ck_assert_str_eq(r.out,
+			 S("r/a-live.timeline|True|pid and start time|%llu|%u|%lld|12288\n"
+			   "r/b-reused.timeline|False|pid and start time|%llu|%u|%lld|12288\n"
+			   "r/c-old.timeline|True|pid only|0|%u|%lld|12288\n",
+			   (unsigned long long)start_in("r/a-live.timeline"), me,
+			   (long long)st.st_blocks * 512, (unsigned long long)other, me,
+			   (long long)st.st_blocks * 512, me, (long long)st.st_blocks * 512));
 }
 END_TEST
 
@@ -791,12 +866,12 @@ START_TEST(test_ls_header_labels_line_up_with_their_columns)
 	out = OK(tl("ls r"));
 	nl = strchr(out, '\n');
 	ck_assert_ptr_nonnull(nl);
-	/* PID and WRITTEN end where their right-aligned numbers end; ALIVE,
-	 * RATE, PROCESS and PATH start where their values start */
+	/* PID, WRITTEN and SIZE end where their right-aligned values end;
+	 * ALIVE, RATE, PROCESS and PATH start where their values start */
 	ck_assert_str_eq(S("%.*s", (int)(nl + 1 - out), out),
-			 S("%7s %-5s%12s %-9s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "RATE", "PROCESS",
-			   "PATH"));
-	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), 1, 1, "auto", self_name(), "r/a.timeline"));
+			 S("%7s %-5s%12s%9s %-9s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE", "RATE",
+			   "PROCESS", "PATH"));
+	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), "yes", 1, "auto", self_name(), "r/a.timeline"));
 }
 END_TEST
 
@@ -838,24 +913,26 @@ static void assert_same_dumps(const char *sub1, const char *sub2, const char *na
 	}
 }
 
-static void info_of(const char *path, tl_info *i)
-{
-	tl_error err;
-	tl_reader *r = tl_reader_open(path, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	tl_reader_info(r, i);
-	tl_reader_close(r);
-}
 
+/* The header of the copy B says what the log A's does, but that it is a
+ * copy of A's ring, in a ring of its own just big enough for the entries
+ * up to its cursor (the next power of two, at least 2) or, if A wrapped,
+ * as big as A's. */
 static void assert_same_header(const char *a, const char *b)
 {
 	tl_info x, y;
+	uint64_t ring = 2;
 	info_of(a, &x);
 	info_of(b, &y);
+	while (ring < y.cursor && ring < x.entries)
+		ring *= 2;
 	ck_assert_int_eq(x.format, y.format);
 	ck_assert_uint_eq(x.major, y.major);
 	ck_assert_uint_eq(x.minor, y.minor);
-	ck_assert_uint_eq(x.entries, y.entries);
+	ck_assert_uint_eq(x.copy_of, 0);
+	ck_assert_uint_eq(y.copy_of, x.entries);
+	ck_assert_uint_eq(y.entries, ring);
+	ck_assert_uint_eq(x.start_ticks, y.start_ticks);
 	ck_assert_uint_eq(x.cursor, y.cursor);
 	ck_assert_uint_eq(x.used, y.used);
 	ck_assert_uint_eq(x.strings_bytes, y.strings_bytes);
@@ -926,26 +1003,34 @@ START_TEST(test_copy_keeps_the_header_process_pid_host_clock_and_anchor)
 	ck_assert_uint_eq(i.anchor_realtime_ns, WALL_R);
 	ck_assert_uint_eq(i.anchor_monotonic_ns, 5000000000ull);
 	ck_assert_uint_eq(i.cursor, 300);
+	ck_assert_uint_eq(i.copy_of, 256);   /* it wrapped: a ring as big as its own */
 	ck_assert_str_eq(i.path, P("orig/q.timeline"));
-	/* `timeline info` says the same of both */
+	/* `timeline info` says the same of both, and that one is a copy */
 	ck_assert_str_eq(OK(tl("info q-copy.timeline")),
-			 OK(sh("'%s' info orig/q.timeline | sed 's|orig/q.timeline|q-copy.timeline|'",
+			 OK(sh("'%s' info orig/q.timeline | sed -e 's|orig/q.timeline|q-copy.timeline|' "
+			       "-e 's|in a ring of 256;|in a ring of 256 (a copy of a ring of 256);|'",
 			       timeline_bin())));
 }
 END_TEST
 
 /* The copy's header says what the original's does, but its CURSOR (and
- * the slots USED that follow from it). */
+ * the slots USED that follow from it), its ring of ENTRIES, and that it is
+ * a copy of the original's ring. */
 static void assert_header_but_cursor(const char *orig, const char *copy, uint64_t cursor,
-				     uint64_t used)
+				     uint64_t used, uint64_t entries)
 {
 	tl_info x, y;
 	info_of(orig, &x);
 	info_of(copy, &y);
 	ck_assert_uint_eq(y.cursor, cursor);
 	ck_assert_uint_eq(y.used, used);
+	ck_assert_uint_eq(y.entries, entries);
+	ck_assert_uint_eq(x.copy_of, 0);
+	ck_assert_uint_eq(y.copy_of, x.entries);
 	x.cursor = y.cursor;
 	x.used = y.used;
+	x.entries = y.entries;
+	x.copy_of = y.copy_of;
 	ck_assert_msg(!memcmp(&x, &y, sizeof x), "%s: the header differs in more than its cursor", copy);
 }
 
@@ -1000,12 +1085,13 @@ static void crash_log(const char *name, uint64_t ring, uint64_t n, int state)
  * find missing. */
 START_TEST(test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header)
 {
-	/* 4 entries in 16 slots, the cursor left at 3: all four, cursor 4 */
+	/* 4 entries in 16 slots, the cursor left at 3: all four, cursor 4, in
+	 * a ring of 4 (it never wrapped) */
 	crash_log("c.timeline", 16, 4, 'c');
 	assert_entries(P("c.timeline"), 0, 4, 0);
 	ck_assert_str_eq(OK(tl("copy c.timeline c-copy.timeline")),
 			 "c.timeline -> c-copy.timeline: 4 entries, 0 dropped\n");
-	assert_header_but_cursor(P("c.timeline"), P("c-copy.timeline"), 4, 4);
+	assert_header_but_cursor(P("c.timeline"), P("c-copy.timeline"), 4, 4, 4);
 	assert_entries(P("c-copy.timeline"), 0, 4, 0);
 	/* 12 entries in 8 slots, cursor 11: entry 11 took entry 3's slot, so
 	 * the log reads 4..11 and counts 3 lost; the copy, cursor 12, has 8 */
@@ -1013,14 +1099,14 @@ START_TEST(test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header)
 	assert_entries(P("w.timeline"), 4, 8, 1);
 	ck_assert_str_eq(OK(tl("copy w.timeline w-copy.timeline")),
 			 "w.timeline -> w-copy.timeline: 8 entries, 0 dropped\n");
-	assert_header_but_cursor(P("w.timeline"), P("w-copy.timeline"), 12, 8);
+	assert_header_but_cursor(P("w.timeline"), P("w-copy.timeline"), 12, 8, 8);
 	assert_entries(P("w-copy.timeline"), 4, 8, 0);
-	/* entry 5 of 16 slots torn: entries 0..4, cursor 5 */
+	/* entry 5 of 16 slots torn: entries 0..4, cursor 5, in a ring of 8 */
 	crash_log("t.timeline", 16, 6, 't');
 	assert_entries(P("t.timeline"), 0, 5, 1);   /* the busy marker past the cursor */
 	ck_assert_str_eq(OK(tl("copy t.timeline t-copy.timeline")),
 			 "t.timeline -> t-copy.timeline: 5 entries, 0 dropped\n");
-	assert_header_but_cursor(P("t.timeline"), P("t-copy.timeline"), 5, 5);
+	assert_header_but_cursor(P("t.timeline"), P("t-copy.timeline"), 5, 5, 8);
 	assert_entries(P("t-copy.timeline"), 0, 5, 0);
 	/* entry 11 of 8 slots torn over entry 3: 4..10, and entry 3 missing
 	 * from the copy's window of 8 */
@@ -1028,8 +1114,99 @@ START_TEST(test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header)
 	assert_entries(P("tw.timeline"), 4, 7, 2);
 	ck_assert_str_eq(OK(tl("copy tw.timeline tw-copy.timeline")),
 			 "tw.timeline -> tw-copy.timeline: 7 entries, 1 dropped\n");
-	assert_header_but_cursor(P("tw.timeline"), P("tw-copy.timeline"), 11, 8);
+	assert_header_but_cursor(P("tw.timeline"), P("tw-copy.timeline"), 11, 8, 8);
 	assert_entries(P("tw-copy.timeline"), 4, 7, 1);
+}
+END_TEST
+
+/* The line of OUT that starts with PREFIX, without its newline. */
+static const char *line_of(const char *out, const char *prefix)
+{
+	const char *l = strstr(out, prefix);
+	ck_assert_msg(l != NULL, "no '%s' in:\n%s", prefix, out);
+	return S("%.*s", (int)strcspn(l, "\n"), l);
+}
+
+/* A log at REL of the default sizes (2^20 entries, 1 MiB of strings)
+ * holding N ticks, timestamps 1000 + 10 i. */
+static void default_size_log(const char *rel, size_t n)
+{
+	tl_options o = { .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000, .name = "big",
+			 .no_prefault = 1 };
+	struct ent *e = calloc(n + 1, sizeof *e);
+	tl_log *log = tl_open(P(rel), &o, NULL);
+	ck_assert_ptr_nonnull(log);
+	for (size_t i = 0; i < n; i++)
+		e[i] = (struct ent){ 1000 + 10 * (uint64_t)i, AUX(1, 0), 0, (uint64_t)i, 0 };
+	ck_assert_int_eq(put_entries(log, e, n), 0);
+	tl_close(log);
+	free(e);
+}
+
+/* 5,828 entries of a 64 MiB ring: the copy holds a ring of 8,192 slots,
+ * 1.5 MiB in all, and says whose copy it is; a copy of it says the same. */
+START_TEST(test_copy_of_a_log_that_never_wrapped_holds_a_ring_just_big_enough)
+{
+	struct res r;
+	mkdirs(P("orig"));
+	mkdirs(P("copy"));
+	default_size_log("orig/big.timeline", 5828);
+	ck_assert_uint_eq(size_of(P("orig/big.timeline")), 4096 + (1u << 20) * 64 + (1u << 20));
+	ck_assert_str_eq(OK(tl("copy orig/big.timeline copy/big.timeline")),
+			 "orig/big.timeline -> copy/big.timeline: 5828 entries, 0 dropped\n");
+	ck_assert_uint_eq(size_of(P("copy/big.timeline")), 4096 + 8192 * 64 + (1u << 20));   /* 1576960 */
+	assert_same_entries(P("orig/big.timeline"), P("copy/big.timeline"));
+	assert_same_dumps("orig", "copy", "big.timeline");
+	ck_assert_str_eq(line_of(OK(tl("info orig/big.timeline")), "  entries"),
+			 "  entries      5828 in a ring of 1048576; 5828 written, 0 wrapped away");
+	ck_assert_str_eq(line_of(OK(tl("info copy/big.timeline")), "  entries"),
+			 "  entries      5828 in a ring of 8192 (a copy of a ring of 1048576); "
+			 "5828 written, 0 wrapped away");
+	/* a copy of the copy keeps the size of the ring first copied */
+	ck_assert_str_eq(OK(tl("copy copy/big.timeline cc.timeline")),
+			 "copy/big.timeline -> cc.timeline: 5828 entries, 0 dropped\n");
+	ck_assert_uint_eq(size_of(P("cc.timeline")), 1576960);
+	ck_assert_str_eq(line_of(OK(tl("info cc.timeline")), "  entries"),
+			 "  entries      5828 in a ring of 8192 (a copy of a ring of 1048576); "
+			 "5828 written, 0 wrapped away");
+	/* compressed, it decompresses to the same small log */
+	OK(tl("copy --zstd orig/big.timeline z.timeline"));
+	ck_assert_uint_eq(unzstd(P("z.timeline"), P("z-plain.timeline")), 1576960);
+	assert_same_entries(P("orig/big.timeline"), P("z-plain.timeline"));
+	r = sh("'%s' info --format json copy/big.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	       "print(d[\"entries\"], d[\"copy_of\"], d[\"written\"], d[\"used\"], d[\"minor\"])'",
+	       timeline_bin());
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "8192 1048576 5828 5828 1\n");
+}
+END_TEST
+
+/* The ring of a copy, by the entries up to the cursor of a log of 16 slots:
+ * the next power of two, at least 2; once the log wrapped, its own 16. */
+START_TEST(test_copy_ring_is_the_next_power_of_two_of_the_entries_at_least_2)
+{
+	static const struct { size_t n; uint64_t ring; } cases[] = {
+		{ 0, 2 }, { 1, 2 }, { 2, 2 }, { 3, 4 }, { 5, 8 }, { 9, 16 }, { 16, 16 }, { 17, 16 },
+		{ 40, 16 },
+	};
+	struct ent e[40];
+	for (int i = 0; i < 40; i++)
+		e[i] = (struct ent){ 1000 + 10 * (uint64_t)i, 0, 0, (uint64_t)i, 0 };
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		const char *log = S("l%zu.timeline", cases[k].n), *c = S("c%zu.timeline", cases[k].n);
+		tl_info i;
+		log_here(P(log), 16, e, cases[k].n);
+		OK(tl("copy %s %s", log, c));
+		info_of(P(c), &i);
+		ck_assert_msg(i.entries == cases[k].ring, "%zu entries: a ring of %llu, want %llu",
+			      cases[k].n, (unsigned long long)i.entries,
+			      (unsigned long long)cases[k].ring);
+		ck_assert_uint_eq(i.copy_of, 16);
+		ck_assert_uint_eq(i.cursor, cases[k].n);
+		ck_assert_uint_eq(size_of(P(c)), 4096 + cases[k].ring * 64 + 4096);
+		if (cases[k].n)
+			assert_same_entries(P(log), P(c));
+	}
 }
 END_TEST
 
@@ -1593,9 +1770,12 @@ Suite *live_suite(void)
 	tcase_add_test(l, test_ls_of_roots_without_logs_says_no_logs_found);
 	tcase_add_test(l, test_ls_counts_written_entries_of_several_roots_in_order);
 	tcase_add_test(l, test_ls_header_labels_line_up_with_their_columns);
+	tcase_add_test(l, test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_pid_alone);
 	tcase_add_test(c, test_copy_of_a_quiet_log_dumps_identically_in_every_format);
 	tcase_add_test(c, test_copy_keeps_the_header_process_pid_host_clock_and_anchor);
 	tcase_add_test(c, test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header);
+	tcase_add_test(c, test_copy_of_a_log_that_never_wrapped_holds_a_ring_just_big_enough);
+	tcase_add_test(c, test_copy_ring_is_the_next_power_of_two_of_the_entries_at_least_2);
 	tcase_add_test(c, test_copy_zstd_decodes_to_the_same_log);
 	tcase_add_test(c, test_copy_of_a_directory_keeps_relative_paths);
 	tcase_add_test(c, test_copy_zstd_of_a_directory_adds_zst_to_relative_paths);

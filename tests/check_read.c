@@ -168,18 +168,6 @@ static struct w *breaths(size_t n, uint64_t t0, uint64_t step, uint64_t base_arg
 	return e;
 }
 
-/* What the header of PATH says. */
-static tl_info info_of(const char *path)
-{
-	tl_error err;
-	tl_info in;
-	tl_reader *r = tl_reader_open(path, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	tl_reader_info(r, &in);
-	tl_reader_close(r);
-	return in;
-}
-
 /* Nanoseconds since the epoch of TSC by the spec: anchor_realtime_ns +
  * (tsc - anchor_tsc) * 1e9 / tsc_hz. */
 static uint64_t wall_ns(const tl_info *in, uint64_t tsc)
@@ -822,7 +810,7 @@ START_TEST(test_dump_json_is_one_object_per_line_and_parses_back_with_jq)
 	struct lines want = { 0, NULL };
 	tl_info in;
 	write_log(p, 16, 1000000000, mixed, NMIXED);
-	in = info_of(p);
+	in = info_at(p);
 	ck_assert_int_eq(tl(&out, &err, "dump --format json --time wall '%s'", p), 0);
 	ck_assert_str_eq(err, "");
 	write_file(j, out, strlen(out));
@@ -1002,7 +990,7 @@ START_TEST(test_dump_time_wall_is_the_header_anchor_plus_elapsed_ns)
 	struct lines want = { 0, NULL };
 	tl_info in;
 	write_log(p, 8, TIMED_HZ, timed, NTIMED);
-	in = info_of(p);
+	in = info_at(p);
 	ck_assert_uint_eq(in.tsc_hz, TIMED_HZ);
 	for (size_t i = 0; i < NTIMED; i++) {
 		char *t = iso(wall_ns(&in, timed[i].tsc));
@@ -1017,7 +1005,7 @@ START_TEST(test_dump_time_wall_is_the_header_anchor_plus_elapsed_ns)
 	free(err);
 	/* at 1 GHz a cycle is a nanosecond */
 	write_log(q, 16, 1000000000, mixed, NMIXED);
-	in = info_of(q);
+	in = info_at(q);
 	for (size_t i = 0; i < NMIXED; i++) {
 		char *t = iso(in.anchor_realtime_ns + (mixed[i].tsc - in.anchor_tsc));
 		lines_add(&want, text_line(&mixed[i], t));
@@ -1041,7 +1029,7 @@ START_TEST(test_dump_wall_window_is_in_unix_seconds)
 	tl_info in;
 	uint64_t from, to;
 	write_log(p, 8, TIMED_HZ, timed, NTIMED);
-	in = info_of(p);
+	in = info_at(p);
 	/* half a millisecond before entry 1 to half a millisecond after entry 3 */
 	from = wall_ns(&in, timed[1].tsc) - 500000;
 	to = wall_ns(&in, timed[3].tsc) + 500000;
@@ -1824,7 +1812,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 {
 	char *p = path_dup("info.timeline"), *out, *err, *want, *a, *b, host[128] = "";
 	struct w *e = write_info_log(p);
-	tl_info in = info_of(p);
+	tl_info in = info_at(p);
 	uint64_t first = e[12].tsc, last = e[19].tsc;
 	gethostname(host, sizeof host - 1);
 	ck_assert_int_eq(tl(&out, &err, "info '%s'", p), 0);
@@ -1832,7 +1820,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 	want = xasprintf("%s\n", p);
 	ck_assert_msg(!strncmp(out, want, strlen(want)), "first line of:\n%s", out);
 	free(want);
-	value_eq(out, "format", "timeline 1.0");
+	value_eq(out, "format", "timeline 1.1");
 	want = xasprintf("%s, pid %d, host %s, log 'test'", program_invocation_short_name,
 			 (int)getpid(), host);
 	value_eq(out, "process", want);
@@ -1871,7 +1859,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	char *p = path_dup("info.timeline"), *q = path_dup("other.timeline"), *j = path_dup("i.json");
 	char *out, *err, *want, *a, *b, host[128] = "";
 	struct w *e = write_info_log(p);
-	tl_info in = info_of(p);
+	tl_info in = info_at(p);
 	uint64_t first = e[12].tsc, last = e[19].tsc;
 	struct w *f = breaths(3, 70, 30, 0);
 	write_log(q, 16, 1000000000, f, 3);
@@ -1889,17 +1877,17 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	ck_assert_str_eq(err, "");
 	a = iso(wall_ns(&in, first));
 	b = iso(wall_ns(&in, last));
-	want = xasprintf("%s|false|timeline|1|0|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|true|5|"
+	want = xasprintf("%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|true|5|"
 			 "%llu|%llu|%llu|%llu|%s|%s|5\n",
 			 p, program_invocation_short_name, (int)getpid(), host,
 			 (unsigned long long)first, (unsigned long long)last,
 			 (unsigned long long)(last - first), (unsigned long long)(last - first), a, b);
 	free(a);
 	free(b);
-	in = info_of(q);
+	in = info_at(q);
 	a = iso(wall_ns(&in, f[0].tsc));
 	b = iso(wall_ns(&in, f[2].tsc));
-	want = append(want, "%s|false|timeline|1|0|%s|%d|%s|test|manual|1000000000|16|3|3|0|1|false|0|"
+	want = append(want, "%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|16|3|3|0|1|false|0|"
 			    "70|130|60|60|%s|%s|5\n",
 		      q, program_invocation_short_name, (int)getpid(), host, a, b);
 	ck_assert_str_eq(out, want);

@@ -65,6 +65,71 @@ START_TEST(test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_
 }
 END_TEST
 
+
+/* Four groups, runs 0 and 2 at speed 1, runs 1 and 3 twice as slow; group
+ * 2 costs 1.5 times more in runs 2 and 3 (side B). */
+static const double four_groups[4 * 4] = {
+	10, 20, 10, 20,         /* yardstick 15 */
+	100, 200, 100, 200,     /* yardstick 150 */
+	1, 2, 1.5, 3,           /* yardstick 1.75 */
+	1000, 2000, 1000, 2000, /* yardstick 1500 */
+};
+
+START_TEST(test_relative_cancels_the_speed_of_a_run)
+{
+	double out[16], speed[4], change, lo, hi;
+	ck_assert_int_eq(runs_relative(four_groups, 4, 4, out, speed), 0);
+	/* group 2 seen from groups 0, 1 and 3, which agree on every run's speed */
+	ck_assert_double_eq_tol(out[8], 1.5, EPS);
+	ck_assert_double_eq_tol(out[9], 1.5, EPS);
+	ck_assert_double_eq_tol(out[10], 2.25, EPS);
+	ck_assert_double_eq_tol(out[11], 2.25, EPS);
+	/* group 0 in run 0: the median of 100/150, 1/1.75 and 1000/1500, where
+	 * group 2's changed value cannot reach */
+	for (int r = 0; r < 4; r++) {
+		ck_assert_double_eq_tol(out[r], 15, EPS);
+		ck_assert_double_eq_tol(out[4 + r], 150, EPS);
+		ck_assert_double_eq_tol(out[12 + r], 1500, EPS);
+	}
+	/* the runs' speeds: the median of the four ratios */
+	ck_assert_double_eq_tol(speed[0], 2 / 3.0, EPS);
+	ck_assert_double_eq_tol(speed[1], 4 / 3.0, EPS);
+	ck_assert_double_eq_tol(speed[2], 2 / 3.0, EPS);
+	ck_assert_double_eq_tol(speed[3], 4 / 3.0, EPS);
+	/* the change of group 2 is exactly its own, +50%, in every pair of runs */
+	ck_assert_int_eq(runs_change(out + 8, 2, out + 10, 2, 0.05, &change, &lo, &hi), 1);
+	ck_assert_double_eq_tol(change, 0.5, EPS);
+}
+END_TEST
+
+START_TEST(test_relative_leaves_a_run_with_fewer_than_three_other_groups)
+{
+	double v[3 * 3] = { 10, 20, 30, 1, 2, 0, 5, 5, 5 }, out[9], speed[3];
+	/* three groups: two others each, so every value stays as it is */
+	ck_assert_int_eq(runs_relative(v, 3, 3, out, speed), 8);
+	for (int i = 0; i < 9; i++)
+		ck_assert_double_eq(out[i], v[i]);
+	for (int r = 0; r < 3; r++)
+		ck_assert(isnan(speed[r]));
+}
+END_TEST
+
+START_TEST(test_relative_skips_a_group_without_a_value_in_the_run)
+{
+	/* group 1 has no value in run 1: the others there have two others */
+	double v[4 * 2] = { 10, 10, 100, NAN, 1, 2, 7, 7 }, out[8], speed[2];
+	ck_assert_int_eq(runs_relative(v, 4, 2, out, speed), 3);
+	ck_assert_double_eq(out[1], 10);            /* left as they are, counted */
+	ck_assert_double_eq(out[5], 2);
+	ck_assert_double_eq(out[7], 7);
+	ck_assert(isnan(out[3]));                   /* no value stays none */
+	/* run 0, group 2: others 10/10, 100/100 and 7/7 */
+	ck_assert_double_eq_tol(out[4], 1, EPS);
+	ck_assert_double_eq_tol(speed[0], 1, EPS);
+	ck_assert(isnan(speed[1]));                 /* three groups: fewer than four */
+}
+END_TEST
+
 Suite *runs_suite(void)
 {
 	Suite *s = suite_create("runs");
@@ -74,6 +139,9 @@ Suite *runs_suite(void)
 	tcase_add_test(t, test_runs_needed_to_reach_alpha);
 	tcase_add_test(t, test_change_and_its_exact_interval);
 	tcase_add_test(t, test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_middle_two);
+	tcase_add_test(t, test_relative_cancels_the_speed_of_a_run);
+	tcase_add_test(t, test_relative_leaves_a_run_with_fewer_than_three_other_groups);
+	tcase_add_test(t, test_relative_skips_a_group_without_a_value_in_the_run);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -600,6 +600,88 @@ START_TEST(test_diff_with_p_exactly_at_alpha_is_no_finding)
 }
 END_TEST
 
+/* A log NAME of four events whose lags are 10, 20, 30 and 40 cycles times
+ * SPEED (the whole run slower or faster), the last also times F. */
+static void four_log(const char *name, uint64_t speed, double f)
+{
+	static const char *const defs[] = { "1,9|e.a: n", "1,9|e.b: n", "1,9|e.c: n",
+					     "1,9|e.d: n" };
+	tl_log *log = open_manual(path_in(test_dir, name), 256);
+	uint64_t t = 1000;
+	uint16_t id[4];
+	ck_assert_int_eq(tl_register(log, defs, 4, NULL, id, NULL), TL_OK);
+	for (int i = 0; i < 12; i++)
+		for (int k = 0; k < 4; k++) {
+			t += (uint64_t)((double)(10 * (k + 1) * speed) * (k == 3 ? f : 1));
+			tl_set_manual_clock(log, t, 0);
+			tl_append(log, id[k], (uint64_t)i, 0, 0, 0, 0, 0);
+		}
+	tl_close(log);
+}
+
+/* Five runs a side; A's runs at speeds 1 2 1 2 1, B's at 2 1 2 1 2 (a
+ * busier machine every other run); e.d costs 1.5 times more in B. Judged
+ * as they are, e.d's runs overlap (A 40 80 40 80 40, B 120 60 120 60 120);
+ * relative to the speed the other three events show in each run, every B
+ * run is 1.5 times every A run. */
+START_TEST(test_diff_judges_each_run_relative_to_its_speed)
+{
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int i = 0; i < 5; i++) {
+		uint64_t speed = i == 2 || i == 4 ? 1 : 2;
+		four_log(S("A/a%d.timeline", i), speed, 1);
+		four_log(S("B/b%d.timeline", i), 3 - speed, 1.5);
+	}
+	/* pooled, e.d looks faster (p50 80 -> 60); relative, each B run is 1.5
+	 * times its A runs: p = 2/252, and the interval is exactly +50% */
+	out = tl(1, NULL, "diff -f csv A B");
+	ck_assert_str_eq(out, DIFF_CSV_HEAD
+		"\"e.c\",5,5,60,60,60,30,60,60,0,0,0,1,0.029353053011878523,\"no change shown\"\n"
+		"\"e.b\",5,5,60,60,40,20,40,40,0,0,0,1,0.029353053011878523,\"no change shown\"\n"
+		"\"e.d\",5,5,60,60,80,60,80,120,50,50,50,0.0079365079365079361,0.0061393149073983959,"
+		"\"SLOWER\"\n"
+		"\"e.a\",5,5,55,55,20,10,20,20,0,0,0,1,0.037104719591658557,\"no change shown\"\n"
+		"\"(all)\",5,5,,,,,,,0,-50,100,1,,\"no change shown\"\n");
+	free(out);
+	/* as they are: e.d's ratios B/A are 0.75 (9 of 25), 1.5 (12) and 3 (4) */
+	out = tl(0, NULL, "diff --absolute -f csv A B");
+	ck_assert_str_eq(out, DIFF_CSV_HEAD
+		"\"e.c\",5,5,60,60,60,30,60,60,0,-50,100,1,0.029353053011878523,\"no change shown\"\n"
+		"\"e.b\",5,5,60,60,40,20,40,40,0,-50,100,1,0.029353053011878523,\"no change shown\"\n"
+		"\"e.d\",5,5,60,60,80,60,80,120,50,-25,200,0.57142857142857129,0.0061393149073983959,"
+		"\"no change shown\"\n"
+		"\"e.a\",5,5,55,55,20,10,20,20,0,-50,100,1,0.037104719591658557,\"no change shown\"\n");
+	free(out);
+	out = tl(1, NULL, "diff A B");
+	ck_assert_str_eq(out,
+		"lag in cycles, A -> B, runs as samples, relative to their speed (threshold 5%, alpha "
+		"0.05, intervals at 95%)\n"
+		"event  runs_a  runs_b  n_a  n_b  p50_a  p50_b  p90_a  p90_b  change%  ci_lo%  ci_hi%  "
+		"     p  p_pairs  verdict\n"
+		"e.c         5       5   60   60     60     30     60     60     +0.0    +0.0    +0.0  "
+		"1.0000   0.0294  no change shown\n"
+		"e.b         5       5   60   60     40     20     40     40     +0.0    +0.0    +0.0  "
+		"1.0000   0.0294  no change shown\n"
+		"e.d         5       5   60   60     80     60     80    120    +50.0   +50.0   +50.0  "
+		"0.0079   0.0061  SLOWER\n"
+		"e.a         5       5   55   55     20     10     20     20     +0.0    +0.0    +0.0  "
+		"1.0000   0.0371  no change shown\n"
+		"(all)       5       5    -    -      -      -      -      -     +0.0   -50.0  +100.0  "
+		"1.0000        -  no change shown\n");
+	free(out);
+	/* three groups are too few to judge a run's speed: taken as they are
+	 * (e.d's lag now runs from e.b: 30 + 40 x 1.5 per unit of speed) */
+	out = tl(0, NULL, "diff -f csv --event 'e.[abd]' A B");
+	ck_assert_ptr_null(strstr(out, "(all)"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"e.d\",5,5,60,60,140,90,140,180,"));
+	ck_assert_ptr_nonnull(strstr(out, ",0.57142857142857129,0.0061393149073983959,"
+					  "\"no change shown\"\n"));
+	free(out);
+}
+END_TEST
+
 Suite *trust_suite(void)
 {
 	Suite *s = suite_create("trust");
@@ -620,6 +702,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_percentiles_of_100_pairs_per_packet_are_the_50th_90th_and_99th_values);
 	tcase_add_test(t, test_diff_at_exactly_the_threshold_is_no_finding_just_below_it_slower);
 	tcase_add_test(t, test_diff_with_p_exactly_at_alpha_is_no_finding);
+	tcase_add_test(t, test_diff_judges_each_run_relative_to_its_speed);
 	suite_add_tcase(s, t);
 	return s;
 }

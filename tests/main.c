@@ -27,6 +27,9 @@ int main(void)
 	srunner_add_suite(sr, trust_suite());
 	srunner_add_suite(sr, export_suite());
 	srunner_add_suite(sr, hostile_suite());
+	srunner_add_suite(sr, proc_suite());
+	srunner_add_suite(sr, gc_suite());
+	srunner_add_suite(sr, report_suite());
 	srunner_add_suite(sr, follow_suite());
 	srunner_add_suite(sr, top_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -104,6 +104,33 @@ void write_file(const char *path, const void *data, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+void patch_file(const char *path, long off, const void *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(pwrite(fd, p, len, off), (ssize_t)len);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+char *bytes_word(uint64_t bytes)
+{
+	double v = (double)bytes;
+	int k = 0;
+	for (; v >= 1024; k++)
+		v /= 1024;
+	return k == 0 ? xasprintf("%lluB", (unsigned long long)bytes)
+		      : xasprintf(v < 9.95 ? "%.1f%c" : "%.0f%c", v, "BKMGT"[k]);
+}
+
+char *disk_word(const char *path, uint64_t *disk)
+{
+	struct stat st;
+	ck_assert_msg(lstat(path, &st) == 0, "%s: %s", path, strerror(errno));
+	if (disk)
+		*disk = (uint64_t)st.st_blocks * 512;
+	return bytes_word((uint64_t)st.st_blocks * 512);
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -202,6 +229,17 @@ tl_log *open_manual(const char *path, uint64_t entries)
 	tl_log *log = tl_open(path, &o, &err);
 	ck_assert_msg(log != NULL, "tl_open: %s", err.msg);
 	return log;
+}
+
+tl_info info_at(const char *path)
+{
+	tl_error err;
+	tl_info i;
+	tl_reader *r = tl_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	tl_reader_info(r, &i);
+	tl_reader_close(r);
+	return i;
 }
 
 tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped)

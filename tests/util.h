@@ -35,6 +35,17 @@ const char *path_in(const char *dir, const char *name);
 /* Writes LEN bytes of DATA to PATH (mode 0644). */
 void write_file(const char *path, const void *data, size_t len);
 
+/* Overwrites LEN bytes of PATH at offset OFF with P (a header field). */
+void patch_file(const char *path, long off, const void *p, size_t len);
+
+/* BYTES as `timeline ls` and `gc` show sizes: in powers of 1024 (B, K, M,
+ * G, T), with one decimal below 10 of the unit. Caller frees. */
+char *bytes_word(uint64_t bytes);
+
+/* The bytes PATH takes on disk (st_blocks * 512), as bytes_word() shows
+ * them; with DISK not NULL, *DISK gets the number. Caller frees. */
+char *disk_word(const char *path, uint64_t *disk);
+
 /* Reads PATH whole; *LEN gets its size. Caller frees. */
 char *read_file(const char *path, size_t *len);
 
@@ -54,6 +65,9 @@ const char *timeline_bin(void);
 
 /* Opens a log at PATH with ENTRIES entries and the manual clock (tsc_hz 1 GHz). */
 tl_log *open_manual(const char *path, uint64_t entries);
+
+/* What the header of the log at PATH says (tl_reader_info()). */
+tl_info info_at(const char *path);
 
 /* Reads every entry of PATH's snapshot into a malloc'd array; *N gets the count. */
 tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped);
@@ -77,6 +91,9 @@ Suite *runs_suite(void);
 Suite *trust_suite(void);
 Suite *export_suite(void);
 Suite *hostile_suite(void);
+Suite *proc_suite(void);
+Suite *gc_suite(void);
+Suite *report_suite(void);
 Suite *follow_suite(void);
 Suite *top_suite(void);
 

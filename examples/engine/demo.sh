@@ -5,7 +5,8 @@
 # `timeline top` in another terminal to watch them), moved to demo/out/
 # after; then what timeline makes of them: ls, top and copy while they run,
 # info, stats (cycles per packet by app, batch size and NUMA node, and the
-# breath summary), and diff of normal runs against --slow ones.
+# breath summary), and diff of normal runs against --slow ones; last, the
+# same drawn by report: the diff's page, then demo/out/report.html.
 set -eu
 engine=${ENGINE:-build/examples/engine/engine}
 tl=${TIMELINE:-./timeline}
@@ -82,3 +83,16 @@ else
 	echo "diff exit status $rc: expected 1, the slowed lookup app" >&2
 	exit 1
 fi
+
+say "timeline report --threshold 10 --a $out/ab/normal --b $out/ab/slow -o $out/ab-report.html"
+rc=0
+"$tl" report --threshold 10 --a "$out/ab/normal" --b "$out/ab/slow" -o "$out/ab-report.html" || rc=$?
+if [ "$rc" -ne 1 ]; then
+	echo "report exit status $rc: expected 1, as diff's" >&2
+	exit 1
+fi
+echo "report exit status 1, as diff's: $out/ab-report.html"
+
+say "timeline report $out/runs -o $out/report.html"
+"$tl" report "$out/runs" -o "$out/report.html"
+echo "the report of the ten engines: $(cd "$out" && pwd)/report.html"

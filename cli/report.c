@@ -1,0 +1,254 @@
+/* report.c: `timeline report`, the pictures of what `stats` (and, with
+ * --a and --b, `diff`) says of a set of logs, in one self-contained HTML
+ * page, or the data behind each chart as JSON lines. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "anopts.h"
+#include "commands.h"
+#include "diff.h"
+#include "out.h"
+#include "readall.h"
+#include "report.h"
+#include "view.h"
+
+static const char usage[] =
+	"usage: timeline report [OPTIONS] INPUT... -o FILE\n"
+	"       timeline report [OPTIONS] --a PATH... --b PATH... -o FILE\n"
+	"\n"
+	"Draws what stats says of the logs as one self-contained HTML page of\n"
+	"charts: a summary of the inputs and of each app's cycles per packet and\n"
+	"share of the breaths' cycles; the shares per process; cycles per packet\n"
+	"over time (medians, 25-75 and 5-95 percentile ribbons), with throughput;\n"
+	"their distributions; cycles per packet by batch size; event lags; and\n"
+	"NUMA nodes and CPUs when there is more than one. The page loads nothing\n"
+	"from outside itself. With --a and --b it first compares the sides as diff\n"
+	"does (the same verdicts, the slowed groups first, and exit 1 when one is\n"
+	"SLOWER). With --format json, the data behind every chart, a line each.\n"
+	"\n"
+	"   -o, --output FILE   the page (or the JSON; - for standard output)\n"
+	"   -f, --format FMT    html (default) or json\n"
+	"   -p, --per UNIT      cycles per UNIT of each begin/end pair (default packets)\n"
+	"       --bucket ARG=EDGES  batch sizes for the batch section (default\n"
+	"                       packets=1,2,4,8,16,32,64,128,inf)\n"
+	"       --pair BEGIN=END  also pair these events\n"
+	"       --bins N        at most N time bins per series over time (default\n"
+	"                       1000; about one per 16 pairs)\n"
+	"   -g, --group LABEL=PATH  read PATH as the group LABEL\n"
+	"   -b, --by KEYS       group the comparison of --a and --b by these keys\n"
+	"                       (as diff; default event,app)\n" DIFF_USAGE WINDOW_USAGE
+	"   -h, --help          show this help\n";
+
+#define OPT_BINS 0x170
+
+static const struct option options[] = {
+	ANOPTS_OPTIONS,
+	DIFF_OPTIONS,
+	{ "output", required_argument, NULL, 'o' },
+	{ "group", required_argument, NULL, 'g' },
+	{ "bins", required_argument, NULL, OPT_BINS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The batch sizes of the batch section when --bucket is not given. */
+static const double default_edges[] = { 1, 2, 4, 8, 16, 32, 64, 128, INFINITY };
+
+/* What the command line asks for. */
+struct args {
+	struct anopts a;
+	struct diffargs d;
+	const char *out;             /* -o */
+	int json;                    /* --format json */
+	unsigned bins;               /* --bins */
+	char *labels[ANOPTS_MAX_GROUPS], *paths[ANOPTS_MAX_GROUPS];   /* --group LABEL=PATH */
+	int ngroups;
+};
+
+/* Takes report's own option C with ARG into CTX, a struct args: 1 taken,
+ * 0 not one of report's own, -1 with *WHY set for a bad value. */
+static int own_option(void *ctx, int c, const char *arg, const char **why)
+{
+	struct args *r = ctx;
+	char *end;
+	unsigned long n;
+	switch (c) {
+	case 'o':
+		r->out = arg;
+		return 1;
+	case 'f':
+		if (strcmp(arg, "html") && strcmp(arg, "json"))
+			return *why = "--format must be html or json", -1;
+		r->json = !strcmp(arg, "json");
+		return 1;
+	case OPT_BINS:
+		n = strtoul(arg, &end, 10);
+		if (end == arg || *end || n < 1 || n > 100000)
+			return *why = "--bins takes a number from 1 to 100000", -1;
+		r->bins = (unsigned)n;
+		return 1;
+	case 'g':
+		return anopts_group(arg, r->labels, r->paths, &r->ngroups, why);
+	}
+	return diff_option(&r->d, c, arg, why);
+}
+
+static const struct ancmd report = { "report", usage, ":" ANOPTS_SHORT DIFF_SHORT "o:g:h",
+				     options, own_option, "packets" };
+
+/* Parses the command line into R. Returns -1 to go on, or the exit code
+ * to return now. */
+static int parse(struct args *r, int argc, char **argv)
+{
+	int rc = anopts_parse(&r->a, &report, argc, argv, r);
+	int diff = r->d.n[0] || r->d.n[1];
+	if (rc >= 0)
+		return rc;
+	if (diff && (!r->d.n[0] || !r->d.n[1]))
+		return cli_usage_error("report", usage, "give --a and --b, with one or more each");
+	if (diff && (optind < argc || r->ngroups))
+		return cli_usage_error("report", usage,
+				       "with --a and --b, give the inputs as --a and --b only");
+	if (!diff && r->a.by_given)
+		return cli_usage_error("report", usage, "--by groups the comparison of --a and --b; "
+				       "without them each section has its own groups");
+	if (!diff && optind == argc && !r->ngroups)
+		return cli_usage_error("report", usage, "missing input");
+	if (!r->out && !r->json)
+		return cli_usage_error("report", usage, "missing -o FILE, the page to write");
+	return -1;
+}
+
+/* The engines of a report: cycles per unit, lags, and A and B. */
+struct engines {
+	struct an_options po, lo;    /* the options of p and lags */
+	struct an *p, *lags, *side[2];
+};
+
+/* Makes R's engines into E: P grouped by everything the sections show,
+ * with timelines; LAGS by event; the sides as diff makes them. */
+static void make_engines(struct args *r, struct engines *e, int diff)
+{
+	e->po = r->a.o;
+	e->po.by = 1u << AN_EVENT | 1u << AN_APP | 1u << AN_CPU | 1u << AN_NUMA | 1u << AN_GROUP;
+	if (!e->po.bucket_arg) {
+		e->po.bucket_arg = "packets";
+		e->po.edges = default_edges;
+		e->po.nedges = sizeof default_edges / sizeof *default_edges;
+	}
+	e->po.series = r->bins;
+	e->lo = r->a.o;
+	e->lo.per = NULL;
+	e->lo.by = 1u << AN_EVENT;
+	e->lo.bucket_arg = NULL;
+	e->lo.nedges = 0;
+	if (!(e->p = an_new(&e->po)) || !(e->lags = an_new(&e->lo)))
+		abort();
+	e->side[0] = e->side[1] = NULL;
+	if (diff) {
+		r->a.o.by |= 1u << AN_RUN;   /* as diff: each run's rows apart */
+		if (!(e->side[0] = an_new(&r->a.o)) || !(e->side[1] = an_new(&r->a.o)))
+			abort();
+	}
+}
+
+/* Reads R's inputs into E (keeping what each file was, in RA); returns
+ * how many could not be read. */
+static int read_inputs(struct args *r, struct engines *e, struct readall *ra, int argc,
+		       char **argv)
+{
+	struct an *both[2] = { e->p, e->lags };
+	readall_init(ra, "report");
+	ra->w = &r->a.w;
+	ra->facts = 1;
+	if (e->side[0]) {
+		diff_add_sides(ra, &r->d, e->side, both, 2);
+	} else {
+		for (int i = 0; i < r->ngroups; i++)
+			readall_add_to(ra, both, 2, r->paths[i], r->labels[i]);
+		for (int i = optind; i < argc; i++)
+			readall_add_to(ra, both, 2, argv[i], NULL);
+	}
+	readall_run(ra);
+	return ra->problems;
+}
+
+/* Puts C's SLOWER groups first, the others after them, each in the order
+ * diff gives (by impact). */
+static void slowed_first(struct comparison *c)
+{
+	for (size_t i = 0, k = 0; i < c->ncmp; i++)
+		if (!strcmp(c->cmp[i].verdict, "SLOWER")) {
+			struct cmp m = c->cmp[i];
+			memmove(&c->cmp[k + 1], &c->cmp[k], (i - k) * sizeof m);
+			c->cmp[k++] = m;
+		}
+}
+
+/* The command line, for the page's header, into BUF. */
+static void command_line(char *buf, size_t size, int argc, char **argv)
+{
+	size_t len = (size_t)snprintf(buf, size, "timeline report");
+	for (int i = 1; i < argc && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, " %s", argv[i]);
+}
+
+/* Writes the report of IN to R's output; returns 0, or -1 (reported). */
+static int write_out(const struct args *r, const struct rp_input *in)
+{
+	const char *name = r->out && strcmp(r->out, "-") ? r->out : NULL;
+	if (name && !freopen(name, "w", stdout)) {
+		cli_error("report", "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	report_write(r->json ? &rp_json : &rp_html, in);
+	out_flush();
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("report", "%s: error writing: %s", name ? name : "standard output",
+			  strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct args r = { .d = DIFFARGS_INIT, .bins = 1000 };
+	struct engines e;
+	struct readall ra;
+	struct comparison c;
+	char title[200], cmd[1024];
+	int rc = parse(&r, argc, argv), diff = r.d.n[0] > 0, problems;
+	struct rp_input in;
+	if (rc >= 0)
+		return rc;
+	make_engines(&r, &e, diff);
+	problems = read_inputs(&r, &e, &ra, argc, argv);
+	anopts_warn(&r.a, e.p, "report");
+	command_line(cmd, sizeof cmd, argc, argv);
+	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
+	if (diff) {
+		compare(&c, e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
+		slowed_first(&c);
+		diff_title(title, sizeof title, r.a.o.per, &r.d, &c);
+		in.cmp = &c;
+		in.diff_title = title;
+	}
+	if (write_out(&r, &in) < 0)
+		problems++;
+	rc = diff ? diff_status(problems, &c) : problems ? EXIT_USAGE : EXIT_OK;
+	if (diff)
+		compare_free(&c);
+	for (int k = 0; k < 2; k++)
+		an_free(e.side[k]);
+	an_free(e.p);
+	an_free(e.lags);
+	readall_free(&ra);
+	for (int i = 0; i < r.ngroups; i++)
+		free(r.labels[i]);
+	anopts_free(&r.a);
+	return rc;
+}

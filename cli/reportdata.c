@@ -1,0 +1,678 @@
+/* reportdata.c: the sections of `timeline report`, in order, and the data
+ * behind each chart, taken from the engines as `stats` and `diff` take
+ * theirs (the same rows, through the same tables), then handed to a
+ * writer (HTML or JSON). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "rowkey.h"
+#include "statsout.h"
+#include "view.h"
+
+const char *const rp_box_names[BOX_NV] = { "min", "p5",  "p25", "p50", "p75",
+					   "p90", "p95", "p99", "max" };
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* A projection of IN's engine on KEYS (aborts out of memory). */
+static struct an *project(const struct rp_input *in, unsigned keys)
+{
+	struct an *a = an_project(in->e, keys);
+	if (!a)
+		abort();
+	return a;
+}
+
+/* "cycles per packet" for the unit "packets". */
+static void per_unit(char *buf, size_t size, const char *unit)
+{
+	snprintf(buf, size, "cycles per %.*s", (int)strcspn(unit, "s"), unit);
+}
+
+/* C's section, id (made unique by its section), title and axes. */
+static void chart(struct rp_chart *c, const char *section, const char *id, const char *title,
+		  const char *x, const char *y)
+{
+	memset(c, 0, sizeof *c);
+	c->section = section;
+	snprintf(c->id, sizeof c->id, "%s-%s", section, id);
+	for (char *p = c->id; *p; p++)   /* an id and a JSON key: no odd characters */
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
+			*p = '-';
+	snprintf(c->title, sizeof c->title, "%s", title);
+	snprintf(c->x, sizeof c->x, "%s", x ? x : "");
+	snprintf(c->y, sizeof c->y, "%s", y ? y : "");
+}
+
+/* Row R's key (of engine E, grouped by O's keys) as words, leaving out
+ * the "-" of a key it has none of (the breath's app), into BUF. */
+static void row_name(const struct an *e, const struct an_options *o, const struct an_row *r,
+		     char *buf, size_t size)
+{
+	char *cells[AN_NKEYS];
+	int n = rowkey_cells(e, o, r, cells);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < n && len < size; k++)
+		if (strcmp(cells[k], "-"))
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " " : "", cells[k]);
+}
+
+/* ---- where the cycles go: stacked bars ----------------------------------- */
+
+/* A list of apps and their cycles, added to by name. */
+struct apps {
+	const char **name;
+	double *cycles;
+	size_t n;
+};
+
+static void apps_add(struct apps *a, const char *name, double cycles)
+{
+	size_t i;
+	for (i = 0; i < a->n && strcmp(a->name[i], name); i++)
+		;
+	if (i == a->n) {
+		if (!(a->name = realloc(a->name, (a->n + 1) * sizeof *a->name)) ||
+		    !(a->cycles = realloc(a->cycles, (a->n + 1) * sizeof *a->cycles)))
+			abort();
+		a->name[a->n] = name;
+		a->cycles[a->n++] = 0;
+	}
+	a->cycles[i] += cycles;
+}
+
+/* Stack S of LABEL: BREATHS of CYCLES, apps A (taken) largest first, then
+ * "(no app)" with what they leave, as `stats` shows a process's shares. */
+static void make_stack(struct rp_stack *s, const char *label, uint64_t breaths, double cycles,
+		       struct apps *a)
+{
+	double rest = cycles;
+	memset(s, 0, sizeof *s);
+	snprintf(s->label, sizeof s->label, "%s", label);
+	s->breaths = breaths;
+	s->cycles = cycles;
+	/* largest first: a stable insertion sort, as ties keep their order */
+	for (size_t i = 1; i < a->n; i++)
+		for (size_t j = i; j > 0 && a->cycles[j] > a->cycles[j - 1]; j--) {
+			const char *n = a->name[j];
+			double c = a->cycles[j];
+			a->name[j] = a->name[j - 1];
+			a->cycles[j] = a->cycles[j - 1];
+			a->name[j - 1] = n;
+			a->cycles[j - 1] = c;
+		}
+	for (size_t i = 0; i < a->n; i++)
+		rest -= a->cycles[i];
+	apps_add(a, "(no app)", rest > 0 ? rest : 0);
+	s->n = a->n;
+	s->apps = a->name;
+	s->app_cycles = a->cycles;
+}
+
+static void free_stacks(struct rp_stack *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].apps);
+		free(s[i].app_cycles);
+	}
+	free(s);
+}
+
+/* One stack per file of E with breaths to share (as `stats` lists them);
+ * *N gets how many. */
+static struct rp_stack *process_stacks(const struct an *e, size_t *n)
+{
+	size_t nb;
+	const struct an_breaths *b = an_breath_list(e, &nb);
+	struct rp_stack *s = xcalloc(nb, sizeof *s);
+	*n = 0;
+	for (size_t i = 0; i < nb; i++) {
+		struct apps a = { NULL, NULL, 0 };
+		if (!b[i].share_breaths || !(b[i].share_cycles > 0))
+			continue;
+		for (size_t k = 0; k < b[i].nshares; k++)
+			apps_add(&a, b[i].shares[k].app, b[i].shares[k].cycles);
+		make_stack(&s[(*n)++], b[i].process, b[i].share_breaths, b[i].share_cycles, &a);
+	}
+	return s;
+}
+
+/* One stack per group of the files of E, in the order of their first
+ * file, labelled "group NAME" (one group: "all processes"); *N gets how
+ * many. */
+static struct rp_stack *group_stacks(const struct an *e, size_t *n)
+{
+	size_t nb, ng = 0;
+	const struct an_breaths *b = an_breath_list(e, &nb);
+	struct { const char *group; uint64_t breaths; double cycles; struct apps a; } *g = NULL;
+	struct rp_stack *s;
+	for (size_t i = 0; i < nb; i++) {
+		size_t j;
+		if (!b[i].share_breaths || !(b[i].share_cycles > 0))
+			continue;
+		for (j = 0; j < ng && strcmp(g[j].group, b[i].group); j++)
+			;
+		if (j == ng) {
+			if (!(g = realloc(g, (ng + 1) * sizeof *g)))
+				abort();
+			memset(&g[ng++], 0, sizeof *g);
+			g[j].group = b[i].group;
+		}
+		g[j].breaths += b[i].share_breaths;
+		g[j].cycles += b[i].share_cycles;
+		for (size_t k = 0; k < b[i].nshares; k++)
+			apps_add(&g[j].a, b[i].shares[k].app, b[i].shares[k].cycles);
+	}
+	s = xcalloc(ng, sizeof *s);
+	for (size_t j = 0; j < ng; j++) {
+		char label[160];
+		snprintf(label, sizeof label, ng == 1 ? "all processes" : "group %s", g[j].group);
+		make_stack(&s[j], label, g[j].breaths, g[j].cycles, &g[j].a);
+	}
+	*n = ng;
+	free(g);
+	return s;
+}
+
+/* The breaths of one CPU or node, and their apps. */
+struct place {
+	char key[16];
+	uint64_t breaths;
+	double cycles;
+	struct apps a;
+};
+
+/* Places by number, "?" (unknown) last. */
+static int by_key(const void *x, const void *y)
+{
+	const char *a = ((const struct place *)x)->key, *b = ((const struct place *)y)->key;
+	if ((*a == '?') != (*b == '?'))
+		return *a == '?' ? 1 : -1;
+	return strtol(a, NULL, 10) < strtol(b, NULL, 10) ? -1 : strtol(a, NULL, 10) > strtol(b, NULL, 10);
+}
+
+/* One stack per CPU (NUMA set: per node) over the files of E, from each
+ * file's split of its breaths by CPU, in order; *N gets how many. */
+static struct rp_stack *where_stacks(const struct an *e, int numa, size_t *n)
+{
+	size_t nb, nk = 0;
+	const struct an_breaths *b = an_breath_list(e, &nb);
+	struct place *k = NULL;
+	struct rp_stack *s;
+	for (size_t i = 0; i < nb; i++)
+		for (size_t w = 0; w < b[i].nwhere; w++) {
+			const struct an_where *wh = &b[i].where[w];
+			const char *key = numa ? wh->numa : wh->cpu;
+			size_t j;
+			for (j = 0; j < nk && strcmp(k[j].key, key); j++)
+				;
+			if (j == nk) {
+				if (!(k = realloc(k, (nk + 1) * sizeof *k)))
+					abort();
+				memset(&k[nk++], 0, sizeof *k);
+				snprintf(k[j].key, sizeof k[j].key, "%s", key);
+			}
+			k[j].breaths += wh->breaths;
+			k[j].cycles += wh->cycles;
+			for (size_t x = 0; x < wh->napps; x++)
+				apps_add(&k[j].a, b[i].shares[x].app, wh->apps[x]);
+		}
+	if (nk)
+		qsort(k, nk, sizeof *k, by_key);
+	s = xcalloc(nk, sizeof *s);
+	for (size_t j = 0; j < nk; j++) {
+		char label[48];
+		snprintf(label, sizeof label, "%s %s", numa ? "node" : "cpu", k[j].key);
+		make_stack(&s[j], label, k[j].breaths, k[j].cycles, &k[j].a);
+	}
+	*n = nk;
+	free(k);
+	return s;
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+/* The share of the breaths' cycles of APP in stack S, NaN if not there. */
+static double share_in(const struct rp_stack *s, const char *app)
+{
+	for (size_t i = 0; i + 1 < s->n; i++)
+		if (!strcmp(s->apps[i], app))
+			return 100 * s->app_cycles[i] / s->cycles;
+	return NAN;
+}
+
+/* The rows of `stats --per` over E (grouped by O's keys) with, after the
+ * keys, the app's share% of the breaths' cycles in the stack of the row's KEY
+ * (AN_GROUP, AN_NUMA, AN_CPU: the stack labelled "WORD VALUE"; AN_NKEYS:
+ * the one stack S[0]). */
+static struct table *per_table(struct an *e, const struct an_options *o, int format,
+			       const struct rp_stack *s, size_t ns, int key)
+{
+	char title[128];
+	struct table *per = statsout_per(e, o, title, sizeof title, format), *t;
+	const char *cols[64];
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	int nc = table_cols(per), app = -1, at = -1;   /* share% goes before column AT */
+	for (int c = 0, k = 0; c < nc; c++) {
+		if (!strcmp(table_col(per, c), "app"))
+			app = c;
+		if (!strcmp(table_col(per, c), "pairs"))
+			at = c;
+		if (c == at)
+			cols[k++] = "share%";
+		cols[k++] = table_col(per, c);
+	}
+	t = table_new("per", cols, nc + 1);
+	for (size_t r = 0; r < table_rows(per); r++) {
+		char *cells[64], share[32];
+		const struct rp_stack *st = NULL;
+		for (size_t i = 0; i < ns && key != AN_NKEYS; i++)
+			if (!strcmp(s[i].label + strcspn(s[i].label, " ") + 1, rows[r]->key[key]))
+				st = &s[i];
+		if (key == AN_NKEYS && ns)
+			st = &s[0];
+		cell_value(share, sizeof share, st ? share_in(st, table_cell(per, r, app)) : NAN, format);
+		for (int c = 0, k = 0; c < nc; c++) {
+			if (c == at)
+				cells[k++] = share;
+			cells[k++] = (char *)table_cell(per, r, c);
+		}
+		table_add(t, cells);
+	}
+	table_free(per);
+	return t;
+}
+
+/* The table of the files read: process, host, group, span, rate, entries. */
+static struct table *inputs_table(const struct rp_input *in, int format)
+{
+	static const char *const cols[] = { "process", "host", "group", "span_s", "span_cycles",
+					     "rate", "entries", "read", "wrapped", "skipped", "path" };
+	struct table *t = table_new("inputs", cols, 11);
+	for (size_t i = 0; i < in->nfiles; i++) {
+		const struct readall_file *f = &in->files[i];
+		const tl_info *info = &f->info;
+		int native = info->format == TL_FORMAT_NATIVE;
+		uint64_t span = f->kept ? f->last - f->first : 0;
+		char v[7][32], *cells[11];
+		cell_value(v[0], 32, info->tsc_hz ? (double)span / (double)info->tsc_hz : NAN, format);
+		snprintf(v[1], 32, "%llu", (unsigned long long)span);
+		if (native)
+			tl_rate_name(v[2], 32, info->rate, info->rate_fixed);
+		else
+			snprintf(v[2], 32, "-");
+		snprintf(v[3], 32, "%llu", (unsigned long long)f->kept);
+		snprintf(v[4], 32, "%llu", (unsigned long long)f->read);
+		if (native)
+			snprintf(v[5], 32, "%llu", (unsigned long long)(info->cursor > info->entries ?
+									 info->cursor - info->entries : 0));
+		else
+			snprintf(v[5], 32, "-");
+		snprintf(v[6], 32, "%llu", (unsigned long long)f->skipped);
+		cells[0] = f->label;
+		cells[1] = native ? (char *)info->host : "-";
+		cells[2] = f->group;
+		for (int k = 0; k < 7; k++)
+			cells[3 + k] = v[k];
+		cells[10] = f->path;
+		table_add(t, cells);
+	}
+	return t;
+}
+
+/* ---- the sections -------------------------------------------------------- */
+
+static void summary(const struct rp_out *out, const struct rp_input *in)
+{
+	struct rp_chart c;
+	size_t ng;
+	struct rp_stack *g = group_stacks(in->e, &ng);
+	struct an_options o = *in->o;
+	struct an *ea;
+	struct table *t;
+	char per[64], title[256];
+	per_unit(per, sizeof per, in->o->per);
+	out->section(out, "summary", "Summary",
+		     "The inputs; where the cycles go over all of them; then each pair's cycles "
+		     "per unit as `stats --per` gives them, with its app's share of the cycles "
+		     "of the breaths it ran in (per group when the inputs have several).");
+	t = inputs_table(in, out->format);
+	chart(&c, "summary", "inputs", "inputs: the logs read", NULL, NULL);
+	out->table(out, &c, t);
+	table_free(t);
+	chart(&c, "summary", "share", "where the cycles go, all processes together",
+	      "share of the breaths' cycles (%)", ng > 1 ? "group" : NULL);
+	if (ng)
+		out->stacks(out, &c, g, ng);
+	else
+		out->note(out, "No breath held an app pair (breath_start, then an app's begin and "
+			  "end, then breath_end): no shares of the breaths' cycles.");
+	o.by = 1u << AN_EVENT | 1u << AN_APP | (ng > 1 ? 1u << AN_GROUP : 0);
+	ea = project(in, o.by);
+	t = per_table(ea, &o, out->format, g, ng, ng > 1 ? AN_GROUP : AN_NKEYS);
+	snprintf(title, sizeof title, "%s per begin/end pair, and each app's share of the "
+		 "breaths' cycles", per);
+	chart(&c, "summary", "apps", title, NULL, NULL);
+	out->table(out, &c, t);
+	table_free(t);
+	free_stacks(g, ng);
+	an_free(ea);
+}
+
+static void cycles(const struct rp_out *out, const struct rp_input *in)
+{
+	struct rp_chart c;
+	size_t n;
+	struct rp_stack *s = process_stacks(in->e, &n);
+	out->section(out, "cycles", "Where the cycles go",
+		     "Per process, each app's share of the cycles of the breaths it ran in, and "
+		     "the share no app accounts for (the engine itself, and the logging), as "
+		     "`stats --per` leads with.");
+	chart(&c, "cycles", "processes", "each app's share of the breaths' cycles, per process",
+	      "share of the breaths' cycles (%)", "process");
+	if (n)
+		out->stacks(out, &c, s, n);
+	else
+		out->note(out, "No breath held an app pair: nothing to share out.");
+	free_stacks(s, n);
+}
+
+double report_time_unit(const struct an_timeline *t, const char **name)
+{
+	static const char *const secs[] = { "s", "ms", "us" }, *const cycles[] = { "Gcycles", "Mcycles",
+										   "kcycles" };
+	double unit = t->hz ? (double)t->hz : 1e9;
+	int k = 0;
+	while (k < 2 && (double)t->span < unit) {
+		unit /= 1000;
+		k++;
+	}
+	*name = t->hz ? secs[k] : cycles[k];
+	return unit;
+}
+
+static void over_time(const struct rp_out *out, const struct rp_input *in)
+{
+	size_t n;
+	const struct an_timeline *t = an_timelines(in->e, &n);
+	out->section(out, "time", "Over time",
+		     "Per process, on one time axis: each pair's cycles per unit binned in time, "
+		     "the median line and the 25-75 and 5-95 percentile ribbons of each bin; "
+		     "the breaths' units per breath; and the throughput from the breaths' "
+		     "running totals. Hover for a bin's values.");
+	for (size_t i = 0; i < n; i++) {
+		struct rp_chart c;
+		struct rp_time rt = { &t[i], in->o->per };
+		char id[32], title[256], x[64];
+		const char *unit;
+		snprintf(id, sizeof id, "p%zu", i);
+		const char *base = strrchr(t[i].path, '/') ? strrchr(t[i].path, '/') + 1 : t[i].path;
+		snprintf(title, sizeof title, "%.100s (%.100s, group %.40s)", t[i].process, base,
+			 t[i].group);
+		report_time_unit(&t[i], &unit);
+		snprintf(x, sizeof x, "time since the first entry (%s)", unit);
+		chart(&c, "time", id, title, x, NULL);
+		out->time(out, &c, &rt);
+	}
+	if (!n)
+		out->note(out, "No begin/end pair and no breath in the inputs.");
+}
+
+/* The rp_hist of H, labelled LABEL, median P50. */
+static void make_hist(struct rp_hist *r, const struct hist *h, const char *label, double p50)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->label, sizeof r->label, "%.63s", label);
+	r->n = h->n;
+	r->zeros = h->zeros;
+	r->p50 = p50;
+	report_hbins(h, &r->bins, &r->nbins);
+}
+
+static void distributions(const struct rp_out *out, const struct rp_input *in)
+{
+	struct an_options o = *in->o;
+	struct an *ea = project(in, 1u << AN_EVENT | 1u << AN_APP);
+	size_t n;
+	struct an_row **rows = an_rows(ea, &n);
+	char per[64], x[96];
+	per_unit(per, sizeof per, in->o->per);
+	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
+	o.by = 1u << AN_EVENT | 1u << AN_APP;
+	out->section(out, "dist", "Distributions",
+		     "Per pair and app, how many pairs took how many cycles per unit, on a log "
+		     "axis (8 bins per power of two), with the cumulative share.");
+	for (size_t i = 0; i < n; i++) {
+		struct rp_chart c;
+		struct rp_hist h;
+		char key[256], title[320];
+		if (!rows[i]->h.n)
+			continue;
+		char id[32];
+		row_name(ea, &o, rows[i], key, sizeof key);
+		snprintf(title, sizeof title, "%.200s: %.60s (%llu pairs)", key, per,
+			 (unsigned long long)rows[i]->h.n);
+		snprintf(id, sizeof id, "%zu", i);
+		chart(&c, "dist", id, title, x, "pairs (count)");
+		make_hist(&h, &rows[i]->h, key, hist_quantile(&rows[i]->h, 0.5));
+		out->hists(out, &c, &h, 1);
+		free(h.bins);
+	}
+	an_free(ea);
+}
+
+/* The box of H, labelled LABEL. */
+static void make_box(struct rp_box *b, const struct hist *h, const char *label)
+{
+	static const double q[] = { 0.05, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99 };
+	memset(b, 0, sizeof *b);
+	snprintf(b->label, sizeof b->label, "%s", label);
+	b->n = h->n;
+	b->v[BOX_MIN] = h->min;
+	b->v[BOX_MAX] = h->max;
+	for (int k = 0; k < 7; k++)
+		b->v[BOX_P5 + k] = hist_quantile(h, q[k]);
+}
+
+static void batch(const struct rp_out *out, const struct rp_input *in)
+{
+	struct an_options o = *in->o;
+	struct an *eb = project(in, 1u << AN_EVENT | 1u << AN_APP | 1u << AN_BUCKET);
+	size_t n, i = 0;
+	struct an_row **rows = an_rows(eb, &n);
+	struct rp_box *b = xcalloc(n, sizeof *b);
+	char per[64], x[96], y[96];
+	per_unit(per, sizeof per, in->o->per);
+	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
+	snprintf(y, sizeof y, "%s per batch (%s)", in->o->bucket_arg, in->o->bucket_arg);
+	o.by = 1u << AN_EVENT | 1u << AN_APP;
+	out->section(out, "batch", "Batch size",
+		     "Per pair and app, cycles per unit against the batch a pair moved (--bucket "
+		     "ranges): the box spans the 25th to 75th percentile, the line inside is the "
+		     "median, the whiskers reach the 5th and 95th.");
+	while (i < n) {
+		struct rp_chart c;
+		char key[256], title[320], id[32];
+		size_t j = i, nb = 0;
+		snprintf(id, sizeof id, "%zu", i);
+		row_name(eb, &o, rows[i], key, sizeof key);
+		for (; j < n && !an_row_cmp_keys(eb, rows[i], rows[j], o.by); j++)
+			if (rows[j]->h.n)
+				make_box(&b[nb++], &rows[j]->h, an_bucket_label(eb, rows[j]->bucket));
+		snprintf(title, sizeof title, "%.200s: %.60s by %.40s per batch", key, per,
+			 in->o->bucket_arg);
+		chart(&c, "batch", id, title, x, y);
+		if (nb)
+			out->boxes(out, &c, b, nb);
+		i = j;
+	}
+	free(b);
+	an_free(eb);
+}
+
+static void lags(const struct rp_out *out, const struct rp_input *in)
+{
+	size_t n, nb = 0;
+	struct an_row **rows = an_rows(in->lags, &n);
+	struct rp_box *b = xcalloc(n, sizeof *b);
+	struct rp_chart c;
+	out->section(out, "lags", "Event lags",
+		     "Per event, Snabb's lag: the cycles since the previous entry of the same or "
+		     "a lower level, on a log axis (box: 25th to 75th percentile, line: median, "
+		     "whiskers: 5th and 95th).");
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->h.n)
+			make_box(&b[nb++], &rows[i]->h, rows[i]->key[AN_EVENT]);
+	chart(&c, "lags", "events", "lag per event", "lag (cycles, log scale)", "event");
+	if (nb)
+		out->boxes(out, &c, b, nb);
+	else
+		out->note(out, "No event has a lag (each needs an entry of its level or lower before it).");
+	free(b);
+}
+
+/* The distinct values of key K among E's rows, at most 2 counted. */
+static int distinct(struct an *e, int k)
+{
+	size_t n;
+	struct an_row **rows = an_rows(e, &n);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(rows[i]->key[k], rows[0]->key[k]))
+			return 2;
+	return n ? 1 : 0;
+}
+
+/* The NUMA (K = AN_NUMA) or CPU (AN_CPU) part of the last section. */
+static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
+{
+	int numa = k == AN_NUMA;
+	struct an_options o = *in->o;
+	struct an *e = project(in, 1u << AN_EVENT | 1u << AN_APP | 1u << k);
+	size_t n;
+	struct rp_stack *s = where_stacks(in->e, numa, &n);
+	struct rp_chart c;
+	struct table *t;
+	char per[64], title[256];
+	per_unit(per, sizeof per, in->o->per);
+	snprintf(title, sizeof title, "each app's share of the breaths' cycles, per %s",
+		 numa ? "NUMA node" : "CPU");
+	chart(&c, "numa", numa ? "nodes" : "cpus", title, "share of the breaths' cycles (%)",
+	      numa ? "NUMA node" : "CPU");
+	if (n)
+		out->stacks(out, &c, s, n);
+	o.by = 1u << AN_EVENT | 1u << AN_APP | 1u << k;
+	t = per_table(e, &o, out->format, s, n, k);
+	snprintf(title, sizeof title, "%s per begin/end pair, per %s", per, numa ? "NUMA node" : "CPU");
+	chart(&c, "numa", numa ? "node-table" : "cpu-table", title, NULL, NULL);
+	out->table(out, &c, t);
+	table_free(t);
+	free_stacks(s, n);
+	an_free(e);
+}
+
+static void numa_cpu(const struct rp_out *out, const struct rp_input *in)
+{
+	struct an *nodes = project(in, 1u << AN_NUMA), *cpus = project(in, 1u << AN_CPU);
+	int many_nodes = distinct(nodes, AN_NUMA) > 1, many_cpus = distinct(cpus, AN_CPU) > 1;
+	if (many_nodes || many_cpus)
+		out->section(out, "numa", "NUMA nodes and CPUs",
+			     "The same overhead table, by the node and the CPU each breath ended "
+			     "on, and each pair's cycles per unit by the node and CPU of its end.");
+	if (many_nodes)
+		split_by(out, in, AN_NUMA);
+	if (many_cpus)
+		split_by(out, in, AN_CPU);
+	an_free(nodes);
+	an_free(cpus);
+}
+
+/* The comparison of a diff report: the verdicts as `diff` gives them, then
+ * each group's A and B distributions, overlaid, medians marked. */
+static void compared(const struct rp_out *out, const struct rp_input *in)
+{
+	const struct comparison *cmp = in->cmp;
+	struct table *t = compare_table(cmp, out->format), *lone = compare_lone_table(cmp);
+	struct rp_chart c;
+	char per[64], x[96];
+	per_unit(per, sizeof per, cmp->o->per);
+	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
+	out->section(out, "diff", "A against B",
+		     "The verdicts of `timeline diff` over the same inputs (the same words and "
+		     "exit status), the slowed groups first; then each group's distributions, A "
+		     "over B, with their medians.");
+	chart(&c, "diff", "verdicts", in->diff_title, NULL, NULL);
+	out->table(out, &c, t);
+	if (table_rows(lone)) {
+		chart(&c, "diff", "only", "groups on one side only", NULL, NULL);
+		out->table(out, &c, lone);
+	}
+	for (size_t i = 0; i < cmp->ncmp; i++) {
+		const struct cmp *m = &cmp->cmp[i];
+		struct rp_hist h[2];
+		char key[256], title[400], change[32], id[32];
+		row_name(cmp->e[0], cmp->o, m->s[0].row, key, sizeof key);
+		snprintf(change, sizeof change, "%+.1f%%", m->change * 100);
+		snprintf(title, sizeof title, "%s: %s, A against B: change %s, %s", key, per,
+			 isnan(m->change) ? "-" : change, m->verdict);
+		snprintf(id, sizeof id, "%zu", i);
+		chart(&c, "diff", id, title, x, "pairs (% of the side's)");
+		make_hist(&h[0], &m->s[0].pooled, "A", m->ma);
+		make_hist(&h[1], &m->s[1].pooled, "B", m->mb);
+		out->hists(out, &c, h, 2);
+		free(h[0].bins);
+		free(h[1].bins);
+	}
+	table_free(t);
+	table_free(lone);
+}
+
+void report_write(const struct rp_out *out, const struct rp_input *in)
+{
+	char about[512];
+	snprintf(about, sizeof about, "%zu log%s read by `%s`", in->nfiles,
+		 in->nfiles == 1 ? "" : "s", in->command);
+	out->begin(out, "timeline report", about);
+	if (in->cmp)
+		compared(out, in);
+	summary(out, in);
+	cycles(out, in);
+	over_time(out, in);
+	distributions(out, in);
+	batch(out, in);
+	lags(out, in);
+	numa_cpu(out, in);
+	out->end(out);
+}
+
+void report_hbins(const struct hist *h, struct rp_hbin **b, size_t *n)
+{
+	size_t cap = 0;
+	*b = NULL;
+	*n = 0;
+	for (int x = 0; x < HIST_EXPS; x++) {
+		for (int g = 0; h->block[x] && g < 8; g++) {
+			uint64_t count = 0;
+			/* bucket (x, s) holds [2^(x+EMIN) (1 + s/128), ...): 16 of them
+			 * make an eighth of the power of two */
+			for (int s = 16 * g; s < 16 * g + 16; s++)
+				count += h->block[x][s];
+			if (!count)
+				continue;
+			if (*n == cap && !(*b = realloc(*b, (cap = cap ? 2 * cap : 64) * sizeof **b)))
+				abort();
+			(*b)[*n].lo = ldexp(1 + g / 8.0, x + HIST_EMIN);
+			(*b)[*n].hi = ldexp(1 + (g + 1) / 8.0, x + HIST_EMIN);
+			(*b)[(*n)++].n = count;
+		}
+	}
+}

@@ -1,0 +1,906 @@
+/* reporthtml.c: `timeline report`'s page: one self-contained HTML file,
+ * its charts inline SVG drawn here, its style and its few lines of script
+ * inline and allowed by hash in a Content-Security-Policy that forbids
+ * every request outside the file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "out.h"
+#include "report.h"
+#include "sha256.h"
+#include "svg.h"
+#include "view.h"
+
+#define W 960                    /* a chart's width, px */
+
+static const char style[] =
+	"body{font:14px/1.45 'Liberation Sans',Arial,sans-serif;margin:0;color:#222;background:#fff}"
+	"header,main{max-width:1000px;margin:0 auto;padding:0 16px}"
+	"h1{font-size:22px;margin:18px 0 2px}"
+	"h2{font-size:18px;margin:34px 0 4px;border-bottom:1px solid #ccc;padding-bottom:3px}"
+	".about{color:#555;margin:2px 0 10px;max-width:760px}"
+	"nav a{margin-right:12px;color:#2a5599}"
+	"figure{margin:16px 0}"
+	"figcaption{font-weight:600;margin-bottom:4px}"
+	"svg.plot{display:block;max-width:100%;height:auto;font:11px 'Liberation Sans',Arial,sans-serif}"
+	".grid{stroke:#e8e8e8}.base{stroke:#777}.tick{fill:#555}"
+	".axis-label{fill:#222;font-size:12px}.ptitle{fill:#222;font-weight:600}"
+	".seg{fill:#fff;font-size:10px}.cap{fill:#444;font-size:10px}"
+	".med{stroke:#222;stroke-width:2}.whisk{stroke:#555}.cdf{fill:none;stroke-width:1.2}"
+	".p50{stroke-dasharray:4 3;stroke-width:1.5}"
+	".line{fill:none;stroke-width:1.3}"
+	"table{border-collapse:collapse;font-size:12px}"
+	"th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}"
+	"th{border-bottom:1px solid #999}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	".scroll{overflow-x:auto}.slower{color:#c00;font-weight:700}.faster{color:#070}"
+	".note{color:#555;font-style:italic}"
+	".tip{position:absolute;background:#fff;border:1px solid #999;padding:4px 6px;"
+	"font:12px 'Liberation Mono',monospace;white-space:pre;pointer-events:none;"
+	"box-shadow:0 1px 4px rgba(0,0,0,.25)}";
+
+/* Shows the values of the bin under the pointer of an over-time chart,
+ * from the JSON block that follows it. */
+static const char script[] =
+	"(function(){var tip=document.getElementById('tip');"
+	"function f(v){return v===null?'-':String(v);}"
+	"document.querySelectorAll('svg.timeline').forEach(function(svg){var d=null;"
+	"svg.addEventListener('mousemove',function(ev){"
+	"if(!d)d=JSON.parse(document.getElementById('d-'+svg.id).textContent);"
+	"var p=svg.createSVGPoint();p.x=ev.clientX;p.y=ev.clientY;"
+	"var q=p.matrixTransform(svg.getScreenCTM().inverse());"
+	"var x=(q.x-d.px[0])/d.px[1];"
+	"if(x<0||x>=1){tip.hidden=true;return;}"
+	"var l=['time '+(x*d.span).toPrecision(4)+' '+d.xu];"
+	"d.p.forEach(function(s){var i=Math.floor(x*s.nb);if(s.q)l.push(s.t+': '+(s.n[i]?'p50 '+f(s.q[2][i])+', 25-75% '+"
+	"f(s.q[1][i])+' to '+f(s.q[3][i])+', 5-95% '+f(s.q[0][i])+' to '+f(s.q[4][i])+', n '+s.n[i]"
+	":'none'));else l.push(s.t+': '+f(s.v[i])+' '+s.u);});"
+	"tip.textContent=l.join('\\n');tip.hidden=false;"
+	"tip.style.left=(ev.pageX+14)+'px';tip.style.top=(ev.pageY+14)+'px';});"
+	"svg.addEventListener('mouseleave',function(){tip.hidden=true;});});})();";
+
+/* The page's state while it is written. */
+static int in_section, nsections;
+static char *app_names[64];
+static int napps;
+
+/* The color of APP, the same in every chart of the page. */
+static const char *color_of(const char *app)
+{
+	static const char *const palette[10] = { "#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+						 "#b07aa1", "#76b7b2", "#edc948", "#9c755f",
+						 "#ff9da7", "#8cd17d" };
+	int i;
+	if (!strcmp(app, "(no app)"))
+		return "#c4c4c4";
+	if (!strcmp(app, "-"))
+		return "#5b5b5b";
+	for (i = 0; i < napps && strcmp(app_names[i], app); i++)
+		;
+	if (i == napps && napps < 64 && (app_names[napps] = strdup(app)))
+		napps++;
+	return palette[i % 10];
+}
+
+/* ---- page, sections, figures --------------------------------------------- */
+
+static void begin(const struct rp_out *o, const char *title, const char *about)
+{
+	char st[64], sc[64];
+	(void)o;
+	in_section = nsections = 0;
+	sha256_csp(style, st, sizeof st);
+	sha256_csp(script, sc, sizeof sc);
+	svg_printf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		   "style-src %s; script-src %s; img-src data:\">\n"
+		   "<meta name=\"viewport\" content=\"width=device-width\">\n"
+		   "<link rel=\"icon\" href=\"data:,\">\n<title>", st, sc);
+	svg_text(title);
+	svg_printf("</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>", style);
+	svg_text(title);
+	out_str("</h1>\n<p class=\"about\">");
+	svg_text(about);
+	out_str("</p>\n</header>\n<main>\n");
+}
+
+static void section(const struct rp_out *o, const char *id, const char *title, const char *about)
+{
+	(void)o;
+	if (in_section)
+		out_str("</section>\n");
+	in_section = 1;
+	svg_printf("<section id=\"s-%s\" class=\"section\" data-section=\"%s\">\n<h2>%d. ", id, id,
+		   ++nsections);
+	svg_text(title);
+	out_str("</h2>\n<p class=\"about\">");
+	svg_text(about);
+	out_str("</p>\n");
+}
+
+static void end(const struct rp_out *o)
+{
+	(void)o;
+	if (in_section)
+		out_str("</section>\n");
+	svg_printf("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n<script>%s</script>\n"
+		   "</body>\n</html>\n", script);
+	for (int i = 0; i < napps; i++)
+		free(app_names[i]);
+	napps = 0;
+}
+
+static void note(const struct rp_out *o, const char *text)
+{
+	(void)o;
+	out_str("<p class=\"note\">");
+	svg_text(text);
+	out_str("</p>\n");
+}
+
+/* Opens the figure of chart C, an SVG of class CLS, WIDTH x HEIGHT px. */
+static void fig_open(const struct rp_chart *c, const char *cls, double height)
+{
+	out_str("<figure class=\"chart\"><figcaption>");
+	svg_text(c->title);
+	svg_printf("</figcaption>\n<svg class=\"plot %s\" id=\"%s\" viewBox=\"0 0 %d %.0f\" "
+		   "width=\"%d\" height=\"%.0f\" role=\"img\">\n", cls, c->id, W, height, W, height);
+}
+
+static void fig_close(void)
+{
+	out_str("</svg>\n</figure>\n");
+}
+
+/* ---- axes ---------------------------------------------------------------- */
+
+/* The x axis S under a plot from TOP to BOTTOM: gridlines, ticks, labels,
+ * and LABEL (with its unit) centred below. */
+static void axis_x(const struct scale *s, double top, double bottom, const char *label)
+{
+	double t[40];
+	size_t n = scale_ticks(s, t, 40);
+	out_str("<g class=\"axis x\">");
+	for (size_t i = 0; i < n; i++) {
+		char num[32];
+		double x = scale_at(s, t[i]);
+		svg_num(num, sizeof num, t[i]);
+		svg_printf("<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+			   x, top, x, bottom, x, bottom + 14, num);
+	}
+	svg_printf("<line class=\"base\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		   s->r0, bottom, s->r1, bottom);
+	svg_printf("<text class=\"axis-label num x\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		   (s->r0 + s->r1) / 2, bottom + 32);
+	svg_text(label);
+	out_str("</text></g>\n");
+}
+
+/* The y axis S at X, from LEFT to RIGHT gridlines (none if equal), tick
+ * labels on the left (RIGHT_SIDE: on the right), and LABEL (if not NULL)
+ * turned along it at LX. */
+static void axis_y(const struct scale *s, double left, double right, double x, double lx,
+		   const char *label, int right_side)
+{
+	double t[40];
+	size_t n = scale_ticks(s, t, 40);
+	out_str("<g class=\"axis y\">");
+	for (size_t i = 0; i < n; i++) {
+		char num[32];
+		double y = scale_at(s, t[i]);
+		svg_num(num, sizeof num, t[i]);
+		if (right > left)
+			svg_printf("<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				   left, y, right, y);
+		svg_printf("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+			   right_side ? x + 5 : x - 5, y + 4, right_side ? "start" : "end", num);
+	}
+	svg_printf("<line class=\"base\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x,
+		   s->r0, x, s->r1);
+	if (label) {
+		svg_printf("<text class=\"axis-label num y\" transform=\"translate(%.1f %.1f) "
+			   "rotate(%d)\" text-anchor=\"middle\">", lx, (s->r0 + s->r1) / 2,
+			   right_side ? 90 : -90);
+		svg_text(label);
+		out_str("</text>");
+	}
+	out_str("</g>\n");
+}
+
+/* A category axis's LABEL over the category labels, at the left edge, Y. */
+static void axis_cat(double y, const char *label)
+{
+	if (!label || !*label)
+		return;
+	svg_printf("<text class=\"axis-label cat\" x=\"4\" y=\"%.1f\">", y);
+	svg_text(label);
+	out_str("</text>\n");
+}
+
+/* LABEL at X, Y, anchored at its end, cut to its last MAX characters. */
+static void cat_label(double x, double y, const char *label, size_t max)
+{
+	size_t n = strlen(label);
+	svg_printf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x, y);
+	if (n > max) {
+		const char *end = label + n - (max - 1);
+		while ((*end & 0xc0) == 0x80)   /* not inside a UTF-8 character */
+			end++;
+		out_str("\xe2\x80\xa6");   /* an ellipsis, then the end: a path's file name */
+		svg_text(end);
+	} else {
+		svg_text(label);
+	}
+	out_str("<title>");
+	svg_text(label);
+	out_str("</title></text>");
+}
+
+/* The width in px of category labels of at most MAX characters. */
+static double label_width(size_t max)
+{
+	return 12 + 6.2 * (double)max;
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+static int numeric(const char *s)
+{
+	char *end;
+	if (!*s || !strcmp(s, "-"))
+		return 1;
+	strtod(s, &end);
+	return !*end;
+}
+
+static void table(const struct rp_out *o, const struct rp_chart *c, const struct table *t)
+{
+	int nc = table_cols(t);
+	(void)o;
+	svg_printf("<figure class=\"table\" id=\"%s\"><figcaption>", c->id);
+	svg_text(c->title);
+	out_str("</figcaption>\n<div class=\"scroll\"><table>\n<thead><tr>");
+	for (int k = 0; k < nc; k++) {
+		out_str("<th>");
+		svg_text(table_col(t, k));
+		out_str("</th>");
+	}
+	out_str("</tr></thead>\n<tbody>\n");
+	for (size_t r = 0; r < table_rows(t); r++) {
+		out_str("<tr>");
+		for (int k = 0; k < nc; k++) {
+			const char *s = table_cell(t, r, k);
+			out_str(!strcmp(s, "SLOWER") ? "<td class=\"slower\">" :
+				!strcmp(s, "faster") ? "<td class=\"faster\">" :
+				numeric(s) ? "<td class=\"n\">" : "<td>");
+			svg_text(s);
+			out_str("</td>");
+		}
+		out_str("</tr>\n");
+	}
+	out_str("</tbody></table></div>\n</figure>\n");
+}
+
+/* ---- stacked bars -------------------------------------------------------- */
+
+/* The apps of the N stacks S, in order of first sight, into SEEN (at
+ * most 64); returns how many. */
+static size_t apps_of(const struct rp_stack *s, size_t n, const char **seen)
+{
+	size_t ns = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].n; k++) {
+			size_t j;
+			for (j = 0; j < ns && strcmp(seen[j], s[i].apps[k]); j++)
+				;
+			if (j == ns && ns < 64)
+				seen[ns++] = s[i].apps[k];
+		}
+	return ns;
+}
+
+/* The legend of the N names NAMES in rows from LEFT, TOP, drawn when DRAW;
+ * returns the height it takes. */
+static double legend(const char **names, size_t n, double left, double top, int draw)
+{
+	double x = left, y = top;
+	for (size_t j = 0; j < n; j++) {
+		double w = 30 + 6.5 * (double)strlen(names[j]);
+		if (x + w > W - 10 && x > left) {
+			x = left;
+			y += 18;
+		}
+		if (draw) {
+			svg_printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"%s\"/>"
+				   "<text x=\"%.1f\" y=\"%.1f\">", x, y, color_of(names[j]), x + 15, y + 10);
+			svg_text(names[j]);
+			out_str("</text>");
+		}
+		x += w;
+	}
+	if (draw)
+		out_char('\n');
+	return y - top + 24;
+}
+
+/* One stack S across the bar from Y, BAR px high, on the axis X. */
+static void stack_bar(const struct rp_stack *s, const struct scale *x, double y, double bar)
+{
+	double at = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		double pct = 100 * s->app_cycles[k] / s->cycles;
+		double x0 = scale_at(x, at), x1 = scale_at(x, at + pct);
+		char v[32], cy[32];
+		at += pct;
+		svg_val(v, sizeof v, pct);
+		svg_val(cy, sizeof cy, s->app_cycles[k]);
+		svg_printf("<rect class=\"mark\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+			   "fill=\"%s\"><title>", x0, y, x1 - x0, bar, color_of(s->apps[k]));
+		svg_text(s->label);
+		out_str(": ");
+		svg_text(s->apps[k]);
+		svg_printf(" %s%% of the breaths' cycles (%s cycles in %llu breaths)</title></rect>", v,
+			   cy, (unsigned long long)s->breaths);
+		if (x1 - x0 > 40)
+			svg_printf("<text class=\"seg\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+				   "%.3g%%</text>", (x0 + x1) / 2, y + bar / 2 + 4, pct);
+	}
+	out_char('\n');
+}
+
+static void stacks(const struct rp_out *o, const struct rp_chart *c, const struct rp_stack *s,
+		   size_t n)
+{
+	const char *names[64];
+	size_t longest = 8, na = apps_of(s, n, names);
+	double bar = 22, gap = 10, lw, top, bottom;
+	struct scale x;
+	(void)o;
+	for (size_t i = 0; i < n; i++)
+		longest = strlen(s[i].label) > longest ? strlen(s[i].label) : longest;
+	longest = longest > 32 ? 32 : longest;
+	lw = label_width(longest);
+	top = 8 + legend(names, na, lw, 8, 0);
+	bottom = top + (double)n * (bar + gap);
+	fig_open(c, "stacks", bottom + 44);
+	legend(names, na, lw, 8, 1);
+	x = (struct scale){ 0, 100, lw, W - 24, 0 };
+	axis_x(&x, top, bottom, c->x);
+	axis_cat(top - 6, c->y);
+	for (size_t i = 0; i < n; i++) {
+		double y = top + gap / 2 + (double)i * (bar + gap);
+		cat_label(lw - 6, y + bar / 2 + 4, s[i].label, longest);
+		stack_bar(&s[i], &x, y, bar);
+	}
+	fig_close();
+}
+
+/* ---- histograms ---------------------------------------------------------- */
+
+/* The colors of the histograms of one chart: a single one, or A and B. */
+static const char *hist_color(size_t k, size_t n)
+{
+	return n == 1 ? "#4e79a7" : k == 0 ? "#4e79a7" : "#e15759";
+}
+
+/* Bin B of H as the height on the y axis: its count, or (SHARE) its % of H. */
+static double bin_height(const struct rp_hist *h, const struct rp_hbin *b, int share)
+{
+	return share ? 100.0 * (double)b->n / (double)h->n : (double)b->n;
+}
+
+/* The bars of H (the K-th of N) on X and Y, their tooltips saying UNIT. */
+static void hist_bars(const struct rp_hist *h, size_t k, size_t n, const struct scale *x,
+		      const struct scale *y, const char *unit)
+{
+	uint64_t below = h->zeros;
+	for (size_t b = 0; b < h->nbins; b++) {
+		const struct rp_hbin *bin = &h->bins[b];
+		double x0 = scale_at(x, bin->lo), x1 = scale_at(x, bin->hi);
+		double y0 = scale_at(y, bin_height(h, bin, n > 1));
+		char lo[32], hi[32], pct[32], cdf[32];
+		below += bin->n;
+		svg_val(lo, sizeof lo, bin->lo);
+		svg_val(hi, sizeof hi, bin->hi);
+		svg_val(pct, sizeof pct, 100.0 * (double)bin->n / (double)h->n);
+		svg_val(cdf, sizeof cdf, 100.0 * (double)below / (double)h->n);
+		svg_printf("<rect class=\"mark\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+			   "fill=\"%s\" fill-opacity=\"%s\"><title>%s%s%s to %s %s: %llu pairs (%s%%), "
+			   "%s%% at or below</title></rect>", x0, y0, x1 - x0 > 1 ? x1 - x0 : 1,
+			   scale_at(y, 0) - y0, hist_color(k, n), n > 1 ? "0.45" : "0.85",
+			   n > 1 ? h->label : "", n > 1 ? ": " : "", lo, hi, unit,
+			   (unsigned long long)bin->n, pct, cdf);
+	}
+	out_char('\n');
+}
+
+/* The cumulative share of H on X and C (0 to 100), as a step line, and
+ * its median as a dashed line from TOP to BOTTOM, labelled at LY. */
+static void hist_cdf(const struct rp_hist *h, size_t k, size_t n, const struct scale *x,
+		     const struct scale *c, double top, double bottom, double ly)
+{
+	uint64_t below = h->zeros;
+	char med[32];
+	if (!h->nbins)
+		return;
+	svg_printf("<path class=\"cdf\" stroke=\"%s\" d=\"M%.1f %.1f", n > 1 ? hist_color(k, n) : "#222",
+		   scale_at(x, h->bins[0].lo), scale_at(c, 100.0 * (double)below / (double)h->n));
+	for (size_t b = 0; b < h->nbins; b++) {
+		below += h->bins[b].n;
+		svg_printf("H%.1fV%.1f", scale_at(x, h->bins[b].hi),
+			   scale_at(c, 100.0 * (double)below / (double)h->n));
+	}
+	out_str("\"/>\n");
+	svg_val(med, sizeof med, h->p50);
+	svg_printf("<line class=\"p50\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
+		   "<title>%s%sp50 %s</title></line>\n", n > 1 ? hist_color(k, n) : "#222",
+		   scale_at(x, h->p50), top, scale_at(x, h->p50), bottom, n > 1 ? h->label : "",
+		   n > 1 ? " " : "", med);
+	if (n == 1)   /* overlays name their medians in the legend */
+		svg_printf("<text class=\"cap\" x=\"%.1f\" y=\"%.1f\">p50 %s</text>\n",
+			   scale_at(x, h->p50) + 4, ly, med);
+}
+
+static void hists(const struct rp_out *o, const struct rp_chart *c, const struct rp_hist *h,
+		  size_t n)
+{
+	double lo = INFINITY, hi = 0, ymax = 0, top = n > 1 ? 30 : 14, ph = 190, bottom;
+	struct scale x, y, cdf;
+	char unit[96];
+	(void)o;
+	for (size_t k = 0; k < n; k++)
+		for (size_t b = 0; b < h[k].nbins; b++) {
+			lo = h[k].bins[b].lo < lo ? h[k].bins[b].lo : lo;
+			hi = h[k].bins[b].hi > hi ? h[k].bins[b].hi : hi;
+			ymax = fmax(ymax, bin_height(&h[k], &h[k].bins[b], n > 1));
+		}
+	if (!(hi > 0))
+		return;
+	snprintf(unit, sizeof unit, "%.*s", (int)strcspn(c->x, "("), c->x);
+	bottom = top + ph;
+	x = (struct scale){ lo, hi, 70, W - 70, 1 };
+	y = (struct scale){ 0, ymax, bottom, top, 0 };
+	cdf = (struct scale){ 0, 100, bottom, top, 0 };
+	scale_nice(&x);
+	scale_nice(&y);
+	fig_open(c, "hist", bottom + 44);
+	for (size_t k = 0; n > 1 && k < n; k++) {
+		char med[32];
+		svg_val(med, sizeof med, h[k].p50);
+		svg_printf("<rect x=\"%.0f\" y=\"6\" width=\"11\" height=\"11\" fill=\"%s\"/>"
+			   "<text x=\"%.0f\" y=\"16\">", 70 + 260.0 * (double)k, hist_color(k, n),
+			   85 + 260.0 * (double)k);
+		svg_text(h[k].label);
+		svg_printf(": %llu pairs, p50 %s</text>", (unsigned long long)h[k].n, med);
+	}
+	axis_x(&x, top, bottom, c->x);
+	axis_y(&y, 70, W - 70, 70, 22, c->y, 0);
+	axis_y(&cdf, W - 70, W - 70, W - 70, W - 22, "at or below (% of pairs)", 1);
+	for (size_t k = 0; k < n; k++)
+		hist_bars(&h[k], k, n, &x, &y, unit);
+	for (size_t k = 0; k < n; k++)
+		hist_cdf(&h[k], k, n, &x, &cdf, top, bottom, top + 12 + 12.0 * (double)k);
+	fig_close();
+}
+
+/* ---- box plots ----------------------------------------------------------- */
+
+/* Box B as row Y (its middle), on X; the tooltip names every value. */
+static void box(const struct rp_box *b, const struct scale *x, double y)
+{
+	double v[BOX_NV];
+	char num[32];
+	for (int k = 0; k < BOX_NV; k++)
+		v[k] = scale_at(x, b->v[k]);
+	out_str("<g class=\"box\"><title>");
+	svg_text(b->label);
+	svg_printf(": n %llu", (unsigned long long)b->n);
+	for (int k = 0; k < BOX_NV; k++) {
+		svg_val(num, sizeof num, b->v[k]);
+		svg_printf(", %s %s", rp_box_names[k], num);
+	}
+	svg_printf("</title><line class=\"whisk\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		   "<line class=\"whisk\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		   "<line class=\"whisk\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		   v[BOX_P5], y, v[BOX_P95], y, v[BOX_P5], y - 5, v[BOX_P5], y + 5, v[BOX_P95], y - 5,
+		   v[BOX_P95], y + 5);
+	svg_printf("<rect class=\"mark\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
+		   "fill=\"#a9c4e0\" stroke=\"#4e79a7\"/>"
+		   "<line class=\"med\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		   v[BOX_P25], y - 7, v[BOX_P75] - v[BOX_P25] > 1 ? v[BOX_P75] - v[BOX_P25] : 1,
+		   v[BOX_P50], y - 8, v[BOX_P50], y + 8);
+	svg_val(num, sizeof num, b->v[BOX_P50]);
+	svg_printf("<text class=\"cap\" x=\"%.1f\" y=\"%.1f\">p50 %s, n %llu</text></g>\n",
+		   v[BOX_P95] + 8, y + 4, num, (unsigned long long)b->n);
+}
+
+static void boxes(const struct rp_out *o, const struct rp_chart *c, const struct rp_box *b,
+		  size_t n)
+{
+	size_t longest = 6;
+	double lo = INFINITY, hi = 0, row = 28, top = 20, lw, bottom;
+	struct scale x;
+	(void)o;
+	for (size_t i = 0; i < n; i++) {
+		longest = strlen(b[i].label) > longest ? strlen(b[i].label) : longest;
+		for (int k = BOX_P5; k <= BOX_P95; k++)
+			if (b[i].v[k] > 0)
+				lo = fmin(lo, b[i].v[k]);
+		hi = fmax(hi, b[i].v[BOX_P95]);
+	}
+	longest = longest > 32 ? 32 : longest;
+	lw = label_width(longest);
+	bottom = top + (double)n * row;
+	x = (struct scale){ isinf(lo) ? 1 : lo, hi > 0 ? hi : 10, lw, W - 150, 1 };
+	scale_nice(&x);
+	fig_open(c, "boxes", bottom + 44);
+	axis_x(&x, top, bottom, c->x);
+	axis_cat(top - 2, c->y);
+	for (size_t i = 0; i < n; i++) {
+		double y = top + row / 2 + (double)i * row;
+		cat_label(lw - 6, y + 4, b[i].label, longest);
+		box(&b[i], &x, y);
+	}
+	fig_close();
+}
+
+/* ---- over time ----------------------------------------------------------- */
+
+/* One panel of an over-time chart: a series of bins (ribbons and median)
+ * or of values (a line). */
+struct panel {
+	char name[160];              /* its title */
+	char y[64];                  /* its axis label, with the unit */
+	char unit[48];               /* the unit alone, for the tooltip */
+	size_t nb;                   /* its bins, across the time axis */
+	const struct bin *b;         /* bins, or NULL ... */
+	double *v;                   /* ... values (NaN: none) */
+	const char *color;
+};
+
+#define PANEL_H 96               /* a panel's plot height, px */
+#define PANEL_GAP 34             /* above each: its title */
+#define PLOT_X0 78               /* the plot's left edge */
+#define PLOT_W (W - PLOT_X0 - 24)
+
+/* The value K of bin I of P (K < 0 or no bins: its value), NaN if none. */
+static double value(const struct panel *p, size_t i, int k)
+{
+	if (!p->b)
+		return p->v[i];
+	return p->b[i].n ? p->b[i].q[k] : NAN;
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The top of P's axis: the largest 95th percentile of its bins (or
+ * value), but when over 20 bins have one, no more than 1.1 times the 95th
+ * percentile of those: a few outlying bins are drawn at the top rather
+ * than squashing all the others. Never below the highest median. */
+static double panel_max(const struct panel *p, size_t nb)
+{
+	double *top = malloc((nb ? nb : 1) * sizeof *top), med = 0, hi;
+	size_t n = 0;
+	if (!top)
+		abort();
+	for (size_t i = 0; i < nb; i++) {
+		double v = value(p, i, BIN_NQ - 1);
+		if (isnan(v))
+			continue;
+		top[n++] = v;
+		if (p->b && p->b[i].q[2] > med)
+			med = p->b[i].q[2];
+	}
+	qsort(top, n, sizeof *top, by_value);
+	hi = !n ? 1 : n <= 20 ? top[n - 1] : fmin(top[n - 1], 1.1 * top[(size_t)ceil(0.95 * (double)n) - 1]);
+	free(top);
+	return fmax(hi, med);
+}
+
+/* Bin I's left edge in tenths of a px inside the plot (paths are drawn in
+ * a group scaled by 0.1 along x), and the y of V in px inside it. */
+static long xt(size_t i, size_t nb)
+{
+	return lround((double)i * PLOT_W * 10.0 / (double)nb);
+}
+
+static long yt(const struct scale *y, double v)
+{
+	return lround(scale_at(y, v) - y->r1);
+}
+
+/* A relative move by DX, DY, after an "l" when FIRST (a space only where
+ * a number needs one). */
+static void rel(long dx, long dy, int first)
+{
+	out_char(first ? 'l' : ' ');
+	out_i64(dx);
+	if (dy >= 0)
+		out_char(' ');
+	out_i64(dy);
+}
+
+/* P's value K along the run of bins [I, J) that all have one, through the
+ * bins' middles (one bin: across its width): forward from nowhere (an M),
+ * or (BACK) backward from *X, *Y, where the forward run ended. */
+static void run(const struct panel *p, int k, size_t i, size_t j, size_t nb,
+		const struct scale *y, int back, long *x, long *yy)
+{
+	if (j - i == 1) {
+		long l = xt(i, nb), r = xt(i + 1, nb), ny = yt(y, value(p, i, k));
+		if (back) {
+			rel(0, ny - *yy, 1);
+			rel(l - r, 0, 0);
+		} else {
+			svg_printf("M%ld %ld", l, ny);
+			rel(r - l, 0, 1);
+		}
+		*x = back ? l : r;
+		*yy = ny;
+		return;
+	}
+	for (size_t m = 0; m < j - i; m++) {
+		size_t b = back ? j - 1 - m : i + m;
+		long nx = (xt(b, nb) + xt(b + 1, nb)) / 2, ny = yt(y, value(p, b, k));
+		if (!back && m == 0)
+			svg_printf("M%ld %ld", nx, ny);
+		else
+			rel(nx - *x, ny - *yy, m == 0 || (!back && m == 1));
+		*x = nx;
+		*yy = ny;
+	}
+}
+
+/* P's value K, or (LO >= 0) the ribbon from value LO up to K, over the
+ * runs of bins that have them: a path for each run, gaps left empty. */
+static void runs(const struct panel *p, size_t nb, const struct scale *y, int k, int lo)
+{
+	for (size_t i = 0, j; i < nb; i = j) {
+		long x = 0, yy = 0;
+		if (isnan(value(p, i, k))) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i; j < nb && !isnan(value(p, j, k)); j++)
+			;
+		run(p, k, i, j, nb, y, 0, &x, &yy);
+		if (lo >= 0) {
+			run(p, lo, i, j, nb, y, 1, &x, &yy);
+			out_char('z');
+		}
+	}
+}
+
+/* A ribbon between P's quantiles LO and HI, filled with OPACITY. */
+static void ribbon(const struct panel *p, size_t nb, const struct scale *y, int lo, int hi,
+		   const char *opacity)
+{
+	svg_printf("<path class=\"mark\" fill=\"%s\" fill-opacity=\"%s\" d=\"", p->color, opacity);
+	runs(p, nb, y, hi, lo);
+	out_str("\"/>\n");
+}
+
+/* The median line of P (or its values). */
+static void midline(const struct panel *p, size_t nb, const struct scale *y)
+{
+	svg_printf("<path class=\"mark line\" stroke=\"%s\" vector-effect=\"non-scaling-stroke\" d=\"",
+		   p->color);
+	runs(p, nb, y, p->b ? 2 : -1, -1);
+	out_str("\"/>\n");
+}
+
+/* Panel P, its plot's top at TOP, over the time axis T: its title and its
+ * axis's label (with the unit) above it, its values below. */
+static void panel(const struct panel *p, double top, const struct scale *t)
+{
+	size_t nb = p->nb;
+	struct scale y = { 0, panel_max(p, nb), top + PANEL_H, top, 0 };
+	double tk[40];
+	size_t n = scale_ticks(t, tk, 40);
+	scale_nice(&y);
+	svg_printf("<text class=\"ptitle\" x=\"%d\" y=\"%.1f\">", PLOT_X0, top - 8);
+	svg_text(p->name);
+	svg_printf("</text><text class=\"axis-label num y\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+		   W - 24, top - 8);
+	svg_text(p->y);
+	out_str("</text>\n");
+	axis_y(&y, PLOT_X0, W - 24, PLOT_X0, 0, NULL, 0);
+	for (size_t i = 0; i < n; i++)
+		svg_printf("<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+			   scale_at(t, tk[i]), top, scale_at(t, tk[i]), top + PANEL_H);
+	svg_printf("<g transform=\"translate(%d %.1f) scale(0.1 1)\">\n", PLOT_X0, top);
+	if (p->b) {
+		ribbon(p, nb, &y, 0, 4, "0.22");
+		ribbon(p, nb, &y, 1, 3, "0.45");
+	}
+	midline(p, nb, &y);
+	out_str("</g>\n");
+}
+
+/* A number for the tooltip's JSON: as the tables round it (cell_num()),
+ * null for NaN; whole numbers without printf, most values are. */
+static void json_num(double v)
+{
+	char buf[32];
+	if (isnan(v) || isinf(v)) {
+		out_str("null");
+	} else if (v == floor(v) && fabs(v) < 9e15) {
+		out_i64((int64_t)v);
+	} else if (fabs(v) >= 100) {
+		out_i64((int64_t)nearbyint(v));   /* as %.0f: to nearest, ties to even */
+	} else {
+		cell_num(buf, sizeof buf, v);
+		out_str(buf);
+	}
+}
+
+/* S as a JSON string inside a <script> element: quote, backslash and
+ * control characters escaped, and < and & too, so that nothing in it can
+ * end the element or read as markup. */
+static void script_string(const char *s)
+{
+	out_char('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == '<' || c == '&')
+			svg_printf("\\u%04x", c);
+		else if (c == '"' || c == '\\')
+			out_char('\\'), out_char((char)c);
+		else
+			out_char((char)c);
+	}
+	out_char('"');
+}
+
+/* The tooltip's data of the NP panels P of an over-time chart C: the
+ * time axis (SPAN in XU over the plot's x and width px), and each panel's
+ * bins (NB of them across the axis) or values. */
+static void time_data(const struct rp_chart *c, const struct panel *p, size_t np, double span,
+		      const char *xu)
+{
+	svg_printf("<script type=\"application/json\" id=\"d-%s\">{\"span\":%.17g,\"xu\":\"%s\","
+		   "\"px\":[%d,%d],\"p\":[", c->id, span, xu, PLOT_X0, PLOT_W);
+	for (size_t k = 0; k < np; k++) {
+		size_t nb = p[k].nb;
+		out_str(k ? ",{\"t\":" : "{\"t\":");
+		script_string(p[k].name);
+		out_str(",\"u\":");
+		script_string(p[k].unit);
+		svg_printf(",\"nb\":%zu", nb);
+		if (p[k].b) {
+			out_str(",\"n\":[");
+			for (size_t i = 0; i < nb; i++) {
+				if (i)
+					out_char(',');
+				out_u64(p[k].b[i].n);
+			}
+			out_str("],\"q\":[");
+			for (int q = 0; q < BIN_NQ; q++) {
+				out_str(q ? ",[" : "[");
+				for (size_t i = 0; i < nb; i++) {
+					if (i)
+						out_char(',');
+					json_num(p[k].b[i].q[q]);
+				}
+				out_char(']');
+			}
+			out_char(']');
+		} else {
+			out_str(",\"v\":[");
+			for (size_t i = 0; i < nb; i++) {
+				if (i)
+					out_char(',');
+				json_num(p[k].v[i]);
+			}
+			out_char(']');
+		}
+		out_char('}');
+	}
+	out_str("]}</script>\n");
+}
+
+/* The throughput panels of T into P (values in *V, to free): Gbps and
+ * Mpps with a TSC frequency, else bits and packets per cycle. Returns
+ * how many (0: no breath_end totals). */
+static size_t rate_panels(const struct an_timeline *t, struct panel *p, double **v)
+{
+	double hz = (double)t->hz, any = 0;
+	for (size_t i = 0; i < t->nbins; i++)
+		any += t->cycles[i];
+	if (!(any > 0))
+		return 0;
+	v[0] = calloc(t->nbins, sizeof **v);
+	v[1] = calloc(t->nbins, sizeof **v);
+	if (!v[0] || !v[1])
+		abort();
+	for (size_t i = 0; i < t->nbins; i++) {
+		double cy = t->cycles[i];
+		v[0][i] = cy > 0 ? (hz ? t->bytes[i] * 8 * hz / cy / 1e9 : t->bytes[i] * 8 / cy) : NAN;
+		v[1][i] = cy > 0 ? (hz ? t->packets[i] * hz / cy / 1e6 : t->packets[i] * 1000 / cy) : NAN;
+	}
+	memset(p, 0, 2 * sizeof *p);
+	snprintf(p[0].name, sizeof p[0].name, "throughput, from the breaths' running totals");
+	snprintf(p[0].y, sizeof p[0].y, hz ? "rate (Gbit/s)" : "rate (bits/cycle)");
+	snprintf(p[0].unit, sizeof p[0].unit, hz ? "Gbit/s" : "bits/cycle");
+	snprintf(p[1].name, sizeof p[1].name, "packet rate, from the breaths' running totals");
+	snprintf(p[1].y, sizeof p[1].y, hz ? "rate (Mpackets/s)" : "rate (packets/kcycle)");
+	snprintf(p[1].unit, sizeof p[1].unit, hz ? "Mpackets/s" : "packets/kcycle");
+	p[0].v = v[0];
+	p[1].v = v[1];
+	p[0].nb = p[1].nb = t->nbins;
+	p[0].color = "#2a5599";
+	p[1].color = "#7a4f9a";
+	return 2;
+}
+
+/* The panels of timeline T into P (at most 2 per series + 2): each app's
+ * cycles per unit, the breath's, its units per breath, the throughput. */
+static size_t time_panels(const struct rp_time *rt, struct panel *p, double **v)
+{
+	const struct an_timeline *t = rt->t;
+	char unit[32];
+	size_t np = 0;
+	snprintf(unit, sizeof unit, "%.*s", (int)strcspn(rt->unit, "s"), rt->unit);
+	/* apps first, the breath (app "-") after them */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < t->ns; k++) {
+			const struct an_series *s = &t->s[k];
+			if ((pass == 0) != (strcmp(s->app, "-") != 0))
+				continue;
+			memset(&p[np], 0, sizeof p[np]);
+			snprintf(p[np].name, sizeof p[np].name, "%s%s%s: cycles per %s", s->label,
+				 strcmp(s->app, "-") ? " " : "", strcmp(s->app, "-") ? s->app : "", unit);
+			snprintf(p[np].y, sizeof p[np].y, "cost (cycles/%s)", unit);
+			snprintf(p[np].unit, sizeof p[np].unit, "cycles/%s", unit);
+			p[np].b = s->v;
+			p[np].nb = s->nbins;
+			p[np++].color = color_of(s->app);
+			if (!s->units)
+				continue;
+			memset(&p[np], 0, sizeof p[np]);
+			snprintf(p[np].name, sizeof p[np].name, "%s: %s per breath", s->label, rt->unit);
+			snprintf(p[np].y, sizeof p[np].y, "batch (%s/breath)", rt->unit);
+			snprintf(p[np].unit, sizeof p[np].unit, "%s/breath", rt->unit);
+			p[np].b = s->units;
+			p[np].nb = s->nbins;
+			p[np++].color = "#5b5b5b";
+		}
+	return np + rate_panels(t, p + np, v);
+}
+
+static void time_chart(const struct rp_out *o, const struct rp_chart *c, const struct rp_time *rt)
+{
+	const struct an_timeline *t = rt->t;
+	struct panel *p = calloc(2 * t->ns + 2, sizeof *p);
+	double *v[2] = { NULL, NULL }, top = PANEL_GAP, span, unit;
+	const char *unit_name;
+	size_t np;
+	struct scale x;
+	(void)o;
+	if (!p)
+		abort();
+	np = time_panels(rt, p, v);
+	unit = report_time_unit(t, &unit_name);
+	span = (double)t->span / unit;
+	x = (struct scale){ 0, span, PLOT_X0, PLOT_X0 + PLOT_W, 0 };
+	fig_open(c, "timeline", (double)np * (PANEL_H + PANEL_GAP) + PANEL_GAP + 30);
+	for (size_t k = 0; k < np; k++) {
+		panel(&p[k], top, &x);
+		top += PANEL_H + PANEL_GAP;
+	}
+	axis_x(&x, top - PANEL_GAP, top - PANEL_GAP, c->x);
+	out_str("</svg>\n");
+	time_data(c, p, np, span, unit_name);
+	out_str("</figure>\n");
+	free(v[0]);
+	free(v[1]);
+	free(p);
+}
+
+const struct rp_out rp_html = { FMT_TEXT, begin, section, table, stacks, time_chart, hists,
+				boxes, note, end };

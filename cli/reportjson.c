@@ -1,0 +1,268 @@
+/* reportjson.c: `timeline report --format json`: the data behind every
+ * chart of the report, one JSON object per line, in report order (see
+ * timeline(1), REPORT). */
+#include <math.h>
+#include "json.h"
+#include "out.h"
+#include "report.h"
+#include "view.h"
+
+/* Starts the line of chart C of KIND: its section, id, title and axes. */
+static void head(struct json *j, const struct rp_chart *c, const char *kind)
+{
+	json_begin_object(j);
+	JSON_KEY(j, "section");
+	json_string(j, c->section);
+	JSON_KEY(j, "chart");
+	json_string(j, c->id);
+	JSON_KEY(j, "kind");
+	json_string(j, kind);
+	JSON_KEY(j, "title");
+	json_string(j, c->title);
+	if (c->x[0]) {
+		JSON_KEY(j, "x");
+		json_string(j, c->x);
+	}
+	if (c->y[0]) {
+		JSON_KEY(j, "y");
+		json_string(j, c->y);
+	}
+}
+
+static void tail(struct json *j)
+{
+	json_end_object(j);
+	out_char('\n');
+}
+
+static void begin(const struct rp_out *o, const char *title, const char *about)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	json_begin_object(&j);
+	JSON_KEY(&j, "report");
+	json_string(&j, title);
+	JSON_KEY(&j, "about");
+	json_string(&j, about);
+	tail(&j);
+}
+
+static void section(const struct rp_out *o, const char *id, const char *title, const char *about)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	json_begin_object(&j);
+	JSON_KEY(&j, "section");
+	json_string(&j, id);
+	JSON_KEY(&j, "title");
+	json_string(&j, title);
+	JSON_KEY(&j, "about");
+	json_string(&j, about);
+	tail(&j);
+}
+
+static void table(const struct rp_out *o, const struct rp_chart *c, const struct table *t)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	head(&j, c, "table");
+	JSON_KEY(&j, "rows");
+	json_begin_array(&j);
+	table_json_rows(t, &j);
+	json_end_array(&j);
+	tail(&j);
+}
+
+static void stacks(const struct rp_out *o, const struct rp_chart *c, const struct rp_stack *s,
+		   size_t n)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	head(&j, c, "stacks");
+	JSON_KEY(&j, "bars");
+	json_begin_array(&j);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(&j);
+		JSON_KEY(&j, "label");
+		json_string(&j, s[i].label);
+		JSON_KEY(&j, "breaths");
+		json_uint(&j, s[i].breaths);
+		JSON_KEY(&j, "cycles");
+		json_double(&j, s[i].cycles);
+		JSON_KEY(&j, "segments");
+		json_begin_array(&j);
+		for (size_t k = 0; k < s[i].n; k++) {
+			json_begin_object(&j);
+			JSON_KEY(&j, "app");
+			json_string(&j, s[i].apps[k]);
+			JSON_KEY(&j, "cycles");
+			json_double(&j, s[i].app_cycles[k]);
+			JSON_KEY(&j, "share%");
+			json_double(&j, 100 * s[i].app_cycles[k] / s[i].cycles);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	tail(&j);
+}
+
+/* The N values V as an array, NaN as null. */
+static void values(struct json *j, const double *v, size_t n)
+{
+	json_begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		json_double(j, v[i]);
+	json_end_array(j);
+}
+
+/* The N bins B as members: "n" and each percentile, as arrays. */
+static void bins(struct json *j, const struct bin *b, size_t n)
+{
+	static const char *const names[BIN_NQ] = { "p5", "p25", "p50", "p75", "p95" };
+	json_key(j, "n");
+	json_begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		json_uint(j, b[i].n);
+	json_end_array(j);
+	for (int k = 0; k < BIN_NQ; k++) {
+		json_key(j, names[k]);
+		json_begin_array(j);
+		for (size_t i = 0; i < n; i++)
+			json_double(j, b[i].q[k]);
+		json_end_array(j);
+	}
+}
+
+static void time_chart(const struct rp_out *o, const struct rp_chart *c, const struct rp_time *rt)
+{
+	const struct an_timeline *t = rt->t;
+	struct json j = JSON_INIT;
+	(void)o;
+	head(&j, c, "time");
+	JSON_KEY(&j, "process");
+	json_string(&j, t->process);
+	JSON_KEY(&j, "path");
+	json_string(&j, t->path);
+	JSON_KEY(&j, "group");
+	json_string(&j, t->group);
+	JSON_KEY(&j, "hz");
+	json_uint(&j, t->hz);
+	JSON_KEY(&j, "t0");
+	json_uint(&j, t->t0);
+	JSON_KEY(&j, "span");
+	json_uint(&j, t->span);
+	JSON_KEY(&j, "unit");
+	json_string(&j, rt->unit);
+	JSON_KEY(&j, "series");
+	json_begin_array(&j);
+	for (size_t k = 0; k < t->ns; k++) {
+		json_begin_object(&j);
+		JSON_KEY(&j, "event");
+		json_string(&j, t->s[k].label);
+		JSON_KEY(&j, "app");
+		json_string(&j, t->s[k].app);
+		JSON_KEY(&j, "nbins");
+		json_uint(&j, t->s[k].nbins);
+		bins(&j, t->s[k].v, t->s[k].nbins);
+		if (t->s[k].units) {
+			JSON_KEY(&j, "units");
+			json_begin_object(&j);
+			bins(&j, t->s[k].units, t->s[k].nbins);
+			json_end_object(&j);
+		}
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	JSON_KEY(&j, "nbins");
+	json_uint(&j, t->nbins);
+	JSON_KEY(&j, "breaths");
+	values(&j, t->breaths, t->nbins);
+	JSON_KEY(&j, "packets");
+	values(&j, t->packets, t->nbins);
+	JSON_KEY(&j, "bytes");
+	values(&j, t->bytes, t->nbins);
+	JSON_KEY(&j, "cycles");
+	values(&j, t->cycles, t->nbins);
+	tail(&j);
+}
+
+static void hists(const struct rp_out *o, const struct rp_chart *c, const struct rp_hist *h,
+		  size_t n)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	head(&j, c, "hists");
+	JSON_KEY(&j, "hists");
+	json_begin_array(&j);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(&j);
+		JSON_KEY(&j, "label");
+		json_string(&j, h[i].label);
+		JSON_KEY(&j, "n");
+		json_uint(&j, h[i].n);
+		JSON_KEY(&j, "zeros");
+		json_uint(&j, h[i].zeros);
+		JSON_KEY(&j, "p50");
+		json_double(&j, h[i].p50);
+		JSON_KEY(&j, "bins");
+		json_begin_array(&j);
+		for (size_t b = 0; b < h[i].nbins; b++) {
+			json_begin_object(&j);
+			JSON_KEY(&j, "from");
+			json_double(&j, h[i].bins[b].lo);
+			JSON_KEY(&j, "below");
+			json_double(&j, h[i].bins[b].hi);
+			JSON_KEY(&j, "count");
+			json_uint(&j, h[i].bins[b].n);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	tail(&j);
+}
+
+static void boxes(const struct rp_out *o, const struct rp_chart *c, const struct rp_box *b,
+		  size_t n)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	head(&j, c, "boxes");
+	JSON_KEY(&j, "boxes");
+	json_begin_array(&j);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(&j);
+		JSON_KEY(&j, "label");
+		json_string(&j, b[i].label);
+		JSON_KEY(&j, "n");
+		json_uint(&j, b[i].n);
+		for (int k = 0; k < BOX_NV; k++) {
+			json_key(&j, rp_box_names[k]);
+			json_double(&j, b[i].v[k]);
+		}
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	tail(&j);
+}
+
+static void note(const struct rp_out *o, const char *text)
+{
+	struct json j = JSON_INIT;
+	(void)o;
+	json_begin_object(&j);
+	JSON_KEY(&j, "note");
+	json_string(&j, text);
+	tail(&j);
+}
+
+static void end(const struct rp_out *o)
+{
+	(void)o;
+}
+
+const struct rp_out rp_json = { FMT_JSON, begin, section, table, stacks, time_chart, hists,
+				boxes, note, end };

@@ -1,0 +1,385 @@
+/* check_report.c: `timeline report` and what it stands on: the apps of a
+ * Snabb log get cycles per packet from their breaths; the report's JSON
+ * agrees with `stats` over the same inputs; its time bins hold the exact
+ * percentiles of hand-made pairs; a diff report gives diff's verdicts and
+ * exit status; the page is self-contained; and, in a real browser, every
+ * section of the pages of the demo engine's logs and of the Snabb fixture
+ * shows a chart with labelled axes, no console error and no request
+ * outside the file. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util.h"
+
+/* The Snabb fixture's path. */
+static char *fixture(void)
+{
+	const char *f = getenv("TIMELINE_FIXTURES");
+	return xasprintf("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
+}
+
+/* tests/report_check.py in the source tree. */
+static char *checker(void)
+{
+	const char *src = getenv("TIMELINE_SRC");
+	return xasprintf("%s/tests/report_check.py", src && *src ? src : ".");
+}
+
+/* Runs the shell command made of FMT; checks its exit status is WANT;
+ * returns its stdout (stderr goes to *ERR if not NULL). */
+static char *sh(int want, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *sh(int want, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd, *out, *e;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	rc = run(cmd, &out, &e);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d:\n%s%s", cmd, rc, want, out, e);
+	if (err)
+		*err = e;
+	else
+		free(e);
+	free(cmd);
+	return out;
+}
+
+START_TEST(test_snabb_apps_take_the_packets_of_their_breath)
+{
+	char *fx = fixture(), *py = checker();
+	char *out = sh(0, NULL, "python3 %s snabb-apps %s %s", py, timeline_bin(), fx);
+	ck_assert_str_eq(out, "4 apps: pairs, packets and cycles per packet as recomputed from dump\n");
+	free(out);
+	free(py);
+	free(fx);
+}
+END_TEST
+
+/* The demo engine ($TIMELINE_ENGINE). */
+static const char *engine_bin(void)
+{
+	const char *b = getenv("TIMELINE_ENGINE");
+	return b && *b ? b : "build/examples/engine/engine";
+}
+
+/* Runs the demo engine N times into TEST_DIR/SUB, BREATHS breaths each,
+ * with WORKLOADS in turn, on CPUs 0 and 1 in turn (0 alone on one CPU). */
+static void engines(const char *sub, int n, int breaths)
+{
+	static const char *const workloads[] = { "imix", "small", "large", "bursty" };
+	int cpus = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	for (int i = 0; i < n; i++)
+		free(sh(0, NULL, "%s --dir %s/%s --breaths %d --cpu %d --workload %s --seed %d", engine_bin(),
+			test_dir, sub, breaths, i % cpus, workloads[i % 4], 20 + i));
+}
+
+START_TEST(test_report_json_agrees_with_stats_over_the_same_inputs)
+{
+	char *py = checker(), *fx = fixture(), *out;
+	engines("runs", 4, 20000);
+	/* five apps and the breath; the lags of the events the runs logged
+	 * (sleep and wakeup when an engine idled); a CPU table with two CPUs */
+	out = sh(0, NULL, "python3 %s stats %s %s/runs", py, timeline_bin(), test_dir);
+	ck_assert_msg(strstr(out, " charts: summary, shares, 6 distributions, 6 batch charts, ") &&
+		      strstr(out, sysconf(_SC_NPROCESSORS_ONLN) > 1 ?
+			     " lag boxes, 4 over time, 1 NUMA/CPU tables as stats gives them\n" :
+			     " lag boxes, 4 over time, 0 NUMA/CPU tables as stats gives them\n"), "%s", out);
+	free(out);
+	/* the same windows and filters: the last 20 ms of each log, on CPU 0,
+	 * lookup's events alone */
+	out = sh(0, NULL, "python3 %s stats %s --last 20ms --cpu 0 %s/runs", py, timeline_bin(), test_dir);
+	ck_assert_ptr_nonnull(strstr(out, "as stats gives them\n"));
+	free(out);
+	out = sh(0, NULL, "python3 %s stats %s --app 'look*' %s/runs", py, timeline_bin(), test_dir);
+	ck_assert_ptr_nonnull(strstr(out, " 1 distributions, 1 batch charts, 2 lag boxes, "));
+	free(out);
+	out = sh(0, NULL, "python3 %s stats %s %s", py, timeline_bin(), fx);
+	ck_assert_str_eq(out, "16 charts: summary, shares, 5 distributions, 5 batch charts, "
+			      "16 lag boxes, 1 over time, 0 NUMA/CPU tables as stats gives them\n");
+	free(out);
+	free(py);
+	free(fx);
+}
+END_TEST
+
+/* A log of 80 pairs app.push/pushed of app x at 1 GHz, one packet each,
+ * 1000 cycles apart: pair i costs 100 + 20 (i / 20) + (7 i mod 20), so
+ * the pairs of each block of 20 cost, shuffled, 100 + 20 k to 119 + 20 k. */
+static void shuffled_pairs(const char *name)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 256);
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint16_t x[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	for (uint64_t i = 0; i < 80; i++) {
+		uint64_t t = 1000 + 1000 * i, cost = 100 + 20 * (i / 20) + (7 * i) % 20;
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, x[0], i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t + cost, 0);
+		tl_append(log, x[1], i + 1, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* Prints a time chart's first series: its bins' n and percentiles. */
+#define SERIES "import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if c.get(\"kind\")==\"time\":\n" \
+	"    s=c[\"series\"][0]\n" \
+	"    print(c[\"t0\"],c[\"span\"],s[\"event\"],s[\"app\"],s[\"nbins\"])\n" \
+	"    for k in (\"n\",\"p5\",\"p25\",\"p50\",\"p75\",\"p95\"): print(k,*s[k])\n"
+
+START_TEST(test_time_bins_hold_the_exact_percentiles_of_their_pairs)
+{
+	char *out;
+	shuffled_pairs("p.timeline");
+	/* 80 pairs over [1000, 80173]: span 79174, 4 bins of 19793.5 cycles;
+	 * pair i ends at 1000 i + cost, in bin i / 20; of 20 values, p5 is the
+	 * 1st, p25 the 5th, p50 the 10th, p75 the 15th, p95 the 19th */
+	out = sh(0, NULL, "cd %s && %s report --format json --bins 4 p.timeline | python3 -c '%s'",
+		 test_dir, timeline_bin(), SERIES);
+	ck_assert_str_eq(out, "1000 79174 app.push x 4\n"
+			      "n 20 20 20 20\n"
+			      "p5 100 120 140 160\n"
+			      "p25 104 124 144 164\n"
+			      "p50 109 129 149 169\n"
+			      "p75 114 134 154 174\n"
+			      "p95 118 138 158 178\n");
+	free(out);
+	/* without --bins: one bin per 16 pairs, 5 */
+	out = sh(0, NULL, "cd %s && %s report --format json p.timeline | python3 -c '%s' | head -2",
+		 test_dir, timeline_bin(), SERIES);
+	ck_assert_str_eq(out, "1000 79174 app.push x 5\nn 16 16 16 16 16\n");
+	free(out);
+}
+END_TEST
+
+/* A log NAME of pairs app.push/pushed at 1 GHz, one packet each: N of
+ * app "lookup" costing LOOKUP + i cycles, N of app "big" costing BIG + i. */
+static void two_apps(const char *name, int n, uint64_t lookup, uint64_t big)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 1024);
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint16_t l[2], b[2];
+	uint64_t t = 1000;
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=lookup", l, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=big", b, NULL), TL_OK);
+	for (int i = 0; i < n; i++) {
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, l[0], (uint64_t)i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t += lookup + (uint64_t)i, 0);
+		tl_append(log, l[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
+		tl_append(log, b[0], (uint64_t)i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t += big + (uint64_t)i, 0);
+		tl_append(log, b[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
+		t += 10;
+	}
+	tl_close(log);
+}
+
+/* Prints the rows of the diff table in a diff or report JSON (the tables
+ * "diff" or the chart diff-verdicts), then the titles of the overlays. */
+#define VERDICTS "import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  r=json.loads(l)\n" \
+	"  if r.get(\"table\")==\"diff\": r.pop(\"table\"); print(json.dumps(r,sort_keys=True))\n" \
+	"  if r.get(\"chart\")==\"diff-verdicts\":\n" \
+	"    for x in r[\"rows\"]: print(json.dumps(x,sort_keys=True))\n" \
+	"  if r.get(\"section\")==\"diff\" and r.get(\"kind\")==\"hists\":\n" \
+	"    print(r[\"title\"].split(\":\")[0], r[\"title\"].rsplit(\", \",1)[1], len(r[\"hists\"]))\n"
+
+START_TEST(test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first)
+{
+	char *rows, *report, *err, *want;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	/* lookup about 65 -> 95 cycles a packet (slower); big about 1015 ->
+	 * 815 (faster, the larger change in cycles: diff lists it first) */
+	for (int r = 0; r < 4; r++) {
+		char a[32], b[32];
+		snprintf(a, sizeof a, "A/r%d.timeline", r);
+		snprintf(b, sizeof b, "B/r%d.timeline", r);
+		two_apps(a, 30, 50 + (uint64_t)r, 1000 + (uint64_t)r);
+		two_apps(b, 30, 80 + (uint64_t)r, 800 + (uint64_t)r);
+	}
+	rows = sh(0, NULL, "cd %s && { %s diff --per packets -f json A B > d.json; echo $?; } && "
+		  "python3 -c '%s' < d.json", test_dir, timeline_bin(), VERDICTS);
+	ck_assert_msg(!strncmp(rows, "1\n", 2), "diff's exit status: %s", rows);
+	ck_assert_msg(strstr(rows, "\"faster\"") < strstr(rows, "\"SLOWER\""), "%s", rows);
+	/* the report: the same rows, SLOWER first, then the overlays in that
+	 * order; exit 1 as diff */
+	report = sh(0, &err, "cd %s && { %s report -f json --a A --b B > r.json; echo $?; } && "
+		    "python3 -c '%s' < r.json", test_dir, timeline_bin(), VERDICTS);
+	{
+		const char *slower = strstr(rows, "{\"app\": \"lookup\""), *faster = strstr(rows, "{\"app\": \"big\"");
+		size_t nf = (size_t)(strchr(faster, '\n') + 1 - faster), ns = (size_t)(strchr(slower, '\n') + 1 - slower);
+		want = xasprintf("1\n%.*s%.*sapp.push lookup SLOWER 2\napp.push big faster 2\n", (int)ns,
+				 slower, (int)nf, faster);
+	}
+	ck_assert_str_eq(report, want);
+	free(want);
+	free(report);
+	free(err);
+	/* no finding: exit 0, as diff */
+	free(sh(0, NULL, "cd %s && %s report -f json --a A --b A > /dev/null", test_dir, timeline_bin()));
+	free(sh(0, NULL, "cd %s && %s diff --per packets A A > /dev/null", test_dir, timeline_bin()));
+	/* the page too: exit 1, written */
+	free(sh(1, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	report = sh(0, NULL, "grep -c '<td class=\"slower\">SLOWER</td>' %s/ab.html", test_dir);
+	ck_assert_str_eq(report, "1\n");
+	free(report);
+	free(rows);
+}
+END_TEST
+
+START_TEST(test_the_page_is_self_contained)
+{
+	char *py = checker(), *fx = fixture(), *out;
+	shuffled_pairs("p.timeline");
+	free(sh(0, NULL, "cd %s && %s report p.timeline %s -o r.html", test_dir, timeline_bin(), fx));
+	out = sh(0, NULL, "python3 %s page %s/r.html", py, test_dir);
+	ck_assert_str_eq(out, "self-contained: a CSP allowing only its own style and script, by "
+			      "their sha256; no URL\n");
+	free(out);
+	free(py);
+	free(fx);
+}
+END_TEST
+
+START_TEST(test_bad_usage_and_bad_inputs_say_why)
+{
+	char *err, *out;
+	shuffled_pairs("p.timeline");
+	out = sh(2, &err, "cd %s && %s report p.timeline", test_dir, timeline_bin());
+	ck_assert_str_eq(strtok(err, "\n"), "timeline report: missing -o FILE, the page to write");
+	free(out);
+	free(err);
+	out = sh(2, &err, "cd %s && %s report -f svg p.timeline -o x.html", test_dir, timeline_bin());
+	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --format must be html or json");
+	free(out);
+	free(err);
+	out = sh(2, &err, "cd %s && %s report --a p.timeline -o x.html", test_dir, timeline_bin());
+	ck_assert_str_eq(strtok(err, "\n"), "timeline report: give --a and --b, with one or more each");
+	free(out);
+	free(err);
+	out = sh(2, &err, "cd %s && %s report --by app p.timeline -o x.html", test_dir, timeline_bin());
+	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --by groups the comparison of --a and --b; "
+					    "without them each section has its own groups");
+	free(out);
+	free(err);
+	out = sh(2, &err, "cd %s && %s report --bins 0 p.timeline -o x.html", test_dir, timeline_bin());
+	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --bins takes a number from 1 to 100000");
+	free(out);
+	free(err);
+	/* a bad input among good ones: named, exit 2, the page still written
+	 * of the others */
+	write_file(path_in(test_dir, "junk.timeline"), "not a log at all", 16);
+	out = sh(2, &err, "cd %s && %s report junk.timeline p.timeline -o r.html && grep -c 'app.push x' r.html",
+		 test_dir, timeline_bin());
+	ck_assert_str_eq(err, "timeline report: junk.timeline: not a timeline log (16 bytes, shorter than a header)\n");
+	free(out);
+	free(err);
+	out = sh(0, NULL, "grep -c '<figcaption>app.push x: cycles per packet (80 pairs)</figcaption>' %s/r.html",
+		 test_dir);
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+	/* an output that cannot be written */
+	out = sh(2, &err, "cd %s && %s report p.timeline -o no/such/dir/r.html", test_dir, timeline_bin());
+	ck_assert_str_eq(err, "timeline report: no/such/dir/r.html: No such file or directory\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* tests/browser.py in the source tree. */
+static char *browser(void)
+{
+	const char *src = getenv("TIMELINE_SRC");
+	return xasprintf("%s/tests/browser.py", src && *src ? src : ".");
+}
+
+/* A log NAME of 40 pairs app.push/pushed of an app named like markup
+ * and script (and a quote, an ampersand, a backslash, a URL). */
+static void hostile_names(const char *name)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 256);
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint16_t x[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=</script><img/src=//example.invalid/x.png>\"&\\",
+				     x, NULL), TL_OK);
+	for (uint64_t i = 0; i < 40; i++) {
+		tl_set_manual_clock(log, 1000 + 1000 * i, 0);
+		tl_append(log, x[0], i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, 1100 + 1000 * i + i % 7, 0);
+		tl_append(log, x[1], i + 1, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+START_TEST(test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_snabb)
+{
+	int two = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	char *py = browser(), *fx = fixture(), *out, *want;
+	engines("runs", 2, 20000);
+	hostile_names("names.timeline");
+	free(sh(0, NULL, "cd %s && %s report runs -o engines.html && %s report %s -o snabb.html && "
+		"%s report names.timeline -o names.html", test_dir, timeline_bin(), timeline_bin(), fx,
+		timeline_bin()));
+	/* the engines: 6 sections (7 with a second CPU), a chart of shares in
+	 * the summary and per process, 2 over time, 6 distributions, 6 batch
+	 * charts, the lags (and the shares per CPU); the Snabb log: its 4
+	 * apps and the breath, one process, one CPU; names that are markup,
+	 * script and a URL: shown as text, nothing loaded, nothing run (the
+	 * app's pairs and no breath: the summary and the shares with a note
+	 * and no chart; a chart over time, of the distribution, of batch
+	 * sizes and of lags) */
+	out = sh(0, NULL, "cd %s && python3 %s --out . engines.html snabb.html names.html", test_dir, py);
+	want = xasprintf("engines.html: %d sections, %d charts, 0 problems\n"
+			 "snabb.html: 6 sections, 14 charts, 0 problems\n"
+			 "names.html: 6 sections, 4 charts, 0 problems\n", two ? 7 : 6, two ? 18 : 17);
+	ck_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	/* a screenshot of every section, of each page */
+	out = sh(0, NULL, "cd %s && ls *.png | tr '\\n' ' '", test_dir);
+	want = xasprintf("engines-batch.png engines-cycles.png engines-dist.png engines-lags.png %s"
+			 "engines-summary.png engines-time.png names-batch.png names-cycles.png "
+			 "names-dist.png names-lags.png names-summary.png names-time.png "
+			 "snabb-batch.png snabb-cycles.png snabb-dist.png snabb-lags.png "
+			 "snabb-summary.png snabb-time.png ", two ? "engines-numa.png " : "");
+	ck_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	free(py);
+	free(fx);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *t = tcase_create("report");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_snabb_apps_take_the_packets_of_their_breath);
+	tcase_add_test(t, test_report_json_agrees_with_stats_over_the_same_inputs);
+	tcase_add_test(t, test_time_bins_hold_the_exact_percentiles_of_their_pairs);
+	tcase_add_test(t, test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first);
+	tcase_add_test(t, test_the_page_is_self_contained);
+	tcase_add_test(t, test_bad_usage_and_bad_inputs_say_why);
+	suite_add_tcase(s, t);
+	/* Debian's chromium, headless: starting it takes seconds */
+	t = tcase_create("browser");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_snabb);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -3,6 +3,7 @@
  * within a CPU budget, and a refresh at each interval to the screen or,
  * with -b, to standard output. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ static const char usage[] =
 	"last interval and for a sliding window. Keys are listed on the screen.\n"
 	"\n"
 	"   -d, --delay SECONDS   refresh every SECONDS (default 1, at least 0.1)\n"
-	"   -w, --window SECONDS  the sliding window (default 10)\n"
+	"   -w, --window SECONDS  the sliding window (default 10, or the delay)\n"
 	"   -g, --group KEY       rows by process, app (default) or event\n"
 	"   -b, --batch           print a block per refresh instead of a screen\n"
 	"   -n, --count N         stop after N refreshes\n"
@@ -110,6 +111,8 @@ static int parse(struct top *t, int argc, char **argv)
 		if (option(t, c, optarg, &why) < 0)
 			return cli_usage_error("top", usage, why);
 	}
+	if (!t->window)   /* 10 s, or one interval when they are longer */
+		t->window = t->delay > 10 ? t->delay : 10;
 	if (t->window < t->delay)
 		return cli_usage_error("top", usage, "--window is shorter than --delay");
 	if (t->format != FMT_TEXT && !t->batch)
@@ -171,19 +174,51 @@ static int known(struct top *t, const char *path, const struct stat *st)
 	return d && d->tries >= NOT_LOG_TRIES;
 }
 
+/* Opens PATH as input_open() does, its messages kept in *MSGS (malloc'd,
+ * empty when none). */
+static struct input *open_quietly(const char *path, int named, char **msgs)
+{
+	FILE *saved = cli_err;
+	size_t len = 0;
+	struct input *in;
+	int skipped;
+	*msgs = NULL;
+	if (!(cli_err = open_memstream(msgs, &len)))
+		abort();
+	in = input_open("top", path, named, &skipped);
+	fclose(cli_err);
+	cli_err = saved;
+	return in;
+}
+
 static int scan_one(const char *path, int named, void *arg)
 {
 	struct scan *sc = arg;
 	struct top *t = sc->t;
 	struct stat st;
 	struct input *in;
-	int skipped;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || known(t, path, &st))
-		return 0;
-	if (!(in = input_open("top", path, named, &skipped))) {
-		add_dead(t, path, &st, 1);   /* perhaps a log being created: tried again */
+	char *msgs;
+	if (stat(path, &st) != 0) {
+		if (named && sc->initial) {
+			cli_error("top", "%s: %s", path, strerror(errno));
+			t->problems++;
+		}
 		return 0;
 	}
+	if (!S_ISREG(st.st_mode) || known(t, path, &st))
+		return 0;
+	if (!(in = open_quietly(path, named, &msgs))) {
+		/* perhaps a log being created: said only when it is still no log
+		 * at the last try */
+		add_dead(t, path, &st, 1);
+		if (known(t, path, &st) && *msgs) {
+			fputs(msgs, CLI_ERR);
+			t->problems++;
+		}
+		free(msgs);
+		return 0;
+	}
+	free(msgs);
 	if (!input_writer_alive(in)) {
 		add_dead(t, path, &st, DEAD_FINAL);
 		input_close(in);
@@ -281,7 +316,7 @@ static void poll_all(struct top *t, uint64_t tick)
 
 /* ---- refreshing ---------------------------------------------------------- */
 
-/* Ends the interval of every log at NOW, finds new logs, and shows it. */
+/* Ends the interval of every log at NOW and shows it. */
 static void refresh(struct top *t, uint64_t now)
 {
 	struct timespec wall;
@@ -295,7 +330,6 @@ static void refresh(struct top *t, uint64_t now)
 		topout_block(t);
 	else if (!t->paused)
 		topscreen_draw(t);
-	scan(t, 0, now);
 }
 
 /* Refreshes until -n refreshes, a signal, or q on the screen. */
@@ -312,6 +346,7 @@ static void run(struct top *t)
 			refresh(t, now);
 			if (t->count && t->refreshes >= t->count)
 				break;
+			scan(t, 0, now);   /* logs started since: in the next interval */
 			next += delay;
 			if (next <= now)
 				next = now + delay;
@@ -330,7 +365,6 @@ int cmd_top(int argc, char **argv)
 	int rc;
 	memset(&t, 0, sizeof t);
 	t.delay = 1;
-	t.window = 10;
 	t.group = TOP_BY_APP;
 	t.ns_per_entry = 200;   /* until measured */
 	t.tokens = TOP_READ_SHARE * 1e9;
@@ -351,5 +385,5 @@ int cmd_top(int argc, char **argv)
 	free(t.dead);
 	free(t.logs);
 	toptable_free(&t.shown);
-	return cli_finish("top", EXIT_OK);
+	return cli_finish("top", t.problems ? EXIT_USAGE : EXIT_OK);
 }

@@ -31,6 +31,7 @@ struct top {
 	size_t nlogs;
 	struct top_dead *dead;       /* files not to open again (or not yet) */
 	size_t ndead;
+	int problems;                /* paths missing, files that stayed no log: exit 2 */
 	/* the refreshes */
 	uint64_t refreshes;          /* done so far */
 	uint64_t last_cut;           /* follow_now() at the last refresh */

@@ -515,8 +515,9 @@ START_TEST(test_dump_follow_json_says_each_loss_as_an_object_in_the_stream)
 	ck_assert_int_eq(reap(dump), 0);
 	/* parsed strictly: entries 0, 1, then the loss of 2..13, then 14..21 */
 	py = xasprintf("python3 -c 'import json,sys\n"
+		       "def nan(c): raise ValueError(c)\n"
 		       "for l in open(sys.argv[1]):\n"
-		       "  o=json.loads(l)\n"
+		       "  o=json.loads(l,parse_constant=nan)\n"
 		       "  print(o[\"lost\"], o[\"first_seq\"], o[\"last_seq\"]) if \"lost\" in o else print(o[\"seq\"], o[\"args\"][\"i\"])' %s", out);
 	ck_assert_int_eq(run(py, &got, NULL), 0);
 	ck_assert_str_eq(got, "0 0\n1 1\n12 2 13\n14 14\n15 15\n16 16\n17 17\n18 18\n19 19\n20 20\n21 21\n");

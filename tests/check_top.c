@@ -258,9 +258,10 @@ static const char *words(const char *s)
  * equal; the sums are of whole numbers of cycles: equal too. */
 static const char agree_py[] =
 	"import json,sys\n"
-	"top=[json.loads(l) for l in open(sys.argv[1])]\n"
-	"per=[json.loads(l) for l in open(sys.argv[2])]\n"
-	"lag=[json.loads(l) for l in open(sys.argv[3])]\n"
+	"def nan(c): raise ValueError(c)\n"
+	"top=[json.loads(l,parse_constant=nan) for l in open(sys.argv[1])]\n"
+	"per=[json.loads(l,parse_constant=nan) for l in open(sys.argv[2])]\n"
+	"lag=[json.loads(l,parse_constant=nan) for l in open(sys.argv[3])]\n"
 	"logs=top[-1][\"logs\"]\n"
 	"assert len(logs)==1 and not logs[0][\"running\"]\n"
 	"w=logs[0][\"window\"]\n"
@@ -312,7 +313,8 @@ END_TEST
  * entries, and in which blocks it was running, ended, or gone. */
 static const char lives_py[] =
 	"import json,sys\n"
-	"blocks=[json.loads(l) for l in open(sys.argv[1])]\n"
+	"def nan(c): raise ValueError(c)\n"
+	"blocks=[json.loads(l,parse_constant=nan) for l in open(sys.argv[1])]\n"
 	"paths=sorted({l[\"path\"] for b in blocks for l in b[\"logs\"]})\n"
 	"for p in paths:\n"
 	"  s=\"\"\n"
@@ -395,8 +397,9 @@ START_TEST(test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so)
 	 * left unread, the newest read */
 	write_file(S("%s/top.json", test_dir), json, strlen(json));
 	py = ok(S("python3 -c 'import json,sys\n"
+		  "def nan(c): raise ValueError(c)\n"
 		  "for l in open(sys.argv[1]):\n"
-		  "  s=json.loads(l)[\"logs\"][0][\"last\"]\n"
+		  "  s=json.loads(l,parse_constant=nan)[\"logs\"][0][\"last\"]\n"
 		  "  print(s[\"read\"]+s[\"lost\"]+s[\"unread\"]==s[\"written\"], s[\"unread\"]>0, s[\"read\"]>0)'"
 		  " %s/top.json", test_dir));
 	ck_assert_str_eq(py, "True True True\nTrue True True\nTrue True True\n");
@@ -474,6 +477,26 @@ START_TEST(test_top_usage_errors_exit_2_with_the_reason)
 		free(out);
 		free(err);
 	}
+}
+END_TEST
+
+START_TEST(test_top_batch_says_once_what_it_cannot_read_and_exits_2)
+{
+	const char *logs = S("%s/logs", test_dir), *bad = S("%s/logs/cut.timeline", test_dir);
+	char *out, *err, head[64] = "";
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	memcpy(head, "\x89TLN\r\n\x1a\n", 8);   /* a header cut short */
+	write_file(bad, head, sizeof head);
+	/* a file that is no log may be one being made: said when it still is
+	 * not at the third refresh, once; a missing path at once */
+	ck_assert_int_eq(run(S("'%s' top -b -n 5 -d 0.1 %s %s/missing", timeline_bin(), logs, test_dir),
+			     &out, &err), 2);
+	ck_assert_str_eq(err, S("timeline top: %s/missing: No such file or directory\n"
+				"timeline top: %s: not a timeline log (64 bytes, shorter than a header)\n",
+				test_dir, bad));
+	ck_assert_ptr_nonnull(strstr(out, "refresh 5 every 0.1s"));
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -749,6 +772,7 @@ Suite *top_suite(void)
 	tcase_add_test(b, test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so);
 	tcase_add_test(b, test_top_batch_text_and_csv_show_each_refresh);
 	tcase_add_test(b, test_top_usage_errors_exit_2_with_the_reason);
+	tcase_add_test(b, test_top_batch_says_once_what_it_cannot_read_and_exits_2);
 	tcase_add_test(t, test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits);
 	tcase_add_test(t, test_top_screen_is_restored_after_sigint_and_sigterm);
 	return s;

@@ -6,7 +6,7 @@
 #include "hist.h"
 
 /* Bucket of V > 0: exponent slot and sub-bucket, or -1 for a zero. */
-static int bucket(double v, int *sub)
+static inline __attribute__((always_inline)) int bucket(double v, int *sub)
 {
 	int e;
 	double m = frexp(v, &e);     /* v = m * 2^e, m in [0.5, 1) */
@@ -88,19 +88,32 @@ static long double big_ld(const struct big *a)
 	return v;
 }
 
+/* S += the 256-bit W (HI * 2^128 + LO), as two 128-bit additions. */
+static void add256(uint64_t s[4], unsigned __int128 lo, unsigned __int128 hi)
+{
+	unsigned __int128 a = (unsigned __int128)s[1] << 64 | s[0];
+	unsigned __int128 b = (unsigned __int128)s[3] << 64 | s[2];
+	a += lo;
+	b += hi + (a < lo);
+	s[0] = (uint64_t)a, s[1] = (uint64_t)(a >> 64);
+	s[2] = (uint64_t)b, s[3] = (uint64_t)(b >> 64);
+}
+
 /* Adds the 128-bit V to the 256-bit sum S. */
 static void sum_add128(uint64_t s[4], unsigned __int128 v)
 {
-	uint64_t limbs[2] = { (uint64_t)v, (uint64_t)(v >> 64) };
-	big_add(s, 4, limbs, 2, 0);
+	add256(s, v, 0);
 }
 
-/* Adds Q^2 (Q below 2^128) to the 256-bit sum S. */
+/* Adds Q^2 (Q below 2^85, as a fraction's is) to the 256-bit sum S: the
+ * square of Q = h 2^64 + l is l^2 + 2 h l 2^64 + h^2 2^128, three products
+ * (one per pair of cycles per packet: no loop over limbs). */
 static void sum_add_square(uint64_t s[4], unsigned __int128 q)
 {
-	struct big a = { { (uint64_t)q, (uint64_t)(q >> 64) } }, sq;
-	big_mul(&sq, &a, &a);
-	big_add(s, 4, sq.w, 4, 0);
+	uint64_t l = (uint64_t)q, h = (uint64_t)(q >> 64);
+	unsigned __int128 ll = (unsigned __int128)l * l, hl = (unsigned __int128)h * l * 2;
+	unsigned __int128 lo = ll + ((unsigned __int128)(uint64_t)hl << 64);
+	add256(s, lo, (hl >> 64) + (unsigned __int128)h * h + (lo < ll));
 }
 
 /* H's sums over every value on one scale, 2^-32: T1 = sum of v 2^32, T2 =
@@ -165,7 +178,7 @@ static void moments(const struct hist *h, double *mean, double *m2)
 }
 
 /* Counts V in its bucket, min, max and n; the sums are the caller's. */
-static int count(struct hist *h, double v)
+static inline __attribute__((always_inline)) int count(struct hist *h, double v)
 {
 	int sub, x = bucket(v, &sub);
 	if (x < 0) {
@@ -199,12 +212,24 @@ int hist_add(struct hist *h, double v)
 	unsigned __int128 q;
 	if (!(v > 0))
 		v = 0;
-	if (v == floor(v))   /* whole: 2^53 and above always are */
+	if (v >= 0x1p63)   /* whole: 2^53 and above always are */
 		return hist_add_whole_slow(h, v < 0x1p64 ? (uint64_t)v : UINT64_MAX, v);
+	if ((double)(uint64_t)v == v)   /* whole, tested without a call to floor() */
+		return hist_add_whole(h, (uint64_t)v);
 	if (count(h, v) < 0)
 		return -1;
 	h->fractions = 1;
-	q = (unsigned __int128)rint(v * 0x1p32);   /* below 2^85: V is below 2^53 */
+	{
+		/* q = V 2^32 rounded half up, below 2^85 (V is below 2^53); from
+		 * 2^53 on, V 2^32 is a whole number already */
+		double x = v * 0x1p32, hi;
+		if (x < 0x1p63) {
+			q = (uint64_t)(x + 0.5);
+		} else {
+			hi = floor(x * 0x1p-64);   /* its two 64-bit halves, each exact */
+			q = (unsigned __int128)(uint64_t)hi << 64 | (uint64_t)(x - hi * 0x1p64);
+		}
+	}
 	sum_add128(h->f1, q);
 	sum_add_square(h->f2, q);
 	return 0;

@@ -21,7 +21,8 @@
  * any order gives the same mean and deviation to the last bit (summaries,
  * timeline-summary(5), are merged so). Whole numbers below 2^64 are summed
  * as they are; a value that is not whole as the nearest whole number of
- * 2^-32 (an error of at most 2^-33 each, far inside the buckets' 0.39%);
+ * 2^-32, halves up (an error of at most 2^-33 each, far inside the
+ * buckets' 0.39%);
  * values at or above 2^64 count as 2^64 - 1. */
 struct hist {
 	uint64_t n;                  /* values added */

@@ -7,7 +7,8 @@
 # over 10 full logs of bench/fill against OLD_TIMELINE (a binary from before
 # summaries), in turn, with callgrind's instruction counts. Appends to
 # bench/results/latest.csv. Takes about 10 minutes: not part of `make bench`.
-# Usage: [TIMELINE=./timeline] [OLD_TIMELINE=path] sh bench/summary.sh [BUILD]
+# Usage: [TIMELINE=./timeline] [OLD_TIMELINE=path] [PARTS="size merge stats"]
+#        sh bench/summary.sh [BUILD]
 set -eu
 build=${1:-build}
 tl=${TIMELINE:-./timeline}
@@ -18,13 +19,17 @@ trap 'rm -rf "$dir"' EXIT
 csv=bench/results/latest.csv
 mkdir -p "$dir/real" "$dir/hosts/canary" "$dir/hosts/rest" "$dir/fill" bench/results
 
+parts=${PARTS:-size merge stats}
+has() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # 16 full logs: four workloads, 100,000 breaths each at --rate all (1.2 M
 # entries, so the 2^20-entry ring wraps)
-for i in $(seq 1 16); do
+has size || has merge && for i in $(seq 1 16); do
 	w=$(echo small imix large bursty | cut -d' ' -f$(( (i - 1) % 4 + 1 )))
 	"$engine" --breaths 100000 --workload "$w" --rate all --seed "$i" --dir "$dir/real" >/dev/null
 done
 
+if has size; then
 printf '\n%-58s %10s\n' "a summary of 16 full logs (target < 256 KB)" "bytes"
 size() {
 	name=$1
@@ -37,7 +42,9 @@ size() {
 size lag
 size per --per packets
 size bucket --per packets --bucket packets=0,1,16,32,64,inf
+fi
 
+if has merge; then
 # 1,000 hosts, 100 of them canaries: each host's summary of one full log
 # (the 16 in turn) whose header says the host's name (bytes 256-383)
 logs=$(ls "$dir"/real/*.timeline)
@@ -71,13 +78,14 @@ row merge1000_stats "stats --per packets" "$tl" stats --per packets "$dir/hosts"
 row merge1000_by_host "stats --per packets --by host" "$tl" stats --per packets --by host "$dir/hosts"
 row merge1000_save "stats --per packets --save (a summary of all)" \
 	"$tl" stats --per packets --save "$dir/all.sum" "$dir/hosts"
-row merge1000_diff "diff --per packets --runs dir canary/ rest/" \
-	"$tl" diff --per packets --runs dir "$dir/hosts/canary" "$dir/hosts/rest"
+row merge1000_diff "diff --per packets canary/ rest/ (a run a host)" \
+	"$tl" diff --per packets "$dir/hosts/canary" "$dir/hosts/rest"
 printf '%-58s %10s\n' "the summary of all 1,000" "$(wc -c < "$dir/all.sum") bytes"
+fi
 
 # stats over 10 full logs of bench/fill: this binary and OLD_TIMELINE in turn
-"$build/bench/fill" "$dir/fill" 10
-if [ -n "$old" ]; then
+if has stats && [ -n "$old" ]; then
+	"$build/bench/fill" "$dir/fill" 10
 	printf '\n%-58s %9s %9s %7s\n' "stats, 10 full logs: 5 rounds, old and new in turn" "old s" "new s" "new/old"
 	for opts in "" "--per packets --by app,numa"; do
 		for r in 1 2 3 4 5; do
@@ -90,10 +98,14 @@ if [ -n "$old" ]; then
 		done
 	done
 	if command -v valgrind >/dev/null; then
-		for b in "$old" "$tl"; do
-			ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" stats \
-				"$dir/fill/fill00.timeline" 2>&1 >/dev/null | sed -n 's/.*refs: *\([0-9,]*\).*/\1/p')
-			printf '%-58s %s\n' "callgrind, stats of 1 full log: $b" "$ir"
+		for opts in "" "--per packets --by app,numa"; do
+			for b in "$old" "$tl"; do
+				# shellcheck disable=SC2086
+				ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" stats $opts \
+					"$dir/fill/fill00.timeline" 2>&1 >/dev/null |
+					sed -n 's/.*refs: *\([0-9,]*\).*/\1/p')
+				printf '%-58s %s\n' "callgrind, stats $opts of 1 full log: ${b##*/}" "$ir"
+			done
 		done
 	fi
 fi

@@ -183,6 +183,13 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
+# The tests against real servers, slower than check (about a minute): node_exporter
+# serving `stats --format openmetrics --interval`'s file, Prometheus scraping it
+# (tests/prometheus.sh). CI runs it after check.
+.PHONY: check-integration
+check-integration: $(BIN) $(ENGINE)
+	$(Q)TIMELINE=$(abspath $(BIN)) ENGINE=$(abspath $(ENGINE)) sh tests/prometheus.sh
+
 # Mutation testing, not part of check or CI (about 10 min): each mutation of
 # tests/mutations.txt applied alone to a copy of the tree, built, and the
 # suites it names run; prints killed or survived, the score, and stale lines.
@@ -277,30 +284,34 @@ clean:
 # `make fuzz-replay` runs the corpora and tests/fuzz/regressions through the
 # same harnesses built by $(CC) with the sanitizers: seconds, no clang.
 FUZZ_SECONDS ?= 60
-FUZZ = native snabb defs events zstd
+FUZZ = native snabb defs events zstd summary
 FUZZ_CC ?= clang
 FUZZ_DIR = build/fuzz
 FUZZ_LIB = $(LIB_SRC) asm/append.S
 FUZZ_CLI =
+FUZZ_AN = -Ianalysis $(AN_SRC)   # the summary harness: the analysis engine
 FUZZ_FLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-Ilib -Icli -Itests/fuzz
 REPLAY_FLAGS = -std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Ilib -Icli -Itests/fuzz
 
-$(FUZZ_DIR)/seeds: tests/fuzz/seeds.c $(LIBA)
+$(FUZZ_DIR)/seeds: tests/fuzz/seeds.c $(AN_SRC) $(LIBA)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(STD) $(CPPFLAGS) -o $@ $< $(LIBA) -lzstd
+	$(Q)$(CC) $(STD) $(CPPFLAGS) -Ianalysis -o $@ $< $(AN_SRC) $(LIBA) -lzstd -lm
 
-$(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/util.c $(FUZZ_LIB) $(FUZZ_CLI)
+$(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/util.c $(FUZZ_LIB) $(FUZZ_CLI) $(AN_SRC)
 	$(say) FUZZ $@
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< tests/fuzz/util.c $(FUZZ_LIB) \
-		$(if $(filter zstd,$*),$(FUZZ_CLI) -lcsv) -lzstd -lm -pthread
+		$(if $(filter zstd,$*),$(FUZZ_CLI) -lcsv) $(if $(filter summary,$*),$(FUZZ_AN)) \
+		-lzstd -lm -pthread
 
-$(FUZZ_DIR)/replay-%: tests/fuzz/%.c tests/fuzz/util.c tests/fuzz/replay.c $(FUZZ_LIB) $(FUZZ_CLI)
+$(FUZZ_DIR)/replay-%: tests/fuzz/%.c tests/fuzz/util.c tests/fuzz/replay.c $(FUZZ_LIB) $(FUZZ_CLI) \
+	$(AN_SRC)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(REPLAY_FLAGS) -o $@ $< tests/fuzz/util.c tests/fuzz/replay.c $(FUZZ_LIB) \
-		$(if $(filter zstd,$*),$(FUZZ_CLI) -lcsv) -lzstd -lm -pthread
+		$(if $(filter zstd,$*),$(FUZZ_CLI) -lcsv) $(if $(filter summary,$*),$(FUZZ_AN)) \
+		-lzstd -lm -pthread
 
 fuzz-corpus: $(FUZZ_DIR)/seeds
 	$(Q)rm -rf $(FUZZ_DIR)/seed && $(FUZZ_DIR)/seeds $(FUZZ_DIR)/seed

@@ -99,7 +99,7 @@ struct an {
 	unsigned nlag;
 	uint64_t unknown;            /* entries of this file whose msgid names nothing */
 	struct an_breaths *breaths;
-	size_t nbreaths;
+	size_t nbreaths, bcap;
 	uint64_t b_first[4], b_last[4];   /* tsc, breath, packets, bytes */
 	/* unmatched pairs */
 	struct an_unmatched *unmatched;
@@ -237,6 +237,7 @@ void an_free(struct an *a)
 		free(a->breaths[i].process);
 		free(a->breaths[i].path);
 		free(a->breaths[i].group);
+		free(a->breaths[i].host);
 		free_shares(&a->breaths[i]);
 	}
 	free(a->breaths);
@@ -460,6 +461,17 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	return ev;
 }
 
+/* Room in A's breath list for two more: the one an_file_begin() keeps ready
+ * past the end, and one to add. */
+static void breath_room(struct an *a)
+{
+	if (a->nbreaths + 2 <= a->bcap)
+		return;
+	a->bcap = 2 * (a->nbreaths + 2);
+	if (!(a->breaths = realloc(a->breaths, a->bcap * sizeof *a->breaths)))
+		abort();
+}
+
 int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx)
 {
 	free_evs(a);
@@ -475,6 +487,8 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->f.run = xstrdup(f->run ? f->run : f->path);
 	a->f.tsc_hz = f->tsc_hz;
 	a->f.order = f->order;
+	a->f.written = f->written;
+	a->f.lost = f->lost;
 	a->def = def;
 	a->ctx = ctx;
 	a->evs = xcalloc(65536, sizeof *a->evs);
@@ -482,9 +496,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->unknown = 0;
 	memset(a->b_first, 0, sizeof a->b_first);
 	memset(a->b_last, 0, sizeof a->b_last);
-	a->breaths = realloc(a->breaths, (a->nbreaths + 1) * sizeof *a->breaths);
-	if (!a->breaths)
-		abort();
+	breath_room(a);
 	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
 	return 0;
 }
@@ -493,7 +505,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
  * Rows
  * ------------------------------------------------------------------------ */
 
-static uint64_t hash_str(const char *s)
+uint64_t an_hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
 	for (; *s; s++)
@@ -508,7 +520,7 @@ static void rehash(struct an *a)
 	a->slots = xcalloc(n, sizeof *a->slots);
 	a->nslots = n;
 	for (size_t i = 0; i < a->nrows; i++) {
-		size_t h = hash_str(a->row_keys[i]) & (n - 1);
+		size_t h = an_hash_str(a->row_keys[i]) & (n - 1);
 		while (a->slots[h])
 			h = (h + 1) & (n - 1);
 		a->slots[h] = i + 1;
@@ -530,7 +542,7 @@ static struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket
 	joined[len] = '\0';
 	if (2 * (a->nrows + 1) > a->nslots)
 		rehash(a);
-	for (h = hash_str(joined) & (a->nslots - 1); a->slots[h]; h = (h + 1) & (a->nslots - 1))
+	for (h = an_hash_str(joined) & (a->nslots - 1); a->slots[h]; h = (h + 1) & (a->nslots - 1))
 		if (!strcmp(a->row_keys[a->slots[h] - 1], joined))
 			return a->rows[a->slots[h] - 1];
 	if (a->nrows == a->rcap) {
@@ -991,6 +1003,11 @@ int an_entry(struct an *a, const tl_entry *e)
 	return 0;
 }
 
+void an_file_lost(struct an *a, uint64_t n)
+{
+	a->f.lost += n;
+}
+
 uint64_t an_file_unknown(const struct an *a)
 {
 	return a->unknown;
@@ -1077,11 +1094,16 @@ static void fill_breaths(const struct an *a, struct an_breaths *b)
 	b->process = xstrdup(a->f.process);
 	b->path = xstrdup(a->f.path);
 	b->group = xstrdup(a->f.group);
+	b->host = xstrdup(a->f.host);
 	b->hz = a->f.tsc_hz;
 	b->cycles = a->b_last[0] - a->b_first[0];
 	b->breaths = a->b_last[1] - a->b_first[1];
 	b->packets = a->b_last[2] - a->b_first[2];
 	b->bytes = a->b_last[3] - a->b_first[3];
+	b->last_breath = a->b_last[1];
+	b->last_packets = a->b_last[2];
+	b->written = a->f.written;
+	b->lost = a->f.lost;
 	b->order = a->f.order;
 }
 
@@ -1094,12 +1116,10 @@ int an_file_end(struct an *a)
 	if (a->o.series && a->fany && (a->nser || a->ntot))
 		rc = make_timeline(a);
 	a->fany = 0;
-	if (b->n > 0 || b->share_breaths > 0) {
-		fill_breaths(a, b);
-		a->nbreaths++;
-	} else {
-		free_shares(b);
-	}
+	/* every file has a record: its entries' counters; the breath figures
+	 * when it has breath_end entries */
+	fill_breaths(a, b);
+	a->nbreaths++;
 	/* begins still pending at the end of the file never ended */
 	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
 		if (ev->pending)
@@ -1169,16 +1189,16 @@ struct an_row **an_rows(struct an *a, size_t *n)
 	return a->rows;
 }
 
-const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
-{
-	*n = a->nbreaths;
-	return a->breaths;
-}
-
 static int by_order(const void *x, const void *y)
 {
 	const struct an_breaths *a = x, *b = y;
 	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
+{
+	*n = a->nbreaths;
+	return a->breaths;
 }
 
 static int by_label(const void *x, const void *y)
@@ -1201,6 +1221,7 @@ static void copy_breaths(struct an_breaths *b)
 	b->process = xstrdup(b->process);
 	b->path = xstrdup(b->path);
 	b->group = xstrdup(b->group);
+	b->host = xstrdup(b->host);
 	b->shares = xmemdup(b->shares, b->nshares * sizeof *b->shares);
 	for (size_t k = 0; k < b->nshares; k++)
 		b->shares[k].app = xstrdup(b->shares[k].app);
@@ -1307,6 +1328,44 @@ static void add_breaths(struct an *into, const struct an_breaths *from, size_t n
 		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
 }
 
+struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket)
+{
+	return row_for(a, key, bucket);
+}
+
+void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
+{
+	note_hz(r, lo);
+	note_hz(r, hi);
+}
+
+const struct an_options *an_options_of(const struct an *a)
+{
+	return &a->o;
+}
+
+void an_add_breaths(struct an *a, const struct an_breaths *from)
+{
+	add_breaths(a, from, 1);
+}
+
+void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins)
+{
+	struct an_unmatched *u = unmatched_for(a, label);
+	u->ends += ends;
+	u->begins += begins;
+}
+
+void an_add_found(struct an *a, const struct an_found *f)
+{
+	a->found.rules |= f->rules;
+	a->found.ends += f->ends;
+	a->found.ends_with_unit += f->ends_with_unit;
+	a->found.ends_with_bucket += f->ends_with_bucket;
+	for (size_t i = 0; i < f->nargs; i++)
+		note_arg(&a->found, f->args[i]);
+}
+
 int an_merge(struct an *into, const struct an *from)
 {
 	int bucket = (into->o.by >> AN_BUCKET) & 1;   /* not when projected away */
@@ -1317,17 +1376,10 @@ int an_merge(struct an *into, const struct an *from)
 	}
 	add_breaths(into, from->breaths, from->nbreaths);
 	merge_timelines(into, from);
-	into->found.rules |= from->found.rules;
-	into->found.ends += from->found.ends;
-	into->found.ends_with_unit += from->found.ends_with_unit;
-	into->found.ends_with_bucket += from->found.ends_with_bucket;
-	for (size_t i = 0; i < from->found.nargs; i++)
-		note_arg(&into->found, from->found.args[i]);
-	for (size_t i = 0; i < from->nunmatched; i++) {
-		struct an_unmatched *u = unmatched_for(into, from->unmatched[i].label);
-		u->ends += from->unmatched[i].ends;
-		u->begins += from->unmatched[i].begins;
-	}
+	an_add_found(into, &from->found);
+	for (size_t i = 0; i < from->nunmatched; i++)
+		an_add_unmatched(into, from->unmatched[i].label, from->unmatched[i].ends,
+				 from->unmatched[i].begins);
 	return 0;
 }
 
@@ -1379,6 +1431,7 @@ static void cut_breaths(struct an *a, struct an *into)
 		free(s.process);
 		free(s.path);
 		free(s.group);
+		free(s.host);
 	}
 	memcpy(a->b_first, a->b_last, sizeof a->b_first);
 	b->n = b->n > 0;

@@ -52,6 +52,9 @@ struct an_file {
 	const char *run;             /* the run it belongs to (NULL: its path) */
 	uint64_t tsc_hz;             /* 0: unknown */
 	uint64_t order;              /* its place among the inputs: orders breath summaries */
+	uint64_t written;            /* entries its writer ever wrote (the cursor) */
+	uint64_t lost;               /* ... of them not read: overwritten by the ring before
+				      * the read, or skipped as incomplete (an_file_lost()) */
 };
 
 /* How far the TSC frequencies of the files behind a row may differ (as a
@@ -91,7 +94,6 @@ struct an_row {
 	int hz_set;
 };
 
-/* One file's breath summary, from its first and last breath_end. */
 /* An app's cycles inside the breaths of a file (--per only). */
 struct an_share {
 	char *app;
@@ -110,11 +112,16 @@ struct an_where {
 	size_t napps;
 };
 
+/* A file's record: its breath summary (n > 0 or share_breaths > 0: it has
+ * breath_end entries), and the counters of its entries. */
 struct an_breaths {
-	char *process, *path, *group;
+	char *process, *path, *group, *host;
 	uint64_t hz;
 	uint64_t n;                  /* breath_end entries seen */
 	uint64_t breaths, packets, bytes, cycles;   /* last minus first */
+	uint64_t last_breath, last_packets;   /* the last breath_end's breath and totalpackets:
+					       * running counters of the process */
+	uint64_t written, lost;      /* as the file's struct an_file says */
 	uint64_t order;              /* the file's an_file.order */
 	/* where a breath's cycles go (--per): over the breaths that hold at
 	 * least one app pair (sampling logs a breath's app events with its
@@ -186,6 +193,10 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
  * out of memory, else 0. */
 int an_entry(struct an *a, const tl_entry *e);
 
+/* Adds N entries to the current file's lost ones (incomplete entries the
+ * reader skipped, known once it is read). */
+void an_file_lost(struct an *a, uint64_t n);
+
 /* Ends the current file. */
 int an_file_end(struct an *a);
 
@@ -216,8 +227,9 @@ int an_cut(struct an *a, struct an *into);
  * goes on: it comes from running counters. */
 void an_gap(struct an *a);
 
-/* The rows, sorted by their keys; the breath summaries in file order; the
- * unmatched pair counts, by label. */
+/* The rows, sorted by their keys; the files' records in file order (those
+ * with breath figures have n > 0 or share_breaths > 0); the unmatched pair
+ * counts, by label. */
 struct an_row **an_rows(struct an *a, size_t *n);
 const struct an_breaths *an_breath_list(const struct an *a, size_t *n);
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n);
@@ -231,6 +243,24 @@ const struct an_timeline *an_timelines(const struct an *a, size_t *n);
  * (breath summaries, timelines, unmatched, found) is copied. Returns NULL
  * out of memory. */
 struct an *an_project(const struct an *from, unsigned by);
+
+/* For readers of summaries (timeline-summary(5)), the pieces of
+ * an_merge(): the row of A with the keys KEY (only those A groups by are
+ * read; NULL reads as "-") and --bucket range BUCKET, made if new, for
+ * the caller to add to; files of TSC frequencies LO..HI fed row R; a copy
+ * of breath summary B added (the list stays in file order); pairs of
+ * LABEL unmatched; what options found. */
+struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket);
+void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi);
+void an_add_breaths(struct an *a, const struct an_breaths *b);
+void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins);
+void an_add_found(struct an *a, const struct an_found *f);
+
+/* The FNV-1a hash of S, for the tables keyed by strings. */
+uint64_t an_hash_str(const char *s);
+
+/* The options A was made with (an_new() copied them). */
+const struct an_options *an_options_of(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

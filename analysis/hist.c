@@ -33,35 +33,180 @@ static double midpoint(const struct hist *h, int x, int sub)
 	return (lo + hi) / 2;
 }
 
-static void stats_add(struct hist *h, double v, uint64_t count)
+/* ---- exact sums: whole numbers of up to 384 bits ---------------------------- */
+
+#define BIG 6
+struct big {
+	uint64_t w[BIG];             /* little-endian 64-bit limbs */
+};
+
+/* Adds the NV limbs V, shifted up by SHIFT limbs, to A (carries beyond the
+ * top are lost: the callers' sums stay below 2^384). */
+static void big_add(uint64_t *a, int na, const uint64_t *v, int nv, int shift)
 {
-	/* Chan et al.'s pairwise update: COUNT values equal to V */
-	double n = (double)(h->n - h->wk), c = (double)count, d = v - h->mean;
+	unsigned carry = 0;
+	for (int i = shift; i < na; i++) {
+		uint64_t x = i - shift < nv ? v[i - shift] : 0, s = a[i] + x;
+		unsigned c = s < x;
+		a[i] = s + carry;
+		carry = c | (a[i] < s);
+		if (i - shift >= nv && !carry)
+			break;
+	}
+}
+
+/* R = A * B, truncated to BIG limbs. */
+static void big_mul(struct big *r, const struct big *a, const struct big *b)
+{
+	struct big t = { { 0 } };
+	for (int i = 0; i < BIG; i++)
+		for (int j = 0; a->w[i] && i + j < BIG; j++) {
+			unsigned __int128 p = (unsigned __int128)a->w[i] * b->w[j];
+			uint64_t limbs[2] = { (uint64_t)p, (uint64_t)(p >> 64) };
+			big_add(t.w, BIG, limbs, 2, i + j);
+		}
+	*r = t;
+}
+
+/* A -= B; A must be at least B. */
+static void big_sub(struct big *a, const struct big *b)
+{
+	unsigned borrow = 0;
+	for (int i = 0; i < BIG; i++) {
+		uint64_t d = a->w[i] - b->w[i];
+		unsigned c = a->w[i] < b->w[i];
+		a->w[i] = d - borrow;
+		borrow = c | (d < borrow);
+	}
+}
+
+static long double big_ld(const struct big *a)
+{
+	long double v = 0;
+	for (int i = BIG - 1; i >= 0; i--)
+		v = v * 0x1p64L + (long double)a->w[i];
+	return v;
+}
+
+/* Adds the 128-bit V to the 256-bit sum S. */
+static void sum_add128(uint64_t s[4], unsigned __int128 v)
+{
+	uint64_t limbs[2] = { (uint64_t)v, (uint64_t)(v >> 64) };
+	big_add(s, 4, limbs, 2, 0);
+}
+
+/* Adds Q^2 (Q below 2^128) to the 256-bit sum S. */
+static void sum_add_square(uint64_t s[4], unsigned __int128 q)
+{
+	struct big a = { { (uint64_t)q, (uint64_t)(q >> 64) } }, sq;
+	big_mul(&sq, &a, &a);
+	big_add(s, 4, sq.w, 4, 0);
+}
+
+/* H's sums over every value on one scale, 2^-32: T1 = sum of v 2^32, T2 =
+ * sum of v^2 2^64. */
+static void totals(const struct hist *h, struct big *t1, struct big *t2)
+{
+	uint64_t s2[3] = { (uint64_t)h->s2, (uint64_t)(h->s2 >> 64), h->s2hi };
+	memset(t1, 0, sizeof *t1);
+	memset(t2, 0, sizeof *t2);
+	t1->w[0] = (uint64_t)h->s1 << 32;   /* s1 2^32 */
+	t1->w[1] = (uint64_t)(h->s1 >> 32);
+	t1->w[2] = (uint64_t)(h->s1 >> 96);
+	big_add(t1->w, BIG, h->f1, 4, 0);
+	big_add(t2->w, BIG, s2, 3, 1);
+	big_add(t2->w, BIG, h->f2, 4, 0);
+}
+
+/* Is A below B? */
+static int big_less(const struct big *a, const struct big *b)
+{
+	for (int i = BIG - 1; i >= 0; i--)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i];
+	return 0;
+}
+
+/* n T2 - T1^2 of H into *D: n times the sum of squared deviations, exact;
+ * -1 if it would be negative (sums no set of values has). */
+static int spread(const struct hist *h, struct big *d, struct big *t1)
+{
+	struct big t2, n = { { h->n } }, sq;
+	totals(h, t1, &t2);
+	big_mul(d, &n, &t2);
+	big_mul(&sq, t1, t1);
+	if (big_less(d, &sq))
+		return -1;
+	big_sub(d, &sq);
+	return 0;
+}
+
+int hist_sums_sound(const struct hist *h)
+{
+	struct big d, t1;
+	if (h->n == 0)
+		return !h->s1 && !h->s2 && !h->s2hi && !memcmp(h->f1, (uint64_t[4]){ 0 }, 32) &&
+		       !memcmp(h->f2, (uint64_t[4]){ 0 }, 32);
+	return spread(h, &d, &t1) == 0;
+}
+
+/* The mean and the sum of squared deviations of H's values, from its exact
+ * sums: the same whatever order they were added or merged in. */
+static void moments(const struct hist *h, double *mean, double *m2)
+{
+	struct big d, t1;
+	*mean = *m2 = 0;
+	if (!h->n)
+		return;
+	if (spread(h, &d, &t1) < 0)
+		memset(&d, 0, sizeof d);
+	*mean = (double)(big_ld(&t1) / (long double)h->n * 0x1p-32L);
+	*m2 = (double)(big_ld(&d) / (long double)h->n * 0x1p-64L);
+}
+
+/* Counts V in its bucket, min, max and n; the sums are the caller's. */
+static int count(struct hist *h, double v)
+{
+	int sub, x = bucket(v, &sub);
+	if (x < 0) {
+		h->zeros++;
+	} else {
+		if (!h->block[x] && hist_new_block(h, x) < 0)
+			return -1;
+		h->block[x][sub]++;
+	}
 	if (h->n == 0 || v < h->min)
 		h->min = v;
 	if (h->n == 0 || v > h->max)
 		h->max = v;
-	h->n += count;
-	h->mean += d * c / (n + c);
-	h->m2 += d * d * n * c / (n + c);
+	h->n++;
+	return 0;
+}
+
+int hist_add_whole_slow(struct hist *h, uint64_t v, double d)
+{
+	unsigned __int128 sq = (unsigned __int128)v * v, s2 = h->s2 + sq;
+	if (count(h, d) < 0)
+		return -1;
+	h->s1 += v;
+	h->s2hi += s2 < sq;
+	h->s2 = s2;
+	return 0;
 }
 
 int hist_add(struct hist *h, double v)
 {
-	int sub, x;
+	unsigned __int128 q;
 	if (!(v > 0))
 		v = 0;
-	if (v != floor(v))
-		h->fractions = 1;
-	x = bucket(v, &sub);
-	if (x < 0) {
-		h->zeros++;
-	} else {
-		if (!h->block[x] && !(h->block[x] = calloc(HIST_SUB, sizeof *h->block[x])))
-			return -1;
-		h->block[x][sub]++;
-	}
-	stats_add(h, v, 1);
+	if (v == floor(v))   /* whole: 2^53 and above always are */
+		return hist_add_whole_slow(h, v < 0x1p64 ? (uint64_t)v : UINT64_MAX, v);
+	if (count(h, v) < 0)
+		return -1;
+	h->fractions = 1;
+	q = (unsigned __int128)rint(v * 0x1p32);   /* below 2^85: V is below 2^53 */
+	sum_add128(h->f1, q);
+	sum_add_square(h->f2, q);
 	return 0;
 }
 
@@ -70,39 +215,11 @@ int hist_new_block(struct hist *h, int x)
 	return (h->block[x] = calloc(HIST_SUB, sizeof *h->block[x])) ? 0 : -1;
 }
 
-/* The mean and sum of squares of every value of H, hist_add_whole()'s ones
- * folded in (Chan et al.'s pairwise combination). */
-static void moments(const struct hist *h, double *mean, double *m2)
+double hist_sum(const struct hist *h)
 {
-	double n1 = (double)(h->n - h->wk), n2 = (double)h->wk, mw, d;
-	long double q, m2w;
-	*mean = h->mean;
-	*m2 = h->m2;
-	if (!h->wk)
-		return;
-	q = (long double)h->ws1 / n2;                         /* mean of v - wref */
-	mw = (double)((long double)h->wref + q);
-	m2w = (long double)h->ws2 - (long double)h->ws1 * q;  /* sum (d - q)^2 */
-	if (n1 == 0) {
-		*mean = mw;
-		*m2 = (double)m2w;
-		return;
-	}
-	d = mw - h->mean;
-	*mean = h->mean + d * n2 / (n1 + n2);
-	*m2 = h->m2 + (double)m2w + d * d * n1 * n2 / (n1 + n2);
-}
-
-/* Folds H's pending hist_add_whole() values into its mean and m2. */
-static void settle(struct hist *h)
-{
-	double mean, m2;
-	moments(h, &mean, &m2);
-	h->mean = mean;
-	h->m2 = m2;
-	h->wk = 0;
-	h->ws1 = 0;
-	h->ws2 = 0;
+	struct big t1, t2;
+	totals(h, &t1, &t2);
+	return (double)(big_ld(&t1) * 0x1p-32L);
 }
 
 double hist_mean(const struct hist *h)
@@ -114,32 +231,37 @@ double hist_mean(const struct hist *h)
 
 int hist_merge(struct hist *into, const struct hist *from)
 {
-	double n, c, d, fmean, fm2;
 	if (from->n == 0)
 		return 0;
-	settle(into);
-	moments(from, &fmean, &fm2);
 	for (int x = 0; x < HIST_EXPS; x++) {
 		if (!from->block[x])
 			continue;
-		if (!into->block[x] && !(into->block[x] = calloc(HIST_SUB, sizeof *into->block[x])))
+		if (!into->block[x] && hist_new_block(into, x) < 0)
 			return -1;
 		for (int s = 0; s < HIST_SUB; s++)
 			into->block[x][s] += from->block[x][s];
 	}
+	hist_merge_sums(into, from);
+	return 0;
+}
+
+void hist_merge_sums(struct hist *into, const struct hist *from)
+{
+	unsigned __int128 s2 = into->s2 + from->s2;
+	if (from->n == 0)
+		return;
 	into->zeros += from->zeros;
 	into->fractions |= from->fractions;
 	if (into->n == 0 || from->min < into->min)
 		into->min = from->min;
 	if (into->n == 0 || from->max > into->max)
 		into->max = from->max;
-	n = (double)into->n;
-	c = (double)from->n;
-	d = fmean - into->mean;
-	into->mean += d * c / (n + c);
-	into->m2 += fm2 + d * d * n * c / (n + c);
 	into->n += from->n;
-	return 0;
+	into->s1 += from->s1;
+	into->s2hi += from->s2hi + (s2 < from->s2);
+	into->s2 = s2;
+	big_add(into->f1, 4, from->f1, 4, 0);
+	big_add(into->f2, 4, from->f2, 4, 0);
 }
 
 void hist_free(struct hist *h)
@@ -189,7 +311,7 @@ double hist_stddev(const struct hist *h)
 	if (h->n < 2)
 		return 0;
 	moments(h, &mean, &m2);
-	return sqrt((m2 > 0 ? m2 : 0) / (double)(h->n - 1));
+	return sqrt(m2 / (double)(h->n - 1));
 }
 
 /* Count of bucket I in the order zeros, then every (x, s); for merging

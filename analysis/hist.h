@@ -17,16 +17,21 @@
 #define HIST_EMAX 72                 /* values at or above 2^71 share the top bucket */
 #define HIST_EXPS (HIST_EMAX - HIST_EMIN)
 
+/* Exact sums of values and of their squares, so that merging histograms in
+ * any order gives the same mean and deviation to the last bit (summaries,
+ * timeline-summary(5), are merged so). Whole numbers below 2^64 are summed
+ * as they are; a value that is not whole as the nearest whole number of
+ * 2^-32 (an error of at most 2^-33 each, far inside the buckets' 0.39%);
+ * values at or above 2^64 count as 2^64 - 1. */
 struct hist {
 	uint64_t n;                  /* values added */
 	uint64_t zeros;              /* values below 2^-33, counted as 0 */
 	double min, max;             /* exact */
-	double mean, m2;             /* Welford's mean and sum of squares of the values
-				      * hist_add() took; read them through hist_mean() */
-	uint64_t wk, wref;           /* hist_add_whole(): values not yet in mean and m2,
-				      * and the first of them */
-	__int128 ws1;                /* their sum of (v - wref) ... */
-	unsigned __int128 ws2;       /* ... and of (v - wref)^2, exact */
+	unsigned __int128 s1;        /* sum of the whole values v */
+	unsigned __int128 s2;        /* sum of v^2: bits 0-127 ... */
+	uint64_t s2hi;               /* ... and 128-191 */
+	uint64_t f1[4];              /* sum of q = v * 2^32 of the other values, 256 bits */
+	uint64_t f2[4];              /* sum of q^2, 256 bits (little-endian 64-bit limbs) */
 	int fractions;               /* a value added was not a whole number */
 	uint64_t *block[HIST_EXPS];  /* HIST_SUB counts per exponent, made on first use */
 };
@@ -37,19 +42,18 @@ int hist_add(struct hist *h, double v);
 /* Makes block X of H; -1 out of memory. For hist_add_whole(). */
 int hist_new_block(struct hist *h, int x);
 
+/* hist_add_whole() for V at or above 2^63, and hist_add() for whole values
+ * (the bucket of D, the sums of V). */
+int hist_add_whole_slow(struct hist *h, uint64_t v, double d);
+
 /* Adds the whole number V, as hist_add() would, in a few instructions: no
  * floating point, no division, no call (a stats pass adds one per entry).
  * Returns -1 out of memory, else 0. */
 static inline int hist_add_whole(struct hist *h, uint64_t v)
 {
-	int64_t d;
-	if (h->wk == 0)
-		h->wref = v;
-	d = (int64_t)(v - h->wref);
-	/* within 2^32 of the first, so ws2 stays exact (d^2 < 2^64); below 2^63,
-	 * so V converts to a double in one instruction */
-	if (d >= (1ll << 32) || d <= -(1ll << 32) || (int64_t)v < 0)
-		return hist_add(h, (double)v);
+	unsigned __int128 sq, s2;
+	if ((int64_t)v < 0)          /* V converts to a double in one instruction below */
+		return hist_add_whole_slow(h, v, (double)v);
 	if (v == 0) {
 		h->zeros++;
 	} else {
@@ -67,17 +71,30 @@ static inline int hist_add_whole(struct hist *h, uint64_t v)
 	if (h->n == 0 || (double)(int64_t)v > h->max)
 		h->max = (double)(int64_t)v;
 	h->n++;
-	h->wk++;
-	h->ws1 += d;
-	h->ws2 += (unsigned __int128)((__int128)d * d);
+	h->s1 += v;
+	sq = (unsigned __int128)v * v;
+	s2 = h->s2 + sq;
+	h->s2hi += s2 < sq;
+	h->s2 = s2;
 	return 0;
 }
+
+/* The sum of the values added (from the exact sums, rounded once). */
+double hist_sum(const struct hist *h);
 
 /* The mean of the values added. */
 double hist_mean(const struct hist *h);
 
 /* Adds every value of FROM to INTO. Returns -1 out of memory, else 0. */
 int hist_merge(struct hist *into, const struct hist *from);
+
+/* Adds everything of FROM but its bucket counts to INTO: n, zeros, min,
+ * max and the sums (a summary's reader adds the counts itself). */
+void hist_merge_sums(struct hist *into, const struct hist *from);
+
+/* Could H's sums be those of H->n real values (n sum v^2 >= (sum v)^2, and
+ * all zero for none)? For readers of summaries. */
+int hist_sums_sound(const struct hist *h);
 
 void hist_free(struct hist *h);
 

@@ -144,6 +144,27 @@ int anopts_group(const char *arg, char **labels, char **paths, int *n, const cha
 	return 1;
 }
 
+void anopts_fixed(const struct anopts *a, char *buf, size_t size)
+{
+	const struct an_options *o = &a->o;
+	size_t len = 0;
+	buf[0] = '\0';
+	if (o->per)
+		len += (size_t)snprintf(buf, size, " --per %s", o->per);
+	for (size_t i = 0; i + 3 < o->npairs && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, " --pair %s=%s", o->pairs[i].begin,
+					o->pairs[i].end);
+	if (o->bucket_arg && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --bucket %s=", o->bucket_arg);
+	for (size_t i = 0; o->bucket_arg && i < o->nedges && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, isinf(o->edges[i]) ? "%sinf" : "%s%.17g",
+					i ? "," : "", o->edges[i]);
+	if (len < size)
+		window_describe(&a->w, buf, size);
+	if (buf[0] == ' ')
+		memmove(buf, buf + 1, strlen(buf));
+}
+
 void anopts_free(struct anopts *a)
 {
 	/* the user's rules come first, the three built-in ones last */
@@ -153,13 +174,22 @@ void anopts_free(struct anopts *a)
 	}
 }
 
-/* The argument names pair ends carry, as " a b c", into BUF. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The argument names pair ends carry, as " a b c" in name order (the same
+ * however the files were shared among threads or summaries), into BUF. */
 static void end_args(const struct an_found *f, char *buf, size_t size)
 {
+	char *names[sizeof f->args / sizeof f->args[0]];
 	size_t len = 0;
 	buf[0] = '\0';
+	memcpy(names, f->args, f->nargs * sizeof *names);
+	qsort(names, f->nargs, sizeof *names, by_name);
 	for (size_t i = 0; i < f->nargs && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, " %s", f->args[i]);
+		len += (size_t)snprintf(buf + len, size - len, " %s", names[i]);
 }
 
 /* Warns of groups whose every pair moved nothing although both ends carry

@@ -74,6 +74,11 @@ void anopts_warn(const struct anopts *a, struct an *e, const char *cmd);
 #define ANOPTS_MAX_GROUPS 256
 int anopts_group(const char *arg, char **labels, char **paths, int *n, const char **why);
 
+/* The options of A that a summary fixes (timeline-summary(5)), in one
+ * canonical form into BUF of SIZE bytes: "--per packets --bucket
+ * packets=0,1,16,inf --from 1500000000ns"; "" for none. */
+void anopts_fixed(const struct anopts *a, char *buf, size_t size);
+
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);
 #endif

@@ -13,6 +13,7 @@
 #include "diff.h"
 #include "out.h"
 #include "readall.h"
+#include "sumfile.h"
 #include "table.h"
 #include "view.h"
 
@@ -36,11 +37,16 @@ static const char usage[] =
 	"fewer runs than a test needs to reach alpha (4 a side at 0.05) the\n"
 	"verdict is 'too few runs', never SLOWER.\n"
 	"\n" ANOPTS_USAGE DIFF_USAGE
+	"       --save-a FILE   also write what side A counted to FILE, a summary\n"
+	"                       stats and diff read as an input (timeline-summary(5))\n"
+	"       --save-b FILE   the same for side B\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
 	ANOPTS_OPTIONS,
 	DIFF_OPTIONS,
+	{ "save-a", required_argument, NULL, 'S' },
+	{ "save-b", required_argument, NULL, 'Y' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -57,6 +63,8 @@ static int parse_number(const char *s, double *v)
 struct args {
 	struct anopts a;
 	struct diffargs d;
+	const char *save[2];         /* --save-a, --save-b */
+	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 };
 
 int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
@@ -92,7 +100,12 @@ int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 /* Takes diff's own option C with ARG into CTX, a struct args. */
 static int own_option(void *ctx, int c, const char *arg, const char **why)
 {
-	return diff_option(&((struct args *)ctx)->d, c, arg, why);
+	struct args *d = ctx;
+	if (c == 'S' || c == 'Y') {
+		d->save[c == 'Y'] = arg;
+		return 1;
+	}
+	return diff_option(&d->d, c, arg, why);
 }
 
 static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT "t:a:h", options, own_option, NULL };
@@ -129,16 +142,41 @@ void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *cons
 		}
 }
 
-/* Reads the inputs of each side into its engine E[0] or E[1]; returns how
- * many could not be read. */
-static int read_sides(const struct args *d, struct an **e)
+/* Reads the inputs of each side into its engine E[0] or E[1], a run being
+ * each file's directory if RUNS_BY_DIR; returns how many could not be read. */
+static int read_into(const struct args *d, struct an **e, int runs_by_dir)
 {
 	struct readall r;
+	struct diffargs sides = d->d;
+	sides.runs_by_dir = runs_by_dir;
 	readall_init(&r, "diff");
 	r.w = &d->a.w;
-	diff_add_sides(&r, &d->d, e, NULL, 0);
+	r.fixed = d->fixed;
+	diff_add_sides(&r, &sides, e, NULL, 0);
 	readall_run(&r);
 	return r.problems;
+}
+
+/* Reads the sides into E; with --save-a or --save-b, at the finest grain
+ * first (each file its own run), written as summaries and added to E as
+ * their readers would. Returns how many inputs could not be read. */
+static int read_sides(const struct args *d, struct an **e)
+{
+	struct an_options full = d->a.o;
+	struct an_summary_map m = { d->fixed, NULL, d->d.runs_by_dir, 0 };
+	struct an *all[2];
+	int problems;
+	if (!d->save[0] && !d->save[1])
+		return read_into(d, e, d->d.runs_by_dir);
+	full.by = AN_SUMMARY_KEYS;
+	all[0] = an_new(&full);
+	all[1] = an_new(&full);
+	problems = read_into(d, all, 0);
+	for (int s = 0; s < 2; s++) {
+		problems += sumfile_save("diff", d->save[s], all[s], d->fixed, e[s], &m) < 0;
+		an_free(all[s]);
+	}
+	return problems;
 }
 
 void diff_title(char *buf, size_t size, const char *per, const struct diffargs *d,
@@ -189,6 +227,7 @@ int cmd_diff(int argc, char **argv)
 	int rc = parse_args(&d, argc, argv), problems;
 	if (rc >= 0)
 		return rc;
+	anopts_fixed(&d.a, d.fixed, sizeof d.fixed);
 	d.a.o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
 	e[0] = an_new(&d.a.o);
 	e[1] = an_new(&d.a.o);

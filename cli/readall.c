@@ -1,6 +1,9 @@
 /* readall.c: reading many logs into analysis engines, for `stats` and
  * `diff`: the walk of each input (its messages kept), a thread per CPU
- * reading the files, messages and progress printed in input order. */
+ * reading the files (logs, and summaries added whole), messages and
+ * progress printed in input order. */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include "commands.h"
 #include "input.h"
 #include "readall.h"
+#include "sumfile.h"
 #include "warm.h"
 
 void readall_init(struct readall *r, const char *cmd)
@@ -25,10 +29,13 @@ void readall_init(struct readall *r, const char *cmd)
 struct job {
 	char *path, *group, *run;
 	const char *cmd;
+	const char *fixed;           /* the options a summary must have been made with */
 	int named;
 	struct an *target[READALL_FEEDS];   /* the engines its entries go to */
 	size_t ntarget;
 	struct readall_file *fact;   /* what it was, when the reader keeps facts */
+	int group_given;             /* GROUP was given (--group): it relabels summaries too */
+	int runs_by_dir;
 	const struct window *w;      /* which entries go in (NULL: all) */
 	char *pre;                   /* the walk's messages before this file */
 	char *msgs;                  /* this file's own, when read on a worker */
@@ -49,14 +56,21 @@ static const tl_def *def_of(void *ctx, uint16_t msgid)
 static void begin_file(struct an *e, const struct job *j, struct input *in, uint64_t order)
 {
 	struct an_file file;
+	char *run;
 	file.path = in->path;
 	file.process = in->label;
 	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
 	file.group = j->group;
-	file.run = j->run;
+	/* a run is a file (or directory) of a host: two hosts' logs may have one path */
+	if (asprintf(&run, "%s\x1f%s", file.host, j->run) < 0)
+		abort();
+	file.run = run;
 	file.tsc_hz = in->info.tsc_hz;
-	file.order = order;
+	file.order = order << 32;   /* a summary's files take the orders after it */
+	file.written = in->info.cursor;
+	file.lost = in->info.cursor > in->info.used ? in->info.cursor - in->info.used : 0;
 	an_file_begin(e, &file, def_of, in);
+	free(run);
 }
 
 /* Feeds the entries of IN that job J's window keeps (all, without one)
@@ -86,6 +100,26 @@ static void feed(struct job *j, struct input *in, struct an **e)
 	}
 }
 
+/* Adds job J (number ORDER) to engine E if it is a summary; returns 0 if
+ * it is none (or cannot be opened here: input_open() says why). A job that
+ * feeds several engines (report) gives a summary to its first only. */
+static int run_summary(struct job *j, uint64_t order, struct an *e)
+{
+	struct an_summary_map m = { j->fixed, j->group_given ? j->group : NULL, j->runs_by_dir,
+				    order << 32 };
+	struct stat st;
+	int fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), is;
+	if (fd < 0)
+		return 0;
+	is = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && sumfile_probe(fd);
+	if (is && sumfile_read(j->cmd, j->path, fd, e, &m) < 0)
+		j->problems++;
+	else if (is)
+		j->read = 1;
+	close(fd);
+	return is;
+}
+
 /* Starts J's facts for IN (when the reader keeps them). */
 static void begin_fact(struct job *j, const struct input *in)
 {
@@ -103,7 +137,10 @@ static void begin_fact(struct job *j, const struct input *in)
 static void run_job(struct job *j, uint64_t order, struct an **e, int warm)
 {
 	int skipped, failed = 0;
-	struct input *in = input_open(j->cmd, j->path, j->named, &skipped);
+	struct input *in;
+	if (run_summary(j, order, e[0]))
+		return;
+	in = input_open(j->cmd, j->path, j->named, &skipped);
 	if (!in) {
 		j->problems += !skipped;
 		return;
@@ -119,6 +156,7 @@ static void run_job(struct job *j, uint64_t order, struct an **e, int warm)
 		warm_stop();
 	for (size_t k = 0; k < j->ntarget; k++) {
 		in->unknown = an_file_unknown(e[k]);
+		an_file_lost(e[k], tl_reader_skipped(in->r));
 		failed |= an_file_end(e[k]) < 0;
 	}
 	if (failed) {
@@ -140,6 +178,7 @@ struct queue {
 	struct an *const *e;         /* the engines of its files */
 	size_t ne;
 	const char *group;
+	int group_given;
 	char *buf;                   /* the walk's messages since the last file */
 	size_t len;
 };
@@ -188,6 +227,9 @@ static int queue_one(const char *path, int named, void *arg)
 	if (path && !(j->run = run_of(path, q->r->runs_by_dir)))
 		abort();
 	j->cmd = q->r->cmd;
+	j->fixed = q->r->fixed ? q->r->fixed : "";
+	j->group_given = q->group_given;
+	j->runs_by_dir = q->r->runs_by_dir;
 	j->named = named;
 	memcpy(j->target, q->e, q->ne * sizeof *q->e);
 	j->ntarget = q->ne;
@@ -223,7 +265,7 @@ void readall_add(struct readall *r, struct an *e, const char *path, const char *
 void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char *path,
 		    const char *group)
 {
-	struct queue q = { r, e, n > READALL_FEEDS ? READALL_FEEDS : n, group, NULL, 0 };
+	struct queue q = { r, e, n > READALL_FEEDS ? READALL_FEEDS : n, group, group != NULL, NULL, 0 };
 	char *copy = NULL;
 	if (!group)
 		q.group = group_of(path, &copy);

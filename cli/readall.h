@@ -1,6 +1,7 @@
 /* readall.h: reading many logs into analysis engines for `stats` and
  * `diff`: each input walked for its files, the files read on a thread per
- * CPU, their messages and the progress line printed in input order. */
+ * CPU, their messages and the progress line printed in input order. A
+ * summary (timeline-summary(5)) among them is added to the engine whole. */
 #ifndef TL_READALL_H
 #define TL_READALL_H
 #include "analysis.h"
@@ -23,6 +24,8 @@ struct readall_file {
 struct readall {
 	const struct window *w;      /* which entries go in (NULL: all) */
 	const char *cmd;             /* "stats" or "diff", for messages */
+	const char *fixed;           /* the options a summary fixes, as anopts_fixed()
+				      * gives them: summaries made otherwise are refused */
 	int problems;                /* inputs that could not be read */
 	int progress;                /* stderr is a terminal: show progress */
 	int runs_by_dir;             /* a run is a directory of logs, not one log */
@@ -38,9 +41,10 @@ struct readall {
  * the target's options.) */
 void readall_init(struct readall *r, const char *cmd);
 
-/* Finds every log under PATH, to be read into engine E by readall_run(),
- * labelled GROUP (NULL: the name of PATH if a directory, else of its
- * directory). */
+/* Finds every log and summary under PATH, to be read into engine E by
+ * readall_run(), labelled GROUP (NULL: the name of PATH if a directory,
+ * else of its directory; a summary's files then keep the groups they were
+ * summarized with). */
 void readall_add(struct readall *r, struct an *e, const char *path, const char *group);
 
 /* The same, each entry going to the N engines E (at most READALL_FEEDS;

@@ -1,8 +1,10 @@
 /* sink.c: writing files (see sink.h): whole buffers, zstd streams, copies
- * of logs, and the directories a file goes in. */
+ * of logs, files replaced atomically, and the directories a file goes in. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -91,6 +93,34 @@ int make_parents(const char *path)
 		if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
 			return -1;
 		*p = '/';
+	}
+	return 0;
+}
+
+int write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	int fd, saved;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device, FIFO or link (/dev/stdout): write through it, never replace it */
+		if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+			return -1;
+		saved = write_all(fd, buf, len) < 0 ? errno : 0;
+		close(fd);
+		return saved ? (errno = saved, -1) : 0;
+	}
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= sizeof tmp)
+		return errno = ENAMETOOLONG, -1;
+	if ((fd = mkstemp(tmp)) < 0)
+		return -1;
+	saved = fchmod(fd, mode) < 0 || write_all(fd, buf, len) < 0 ? errno : 0;
+	if (close(fd) < 0 && !saved)
+		saved = errno;
+	if (saved || rename(tmp, path) < 0) {
+		saved = saved ? saved : errno;
+		unlink(tmp);
+		return errno = saved, -1;
 	}
 	return 0;
 }

@@ -1,15 +1,24 @@
 /* sink.h: writing files: every byte of a buffer (write_all), plain or
- * through a zstd stream (struct sink), a copy of a log (sink_copy_log) and
- * the directories above a path (make_parents). Used by copy, gc and the
- * CTF writer. */
+ * through a zstd stream (struct sink), a copy of a log (sink_copy_log), a
+ * whole file replaced atomically (write_atomic), and the directories above
+ * a path (make_parents). Used by copy, gc, the CTF writer, summaries and
+ * the OpenMetrics file. */
 #ifndef TL_SINK_H
 #define TL_SINK_H
 #include <stddef.h>
+#include <sys/types.h>
 #include <zstd.h>
 #include "timeline.h"
 
 /* Writes the LEN bytes at BUF to FD, again after EINTR: 0, or -1 (errno). */
 int write_all(int fd, const void *buf, size_t len);
+
+/* Replaces the file PATH by the LEN bytes at BUF, of mode MODE: written to
+ * a temporary file beside it, then renamed over it, so that a reader sees
+ * the old file or the new one whole, never part of one. A PATH that exists
+ * and is no regular file (a FIFO, /dev/stdout) is written through instead.
+ * Returns 0, or -1 with errno set (the temporary file removed). */
+int write_atomic(const char *path, const void *buf, size_t len, mode_t mode);
 
 /* An output file, written plain (Z NULL) or through a zstd stream. */
 struct sink {

@@ -2,34 +2,48 @@
  * cycles go: lag percentiles per event, or cycles per unit of work from
  * begin/end pairs, grouped by event, app, process, cpu, numa, host, group
  * and batch size; and a breath summary per process. */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "anopts.h"
 #include "commands.h"
+#include "openmetrics.h"
 #include "out.h"
+#include "sink.h"
 #include "readall.h"
 #include "statsout.h"
+#include "sumfile.h"
 #include "table.h"
 #include "view.h"
 
 static const char usage[] =
 	"usage: timeline stats [OPTIONS] INPUT...\n"
 	"\n"
-	"Statistics over logs and directories of logs. By default, the lag of\n"
-	"every event (cycles since the previous entry of the same or a lower\n"
-	"level, as Snabb defines it) as n, min, p50, p90, p99, p99.9, max, mean\n"
-	"and stddev. With --per, first where the cycles go: each app's share of\n"
-	"the cycles of the breaths it ran in, per process, and the share no app\n"
-	"accounts for; then the cycles per unit of work of each begin/end pair.\n"
-	"Then the breath summary of each process.\n"
+	"Statistics over logs, directories of logs and summaries (--save). By\n"
+	"default, the lag of every event (cycles since the previous entry of the\n"
+	"same or a lower level, as Snabb defines it) as n, min, p50, p90, p99,\n"
+	"p99.9, max, mean and stddev. With --per, first where the cycles go: each\n"
+	"app's share of the cycles of the breaths it ran in, per process, and the\n"
+	"share no app accounts for; then the cycles per unit of work of each\n"
+	"begin/end pair. Then the breath summary of each process.\n"
 	"\n" ANOPTS_USAGE
 	"   -g, --group LABEL=PATH  read PATH as the group LABEL (inputs are\n"
 	"                       otherwise grouped by their directory's name)\n"
 	"       --hist          draw each row's histogram on a log scale\n"
 	"       --breaths       CSV: print the breath summary instead of the rows\n"
 	"       --overhead      CSV: print where the cycles go instead of the rows\n"
+	"       --save FILE     also write what was counted to FILE, a summary that\n"
+	"                       stats and diff read as an input (timeline-summary(5))\n"	"   -f openmetrics      Prometheus metrics: a histogram per row with le\n"
+	"                       buckets, counters per log (for node_exporter's\n"
+	"                       textfile collector; see timeline(1))\n"
+	"   -o, --output FILE   openmetrics: write FILE, replaced whole, not stdout\n"
+	"       --interval S    openmetrics: read the inputs again every S seconds\n"
+	"       --count N       with --interval: stop after N times\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
@@ -38,6 +52,10 @@ static const struct option options[] = {
 	{ "hist", no_argument, NULL, 'H' },
 	{ "breaths", no_argument, NULL, 'R' },
 	{ "overhead", no_argument, NULL, 'O' },
+	{ "save", required_argument, NULL, 'S' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "interval", required_argument, NULL, 'I' },
+	{ "count", required_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -47,6 +65,12 @@ struct args {
 	struct anopts a;
 	char *labels[ANOPTS_MAX_GROUPS], *paths[ANOPTS_MAX_GROUPS];   /* --group LABEL=PATH */
 	int ngroups, hist, breaths_only, overhead_only;
+	const char *save;            /* --save FILE */
+	int openmetrics;             /* --format openmetrics */
+	const char *output;          /* -o FILE */
+	double interval;             /* --interval S, 0: once */
+	uint64_t count;              /* --count N, 0: until a signal */
+	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -54,6 +78,7 @@ struct args {
 static int own_option(void *ctx, int c, const char *arg, const char **why)
 {
 	struct args *s = ctx;
+	char *end;
 	switch (c) {
 	case 'H':
 		s->hist = 1;
@@ -64,13 +89,32 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	case 'O':
 		s->overhead_only = 1;
 		return 1;
+	case 'S':
+		s->save = arg;
+		return 1;
+	case 'f':   /* the shared --format, but for openmetrics */
+		s->openmetrics = !strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus");
+		return s->openmetrics;
+	case 'o':
+		s->output = arg;
+		return 1;
+	case 'I':
+		s->interval = strtod(arg, &end);
+		if (end == arg || *end || !(s->interval > 0 && s->interval < 1e9))
+			return *why = "--interval takes seconds, e.g. 15 or 0.5", -1;
+		return 1;
+	case 'N':
+		if (parse_u64(arg, &s->count) || !s->count)
+			return *why = "--count takes a whole number of times, at least 1", -1;
+		return 1;
 	case 'g':
 		return anopts_group(arg, s->labels, s->paths, &s->ngroups, why);
 	}
 	return 0;
 }
 
-static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:h", options, own_option, NULL };
+static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:o:h", options, own_option,
+				    NULL };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
  * returns how many inputs could not be read. */
@@ -79,6 +123,7 @@ static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 	struct readall r;
 	readall_init(&r, "stats");
 	r.w = &s->a.w;
+	r.fixed = s->fixed;
 	for (int i = 0; i < s->ngroups; i++)
 		readall_add(&r, e, s->paths[i], s->labels[i]);
 	for (int i = optind; i < argc; i++)
@@ -129,6 +174,99 @@ static void print(const struct args *s, struct an *e)
 		table_free(ot);
 }
 
+/* --save: reads the inputs at the finest grain (every key a summary
+ * keeps), writes the summary, and adds it to E as a reader of it would;
+ * returns the number of problems. */
+static int read_and_save(struct args *s, struct an *e, int argc, char **argv)
+{
+	struct an_options full = s->a.o;
+	struct an_summary_map m = { s->fixed, NULL, 0, 0 };
+	struct an *all;
+	int problems;
+	full.by = AN_SUMMARY_KEYS;
+	all = an_new(&full);
+	problems = read_inputs(s, all, argc, argv);
+	problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;
+	an_free(all);
+	return problems;
+}
+
+/* Reads the inputs into a new engine: returns it, the problems in *PROBLEMS. */
+static struct an *read_all(struct args *s, int argc, char **argv, int *problems)
+{
+	struct an *e = an_new(&s->a.o);
+	*problems = s->save ? read_and_save(s, e, argc, argv) : read_inputs(s, e, argc, argv);
+	return e;
+}
+
+/* Writes E as metrics to -o's file, replaced whole, or to stdout; returns
+ * the problems (0 or 1). */
+static int write_metrics(const struct args *s, struct an *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	if (!s->output)
+		return openmetrics_write(stdout, e, &s->a.o) < 0;
+	if (!(f = open_memstream(&buf, &len)))
+		abort();
+	openmetrics_write(f, e, &s->a.o);
+	fclose(f);
+	if (write_atomic(s->output, buf, len, 0644) < 0) {
+		cli_error("stats", "%s: %s", s->output, strerror(errno));
+		free(buf);
+		return 1;
+	}
+	free(buf);
+	return 0;
+}
+
+static volatile sig_atomic_t stopped;
+
+static void stop(int sig)
+{
+	(void)sig;
+	stopped = 1;
+}
+
+/* Sleeps until T (CLOCK_MONOTONIC) plus S seconds, which T becomes, or a
+ * signal stopped the loop. */
+static void sleep_after(struct timespec *t, double s)
+{
+	double ns = (double)t->tv_nsec + fmod(s, 1) * 1e9;
+	t->tv_sec += (time_t)s + (time_t)(ns / 1e9);
+	t->tv_nsec = (long)fmod(ns, 1e9);
+	while (!stopped && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
+		;
+}
+
+/* --format openmetrics: the metrics once, or every --interval until
+ * --count or SIGINT/SIGTERM (which end the loop after the write under way). */
+static int run_metrics(struct args *s, int argc, char **argv)
+{
+	struct sigaction sa;
+	struct timespec t;
+	int problems = 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	for (uint64_t n = 1;; n++) {
+		struct an *e = read_all(s, argc, argv, &problems);
+		problems += write_metrics(s, e);
+		if (n == 1)
+			anopts_warn(&s->a, e, "stats");
+		an_free(e);
+		if (!s->interval || stopped || n == s->count)
+			break;
+		sleep_after(&t, s->interval);
+		if (stopped)
+			break;
+	}
+	return problems;
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	struct args s = { .ngroups = 0 };
@@ -138,11 +276,19 @@ int cmd_stats(int argc, char **argv)
 		return rc;
 	if (optind == argc && !s.ngroups)
 		return cli_usage_error("stats", usage, "missing input");
-	e = an_new(&s.a.o);
-	problems = read_inputs(&s, e, argc, argv);
-	print(&s, e);
-	anopts_warn(&s.a, e, "stats");
-	an_free(e);
+	if ((s.output || s.interval) && !s.openmetrics)
+		return cli_usage_error("stats", usage, "-o and --interval go with --format openmetrics");
+	if (s.count && !s.interval)
+		return cli_usage_error("stats", usage, "--count goes with --interval");
+	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
+	if (s.openmetrics) {
+		problems = run_metrics(&s, argc, argv);
+	} else {
+		e = read_all(&s, argc, argv, &problems);
+		print(&s, e);
+		anopts_warn(&s.a, e, "stats");
+		an_free(e);
+	}
 	for (int i = 0; i < s.ngroups; i++)
 		free(s.labels[i]);
 	anopts_free(&s.a);

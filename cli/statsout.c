@@ -144,7 +144,7 @@ static void share_row(struct table *t, const struct an_breaths *b, const char *a
 	table_add(t, (char *[]){ b->process, (char *)app, pct, cy, n });
 }
 
-struct table *statsout_overhead(const struct an *e, int format)
+struct table *statsout_overhead(struct an *e, int format)
 {
 	static const char *const cols[] = { "process", "app", "share%", "cycles", "breaths" };
 	size_t n;
@@ -164,7 +164,7 @@ struct table *statsout_overhead(const struct an *e, int format)
 	return t;
 }
 
-struct table *statsout_breaths(const struct an *e, int format)
+struct table *statsout_breaths(struct an *e, int format)
 {
 	static const char *const cols[] = { "process",      "group",         "breaths",
 					     "breaths/s",    "packets/breath", "bytes/packet",
@@ -173,6 +173,8 @@ struct table *statsout_breaths(const struct an *e, int format)
 	const struct an_breaths *b = an_breath_list(e, &n);
 	struct table *t = table_new("breaths", cols, 9);
 	for (size_t i = 0; i < n; i++) {
+		if (!b[i].n && !b[i].share_breaths)
+			continue;   /* a file without breath_end entries */
 		/* per second as N * hz / cycles, not N / (cycles / hz): one rounding */
 		double hz = b[i].hz ? (double)b[i].hz : NAN, cy = (double)b[i].cycles;
 		double br = (double)b[i].breaths, pk = (double)b[i].packets, by = (double)b[i].bytes;

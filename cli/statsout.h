@@ -17,13 +17,13 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 			   int format);
 
 /* The breath summary of each process of E. */
-struct table *statsout_breaths(const struct an *e, int format);
+struct table *statsout_breaths(struct an *e, int format);
 
 /* The table "overhead", where the breaths' cycles go (--per), as perf
  * report leads with: per process, each app's share of the cycles of the
  * breaths that hold its pairs, largest first, then "(no app)", the rest;
  * with the cycles and how many breaths they come from. */
-struct table *statsout_overhead(const struct an *e, int format);
+struct table *statsout_overhead(struct an *e, int format);
 
 /* The table "hist" of E's rows: per row, its values counted by power of
  * two, [from, below), the bins --hist draws (those with a count); the zeros

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,74 @@ int window_timed(const struct window *w)
 int window_any(const struct window *w)
 {
 	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
+}
+
+/* ---- describing ----------------------------------------------------------- */
+
+/* Appends to BUF (SIZE bytes, LEN used) what FMT gives. */
+static void add(char *buf, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (*len < size)
+		*len += (size_t)vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+}
+
+/* Bound B as option NAME: cycles, ns since the first entry, or UTC. */
+static void describe_bound(const char *name, const struct bound *b, char *buf, size_t size,
+			   size_t *len)
+{
+	time_t sec;
+	struct tm tm;
+	char day[32];
+	if (b->kind == W_UNIT)
+		add(buf, size, len, " %s %.17g", name, b->unit);
+	else if (b->kind == W_NS)
+		add(buf, size, len, " %s %lldns", name, (long long)b->v);
+	if (b->kind != W_WALL)
+		return;
+	sec = (time_t)(b->v >= 0 ? b->v / 1000000000 : -((-b->v + 999999999) / 1000000000));
+	gmtime_r(&sec, &tm);
+	strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+	add(buf, size, len, " %s %s.%09lldZ", name, day, (long long)(b->v - (int64_t)sec * 1000000000));
+}
+
+/* The bit set SET (of --cpu or --numa) as a list "0,2-5". */
+static void describe_set(const char *name, const uint64_t set[64], char *buf, size_t size,
+			 size_t *len)
+{
+	char sep = ' ';
+	add(buf, size, len, " %s", name);
+	for (unsigned v = 0; v < 4096; v++) {
+		unsigned end = v;
+		if (!in_set(set, v))
+			continue;
+		while (end + 1 < 4096 && in_set(set, end + 1))
+			end++;
+		add(buf, size, len, end > v ? "%c%u-%u" : "%c%u", sep, v, end);
+		sep = ',';
+		v = end;
+	}
+}
+
+void window_describe(const struct window *w, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	describe_bound("--from", &w->from, buf, size, &len);
+	describe_bound("--to", &w->to, buf, size, &len);
+	if (w->last_ns)
+		add(buf, size, &len, " --last %lluns", (unsigned long long)w->last_ns);
+	if (w->glob)
+		add(buf, size, &len, " --event %s", w->glob);
+	if (w->app)
+		add(buf, size, &len, " --app %s", w->app);
+	if (w->by_cpu)
+		describe_set("--cpu", w->cpus, buf, size, &len);
+	if (w->by_numa)
+		describe_set("--numa", w->numas, buf, size, &len);
 }
 
 /* ---- resolving ------------------------------------------------------------ */

@@ -68,6 +68,11 @@ int window_timed(const struct window *w);
 /* Whether W may leave any entry out: a time bound or a filter. */
 int window_any(const struct window *w);
 
+/* Appends to the string BUF (of SIZE bytes) W's options in one canonical
+ * form, each after a space: " --from 1500000000ns --cpu 0,2-5"; nothing
+ * when W keeps every entry. Equal windows give equal text. */
+void window_describe(const struct window *w, char *buf, size_t size);
+
 /* Resolves W for input IN, whose first entry has timestamp T0, into *S
  * (W_UNIT bounds count as cycles). Returns 0, or -1 after reporting as
  * "timeline CMD: PATH: problem" a bound the log cannot place in time. */

@@ -645,6 +645,281 @@ START_TEST(test_zstd_bombs_and_cut_frames)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * Summaries (timeline-summary(5)): bodies built here, byte by byte
+ * ------------------------------------------------------------------------ */
+
+struct bytes {
+	unsigned char b[1024];
+	size_t n;
+};
+
+/* Appends V as LEB128. */
+static void leb(struct bytes *o, uint64_t v)
+{
+	do {
+		o->b[o->n++] = (unsigned char)((v & 0x7f) | (v >> 7 ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
+static void raw(struct bytes *o, const void *p, size_t n)
+{
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
+
+/* Appends section TAG holding S. */
+static void section(struct bytes *o, uint64_t tag, const struct bytes *s)
+{
+	leb(o, tag);
+	leb(o, s->n);
+	raw(o, s->b, s->n);
+}
+
+/* What a row holds, which each case changes: one event "x.tick" of two
+ * values of 5 (bucket 4384: 5 is in [4, 8), sub-bucket 32). */
+struct row {
+	uint64_t key0, bucket, n, s2, gap, count;
+	int nan_min, wide_key;       /* min a NaN; key0 a number of 70 bits */
+};
+static const struct row ROW = { 1, 0, 2, 50, 4384, 2, 0, 0 };
+
+static void put_row(struct bytes *o, const struct row *r)
+{
+	static const unsigned char nan[8] = { 0, 0, 0, 0, 0, 0, 0xf8, 0x7f };
+	if (r->wide_key)
+		raw(o, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f", 10);
+	else
+		leb(o, r->key0);
+	for (int k = 1; k < 8; k++)
+		leb(o, 0);                       /* the other keys: none */
+	leb(o, r->bucket);
+	leb(o, 1);
+	leb(o, 1000000000);                      /* hz_set, lo, hi: the good logs' 1 GHz */
+	leb(o, 1000000000);
+	for (int k = 0; k < 4; k++)
+		leb(o, 0);                       /* cycles, units, empty, diffed */
+	leb(o, r->n);
+	leb(o, 0);                               /* zeros */
+	if (r->nan_min) {
+		leb(o, 1);
+		raw(o, nan, 8);
+	} else {
+		leb(o, 10);                      /* min 5 */
+	}
+	leb(o, 10);                              /* max 5 */
+	leb(o, 0);                               /* fractions */
+	leb(o, 10), leb(o, 0);                   /* s1 */
+	leb(o, r->s2), leb(o, 0), leb(o, 0);     /* s2 */
+	for (int k = 0; k < 8; k++)
+		leb(o, 0);                       /* f1, f2 */
+	leb(o, 1);
+	leb(o, r->gap);
+	leb(o, r->count);
+}
+
+/* The body: options OPTS, the strings "x.tick" (or STR of SLEN bytes), the
+ * rows section (NROWS, claimed, then row R), found with NARGS names. */
+static void put_body(struct bytes *o, const char *opts, const char *str, size_t slen,
+		     uint64_t nrows, const struct row *r, uint64_t nargs)
+{
+	struct bytes sec = { .n = 0 };
+	leb(&sec, strlen(opts));
+	raw(&sec, opts, strlen(opts));
+	section(o, 1, &sec);
+	sec.n = 0;
+	leb(&sec, 1);
+	leb(&sec, slen);
+	raw(&sec, str, slen);
+	section(o, 2, &sec);
+	sec.n = 0;
+	leb(&sec, nrows);
+	put_row(&sec, r);
+	section(o, 3, &sec);
+	sec.n = 0;
+	for (int k = 0; k < 4; k++)
+		leb(&sec, 0);
+	leb(&sec, nargs);
+	for (uint64_t k = 0; k < nargs; k++)
+		leb(&sec, 1);
+	section(o, 6, &sec);
+}
+
+/* Writes the summary NAME: the header (MAJOR, FLAGS, the body's size + SIZE_OFF
+ * as stored, RAW as its raw size unless 0) then BODY; returns its path. */
+static const char *summary(const char *name, const struct bytes *body, uint16_t major,
+			   uint32_t flags, int64_t size_off, uint64_t raw_size)
+{
+	static const unsigned char magic[8] = { 0x89, 'T', 'L', 'S', '\r', '\n', 0x1a, '\n' };
+	unsigned char f[32 + sizeof body->b];
+	const char *p = path_in(fx_dir, name);
+	memcpy(f, magic, 8);
+	put16(f, 8, major);
+	put16(f, 10, 0);
+	put32(f, 12, flags);
+	put64(f, 16, (uint64_t)((int64_t)body->n + size_off));
+	put64(f, 24, raw_size ? raw_size : body->n);
+	memcpy(f + 32, body->b, body->n);
+	write_file(p, f, 32 + body->n);
+	return p;
+}
+
+/* A body with one change from the sound one, in NAME: must be refused with
+ * "damaged summary (WHY)" by stats and stats -f json, the good logs read. */
+static void check_summary_body(const char *name, const struct bytes *body, const char *why)
+{
+	const char *p = summary(name, body, 1, 0, 0, 0);
+	char *want = xasprintf("%s: damaged summary (%s)\n", p, why);
+	check_cmd("", "stats", p, "", want, 2);
+	check_cmd("", "stats -f json", p, "", want, 2);
+	free(want);
+}
+
+START_TEST(test_summary_bodies_that_lie)
+{
+	struct bytes b = { .n = 0 }, s = { .n = 0 };
+	struct row r = ROW;
+	char *out, *c, *why;
+	/* the sound one is read: its row beside the good logs' */
+	put_body(&b, "", "x.tick", 6, 1, &r, 0);
+	c = xasprintf("%s stats %s %s %s", timeline_bin(), good1, summary("ok.sum", &b, 1, 0, 0, 0), good2);
+	ck_assert_int_eq(run(c, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "\nx.tick  2    5    5    5    5      5    5     5       0       5       5\n"),
+		      "%s", out);
+	free(out);
+	free(c);
+	/* a section a later minor version adds is skipped */
+	section(&b, 9, &(struct bytes){ .b = { 1, 2, 3 }, .n = 3 });
+	check_cmd("", "stats", summary("minor.sum", &b, 1, 0, 0, 0), summary("ok.sum", &b, 1, 0, 0, 0), "", 0);
+	/* counts, references and buckets */
+	b.n = 0;
+	put_body(&b, "", "x.tick", 6, 200, &r, 0);
+	put_row(&s, &r);
+	why = xasprintf("a count of 200 with %zu bytes left", s.n);   /* the row's */
+	s.n = 0;
+	check_summary_body("count.sum", &b, why);
+	free(why);
+#define CASE(FIELD, V, NAME, WHY)                                      \
+	do {                                                           \
+		r = ROW;                                               \
+		r.FIELD = V;                                           \
+		b.n = 0;                                               \
+		put_body(&b, "", "x.tick", 6, 1, &r, 0);               \
+		check_summary_body(NAME, &b, WHY);                     \
+	} while (0)
+	CASE(key0, 5, "ref.sum", "row 0: string 5 of 1");
+	CASE(count, 1, "add.sum", "row 0: buckets hold 1 values, the histogram 2");
+	CASE(count, 0, "zero.sum", "row 0: bucket 4384 past the last or empty");
+	CASE(gap, 13312, "past.sum", "row 0: bucket 13312 past the last or empty");
+	CASE(s2, 49, "sums.sum", "row 0: sums no set of 2 values can have");
+	CASE(key0, UINT64_MAX, "wide.sum", "row 0: string 18446744073709551615 of 1");
+	CASE(nan_min, 1, "nan.sum", "row 0: a value that is negative or not finite");
+	CASE(bucket, 1, "range.sum", "row 0: bucket range 0 of 0");
+	CASE(wide_key, 1, "long.sum", "row 0: a number over 64 bits");
+#undef CASE
+	/* strings, sections */
+	b.n = 0;
+	put_body(&b, "", "x\0y", 3, 1, &ROW, 0);
+	check_summary_body("nul.sum", &b, "a NUL inside string 1");
+	b.n = 0;
+	put_body(&b, "", "x.tick", 6, 1, &ROW, 65);
+	check_summary_body("args.sum", &b, "65 argument names found");
+	b.n = 0;
+	leb(&s, 0);
+	leb(&s, 7);                              /* a byte past the options */
+	section(&b, 1, &s);
+	check_summary_body("left.sum", &b, "1 bytes left over in section 1");
+	b.n = 0;
+	section(&b, 3, &(struct bytes){ .b = { 0 }, .n = 1 });
+	check_summary_body("order.sum", &b, "section 3 before the options and strings");
+	b.n = 0;
+	leb(&b, 1);
+	leb(&b, 1000);
+	check_summary_body("long2.sum", &b, "section 1 of 1000 bytes, 0 left");
+	b.n = 0;
+	check_summary_body("empty.sum", &b, "no options or strings");
+}
+END_TEST
+
+/* Saves good1's summary made with OPTIONS as fx_dir/NAME; returns its path. */
+static const char *save_good1(const char *options, const char *name)
+{
+	char *c = xasprintf("%s stats %s --save %s/%s %s", timeline_bin(), options, fx_dir, name,
+			    good1);
+	ck_assert_int_eq(run(c, NULL, NULL), 0);
+	free(c);
+	return path_in(fx_dir, name);
+}
+
+START_TEST(test_summary_headers_cuts_and_frames_that_lie)
+{
+	struct bytes b = { .n = 0 };
+	char *problem;
+	const char *p;
+	unsigned char *f;
+	size_t len;
+	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
+	p = summary("v2.sum", &b, 2, 0, 0, 0);
+	problem = xasprintf("%s: summary format version 2.0 is not supported (this reader reads 1.x)\n", p);
+	check_cmd("", "stats", p, "", problem, 2);
+	free(problem);
+	p = summary("flags.sum", &b, 1, 2, 0, 0);
+	problem = xasprintf("%s: damaged summary header (flags 2, a body of %zu bytes giving %zu)\n", p,
+			    b.n, b.n);
+	check_cmd("", "stats", p, "", problem, 2);
+	free(problem);
+	p = summary("claim.sum", &b, 1, 1, 0, 1ull << 40);
+	problem = xasprintf("%s: damaged summary header (flags 1, a body of %zu bytes giving "
+			    "1099511627776)\n", p, b.n);
+	check_cmd("", "stats", p, "", problem, 2);
+	free(problem);
+	p = summary("short.sum", &b, 1, 0, 5, 0);
+	problem = xasprintf("%s: truncated: header says %zu bytes, file has %zu\n", p, 32 + b.n + 5,
+			    32 + b.n);
+	check_cmd("", "stats", p, "", problem, 2);
+	free(problem);
+	p = summary("long.sum", &b, 1, 0, -5, 0);
+	problem = xasprintf("%s: damaged summary header (%zu bytes, file has %zu)\n", p, 32 + b.n - 5,
+			    32 + b.n);
+	check_cmd("", "stats", p, "", problem, 2);
+	free(problem);
+	/* cut inside the header: 8 to 31 bytes are a summary's start, below 8 not */
+	for (size_t cut = 8; cut < 32; cut += 23) {
+		f = (unsigned char *)read_file(path_in(fx_dir, "long.sum"), &len);
+		write_file(p = path_in(fx_dir, "cut.sum"), f, cut);
+		problem = xasprintf("%s: truncated: %zu bytes, shorter than a summary header\n", p, cut);
+		check_cmd("", "stats", p, "", problem, 2);
+		free(problem);
+		free(f);
+	}
+	/* a real summary: its frame's magic damaged; its raw size one short, one over */
+	save_good1("", "real.sum");
+	for (int k = 0; k < 3; k++) {
+		static const char *const why[] = { "Unknown frame descriptor",
+						   "Destination buffer is too small",
+						   "shorter than its header gives" };
+		f = (unsigned char *)read_file(path_in(fx_dir, "real.sum"), &len);
+		if (k == 0)
+			f[32] ^= 0x5a;
+		else
+			put64(f, 24, (f[24] | (uint64_t)f[25] << 8) + (k == 1 ? -1 : 1));
+		write_file(p = path_in(fx_dir, "frame.sum"), f, len);
+		problem = xasprintf("%s: damaged summary body: %s\n", p, why[k]);
+		check_cmd("", "stats", p, "", problem, 2);
+		free(problem);
+		free(f);
+	}
+	/* made with other fixed options */
+	p = save_good1("--per packets", "per.sum");
+	problem = xasprintf("%s: made with '--per packets' but read with '' (a summary fixes --per, "
+			    "--pair, --bucket and the window: --from, --to, --last, --event, --app, "
+			    "--cpu and --numa; read it with the same)\n", p);
+	check_cmd("", "stats", p, "", problem, 2);
+	free(problem);
+}
+END_TEST
+
 Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -670,6 +945,8 @@ Suite *hostile_suite(void)
 	tcase_add_test(t, test_unreadable_file);
 	tcase_add_test(t, test_directory_of_10000_small_files_one_of_them_cut);
 	tcase_add_test(t, test_zstd_bombs_and_cut_frames);
+	tcase_add_test(t, test_summary_bodies_that_lie);
+	tcase_add_test(t, test_summary_headers_cuts_and_frames_that_lie);
 	suite_add_tcase(s, t);
 	return s;
 }

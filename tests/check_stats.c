@@ -22,7 +22,7 @@ START_TEST(test_hist_gives_exact_moments_and_quantiles_within_0_39_percent)
 		ck_assert_int_eq(hist_add(&h, v), 0);
 	ck_assert_uint_eq(h.n, 1000);
 	ck_assert(h.min == 1 && h.max == 1000);
-	ck_assert(fabs(h.mean - 500.5) < 1e-9);
+	ck_assert(hist_mean(&h) == 500.5);
 	ck_assert(fabs(hist_stddev(&h) - 288.8194360957494) < 1e-6);
 	/* nearest rank: p50 is the 500th value, p90 the 900th, p99 the 990th */
 	ck_assert(fabs(hist_quantile(&h, 0.5) - 500) <= 500 * 0.0039);
@@ -80,6 +80,63 @@ START_TEST(test_hist_add_whole_is_hist_add_for_whole_numbers)
 	hist_free(&b);
 	hist_free(&w);
 	hist_free(&m);
+}
+END_TEST
+
+START_TEST(test_hist_moments_are_the_same_to_the_bit_whatever_the_merge_order)
+{
+	/* lags far apart (1 to 2^62), fractions of cycles per packet: one
+	 * histogram fed in order against four merged in two orders */
+	struct hist all, part[4], m1, m2;
+	double mean, sd;
+	memset(&all, 0, sizeof all);
+	memset(part, 0, sizeof part);
+	memset(&m1, 0, sizeof m1);
+	memset(&m2, 0, sizeof m2);
+	for (uint64_t i = 0; i < 4000; i++) {
+		/* 2^64 - 1 in parts 0 and 1: squares whose sum carries past 128 bits
+		 * in every merge of the two */
+		uint64_t v = i < 2 ? UINT64_MAX
+				   : (i * 2654435761u) % 100000 + (i % 7 == 0 ? 1ull << (i % 63) : 0);
+		double f = (double)((i * 40503u) % 70001) / (double)(i % 29 + 3);
+		ck_assert_int_eq(hist_add_whole(&all, v), 0);
+		ck_assert_int_eq(hist_add(&all, f), 0);
+		ck_assert_int_eq(hist_add_whole(&part[i % 4], v), 0);
+		ck_assert_int_eq(hist_add(&part[(i + 1) % 4], f), 0);
+	}
+	for (int k = 0; k < 4; k++) {
+		ck_assert_int_eq(hist_merge(&m1, &part[k]), 0);
+		ck_assert_int_eq(hist_merge(&m2, &part[(k * 3 + 2) % 4]), 0);
+	}
+	mean = hist_mean(&all);
+	sd = hist_stddev(&all);
+	ck_assert(memcmp(&mean, &(double){ hist_mean(&m1) }, sizeof mean) == 0);
+	ck_assert(memcmp(&mean, &(double){ hist_mean(&m2) }, sizeof mean) == 0);
+	ck_assert(memcmp(&sd, &(double){ hist_stddev(&m1) }, sizeof sd) == 0);
+	ck_assert(memcmp(&sd, &(double){ hist_stddev(&m2) }, sizeof sd) == 0);
+	ck_assert_uint_eq(m1.n, 8000);
+	/* a merge whose sums of squares carry past 128 bits: 2^64 - 1 and
+	 * 2^64 - 1 - 2^40, each alone, merged: deviation 2^40 / sqrt(2) */
+	hist_free(&m2);
+	memset(&m2, 0, sizeof m2);
+	hist_free(&part[0]);
+	memset(&part[0], 0, sizeof part[0]);
+	ck_assert_int_eq(hist_add_whole(&m2, UINT64_MAX), 0);
+	ck_assert_int_eq(hist_add_whole(&part[0], UINT64_MAX - (1ull << 40)), 0);
+	ck_assert_int_eq(hist_merge(&m2, &part[0]), 0);
+	ck_assert(hist_stddev(&m2) == sqrt(0x1p79));   /* m2 = 2^80 / 2 */
+	/* fractions are summed exactly too: k + 0.25 for k = 1..1000 */
+	hist_free(&m1);
+	memset(&m1, 0, sizeof m1);
+	for (uint64_t x = 1; x <= 1000; x++)
+		ck_assert_int_eq(hist_add(&m1, (double)x + 0.25), 0);
+	ck_assert(hist_mean(&m1) == 500.75);
+	ck_assert(fabs(hist_stddev(&m1) - 288.8194360957494) < 1e-9);
+	hist_free(&all);
+	hist_free(&m1);
+	hist_free(&m2);
+	for (int k = 0; k < 4; k++)
+		hist_free(&part[k]);
 }
 END_TEST
 
@@ -459,6 +516,7 @@ Suite *stats_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_hist_gives_exact_moments_and_quantiles_within_0_39_percent);
 	tcase_add_test(t, test_hist_add_whole_is_hist_add_for_whole_numbers);
+	tcase_add_test(t, test_hist_moments_are_the_same_to_the_bit_whatever_the_merge_order);
 	tcase_add_test(t, test_mann_whitney_p_values_match_hand_computations);
 	tcase_add_test(t, test_change_ci_brackets_a_20_percent_shift);
 	tcase_add_test(t, test_stats_lag_takes_the_nearest_previous_entry_of_a_lower_or_equal_level);

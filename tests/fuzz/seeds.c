@@ -1,6 +1,7 @@
 /* seeds.c: writes the harnesses' seed corpora into DIR/<harness>/: small
  * logs of ours (plain, wrapped, with attributes), small Snabb v2 and v3
- * files, their zstd copies, definitions and events files. Run by
+ * files, their zstd copies, definitions and events files, and summaries
+ * (timeline-summary(5)) of a small log, whole and as bare bodies. Run by
  * `make fuzz` before fuzzing; the corpora are generated, not committed.
  * native/ and snabb/ seeds lack their first 8 bytes: the harness adds them. */
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <math.h>
+#include "summary.h"
 #include "timeline.h"
 
 static const char *dir;
@@ -74,6 +77,94 @@ static void native(const char *name, uint64_t entries, int n)
 	free(data);
 }
 
+/* The definition of MSGID, for the engine: the reader's. */
+static const tl_def *def_of(void *r, uint16_t msgid)
+{
+	return tl_reader_def(r, msgid);
+}
+
+/* Summaries of a small log of breaths and pushes, read into an engine made
+ * with K's options (0: lags; 1: --per packets --bucket): summary/ gets the
+ * whole file (first byte 1) and its body uncompressed (first byte 0), as
+ * the harness takes them. */
+static void summary(const char *log, int k)
+{
+	static const double edges[] = { 0, 1, 16, INFINITY };
+	struct an_options o = { .by = AN_SUMMARY_KEYS, .pairs = an_default_pairs, .npairs = 3 };
+	struct an_file f = { log, "seed[1]", "host", "group", NULL, 1000000000, 0 };
+	const char *fixed = k ? "--per packets --bucket packets=0,1,16,inf" : "";
+	unsigned char *file, *body;
+	size_t n, raw;
+	tl_error err;
+	tl_reader *r = tl_reader_open(log, &err);
+	tl_entry e;
+	struct an *a;
+	char name[32];
+	if (k)
+		o.per = "packets", o.bucket_arg = "packets", o.edges = edges, o.nedges = 4;
+	if (!r || !(a = an_new(&o)))
+		exit(1);
+	an_file_begin(a, &f, def_of, r);
+	while (tl_reader_next(r, &e))
+		an_entry(a, &e);
+	an_file_end(a);
+	if (an_summary_write(a, fixed, &file, &n) < 0)
+		exit(1);
+	raw = (size_t)file[24] | (size_t)file[25] << 8 | (size_t)file[26] << 16;
+	if (!(body = malloc(raw + 1)) || ZSTD_decompress(body + 1, raw, file + 32, n - 32) != raw)
+		exit(1);
+	body[0] = 0;
+	snprintf(name, sizeof name, "body%d", k);
+	put("summary", name, body, raw + 1);
+	file = realloc(file, n + 1);
+	memmove(file + 1, file, n);
+	file[0] = 1;
+	snprintf(name, sizeof name, "file%d", k);
+	put("summary", name, file, n + 1);
+	free(file);
+	free(body);
+	an_free(a);
+	tl_reader_close(r);
+}
+
+/* A log of N breaths, each with two pushes of app lookup, for summary(). */
+static void breaths(int n)
+{
+	char p[4096];
+	tl_options o = { .entries = 256, .strings_bytes = 1024, .clock = TL_CLOCK_MANUAL,
+			 .tsc_hz = 1000000000, .name = "seed", .no_prefault = 1 };
+	static const char *const defs[] = {
+		"1,6|engine.breath_start: breath totalpackets totalbytes\nA breath.",
+		"1,6|engine.breath_end: breath totalpackets totalbytes\nIts end.",
+		"5,5|app.push: inpackets\nPush.", "5,5|app.pushed: inpackets\nPushed.",
+	};
+	uint16_t ids[4];
+	uint64_t t = 1000, pk = 0;
+	tl_error err;
+	tl_log *log;
+	snprintf(p, sizeof p, "%s/breaths.timeline", dir);
+	if (!(log = tl_open(p, &o, &err)) || tl_register(log, defs, 2, NULL, ids, &err) ||
+	    tl_register(log, defs + 2, 2, "app=lookup", ids + 2, &err))
+		exit(1);
+	for (int b = 0; b < n; b++) {
+		tl_set_manual_clock(log, t += 100, (uint16_t)(b % 2));
+		tl_append(log, ids[0], (uint64_t)b, pk, pk * 60, 0, 0, 0);
+		for (int i = 0; i < 2; i++) {
+			tl_set_manual_clock(log, t += 7, (uint16_t)(b % 2));
+			tl_append(log, ids[2], pk, 0, 0, 0, 0, 0);
+			pk += (uint64_t)(b * 7 + i) % 33;
+			tl_set_manual_clock(log, t += 40 + (uint64_t)b % 13, (uint16_t)(b % 2));
+			tl_append(log, ids[3], pk, 0, 0, 0, 0, 0);
+		}
+		tl_set_manual_clock(log, t += 20, (uint16_t)(b % 2));
+		tl_append(log, ids[1], (uint64_t)b, pk, pk * 60, 0, 0, 0);
+	}
+	tl_close(log);
+	summary(p, 0);
+	summary(p, 1);
+	unlink(p);
+}
+
 /* A Snabb file of version MAJOR with 8 slots, 5 used, wrapped after 3. */
 static void snabb(const char *name, unsigned major)
 {
@@ -136,5 +227,6 @@ int main(int argc, char **argv)
 		put("defs", name, defs[i], strlen(defs[i]));
 	}
 	put("events", "engine.events", events, sizeof events - 1);
+	breaths(30);
 	return 0;
 }

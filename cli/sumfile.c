@@ -1,0 +1,100 @@
+/* sumfile.c: summary files on disk (see sumfile.h): the probe, reading a
+ * whole file no larger than a summary may be, and saving. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "commands.h"
+#include "sink.h"
+#include "sumfile.h"
+
+int sumfile_probe(int fd)
+{
+	unsigned char magic[8];
+	return pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+	       an_summary_probe(magic, sizeof magic);
+}
+
+/* Reads the whole of FD (of SIZE bytes by fstat) into a malloc'd *BUF;
+ * *GOT gets what there was, which may be less if it shrank. 0, or -1 with
+ * errno set. */
+static int read_whole(int fd, size_t size, unsigned char **buf, size_t *got)
+{
+	*got = 0;
+	if (!(*buf = malloc(size ? size : 1)))
+		return -1;
+	while (*got < size) {
+		ssize_t n = pread(fd, *buf + *got, size - *got, (off_t)*got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(*buf);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
+int sumfile_read(const char *cmd, const char *path, int fd, struct an *e,
+		 const struct an_summary_map *m)
+{
+	struct stat st;
+	unsigned char *buf;
+	size_t got;
+	char err[512];
+	int rc;
+	if (fstat(fd, &st) != 0) {
+		cli_error(cmd, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((uint64_t)st.st_size > AN_SUMMARY_HEADER + AN_SUMMARY_MAX_BODY) {
+		cli_error(cmd, "%s: %lld bytes, over the %llu a summary may hold", path,
+			  (long long)st.st_size, AN_SUMMARY_HEADER + AN_SUMMARY_MAX_BODY);
+		return -1;
+	}
+	if (read_whole(fd, (size_t)st.st_size, &buf, &got) != 0) {
+		cli_error(cmd, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((rc = an_summary_read(e, buf, got, m, err, sizeof err)) < 0)
+		cli_error(cmd, "%s: %s", path, err);
+	free(buf);
+	return rc;
+}
+
+int sumfile_save(const char *cmd, const char *path, struct an *e, const char *fixed,
+		 struct an *show, const struct an_summary_map *m)
+{
+	unsigned char *file;
+	size_t size;
+	char err[512];
+	if (an_summary_write(e, fixed, &file, &size) < 0) {
+		cli_error(cmd, "%s: out of memory", path);
+		return -1;
+	}
+	if (path && write_atomic(path, file, size, 0644) < 0) {
+		cli_error(cmd, "%s: %s", path, strerror(errno));
+		free(file);
+		return -1;
+	}
+	/* what E counted, projected to SHOW's keys: read back when the map
+	 * changes keys (runs by directory, a group), else merged, the same */
+	if (show && !m->runs_by_dir && !m->group && an_merge(show, e) < 0) {
+		cli_error(cmd, "out of memory");
+		free(file);
+		return -1;
+	}
+	if (show && (m->runs_by_dir || m->group) &&
+	    an_summary_read(show, file, size, m, err, sizeof err) < 0) {
+		cli_error(cmd, "%s: %s", path ? path : "summary", err);   /* a bug: it must read back */
+		free(file);
+		return -1;
+	}
+	free(file);
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* check_metrics.c: `stats --format openmetrics`: every `le` bucket counts
+ * exactly the values below its edge, the edges are no more than 1.1908
+ * apart (the documented error of histogram_quantile), promtool check
+ * metrics accepts what is printed (names and labels with quotes and
+ * backslashes too), and --interval rewrites the file whole. The run against
+ * node_exporter and Prometheus is tests/prometheus.sh. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util.h"
+
+/* Runs `cd TEST_DIR && CMD` with "TL" in CMD the timeline program; checks
+ * the exit status is WANT; returns stdout. */
+static char *sh(int want, const char *cmd)
+{
+	char *c = xasprintf("cd %s && TL=%s && { %s; }", test_dir, timeline_bin(), cmd), *out, *err;
+	int rc = run(c, &out, &err);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", c, rc, want, err);
+	free(c);
+	free(err);
+	return out;
+}
+
+/* A log, TEST_DIR/NAME, of the manual clock at 1 GHz: e.tick after each lag
+ * 1, 2, ..., 100 in the order 37 k mod 101 walks them. */
+static void lags_1_to_100(const char *name)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 256);
+	uint64_t t = 1000;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
+	for (int k = 0; k <= 100; k++) {
+		t += k ? (uint64_t)(37 * k % 101) : 0;
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, id, (uint64_t)k, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+START_TEST(test_le_buckets_count_exactly_the_values_below_each_edge)
+{
+	char *out, *line, *save = NULL;
+	double prev = 0;
+	int nle = 0, inf = 0;
+	lags_1_to_100("a.timeline");
+	out = sh(0, "$TL stats -f openmetrics a.timeline");
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		double le;
+		unsigned long long count;
+		if (sscanf(line, "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"+Inf\"} %llu", &count) == 1) {
+			ck_assert_uint_eq(count, 100);
+			inf++;
+		} else if (sscanf(line, "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"%lf\"} %llu", &le,
+				  &count) == 2) {
+			/* the lags below le: 1 .. ceil(le) - 1 */
+			double want = fmin(fmax(ceil(le) - 1, 0), 100);
+			ck_assert_msg(count == (unsigned long long)want, "le %g: %llu", le, count);
+			ck_assert_msg(nle == 0 ? le == 1 : le > prev && le <= prev * 1.1908, "le %g after %g",
+				      le, prev);
+			prev = le;
+			nle++;
+		}
+	}
+	ck_assert_int_eq(nle, 129);
+	ck_assert(prev == 4294967296.0);
+	ck_assert_int_eq(inf, 1);
+	free(out);
+	out = sh(0, "$TL stats -f openmetrics a.timeline | grep -v -e _bucket -e '{process='");
+	ck_assert_str_eq(out,
+		"# HELP timeline_lag_cycles Cycles since the previous entry of the same or a lower "
+		"level, over the entries the logs hold now (a snapshot: histogram_quantile() of the "
+		"buckets, not of their rate)\n"
+		"# TYPE timeline_lag_cycles histogram\n"
+		"timeline_lag_cycles_sum{event=\"e.tick\"} 5050\n"
+		"timeline_lag_cycles_count{event=\"e.tick\"} 100\n"
+		"# HELP timeline_breaths_total The breath number of the last breath_end of each log\n"
+		"# TYPE timeline_breaths_total counter\n"
+		"# HELP timeline_packets_total The totalpackets of the last breath_end of each log\n"
+		"# TYPE timeline_packets_total counter\n"
+		"# HELP timeline_entries_written_total Entries each log's writer wrote\n"
+		"# TYPE timeline_entries_written_total counter\n"
+		"# HELP timeline_entries_lost_total Entries written but not read: overwritten by the "
+		"ring before the read, or incomplete\n"
+		"# TYPE timeline_entries_lost_total counter\n");
+	free(out);
+	/* the log's counters: 101 written into 256 slots, none lost */
+	out = sh(0, "$TL stats -f openmetrics a.timeline | grep '{process=' | sed 's/{.*}//'");
+	ck_assert_str_eq(out, "timeline_entries_written_total 101\ntimeline_entries_lost_total 0\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_promtool_accepts_every_kind_of_output)
+{
+	static const char *const opts[] = {
+		"", "--by event,process,cpu,numa,host,group",
+		"--per packets --bucket packets=0,1,16,32,inf --by app,numa,host,group,process,cpu",
+	};
+	char *engine = xasprintf("%s --dir %s/we --breaths 300 --rate all --entries 8192 --seed 5 "
+				 ">/dev/null", getenv("TIMELINE_ENGINE"), test_dir);
+	ck_assert_int_eq(run(engine, NULL, NULL), 0);
+	free(engine);
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+		/* a group label with a quote and a backslash, escaped */
+		char *c = xasprintf("$TL stats -f openmetrics %s -g 'we\"ird\\=we' > m.prom && "
+				    "grep -cF 'group=\"we\\\"ird\\\\\"' m.prom && promtool check "
+				    "metrics < m.prom 2>&1", opts[i]);
+		char *out = sh(0, c);
+		ck_assert_msg(atoi(out) > 0 && !strchr(strchr(out, '\n') + 1, '\n') &&
+			      strlen(strchr(out, '\n')) == 1, "%s: %s", c, out);
+		free(out);
+		free(c);
+	}
+}
+END_TEST
+
+START_TEST(test_interval_rewrites_the_file_whole_until_count_or_a_signal)
+{
+	struct stat st;
+	char *once, *file, *out;
+	size_t len;
+	lags_1_to_100("a.timeline");
+	once = sh(0, "$TL stats -f openmetrics a.timeline");
+	out = sh(0, "$TL stats -f openmetrics --interval 0.2 --count 3 -o t.prom a.timeline && ls");
+	ck_assert_str_eq(out, "a.timeline\nt.prom\n");   /* no temporary file left */
+	free(out);
+	file = read_file(path_in(test_dir, "t.prom"), &len);
+	ck_assert_str_eq(file, once);
+	free(file);
+	ck_assert_int_eq(stat(path_in(test_dir, "t.prom"), &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0644);
+	/* without --count, SIGTERM ends it after the write under way: exit 0 */
+	unlink(path_in(test_dir, "t.prom"));
+	out = sh(0, "$TL stats -f openmetrics --interval 0.1 -o t.prom a.timeline & "
+		    "sleep 1; kill -TERM $!; wait $!; echo $?; ls");
+	ck_assert_str_eq(out, "0\na.timeline\nt.prom\n");
+	free(out);
+	file = read_file(path_in(test_dir, "t.prom"), &len);
+	ck_assert_str_eq(file, once);
+	free(file);
+	free(once);
+	out = sh(0, "$TL stats --interval 1 a.timeline 2>&1 | head -1; $TL stats --count 2 "
+		    "a.timeline 2>/dev/null; echo $?");
+	ck_assert_str_eq(out, "timeline stats: -o and --interval go with --format openmetrics\n2\n");
+	free(out);
+}
+END_TEST
+
+Suite *metrics_suite(void)
+{
+	Suite *s = suite_create("metrics");
+	TCase *t = tcase_create("metrics");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_le_buckets_count_exactly_the_values_below_each_edge);
+	tcase_add_test(t, test_promtool_accepts_every_kind_of_output);
+	tcase_add_test(t, test_interval_rewrites_the_file_whole_until_count_or_a_signal);
+	suite_add_tcase(s, t);
+	return s;
+}

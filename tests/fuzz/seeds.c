@@ -91,7 +91,8 @@ static void summary(const char *log, int k)
 {
 	static const double edges[] = { 0, 1, 16, INFINITY };
 	struct an_options o = { .by = AN_SUMMARY_KEYS, .pairs = an_default_pairs, .npairs = 3 };
-	struct an_file f = { log, "seed[1]", "host", "group", NULL, 1000000000, 0 };
+	struct an_file f = { .path = log, .process = "seed[1]", .host = "host", .group = "group",
+			     .tsc_hz = 1000000000, .written = 150, .lost = 4 };
 	const char *fixed = k ? "--per packets --bucket packets=0,1,16,inf" : "";
 	unsigned char *file, *body;
 	size_t n, raw;

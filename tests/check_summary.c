@@ -147,7 +147,10 @@ START_TEST(test_diff_of_summaries_is_diff_of_their_logs_byte_for_byte)
 	save("--per packets");
 	same_rc("diff --per packets", "a b", "a.sum b.sum", 1);
 	same_rc("diff --per packets --runs dir -f json", "--a a --b b", "--a a.sum --b b.sum", 1);
-	same_rc("diff --per packets --by app,host -f csv", "a b", "a.sum b", 0);
+	/* by app and host each group has 3 or 2 runs a side, too few: exit 0
+	 * (--absolute: the row (all), over all 5 runs, would judge the live
+	 * engine's noise, which this test is not about) */
+	same_rc("diff --per packets --absolute --by app,host -f csv", "a b", "a.sum b", 0);
 	/* the sides diff saves give what they were saved from */
 	a = tl_all("diff --per packets --save-a da.sum --save-b db.sum a b");
 	b = tl_all("diff --per packets a b");

@@ -22,8 +22,6 @@
 /* Where commands run: the test's directory, or one others may enter. */
 static const char *cwd;
 static char *out, *err;   /* of the last command */
-static char *strs[64];    /* strings of one test, freed at teardown */
-static int nstrs;
 
 static void setup(void)
 {
@@ -38,25 +36,12 @@ static void teardown(void)
 	free(out);
 	free(err);
 	out = err = NULL;
-	while (nstrs)
-		free(strs[--nstrs]);
+	test_kept_free();
 }
 
-/* A formatted string that lives until the end of the test. */
-static const char *S(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *S(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
-	va_end(ap);
-	ck_assert_int_lt(nstrs, 64);
-	return strs[nstrs++] = s;
-}
 
 /* CWD/REL. */
-static const char *P(const char *rel) { return S("%s/%s", cwd, rel); }
+static const char *P(const char *rel) { return test_str("%s/%s", cwd, rel); }
 
 /* Runs the shell command FMT in CWD, with $T the timeline program; OUT and
  * ERR get what it printed. Returns its exit status. */
@@ -153,7 +138,7 @@ static const char *line(const char *rel, const char *verb, uint64_t *total)
 {
 	uint64_t disk;
 	char *w = disk_word(P(rel), &disk);
-	const char *l = S("%s: %s (%s)\n", rel, verb, w);
+	const char *l = test_str("%s: %s (%s)\n", rel, verb, w);
 	free(w);
 	*total += disk;
 	return l;
@@ -163,7 +148,7 @@ static const char *line(const char *rel, const char *verb, uint64_t *total)
 static const char *total_line(int removed, int kept, int failed, uint64_t bytes, int dry)
 {
 	char *w = bytes_word(bytes);
-	const char *l = S("gc: %d log%s %s, %d kept, %d failed; %llu bytes (%s) %s\n", removed,
+	const char *l = test_str("gc: %d log%s %s, %d kept, %d failed; %llu bytes (%s) %s\n", removed,
 			  removed == 1 ? "" : "s", dry ? "would be removed" : "removed", kept, failed,
 			  (unsigned long long)bytes, w, dry ? "would be freed" : "freed");
 	free(w);
@@ -181,7 +166,7 @@ static void patch_u16(const char *rel, size_t off, uint16_t v) { patch_file(P(re
 static const char *fixture(void)
 {
 	const char *f = getenv("TIMELINE_FIXTURES");
-	return S("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
+	return test_str("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
 }
 
 /* ROOT r: a dead process's log in its <pid> directory and another
@@ -206,7 +191,7 @@ static tl_log *gc_root(pid_t *dead)
 	patch_file(P("r/b/reused.timeline"), offsetof(struct tl_header, start_ticks), &other, 8);
 	ck_assert_int_eq(sh("$T copy r/a/dead.timeline r/c/copy.timeline >/dev/null && "
 			    "$T copy --zstd r/a/dead.timeline r/c/copy.zst >/dev/null"), 0);
-	ck_assert_uint_eq(unzstd(fixture(), P(S("r/s/%d/events.timeline", (int)getpid()))), 65000064);
+	ck_assert_uint_eq(unzstd(fixture(), P(test_str("r/s/%d/events.timeline", (int)getpid()))), 65000064);
 	return live;
 }
 
@@ -216,13 +201,13 @@ START_TEST(test_gc_removes_the_logs_of_processes_gone_and_nothing_else)
 	tl_log *live = gc_root(&dead);
 	unsigned me = (unsigned)getpid();
 	uint64_t total = 0, t2 = 0;
-	const char *pid_log = S("r/%d/eng.timeline", (int)dead);
-	const char *kept = S("r/b/alive.timeline: kept: alive (pid %u)\n"
+	const char *pid_log = test_str("r/%d/eng.timeline", (int)dead);
+	const char *kept = test_str("r/b/alive.timeline: kept: alive (pid %u)\n"
 			     "r/b/far.timeline: kept: written on host far.away.example, not this one\n"
 			     "r/b/old.timeline: kept: pid %u runs, and the log does not say when its "
 			     "writer started\n",
 			     me, me);
-	const char *tail = S("r/c/copy.timeline: kept: a copy\n"
+	const char *tail = test_str("r/c/copy.timeline: kept: a copy\n"
 			     "r/c/copy.zst: kept: a copy\n"
 			     "r/s/%u/events.timeline: kept: a Snabb log (snabb gc cleans those)\n",
 			     me);
@@ -232,8 +217,8 @@ START_TEST(test_gc_removes_the_logs_of_processes_gone_and_nothing_else)
 	const char *r1 = line(pid_log, "removed", &t2);
 	const char *r2 = line("r/a/dead.timeline", "removed", &t2);
 	const char *r3 = line("r/b/reused.timeline", "removed", &t2);
-	const char *dry = S("%s%s%s%s%s%s", d1, d2, kept, d3, tail, total_line(3, 6, 0, total, 1));
-	const char *done = S("%s%s%s%s%s%s", r1, r2, kept, r3, tail, total_line(3, 6, 0, t2, 0));
+	const char *dry = test_str("%s%s%s%s%s%s", d1, d2, kept, d3, tail, total_line(3, 6, 0, total, 1));
+	const char *done = test_str("%s%s%s%s%s%s", r1, r2, kept, r3, tail, total_line(3, 6, 0, t2, 0));
 	/* a dry run prints what it would do and changes nothing */
 	ck_assert_int_eq(sh("$T gc --dry-run r"), 0);
 	ck_assert_str_eq(err, "");
@@ -243,18 +228,18 @@ START_TEST(test_gc_removes_the_logs_of_processes_gone_and_nothing_else)
 	ck_assert_str_eq(err, "");
 	ck_assert_str_eq(out, done);
 	/* the logs are gone, and the <pid> directory they emptied */
-	ck_assert(!exists(pid_log) && !exists(S("r/%d", (int)dead)));
+	ck_assert(!exists(pid_log) && !exists(test_str("r/%d", (int)dead)));
 	ck_assert(!exists("r/a/dead.timeline") && exists("r/a"));
 	ck_assert(!exists("r/b/reused.timeline"));
 	ck_assert(exists("r/b/alive.timeline") && exists("r/b/old.timeline") &&
 		  exists("r/b/far.timeline") &&
 		  exists("r/c/copy.timeline") && exists("r/c/copy.zst") && exists("r/c/notes.txt") &&
-		  exists(S("r/s/%u/events.timeline", me)));
+		  exists(test_str("r/s/%u/events.timeline", me)));
 	/* the live log still logs, and a second gc finds nothing to do */
 	tl_append(live, 16, 1, 2, 3, 4, 5, 6);
 	tl_close(live);
 	ck_assert_int_eq(sh("$T gc r"), 0);
-	ck_assert_str_eq(out, S("%s%s%s", kept, tail, total_line(0, 6, 0, 0, 0)));
+	ck_assert_str_eq(out, test_str("%s%s%s", kept, tail, total_line(0, 6, 0, 0, 0)));
 }
 END_TEST
 
@@ -291,7 +276,7 @@ START_TEST(test_gc_archive_writes_a_zstd_copy_it_read_back_then_removes)
 	const char *pid_log;
 	ck_assert_int_eq(sh("mkdir -p r/a r/b"), 0);
 	dead = dead_log("r/%d/eng.timeline", 5);
-	pid_log = S("r/%d/eng.timeline", (int)dead);
+	pid_log = test_str("r/%d/eng.timeline", (int)dead);
 	dead_log("r/a/dead.timeline", 20);   /* wrapped: 16 of 20 in the ring */
 	ck_assert_ptr_nonnull(live = put_log("r/b/alive.timeline", 16, 1000000000, 2, 0));
 	e1 = entries_of(P(pid_log), &n1);
@@ -299,22 +284,22 @@ START_TEST(test_gc_archive_writes_a_zstd_copy_it_read_back_then_removes)
 	ck_assert_uint_eq(n1, 5);
 	ck_assert_uint_eq(n2, 16);
 	{
-		const char *l1 = line(pid_log, S("archived to arch/%d/eng.timeline.zst, removed",
+		const char *l1 = line(pid_log, test_str("archived to arch/%d/eng.timeline.zst, removed",
 						 (int)dead), &total);
 		const char *l2 = line("r/a/dead.timeline",
 				      "archived to arch/a/dead.timeline.zst, removed", &total);
 		ck_assert_int_eq(sh("$T gc --archive arch r"), 0);
 		ck_assert_str_eq(err, "");
-		ck_assert_str_eq(out, S("%s%sr/b/alive.timeline: kept: alive (pid %d)\n%s", l1, l2,
+		ck_assert_str_eq(out, test_str("%s%sr/b/alive.timeline: kept: alive (pid %d)\n%s", l1, l2,
 					(int)getpid(), total_line(2, 1, 0, total, 0)));
 	}
-	ck_assert(!exists(pid_log) && !exists(S("r/%d", (int)dead)) && !exists("r/a/dead.timeline"));
+	ck_assert(!exists(pid_log) && !exists(test_str("r/%d", (int)dead)) && !exists("r/a/dead.timeline"));
 	ck_assert_uint_eq(mode_of("arch"), 0700);
-	ck_assert_uint_eq(mode_of(S("arch/%d", (int)dead)), 0700);
+	ck_assert_uint_eq(mode_of(test_str("arch/%d", (int)dead)), 0700);
 	ck_assert_uint_eq(mode_of("arch/a"), 0700);
-	ck_assert_uint_eq(mode_of(S("arch/%d/eng.timeline.zst", (int)dead)), 0600);
+	ck_assert_uint_eq(mode_of(test_str("arch/%d/eng.timeline.zst", (int)dead)), 0600);
 	ck_assert_uint_eq(mode_of("arch/a/dead.timeline.zst"), 0600);
-	assert_archive_holds(P(S("arch/%d/eng.timeline.zst", (int)dead)), e1, n1);
+	assert_archive_holds(P(test_str("arch/%d/eng.timeline.zst", (int)dead)), e1, n1);
 	assert_archive_holds(P("arch/a/dead.timeline.zst"), e2, n2);
 	/* a later log of the same name does not overwrite the first archive */
 	dead_log("r/a/dead.timeline", 4);
@@ -323,7 +308,7 @@ START_TEST(test_gc_archive_writes_a_zstd_copy_it_read_back_then_removes)
 		const char *l = line("r/a/dead.timeline",
 				     "archived to arch/a/dead.timeline.1.zst, removed", &t3);
 		ck_assert_int_eq(sh("$T gc --archive arch r"), 0);
-		ck_assert_str_eq(out, S("%sr/b/alive.timeline: kept: alive (pid %d)\n%s", l,
+		ck_assert_str_eq(out, test_str("%sr/b/alive.timeline: kept: alive (pid %d)\n%s", l,
 					(int)getpid(), total_line(1, 1, 0, t3, 0)));
 	}
 	assert_archive_holds(P("arch/a/dead.timeline.zst"), e2, n2);
@@ -381,12 +366,12 @@ START_TEST(test_gc_older_than_takes_logs_by_mtime_and_last_entry)
 	age("r/b.timeline", 3 * 3600);
 	dead_log("r/c.timeline", 3);           /* both now */
 	ck_assert_int_eq(sh("$T gc --older-than 4h r"), 0);
-	ck_assert_str_eq(out, S("r/a.timeline: kept: last written less than 4h ago\n"
+	ck_assert_str_eq(out, test_str("r/a.timeline: kept: last written less than 4h ago\n"
 				"r/b.timeline: kept: last written less than 4h ago\n"
 				"r/c.timeline: kept: last written less than 4h ago\n%s",
 				total_line(0, 3, 0, 0, 0)));
 	ck_assert_int_eq(sh("$T gc -n --older-than 7d r"), 0);
-	ck_assert_str_eq(out, S("r/a.timeline: kept: last written less than 7d ago\n"
+	ck_assert_str_eq(out, test_str("r/a.timeline: kept: last written less than 7d ago\n"
 				"r/b.timeline: kept: last written less than 7d ago\n"
 				"r/c.timeline: kept: last written less than 7d ago\n%s",
 				total_line(0, 3, 0, 0, 1)));
@@ -394,7 +379,7 @@ START_TEST(test_gc_older_than_takes_logs_by_mtime_and_last_entry)
 		const char *l = line("r/a.timeline", "removed", &total);
 		ck_assert_int_eq(sh("$T gc --older-than 2h r"), 0);
 		ck_assert_str_eq(err, "");
-		ck_assert_str_eq(out, S("%sr/b.timeline: kept: last written less than 2h ago\n"
+		ck_assert_str_eq(out, test_str("%sr/b.timeline: kept: last written less than 2h ago\n"
 					"r/c.timeline: kept: last written less than 2h ago\n%s",
 					l, total_line(1, 2, 0, total, 0)));
 	}
@@ -434,10 +419,10 @@ START_TEST(test_gc_errors_name_the_file_leave_its_log_and_go_on)
 		const char *la = line("r/a.timeline", "removed", &total);
 		const char *ld = line("r/d.timeline", "removed", &total);
 		ck_assert_int_eq(sh("%s$T gc r", pre), 2);
-		ck_assert_str_eq(err, S("timeline gc: r/b-cut.timeline: truncated: header says 9216 "
+		ck_assert_str_eq(err, test_str("timeline gc: r/b-cut.timeline: truncated: header says 9216 "
 					"bytes, file has 4160\n"
 					"timeline gc: r/c-locked.timeline: Permission denied\n"));
-		ck_assert_str_eq(out, S("%s%s%s", la, ld, total_line(2, 0, 2, total, 0)));
+		ck_assert_str_eq(out, test_str("%s%s%s", la, ld, total_line(2, 0, 2, total, 0)));
 	}
 	ck_assert(exists("r/b-cut.timeline") && exists("r/c-locked.timeline"));
 	ck_assert(!exists("r/a.timeline") && !exists("r/d.timeline"));
@@ -465,9 +450,9 @@ START_TEST(test_gc_archive_on_a_full_disk_keeps_the_log_and_goes_on)
 					: "sh -c 'trap \"\" XFSZ; ulimit -f 128; $T gc --archive arch r; "
 					  "echo rc=$?; ls -A arch'";
 		ck_assert_int_eq(sh("%s", run), 0);
-		ck_assert_str_eq(err, S("timeline gc: arch/b-big.timeline.zst: cannot write the copy: "
+		ck_assert_str_eq(err, test_str("timeline gc: arch/b-big.timeline.zst: cannot write the copy: "
 					"%s\n", why));
-		ck_assert_str_eq(out, S("%sr/b-big.timeline: kept: not archived\n%s%src=2\n"
+		ck_assert_str_eq(out, test_str("%sr/b-big.timeline: kept: not archived\n%s%src=2\n"
 					"a.timeline.zst\nc.timeline.zst\n",
 					la, lc, total_line(2, 0, 1, total, 0)));
 	}
@@ -484,7 +469,7 @@ START_TEST(test_gc_keeps_a_log_whose_archive_does_not_read_back)
 	ck_assert_int_eq(sh("TMPDIR=/nonexistent $T gc --archive arch r"), 2);
 	ck_assert_str_eq(err, "timeline gc: cannot read the archive back: arch/a.timeline.zst: "
 			      "cannot make a temporary file: No such file or directory\n");
-	ck_assert_str_eq(out, S("r/a.timeline: kept: not archived\n%s", total_line(0, 0, 1, 0, 0)));
+	ck_assert_str_eq(out, test_str("r/a.timeline: kept: not archived\n%s", total_line(0, 0, 1, 0, 0)));
 	ck_assert(exists("r/a.timeline") && exists("arch") && !exists("arch/a.timeline.zst"));
 }
 END_TEST
@@ -531,21 +516,21 @@ START_TEST(test_ls_and_gc_as_a_normal_user_pass_over_a_default_root_they_cannot_
 	ck_assert_str_eq(err, "");
 	/* named, it is an error */
 	ck_assert_int_eq(sh("%s%s$T ls %s", env, as, closed), 2);
-	ck_assert_str_eq(err, S("timeline ls: %s: Permission denied\n", closed));
+	ck_assert_str_eq(err, test_str("timeline ls: %s: Permission denied\n", closed));
 	ck_assert_str_eq(out, "no logs found\n");
 	ck_assert_int_eq(sh("%s%s$T gc %s", env, as, closed), 2);
-	ck_assert_str_eq(err, S("timeline gc: %s: Permission denied\n", closed));
+	ck_assert_str_eq(err, test_str("timeline gc: %s: Permission denied\n", closed));
 	ck_assert_str_eq(out, total_line(0, 0, 1, 0, 0));
 	/* the log is still there, and its owner sees and removes it */
 	if (!root)
 		ck_assert_int_eq(chmod(P(closed), 0700), 0);
-	ck_assert(exists(S("%s/%d/eng.timeline", closed, (int)dead)));
+	ck_assert(exists(test_str("%s/%d/eng.timeline", closed, (int)dead)));
 	{
 		uint64_t total = 0;
-		const char *l = line(S("%s/%d/eng.timeline", closed, (int)dead), "would remove", &total);
+		const char *l = line(test_str("%s/%d/eng.timeline", closed, (int)dead), "would remove", &total);
 		ck_assert_int_eq(sh("%s$T gc -n", env), 0);
 		ck_assert_str_eq(err, "");
-		ck_assert_str_eq(out, S("%s%s", l, total_line(1, 0, 0, total, 1)));
+		ck_assert_str_eq(out, test_str("%s%s", l, total_line(1, 0, 0, total, 1)));
 	}
 	cwd = fx_dir;
 	rm_rf(top);
@@ -562,7 +547,7 @@ static const char *ls_paths(const char *env)
 			    " d = json.loads(l)\n"
 			    " print(d[\"path\"], d[\"alive\"])'", env), 0);
 	ck_assert_str_eq(err, "");
-	return S("%s", out);
+	return test_str("%s", out);
 }
 
 /* Root's ls and gc find the fallback roots of every user: each user's
@@ -584,28 +569,28 @@ START_TEST(test_roots_ls_and_gc_find_every_users_fallback_roots)
 	c = dead_log("sys/tmp/timeline-1000/%d/c.timeline", 1);
 	d = dead_log("sys/tmp/timeline-1001/%d/d.timeline", 1);   /* not 1001's: passed over */
 	dead_log("sys/tmp/timeline-x/%d/e.timeline", 1);          /* no uid: passed over */
-	la = line(S("sys/var/run/timeline/%d/a.timeline", (int)a), "would remove", &total);
+	la = line(test_str("sys/var/run/timeline/%d/a.timeline", (int)a), "would remove", &total);
 	if (!root) {
 		/* another user's roots are not looked at */
-		ck_assert_str_eq(ls_paths(env), S("sys/var/run/timeline/%d/a.timeline False\n", (int)a));
+		ck_assert_str_eq(ls_paths(env), test_str("sys/var/run/timeline/%d/a.timeline False\n", (int)a));
 		ck_assert_int_eq(sh("%s$T gc -n", env), 0);
-		ck_assert_str_eq(out, S("%s%s", la, total_line(1, 0, 0, total, 1)));
+		ck_assert_str_eq(out, test_str("%s%s", la, total_line(1, 0, 0, total, 1)));
 	} else {
 		ck_assert_int_eq(sh("chown -h 1000 sys/run/user/1000/timeline sys/tmp/timeline-1000 "
 				    "sys/tmp/timeline-1001 sys/tmp/timeline-x sys/tmp/timeline-1002"),
 				 0);
 		ck_assert_str_eq(ls_paths(env),
-				 S("sys/var/run/timeline/%d/a.timeline False\n"
+				 test_str("sys/var/run/timeline/%d/a.timeline False\n"
 				   "sys/run/user/1000/timeline/%d/b.timeline False\n"
 				   "sys/tmp/timeline-1000/%d/c.timeline False\n",
 				   (int)a, (int)b, (int)c));
-		lb = line(S("sys/run/user/1000/timeline/%d/b.timeline", (int)b), "would remove", &total);
-		lc = line(S("sys/tmp/timeline-1000/%d/c.timeline", (int)c), "would remove", &total);
+		lb = line(test_str("sys/run/user/1000/timeline/%d/b.timeline", (int)b), "would remove", &total);
+		lc = line(test_str("sys/tmp/timeline-1000/%d/c.timeline", (int)c), "would remove", &total);
 		ck_assert_int_eq(sh("%s$T gc -n", env), 0);
 		ck_assert_str_eq(err, "");
-		ck_assert_str_eq(out, S("%s%s%s%s", la, lb, lc, total_line(3, 0, 0, total, 1)));
+		ck_assert_str_eq(out, test_str("%s%s%s%s", la, lb, lc, total_line(3, 0, 0, total, 1)));
 	}
-	ck_assert(exists(S("sys/tmp/timeline-1001/%d/d.timeline", (int)d)));
+	ck_assert(exists(test_str("sys/tmp/timeline-1001/%d/d.timeline", (int)d)));
 	cwd = fx_dir;
 	rm_rf(top);
 	free(top);

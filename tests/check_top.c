@@ -26,26 +26,10 @@ static const char *engine_bin(void)
 	return b && *b ? b : "build/examples/engine/engine";
 }
 
-/* printf into a string kept until the test's end. */
-static char *owned[64];
-static size_t nowned;
-
-static const char *S(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *S(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
-	va_end(ap);
-	ck_assert_uint_lt(nowned, 64);
-	return owned[nowned++] = s;
-}
 
 static void teardown(void)
 {
-	while (nowned)
-		free(owned[--nowned]);
+	test_kept_free();
 	test_dir_teardown();
 }
 
@@ -140,7 +124,7 @@ static void breath_sums(const struct an *e, const char *app, double v[6])
 
 START_TEST(test_cut_intervals_add_up_to_one_pass_exactly)
 {
-	const char *log = S("%s/e/engine-1.timeline", test_dir);
+	const char *log = test_str("%s/e/engine-1.timeline", test_dir);
 	const struct an_options per = { .by = 1u << AN_APP, .per = "packets",
 					.pairs = an_default_pairs, .npairs = 3 };
 	const struct an_options lag = { .by = 1u << AN_EVENT, .pairs = an_default_pairs, .npairs = 3 };
@@ -148,7 +132,7 @@ START_TEST(test_cut_intervals_add_up_to_one_pass_exactly)
 	double a[6], b[6];
 	/* every event of 20000 breaths, cut in 7 parts: pairs and breaths
 	 * straddle the cuts */
-	free(ok(S("%s --dir %s/e --name engine --rate all --breaths 20000 --seed 3 --entries 1048576 "
+	free(ok(test_str("%s --dir %s/e --name engine --rate all --breaths 20000 --seed 3 --entries 1048576 "
 		  "&& mv %s/e/engine-*.timeline %s", engine_bin(), test_dir, test_dir, log)));
 	sum = one_and_cut(log, &per, one, 7);
 	assert_same_rows(one, sum);
@@ -168,7 +152,7 @@ END_TEST
 
 START_TEST(test_gap_drops_the_pending_begin_and_restarts_the_lag)
 {
-	const char *p = S("%s/g.timeline", test_dir);
+	const char *p = test_str("%s/g.timeline", test_dir);
 	static const char *const defs[] = { "5,5|app.push: inpackets\n", "5,5|app.pushed: inpackets\n" };
 	const struct an_options per = { .by = 1u << AN_APP, .per = "packets",
 					.pairs = an_default_pairs, .npairs = 3 };
@@ -245,8 +229,7 @@ static const char *words(const char *s)
 	while (p > w && p[-1] == ' ')
 		p--;
 	*p = '\0';
-	ck_assert_uint_lt(nowned, 64);
-	return owned[nowned++] = w;
+	return test_keep(w);
 }
 
 
@@ -292,18 +275,18 @@ static const char agree_py[] =
 
 START_TEST(test_top_batch_agrees_with_stats_on_the_demo_engine)
 {
-	const char *logs = S("%s/logs", test_dir), *json = S("%s/top.json", test_dir);
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
 	pid_t top;
 	char *out;
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
 	/* top first: the engine's log is new to it, read from its first entry */
-	top = spawn(S("exec '%s' top -b -f json -d 0.5 -w 60 -n 7 %s > %s", timeline_bin(), logs, json));
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.5 -w 60 -n 7 %s > %s", timeline_bin(), logs, json));
 	usleep(300000);
-	free(ok(S("%s --dir %s --name imix --workload imix --seconds 1 --pace 100000", engine_bin(), logs)));
+	free(ok(test_str("%s --dir %s --name imix --workload imix --seconds 1 --pace 100000", engine_bin(), logs)));
 	ck_assert_int_eq(reap(top), 0);
-	free(ok(S("cd %s && '%s' stats -f json --per packets --by app logs > per.json && "
+	free(ok(test_str("cd %s && '%s' stats -f json --per packets --by app logs > per.json && "
 		  "'%s' stats -f json logs > lag.json", test_dir, timeline_bin(), timeline_bin())));
-	out = ok(S("cd %s && python3 -c '%s' top.json per.json lag.json", test_dir, agree_py));
+	out = ok(test_str("cd %s && python3 -c '%s' top.json per.json lag.json", test_dir, agree_py));
 	ck_assert_str_eq(out, "same\n");
 	free(out);
 }
@@ -330,7 +313,7 @@ static const char lives_py[] =
 /* The entries ever written to the log of NAME in DIR (its cursor). */
 static unsigned long long written_to(const char *dir, const char *name)
 {
-	char *out = ok(S("'%s' ls %s", timeline_bin(), dir));
+	char *out = ok(test_str("'%s' ls %s", timeline_bin(), dir));
 	const char *p = strstr(out, name);
 	unsigned long long n;
 	ck_assert_ptr_nonnull(p);
@@ -343,20 +326,20 @@ static unsigned long long written_to(const char *dir, const char *name)
 
 START_TEST(test_top_follows_writers_started_and_stopped_while_it_runs)
 {
-	const char *logs = S("%s/logs", test_dir), *json = S("%s/top.json", test_dir);
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
 	pid_t top, a, b;
 	char *out, name[2][64];
 	unsigned long long total[2], counted[2];
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
-	top = spawn(S("exec '%s' top -b -f json -d 0.25 -w 0.5 -n 24 %s > %s", timeline_bin(), logs, json));
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.25 -w 0.5 -n 24 %s > %s", timeline_bin(), logs, json));
 	usleep(300000);
-	a = spawn(S("exec %s --dir %s --name first --seconds 1 --pace 20000 --rate 5 >/dev/null", engine_bin(), logs));
+	a = spawn(test_str("exec %s --dir %s --name first --seconds 1 --pace 20000 --rate 5 >/dev/null", engine_bin(), logs));
 	usleep(700000);
-	b = spawn(S("exec %s --dir %s --name second --seconds 1 --pace 20000 --rate 5 >/dev/null", engine_bin(), logs));
+	b = spawn(test_str("exec %s --dir %s --name second --seconds 1 --pace 20000 --rate 5 >/dev/null", engine_bin(), logs));
 	ck_assert_int_eq(reap(a), 0);
 	ck_assert_int_eq(reap(b), 0);
 	ck_assert_int_eq(reap(top), 0);
-	out = ok(S("python3 -c '%s' %s", lives_py, json));
+	out = ok(test_str("python3 -c '%s' %s", lives_py, json));
 	/* e.g. "first ..RRRREE.......... 241667": absent, running, shown as
 	 * ended while the window (two intervals) holds its last ones, then
 	 * gone; the second starts later. Every entry written counted once. */
@@ -378,7 +361,7 @@ END_TEST
 
 START_TEST(test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so)
 {
-	const char *logs = S("%s/logs", test_dir);
+	const char *logs = test_str("%s/logs", test_dir);
 	pid_t w;
 	char *text, *json, *py;
 	const char *line;
@@ -386,17 +369,17 @@ START_TEST(test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so)
 	double secs, pct;
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
 	/* every event of a flat-out engine: millions of entries a second */
-	w = spawn(S("exec %s --dir %s --name flat --rate all --seconds 4 --workload small >/dev/null",
+	w = spawn(test_str("exec %s --dir %s --name flat --rate all --seconds 4 --workload small >/dev/null",
 		    engine_bin(), logs));
 	usleep(300000);
-	json = ok(S("'%s' top -b -f json -d 0.5 -n 3 %s", timeline_bin(), logs));
-	text = ok(S("'%s' top -b -d 0.5 -n 2 %s", timeline_bin(), logs));
+	json = ok(test_str("'%s' top -b -f json -d 0.5 -n 3 %s", timeline_bin(), logs));
+	text = ok(test_str("'%s' top -b -d 0.5 -n 2 %s", timeline_bin(), logs));
 	kill(w, SIGKILL);
 	reap(w);
 	/* every interval: each entry written read, lost or left unread; some
 	 * left unread, the newest read */
-	write_file(S("%s/top.json", test_dir), json, strlen(json));
-	py = ok(S("python3 -c 'import json,sys\n"
+	write_file(test_str("%s/top.json", test_dir), json, strlen(json));
+	py = ok(test_str("python3 -c 'import json,sys\n"
 		  "def nan(c): raise ValueError(c)\n"
 		  "for l in open(sys.argv[1]):\n"
 		  "  s=json.loads(l,parse_constant=nan)[\"logs\"][0][\"last\"]\n"
@@ -417,15 +400,15 @@ END_TEST
 
 START_TEST(test_top_batch_text_and_csv_show_each_refresh)
 {
-	const char *logs = S("%s/logs", test_dir);
+	const char *logs = test_str("%s/logs", test_dir);
 	pid_t w;
 	char *text, *csv, *py, *l1, *l2, line[512];
 	unsigned long long pid;
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
-	w = spawn(S("exec %s --dir %s --name paced --seconds 4 --pace 20000 >/dev/null", engine_bin(), logs));
+	w = spawn(test_str("exec %s --dir %s --name paced --seconds 4 --pace 20000 >/dev/null", engine_bin(), logs));
 	usleep(300000);
-	text = ok(S("'%s' top -b -g process -d 0.3 -w 3 -n 2 %s", timeline_bin(), logs));
-	csv = ok(S("'%s' top -b -g process -f csv -d 0.3 -n 2 %s", timeline_bin(), logs));
+	text = ok(test_str("'%s' top -b -g process -d 0.3 -w 3 -n 2 %s", timeline_bin(), logs));
+	csv = ok(test_str("'%s' top -b -g process -f csv -d 0.3 -n 2 %s", timeline_bin(), logs));
 	kill(w, SIGKILL);
 	reap(w);
 	/* two blocks of six lines and a blank line */
@@ -438,13 +421,13 @@ START_TEST(test_top_batch_text_and_csv_show_each_refresh)
 	ck_assert_int_eq(sscanf(line_of(l1, 4, line, sizeof line), "%llu paced auto", &pid), 1);
 	ck_assert_uint_eq(pid, (unsigned long long)w);
 	/* CSV: the header once, a row per refresh, read back by Python's csv */
-	write_file(S("%s/top.csv", test_dir), csv, strlen(csv));
-	py = ok(S("python3 -c 'import csv,sys\n"
+	write_file(test_str("%s/top.csv", test_dir), csv, strlen(csv));
+	py = ok(test_str("python3 -c 'import csv,sys\n"
 		  "r=list(csv.reader(open(sys.argv[1])))\n"
 		  "print(\",\".join(r[0]))\n"
 		  "print(len(r), [x[0] for x in r[1:]], {len(x) for x in r}, r[1][5], r[1][6], r[1][7])' %s/top.csv",
 		  test_dir));
-	ck_assert_str_eq(py, S("refresh,time,seconds,window_seconds,sampled,pid,log,rate,entries_per_s,lost,"
+	ck_assert_str_eq(py, test_str("refresh,time,seconds,window_seconds,sampled,pid,log,rate,entries_per_s,lost,"
 			       "breaths_per_s,packets_per_s,gbps,cycles_per_packet,entries_per_s_window,"
 			       "lost_window,breaths_per_s_window,packets_per_s_window,gbps_window,"
 			       "cycles_per_packet_window\n3 [\x27" "1\x27, \x27" "2\x27] {20} %d paced auto\n",
@@ -470,7 +453,7 @@ START_TEST(test_top_usage_errors_exit_2_with_the_reason)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char *out, *err;
-		ck_assert_int_eq(run(S("'%s' top %s %s", timeline_bin(), bad[i][0], test_dir), &out, &err), 2);
+		ck_assert_int_eq(run(test_str("'%s' top %s %s", timeline_bin(), bad[i][0], test_dir), &out, &err), 2);
 		ck_assert_msg(!strncmp(err, bad[i][1], strlen(bad[i][1])) &&
 			      strstr(err, "usage: timeline top [OPTIONS] [PATH...]\n"), "%s: %s", bad[i][0], err);
 		ck_assert_str_eq(out, "");
@@ -482,16 +465,16 @@ END_TEST
 
 START_TEST(test_top_batch_says_once_what_it_cannot_read_and_exits_2)
 {
-	const char *logs = S("%s/logs", test_dir), *bad = S("%s/logs/cut.timeline", test_dir);
+	const char *logs = test_str("%s/logs", test_dir), *bad = test_str("%s/logs/cut.timeline", test_dir);
 	char *out, *err, head[64] = "";
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
 	memcpy(head, "\x89TLN\r\n\x1a\n", 8);   /* a header cut short */
 	write_file(bad, head, sizeof head);
 	/* a file that is no log may be one being made: said when it still is
 	 * not at the third refresh, once; a missing path at once */
-	ck_assert_int_eq(run(S("'%s' top -b -n 5 -d 0.1 %s %s/missing", timeline_bin(), logs, test_dir),
+	ck_assert_int_eq(run(test_str("'%s' top -b -n 5 -d 0.1 %s %s/missing", timeline_bin(), logs, test_dir),
 			     &out, &err), 2);
-	ck_assert_str_eq(err, S("timeline top: %s/missing: No such file or directory\n"
+	ck_assert_str_eq(err, test_str("timeline top: %s/missing: No such file or directory\n"
 				"timeline top: %s: not a timeline log (64 bytes, shorter than a header)\n",
 				test_dir, bad));
 	ck_assert_ptr_nonnull(strstr(out, "refresh 5 every 0.1s"));
@@ -551,9 +534,7 @@ static char *tmux(const char *fmt, ...)
 /* The screen of pane "t" as text, kept until the test's end. */
 static const char *screen(void)
 {
-	char *s = tmux("capture-pane -p -t t");
-	ck_assert_uint_lt(nowned, 64);
-	return owned[nowned++] = s;
+	return test_keep(tmux("capture-pane -p -t t"));
 }
 
 /* Waits up to 10 s for the screen to hold NEEDLE; returns the screen. */
@@ -566,8 +547,7 @@ static const char *wait_for(const char *needle)
 		s = tmux("capture-pane -p -t t");
 	}
 	ck_assert_msg(strstr(s, needle) != NULL, "no '%s' on the screen:\n%s", needle, s);
-	ck_assert_uint_lt(nowned, 64);
-	return owned[nowned++] = s;
+	return test_keep(s);
 }
 
 static void keys(const char *k)
@@ -612,7 +592,7 @@ static void start(const char *logs, pid_t *e, int w, int h, int k)
 	tmux_socket(k);
 	ck_assert_int_eq(mkdir(logs, 0700), 0);
 	for (int i = 0; i < 2; i++)
-		e[i] = spawn(S("exec %s --dir %s --name %s --seconds 60 --pace 20000 --rate 5 >/dev/null",
+		e[i] = spawn(test_str("exec %s --dir %s --name %s --seconds 60 --pace 20000 --rate 5 >/dev/null",
 			       engine_bin(), logs, i ? "two" : "one"));
 	usleep(300000);
 	free(tmux("new-session -d -s t -x %d -y %d \"stty -g > %s/before; '%s' top -d 0.3 %s; "
@@ -638,11 +618,11 @@ static void assert_restored(void)
 	size_t len = 0;
 	/* the shell makes the file, then stty writes it */
 	for (int k = 0; k < 50 && !len; k++) {
-		free(read_file(S("%s/after", test_dir), &len));
+		free(read_file(test_str("%s/after", test_dir), &len));
 		usleep(100000);
 	}
-	before = read_file(S("%s/before", test_dir), NULL);
-	after = read_file(S("%s/after", test_dir), NULL);
+	before = read_file(test_str("%s/before", test_dir), NULL);
+	after = read_file(test_str("%s/after", test_dir), NULL);
 	ck_assert_ptr_nonnull(before);
 	ck_assert_ptr_nonnull(after);
 	ck_assert_str_eq(after, before);
@@ -652,7 +632,7 @@ static void assert_restored(void)
 
 START_TEST(test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits)
 {
-	const char *logs = S("%s/logs", test_dir), *s, *a, *b;
+	const char *logs = test_str("%s/logs", test_dir), *s, *a, *b;
 	char line[512], pids[64][32], path[4096];
 	double v[64];
 	int n, pid;
@@ -701,9 +681,9 @@ START_TEST(test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits)
 	keys("R");
 	wait_for("(all, auto, off, 1-9; Esc cancels): _");
 	keys("7 Enter");
-	wait_for(S("[%d] set to 7", pid));
-	rate = ok(S("'%s' rate %s", timeline_bin(), path));
-	ck_assert_str_eq(rate, S("%s: 7, fixed (events of rate 7 to 9 are logged)\n", path));
+	wait_for(test_str("[%d] set to 7", pid));
+	rate = ok(test_str("'%s' rate %s", timeline_bin(), path));
+	ck_assert_str_eq(rate, test_str("%s: 7, fixed (events of rate 7 to 9 are logged)\n", path));
 	free(rate);
 	keys("f");
 	s = wait_for("PAIRS/S");
@@ -732,7 +712,7 @@ END_TEST
 
 START_TEST(test_top_screen_is_restored_after_sigint_and_sigterm)
 {
-	const char *logs = S("%s/logs", test_dir);
+	const char *logs = test_str("%s/logs", test_dir);
 	pid_t e[2];
 	char *pid;
 	start(logs, e, 120, 30, 1);
@@ -741,12 +721,12 @@ START_TEST(test_top_screen_is_restored_after_sigint_and_sigterm)
 	assert_restored();
 	free(tmux("kill-server"));
 	tmux_socket(2);
-	unlink(S("%s/after", test_dir));
+	unlink(test_str("%s/after", test_dir));
 	free(tmux("new-session -d -s t -x 120 -y 30 \"stty -g > %s/before; exec 3>%s/pid; "
 		  "sh -c 'echo \\$\\$ >&3; exec \\\"%s\\\" top -d 0.3 %s'; echo EXIT=\\$?; "
 		  "stty -g > %s/after; sleep 600\"", test_dir, test_dir, timeline_bin(), logs, test_dir));
 	wait_for("PAIRS/S");
-	pid = read_file(S("%s/pid", test_dir), NULL);
+	pid = read_file(test_str("%s/pid", test_dir), NULL);
 	ck_assert_int_eq(kill(atoi(pid), SIGTERM), 0);
 	assert_restored();
 	free(pid);

@@ -27,6 +27,31 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+static char *kept[64];
+static size_t nkept;
+
+const char *test_keep(char *s)
+{
+	ck_assert_uint_lt(nkept, 64);
+	return kept[nkept++] = s;
+}
+
+const char *test_str(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	va_end(ap);
+	return test_keep(s);
+}
+
+void test_kept_free(void)
+{
+	while (nkept)
+		free(kept[--nkept]);
+}
+
 char *fx_base, *fx_dir;
 
 char *test_dir;

@@ -11,6 +11,12 @@
 /* printf into a new string; fails the test if out of memory. Caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* S, a malloc'd string, kept until test_kept_free() (at most 64 a test);
+ * returns S. test_str() formats one and keeps it. */
+const char *test_keep(char *s);
+const char *test_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void test_kept_free(void);
+
 /* The fixture of the CLI suites: FX_BASE, a directory per test case made by
  * fx_base_setup() (unchecked: removed even after a failed test), and FX_DIR,
  * a fresh directory inside it per test made by fx_setup(). */

@@ -50,6 +50,9 @@ static const char usage[] =
 	"   -p, --pace N         at most N breaths a second, sleeping between them as\n"
 	"                        an engine with little traffic does (default: flat out)\n"
 	"       --seed N         the random generator's seed (default: from the pid)\n"
+	"   -k, --clock NAME     the log's clock source, as `timeline info` names it:\n"
+	"                        auto (the default), rdtsc+rseq, rdtsc+rseq-unordered,\n"
+	"                        rdtsc+rdpid, rdtscp, rdtsc+lsl, rdtsc or monotonic\n"
 	"   -h, --help           show this help\n"
 	"\n"
 	"At exit it prints, per app, the packets it received and sent.\n";
@@ -60,7 +63,8 @@ static const struct option options[] = {
 	{ "slow", required_argument, NULL, 'S' },    { "dir", required_argument, NULL, 'd' },
 	{ "name", required_argument, NULL, 'N' },    { "rate", required_argument, NULL, 'r' },
 	{ "entries", required_argument, NULL, 'e' }, { "seed", required_argument, NULL, 'x' },
-	{ "pace", required_argument, NULL, 'p' },    { "help", no_argument, NULL, 'h' },
+	{ "pace", required_argument, NULL, 'p' },    { "clock", required_argument, NULL, 'k' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -101,6 +105,16 @@ static void pace(tl_log *log, struct engine_events *eng, uint64_t breath, double
 	}
 }
 
+/* The enum tl_clock whose name is NAME, or -1; the manual clock, which
+ * only tests set, is not offered. */
+static int clock_by_name(const char *name)
+{
+	for (int c = TL_CLOCK_AUTO; tl_clock_name(c); c++)
+		if (c != TL_CLOCK_MANUAL && !strcmp(tl_clock_name(c), name))
+			return c;
+	return -1;
+}
+
 static int number(const char *s, double *v)
 {
 	char *end;
@@ -130,7 +144,7 @@ int main(int argc, char **argv)
 	unsigned numa = 0, cpu_now = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:s:n:w:S:d:N:r:e:p:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:s:n:w:S:d:N:r:e:p:k:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (number(optarg, &v) || v > 4095) return fail("--cpu takes a CPU number", optarg);
@@ -178,6 +192,10 @@ int main(int argc, char **argv)
 		case 'x':
 			if (number(optarg, &v)) return fail("--seed takes a number", optarg);
 			seed = (uint64_t)v;
+			break;
+		case 'k':
+			if ((o.clock = clock_by_name(optarg)) < 0)
+				return fail("--clock: no such clock source (see --help)", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -21,6 +21,12 @@
  * first argument, and the other stores run under its latency, about 25
  * ticks on Zen 3. The other sources keep the order above.
  *
+ * Every TSC read waits for the work before it: LFENCE before RDTSC, or
+ * RDTSCP, which waits by itself. Without it the core reads the TSC before
+ * the caller's work ahead of the call has finished, and the tail of that
+ * work counts in the next interval (timeline(3), "Ordering"). Only
+ * TL_CLOCK_RDTSC_RSEQ_UNORDERED, on request, skips it.
+ *
  * One writer per log: the cursor is loaded and stored, not incremented
  * atomically, so two threads sharing a log can claim the same slot. */
 
@@ -119,6 +125,7 @@ tl_append:
 	/* the clock: rax = timestamp, cx = cpu/node word */
 	cmpb	$TL_CLK_RDTSC_RDPID, TL_HDR_CLOCK(%rdi)
 	jne	2f
+	lfence					/* the work before the call is done */
 	rdtsc					/* edx:eax = TSC */
 	rdpid	%rcx				/* rcx = TSC_AUX = node << 12 | cpu */
 	shl	$32, %rdx
@@ -136,6 +143,7 @@ tl_append:
 	/* the other clock sources, out of the hot path */
 2:	cmpb	$TL_CLK_RDTSC_LSL, TL_HDR_CLOCK(%rdi)	/* no RDPID */
 	jne	6f
+	lfence					/* LSL does not wait on every CPU */
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax
@@ -144,12 +152,14 @@ tl_append:
 	jmp	1b				/* the vDSO's getcpu() reads it */
 6:	cmpb	$TL_CLK_RDTSCP, TL_HDR_CLOCK(%rdi)
 	jne	3f
-	rdtscp					/* edx:eax = TSC, ecx = TSC_AUX */
+	rdtscp					/* edx:eax = TSC, ecx = TSC_AUX; waits
+						   for the work before it by itself */
 	shl	$32, %rdx
 	or	%rdx, %rax
 	jmp	1b
 3:	cmpb	$TL_CLK_RDTSC, TL_HDR_CLOCK(%rdi)	/* no cpu word */
 	jne	4f
+	lfence
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax

@@ -15,11 +15,11 @@
 #define REPS 21
 #define CALLS 1000000
 
-static tl_log *log_on, *log_rdtscp, *log_lsl, *log_unord, *log_hot, *log_auto, *log_off;
+static tl_log *log_on, *log_rdpid, *log_rdtscp, *log_lsl, *log_unord, *log_hot, *log_auto, *log_off;
 static uint64_t tsc_hz;              /* as the library calibrated it */
 static int auto_clock = -1;          /* what TL_CLOCK_AUTO picked */
-static struct bench_events ev_on, ev_rdtscp, ev_lsl, ev_unord, ev_hot, ev_auto, ev_off;
-static unsigned six_on, six_rdtscp, six_lsl, six_unord, six_hot;
+static struct bench_events ev_on, ev_rdpid, ev_rdtscp, ev_lsl, ev_unord, ev_hot, ev_auto, ev_off;
+static unsigned six_on, six_rdpid, six_rdtscp, six_lsl, six_unord, six_hot;
 
 static long rseq_off;                /* glibc's __rseq_offset, from the AUTO log's header */
 
@@ -133,6 +133,12 @@ static void c_enabled_hot(void)
 		tl_append(log_hot, six_hot, i, i, i, i, i, i);
 }
 
+static void c_enabled_rdpid(void)
+{
+	for (uint64_t i = 0; i < CALLS; i++)
+		tl_append(log_rdpid, six_rdpid, i, i, i, i, i, i);
+}
+
 static void c_enabled_rdtscp(void)
 {
 	for (uint64_t i = 0; i < CALLS; i++)
@@ -204,8 +210,9 @@ static struct bcase cases[] = {
 	{ "enabled", c_enabled, "tl_append(), AUTO clock", 0, 0, 0 },
 	{ "enabled_generated", c_enabled_generated, "generated event, rate on", 0, 0, 0 },
 	{ "enabled_hot", c_enabled_hot, "tl_append(), ring in cache", 0, 0, 0 },
+	{ "enabled_rdpid", c_enabled_rdpid, "tl_append(), LFENCE+RDTSC+RDPID", NEED_RDPID, 0, 0 },
 	{ "enabled_rdtscp", c_enabled_rdtscp, "tl_append(), RDTSCP", NEED_RDTSCP, 0, 0 },
-	{ "enabled_lsl", c_enabled_lsl, "tl_append(), RDTSC+LSL", 0, 0, 0 },
+	{ "enabled_lsl", c_enabled_lsl, "tl_append(), LFENCE+RDTSC+LSL", 0, 0, 0 },
 	{ "enabled_unordered", c_enabled_unordered, "tl_append(), rseq without LFENCE", NEED_RSEQ, 0,
 	  0 },
 	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
@@ -319,6 +326,8 @@ static void open_logs(void)
 	if (!mkdtemp(dir))
 		exit(1);
 	log_on = bench_log(dir, "on", 0, TL_CLOCK_AUTO, 1, &ev_on);
+	if (cpu_has() & NEED_RDPID)
+		log_rdpid = bench_log(dir, "rdpid", 0, TL_CLOCK_RDTSC_RDPID, 1, &ev_rdpid);
 	if (cpu_has() & NEED_RDTSCP)
 		log_rdtscp = bench_log(dir, "rdtscp", 0, TL_CLOCK_RDTSCP, 1, &ev_rdtscp);
 	log_lsl = bench_log(dir, "lsl", 0, TL_CLOCK_RDTSC_LSL, 1, &ev_lsl);
@@ -330,6 +339,7 @@ static void open_logs(void)
 	log_off = tl_disabled();
 	bench_events_register(log_off, &ev_off, NULL, &err);
 	six_on = ev_on.id[BENCH_SIX];
+	six_rdpid = ev_rdpid.id[BENCH_SIX];
 	six_rdtscp = ev_rdtscp.id[BENCH_SIX];
 	six_lsl = ev_lsl.id[BENCH_SIX];
 	six_unord = ev_unord.id[BENCH_SIX];

@@ -13,18 +13,18 @@ static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t
 	switch (h->clock) {
 #if defined(__x86_64__)
 	case TL_CLOCK_RDTSC_RDPID:
-		*tsc = tl_rdtsc();
+		*tsc = tl_rdtsc_ordered();
 		*aux = (uint16_t)tl_rdpid();
 		return;
 	case TL_CLOCK_RDTSCP:
 		*tsc = tl_rdtscp(aux);
 		return;
 	case TL_CLOCK_RDTSC:
-		*tsc = tl_rdtsc();
+		*tsc = tl_rdtsc_ordered();
 		*aux = 0xffff;
 		return;
 	case TL_CLOCK_RDTSC_LSL:
-		*tsc = tl_rdtsc();
+		*tsc = tl_rdtsc_ordered();
 		tl_lsl(aux);
 		return;
 #if TL_HAVE_RSEQ

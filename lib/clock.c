@@ -192,10 +192,10 @@ int tl_clock_pick(int clock, uint32_t f)
 	case TL_CLOCK_AUTO:
 		if (tsc && (f & TL_HOST_RSEQ))
 			return TL_CLOCK_RDTSC_RSEQ;
-		if (tsc && (f & TL_CPU_RDPID))
-			return TL_CLOCK_RDTSC_RDPID;
 		if (tsc && (f & TL_CPU_RDTSCP))
 			return TL_CLOCK_RDTSCP;
+		if (tsc && (f & TL_CPU_RDPID))
+			return TL_CLOCK_RDTSC_RDPID;
 		if (tsc && (f & TL_CPU_LSL))
 			return TL_CLOCK_RDTSC_LSL;
 		return tsc ? TL_CLOCK_RDTSC : TL_CLOCK_MONOTONIC;

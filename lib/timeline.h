@@ -63,14 +63,14 @@ typedef struct tl_log tl_log;
 /* Timestamp sources, recorded in the file header. */
 enum tl_clock {
 	TL_CLOCK_AUTO = 0,          /* the cheapest correct source, checked at tl_open():
-	                               RDTSC+rseq, else RDTSC+RDPID, else RDTSCP, else
+	                               RDTSC+rseq, else RDTSCP, else RDTSC+RDPID, else
 	                               RDTSC+LSL, else RDTSC, else MONOTONIC */
-	TL_CLOCK_RDTSC_RDPID = 1,   /* RDTSC for time, RDPID for the cpu/node word */
+	TL_CLOCK_RDTSC_RDPID = 1,   /* LFENCE+RDTSC for time, RDPID for the cpu/node word */
 	TL_CLOCK_RDTSCP = 2,        /* RDTSCP: time and cpu/node in one ordered instruction */
-	TL_CLOCK_RDTSC = 3,         /* RDTSC only; the cpu/node word is 0xffff (unknown) */
+	TL_CLOCK_RDTSC = 3,         /* LFENCE+RDTSC only; the cpu/node word is 0xffff (unknown) */
 	TL_CLOCK_MONOTONIC = 4,     /* clock_gettime(CLOCK_MONOTONIC) ns, for CPUs without a TSC */
 	TL_CLOCK_MANUAL = 5,        /* time and cpu/node set by tl_set_manual_clock(): tests, replays */
-	TL_CLOCK_RDTSC_LSL = 6,     /* RDTSC for time, the cpu/node word from Linux's per-CPU
+	TL_CLOCK_RDTSC_LSL = 6,     /* LFENCE+RDTSC for time, the cpu/node word from Linux's per-CPU
 	                               segment limit (LSL), as the vDSO's getcpu() reads it
 	                               where RDPID is missing (e.g. many KVM guests) */
 	TL_CLOCK_RDTSC_RSEQ = 7,    /* RDTSC for time, the cpu/node word from the calling

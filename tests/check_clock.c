@@ -47,11 +47,11 @@ static int host_has_rseq(void)
 #endif
 }
 
-/* The source AUTO takes where rseq is out: RDPID, RDTSCP, then LSL. */
+/* The source AUTO takes where rseq is out: RDTSCP, RDPID, then LSL. */
 static int fallback_for(uint32_t cpu_features)
 {
-	return cpu_features & TL_CPU_RDPID    ? TL_CLOCK_RDTSC_RDPID
-	       : cpu_features & TL_CPU_RDTSCP ? TL_CLOCK_RDTSCP
+	return cpu_features & TL_CPU_RDTSCP   ? TL_CLOCK_RDTSCP
+	       : cpu_features & TL_CPU_RDPID  ? TL_CLOCK_RDTSC_RDPID
 	       : cpu_features & TL_CPU_LSL    ? TL_CLOCK_RDTSC_LSL
 					      : TL_CLOCK_RDTSC;
 }
@@ -248,8 +248,8 @@ START_TEST(test_auto_fallback_order)
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rseq | rdpid | rdtscp | lsl),
 			 TL_CLOCK_RDTSC_RSEQ);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rseq | lsl), TL_CLOCK_RDTSC_RSEQ);
-	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rdpid | rdtscp | lsl),
-			 TL_CLOCK_RDTSC_RDPID);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rdpid | rdtscp | lsl), TL_CLOCK_RDTSCP);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rdpid | lsl), TL_CLOCK_RDTSC_RDPID);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | rdtscp | lsl), TL_CLOCK_RDTSCP);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc | lsl), TL_CLOCK_RDTSC_LSL);
 	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_AUTO, tsc), TL_CLOCK_RDTSC);

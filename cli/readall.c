@@ -77,11 +77,41 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
  * into J's engines, E[k] for its target k; counts them in J's facts. The
  * window is placed in the log's time at its first entry. A pair is counted
  * only when both its ends are in. */
+/* feed() without a window into one engine, the usual case: the per-entry
+ * loop holds only the engine's call; the facts are set once at the end. */
+static void feed_all(struct job *j, struct input *in, struct an *e)
+{
+	struct readall_file *f = j->fact;
+	uint64_t n = 0, first = 0, last = 0;
+	tl_entry en;
+	while (tl_reader_next(in->r, &en)) {
+		if (!n++)
+			first = en.tsc;
+		last = en.tsc;
+		if (an_entry(e, &en) < 0) {
+			cli_error(j->cmd, "%s: out of memory", j->path);
+			j->problems++;
+			break;
+		}
+	}
+	if (f && n) {
+		if (!f->kept)
+			f->first = first;
+		f->last = last;
+		f->read += n;
+		f->kept += n;
+	}
+}
+
 static void feed(struct job *j, struct input *in, struct an **e)
 {
 	struct readall_file *f = j->fact;
 	int windowed = j->w && window_any(j->w);
 	tl_entry en;
+	if (!windowed && j->ntarget == 1) {
+		feed_all(j, in, e[0]);
+		return;
+	}
 	while (tl_reader_next(in->r, &en) && !in->span_bad) {
 		if (f)
 			f->read++;

@@ -341,9 +341,13 @@ const tl_def *input_slow_event(struct input *in, uint16_t msgid)
 	tl_def *d = tl_reader_def(in->r, msgid);
 	if (!d)
 		abort();   /* out of memory */
+	unsigned set = msgid % (INPUT_RECENT / 2) * 2;
 	if (!d->user)
 		d->user = make_shown(in, d);
-	in->recent[msgid % INPUT_RECENT] = d;
+	in->recent[set + 1] = in->recent[set];
+	in->recent_id[set + 1] = in->recent_id[set];
+	in->recent[set] = d;
+	in->recent_id[set] = msgid;
 	return d;
 }
 

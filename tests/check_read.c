@@ -604,6 +604,45 @@ START_TEST(test_numbers_print_exactly_at_every_power_of_ten)
 }
 END_TEST
 
+/* Three definitions whose ids share one set of the reading side's cache
+ * of recent definitions (cli/input.h: 32 sets of 2 by id % 32), used in
+ * turn: every line must still name its own event. */
+START_TEST(test_dump_names_events_whose_ids_share_a_cache_set)
+{
+	char *p = path_dup("sets.timeline"), *out, *err, *want = xasprintf("%s", ""), *t;
+	tl_log *log = open_manual(p, 64);
+	char name[3][16];
+	uint16_t id[3];
+	int k = 0;
+	snprintf(name[0], sizeof name[0], "c.a");
+	ck_assert_int_eq(tl_intern(log, "4,5|c.a: x", &id[0], NULL), TL_OK);
+	/* new definitions until two more land in id[0]'s set; the others stay
+	 * unused */
+	for (int i = 1; i < 3; k++) {
+		char def[32];
+		snprintf(name[i], sizeof name[i], "c.%d", k);
+		snprintf(def, sizeof def, "4,5|%s: x", name[i]);
+		ck_assert_int_eq(tl_intern(log, def, &id[i], NULL), TL_OK);
+		i += id[i] % 32 == id[0] % 32;
+	}
+	static const int order[] = { 0, 1, 2, 0, 1, 2, 1, 0, 0, 2, 2, 1, 0 };
+	for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++) {
+		tl_set_manual_clock(log, 100 + (uint64_t)i, 0);
+		tl_append(log, id[order[i]], (uint64_t)i, 0, 0, 0, 0, 0);
+		t = xasprintf("%s%14d   0  0  %s x=%d\n", want, i, name[order[i]], i);
+		free(want);
+		want = t;
+	}
+	tl_close(log);
+	ck_assert_int_eq(tl(&out, &err, "dump '%s'", p), 0);
+	ck_assert_str_eq(out, want);
+	free(out);
+	free(err);
+	free(want);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_dump_of_64_bit_arguments_is_exact_in_every_format)
 {
 	const struct w e[1] = { { 5, 7, 3, DROP, { UINT64_MAX, (1ull << 53) + 1, 0, 0, 0, UINT64_MAX - 1 } } };
@@ -2135,6 +2174,7 @@ Suite *read_suite(void)
 	tcase_add_test(d, test_dump_prints_every_entry_with_names_attributes_and_named_arguments);
 	tcase_add_test(d, test_dump_of_logs_without_entries_prints_nothing_and_exits_0);
 	tcase_add_test(d, test_numbers_print_exactly_at_every_power_of_ten);
+	tcase_add_test(d, test_dump_names_events_whose_ids_share_a_cache_set);
 	tcase_add_test(d, test_dump_of_64_bit_arguments_is_exact_in_every_format);
 	tcase_add_test(d, test_dump_event_glob_keeps_only_matching_category_names);
 	tcase_add_test(d, test_dump_cpu_list_keeps_only_those_cpus);

@@ -184,8 +184,9 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
 # The tests against real servers, slower than check (about a minute): node_exporter
-# serving `stats --format openmetrics --interval`'s file, Prometheus scraping it
-# (tests/prometheus.sh). CI runs it after check.
+# serving the files of `stats --format openmetrics --interval` and `top -b
+# --format openmetrics -o`, Prometheus scraping them (tests/prometheus.sh). CI
+# runs it after check.
 .PHONY: check-integration
 check-integration: $(BIN) $(ENGINE)
 	$(Q)TIMELINE=$(abspath $(BIN)) ENGINE=$(abspath $(ENGINE)) sh tests/prometheus.sh

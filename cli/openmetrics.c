@@ -143,18 +143,22 @@ static uint64_t last_packets(const struct an_breaths *b) { return b->last_packet
 static uint64_t written(const struct an_breaths *b) { return b->written; }
 static uint64_t lost(const struct an_breaths *b) { return b->lost; }
 
-int openmetrics_write(FILE *f, struct an *e, const struct an_options *o)
+void openmetrics_histogram(FILE *f, struct an *e, const struct an_options *o, const char *over)
 {
 	char name[96];
 	size_t n;
 	struct an_row **rows = an_rows(e, &n);
 	histogram_name(o, name, sizeof name);
-	fprintf(f, "# HELP %s %s, over the entries the logs hold now (a snapshot: "
-		"histogram_quantile() of the buckets, not of their rate)\n# TYPE %s histogram\n",
-		name, o->per ? "Cycles per unit of each begin/end pair" :
-		"Cycles since the previous entry of the same or a lower level", name);
+	fprintf(f, "# HELP %s %s, over %s (a snapshot: histogram_quantile() of the buckets, "
+		"not of their rate)\n# TYPE %s histogram\n", name, o->per ?
+		"Cycles per unit of each begin/end pair" :
+		"Cycles since the previous entry of the same or a lower level", over, name);
 	for (size_t i = 0; i < n; i++)
 		put_histogram(f, name, e, o, rows[i]);
+}
+
+void openmetrics_counters(FILE *f, struct an *e)
+{
 	put_counter(f, e, "timeline_breaths_total", "The breath number of the last breath_end "
 		    "of each log", 1, last_breath);
 	put_counter(f, e, "timeline_packets_total", "The totalpackets of the last breath_end of "
@@ -163,5 +167,11 @@ int openmetrics_write(FILE *f, struct an *e, const struct an_options *o)
 		    written);
 	put_counter(f, e, "timeline_entries_lost_total", "Entries written but not read: "
 		    "overwritten by the ring before the read, or incomplete", 0, lost);
+}
+
+int openmetrics_write(FILE *f, struct an *e, const struct an_options *o)
+{
+	openmetrics_histogram(f, e, o, "the entries the logs hold now");
+	openmetrics_counters(f, e);
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

@@ -2,7 +2,7 @@
  * exposition format (0.0.4) that node_exporter's textfile collector and
  * promtool read: a histogram per row with `le` buckets that
  * histogram_quantile() can use within a known error, and counters per file.
- * Shared by `stats --format openmetrics` and the live view. */
+ * Shared by `stats --format openmetrics` and `top -b --format openmetrics`. */
 #ifndef TL_OPENMETRICS_H
 #define TL_OPENMETRICS_H
 #include <stdio.h>
@@ -27,4 +27,10 @@ double openmetrics_edge(int i);
  * breath_end) and timeline_entries_written_total and
  * timeline_entries_lost_total. Returns 0, or -1 on a write error. */
 int openmetrics_write(FILE *f, struct an *e, const struct an_options *o);
+
+/* openmetrics_write()'s two parts, for a writer with several engines
+ * (`top`): the histogram of E's rows, its HELP saying they are OVER (e.g.
+ * "the entries the logs hold now"); the counters of E's files. */
+void openmetrics_histogram(FILE *f, struct an *e, const struct an_options *o, const char *over);
+void openmetrics_counters(FILE *f, struct an *e);
 #endif

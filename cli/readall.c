@@ -270,9 +270,7 @@ static int queue_one(const char *path, int named, void *arg)
 	return 0;
 }
 
-/* The group label of PATH: the name of PATH if a directory, else of its
- * directory. Points into *COPY, which the caller frees. */
-static const char *group_of(const char *path, char **copy)
+const char *readall_group(const char *path, char **copy)
 {
 	struct stat st;
 	size_t n;
@@ -298,7 +296,7 @@ void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char
 	struct queue q = { r, e, n > READALL_FEEDS ? READALL_FEEDS : n, group, group != NULL, NULL, 0 };
 	char *copy = NULL;
 	if (!group)
-		q.group = group_of(path, &copy);
+		q.group = readall_group(path, &copy);
 	/* the walk's own messages are kept, to be printed in order with the files' */
 	if (!(cli_err = open_memstream(&q.buf, &q.len)))
 		abort();

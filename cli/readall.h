@@ -52,6 +52,11 @@ void readall_add(struct readall *r, struct an *e, const char *path, const char *
 void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char *path,
 		    const char *group);
 
+/* The group label of input PATH when none is given: the name of PATH if a
+ * directory, else of its directory (`top` labels its logs alike). Points
+ * into *COPY, which the caller frees. */
+const char *readall_group(const char *path, char **copy);
+
 /* Reads the files every readall_add() found, on a thread per CPU (at most
  * 8), each with engines of its own merged into the callers' at the end;
  * prints the messages of the walks and of each file in input order, as

@@ -97,19 +97,10 @@ int make_parents(const char *path)
 	return 0;
 }
 
-int write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+int write_replace(const char *path, const void *buf, size_t len, mode_t mode)
 {
 	char tmp[PATH_MAX];
-	struct stat st;
 	int fd, saved;
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* a device, FIFO or link (/dev/stdout): write through it, never replace it */
-		if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-			return -1;
-		saved = write_all(fd, buf, len) < 0 ? errno : 0;
-		close(fd);
-		return saved ? (errno = saved, -1) : 0;
-	}
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= sizeof tmp)
 		return errno = ENAMETOOLONG, -1;
 	if ((fd = mkstemp(tmp)) < 0)
@@ -123,4 +114,19 @@ int write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
 		return errno = saved, -1;
 	}
 	return 0;
+}
+
+int write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	struct stat st;
+	int fd, saved;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device, FIFO or link (/dev/stdout): write through it, never replace it */
+		if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+			return -1;
+		saved = write_all(fd, buf, len) < 0 ? errno : 0;
+		close(fd);
+		return saved ? (errno = saved, -1) : 0;
+	}
+	return write_replace(path, buf, len, mode);
 }

@@ -1,8 +1,8 @@
 /* sink.h: writing files: every byte of a buffer (write_all), plain or
  * through a zstd stream (struct sink), a copy of a log (sink_copy_log), a
- * whole file replaced atomically (write_atomic), and the directories above
- * a path (make_parents). Used by copy, gc, the CTF writer, summaries and
- * the OpenMetrics file. */
+ * whole file replaced atomically (write_atomic, write_replace), and the
+ * directories above a path (make_parents). Used by copy, gc, the CTF
+ * writer, summaries and the OpenMetrics files. */
 #ifndef TL_SINK_H
 #define TL_SINK_H
 #include <stddef.h>
@@ -19,6 +19,14 @@ int write_all(int fd, const void *buf, size_t len);
  * and is no regular file (a FIFO, /dev/stdout) is written through instead.
  * Returns 0, or -1 with errno set (the temporary file removed). */
 int write_atomic(const char *path, const void *buf, size_t len, mode_t mode);
+
+/* write_atomic() without the writing through: PATH is always replaced by a
+ * new file, and a link there is replaced, not followed. The temporary file
+ * is made 0600 with O_EXCL (never through a link someone put there), then
+ * given MODE. For a file that a program running as another user reads
+ * from a directory others may write (node_exporter's textfile directory).
+ * Returns 0, or -1 with errno set (the temporary file removed). */
+int write_replace(const char *path, const void *buf, size_t len, mode_t mode);
 
 /* An output file, written plain (Z NULL) or through a zstd stream. */
 struct sink {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "out.h"
+#include "readall.h"
 #include "roots.h"
 #include "top.h"
 #include "view.h"
@@ -33,8 +34,13 @@ static const char usage[] =
 	"   -g, --group KEY       rows by process, app (default) or event\n"
 	"   -b, --batch           print a block per refresh instead of a screen\n"
 	"   -n, --count N         stop after N refreshes\n"
-	"   -f, --format FMT      with -b: text (default), csv (a row per row) or\n"
-	"                         json (an object per refresh)\n"
+	"   -f, --format FMT      with -b: text (default), csv (a row per row),\n"
+	"                         json (an object per refresh) or openmetrics\n"
+	"                         (Prometheus: the window as stats -f openmetrics\n"
+	"                         prints it, per app and per event)\n"
+	"   -o, --output FILE     openmetrics: replace FILE at each refresh instead\n"
+	"                         of writing to stdout (node_exporter's textfile\n"
+	"                         collector reads DIR/NAME.prom)\n"
 	"   -h, --help            show this help\n";
 
 static const struct option options[] = {
@@ -44,6 +50,7 @@ static const struct option options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -89,7 +96,12 @@ static int option(struct top *t, int c, const char *arg, const char **why)
 	case 'n':
 		return parse_u64(arg, &t->count) || !t->count ? (*why = "--count takes a whole number from 1", -1) : 0;
 	case 'f':
-		return view_format(arg, &t->format, why);
+		if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
+			return t->format = TOP_FMT_OPENMETRICS, 0;
+		return view_format(arg, &t->format, why) ?
+			(*why = "--format must be text, csv, json or openmetrics", -1) : 0;
+	case 'o':
+		return !*arg ? (*why = "-o takes a file name", -1) : (t->output = arg, 0);
 	}
 	return *why = NULL, -1;
 }
@@ -101,7 +113,7 @@ static int parse(struct top *t, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:w:g:bn:f:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:w:g:bn:f:o:h", options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return cli_finish("top", EXIT_OK);
@@ -115,6 +127,8 @@ static int parse(struct top *t, int argc, char **argv)
 		t->window = t->delay > 10 ? t->delay : 10;
 	if (t->window < t->delay)
 		return cli_usage_error("top", usage, "--window is shorter than --delay");
+	if (t->output && t->format != TOP_FMT_OPENMETRICS)
+		return cli_usage_error("top", usage, "-o goes with --format openmetrics");
 	if (t->format != FMT_TEXT && !t->batch)
 		return cli_usage_error("top", usage, "--format needs -b: the screen is text");
 	if (!t->batch && !isatty(1))
@@ -135,6 +149,7 @@ struct scan {
 	struct top *t;
 	int initial;                 /* the first scan: logs are followed from now */
 	uint64_t now;
+	const char *group;           /* the group of the logs under the path walked */
 };
 
 static struct top_dead *dead_of(struct top *t, const char *path, const struct stat *st)
@@ -226,8 +241,17 @@ static int scan_one(const char *path, int named, void *arg)
 	}
 	if (!(t->logs = realloc(t->logs, (t->nlogs + 1) * sizeof *t->logs)))
 		abort();
-	t->logs[t->nlogs++] = toplog_open(in, sc->initial, sc->now);
+	t->logs[t->nlogs++] = toplog_open(in, sc->initial, sc->now, sc->group);
 	return 0;
+}
+
+/* Walks PATH for SC, its logs in the group stats would give them. */
+static void walk(struct scan *sc, char *path)
+{
+	char *copy;
+	sc->group = readall_group(path, &copy);
+	input_walk("top", &path, 1, scan_one, sc);
+	free(copy);
 }
 
 /* Finds the running logs under the paths (or the default roots) that are
@@ -235,7 +259,7 @@ static int scan_one(const char *path, int named, void *arg)
  * now on (later ones from their first entry). */
 static void scan(struct top *t, int initial, uint64_t now)
 {
-	struct scan sc = { t, initial, now };
+	struct scan sc = { t, initial, now, NULL };
 	struct roots roots;
 	char *msgs = NULL;
 	size_t len = 0;
@@ -243,11 +267,13 @@ static void scan(struct top *t, int initial, uint64_t now)
 	if (!t->batch && !(cli_err = open_memstream(&msgs, &len)))
 		abort();
 	if (t->npaths) {
-		input_walk("top", t->paths, t->npaths, scan_one, &sc);
+		for (int i = 0; i < t->npaths; i++)
+			walk(&sc, t->paths[i]);
 	} else {
 		roots_default(&roots, 1);
 		input_skip_denied = 1;   /* a root this user may not read is not theirs */
-		input_walk("top", roots.path, roots.n, scan_one, &sc);
+		for (int i = 0; i < roots.n; i++)
+			walk(&sc, roots.path[i]);
 		input_skip_denied = 0;
 		roots_free(&roots);
 	}
@@ -316,8 +342,9 @@ static void poll_all(struct top *t, uint64_t tick)
 
 /* ---- refreshing ---------------------------------------------------------- */
 
-/* Ends the interval of every log at NOW and shows it. */
-static void refresh(struct top *t, uint64_t now)
+/* Ends the interval of every log at NOW and shows it: 0, or -1 when the
+ * -o file could not be written (said, and counted as a problem). */
+static int refresh(struct top *t, uint64_t now)
 {
 	struct timespec wall;
 	for (size_t i = 0; i < t->nlogs; i++)
@@ -326,13 +353,15 @@ static void refresh(struct top *t, uint64_t now)
 	t->refreshes++;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	t->wall = (int64_t)wall.tv_sec * 1000000000 + wall.tv_nsec;
-	if (t->batch)
-		topout_block(t);
-	else if (!t->paused)
+	if (t->batch && topout_block(t) < 0)
+		return t->problems++, -1;
+	if (!t->batch && !t->paused)
 		topscreen_draw(t);
+	return 0;
 }
 
-/* Refreshes until -n refreshes, a signal, or q on the screen. */
+/* Refreshes until -n refreshes, a signal, q on the screen, or an -o file
+ * that cannot be written. */
 static void run(struct top *t)
 {
 	uint64_t delay = (uint64_t)(t->delay * 1e9), now = follow_now(), next = now + delay;
@@ -343,8 +372,7 @@ static void run(struct top *t)
 		poll_all(t, tick);
 		now = follow_now();
 		if (now >= next) {
-			refresh(t, now);
-			if (t->count && t->refreshes >= t->count)
+			if (refresh(t, now) < 0 || (t->count && t->refreshes >= t->count))
 				break;
 			scan(t, 0, now);   /* logs started since: in the next interval */
 			next += delay;

@@ -7,6 +7,10 @@
 #include <sys/types.h>
 #include "toptable.h"
 #include "topstat.h"
+#include "view.h"
+
+/* The batch formats: view.h's FMT_TEXT, FMT_CSV and FMT_JSON, and this. */
+enum { TOP_FMT_OPENMETRICS = FMT_JSON + 1 };
 
 /* A file found with no running writer, or that is no log (yet). */
 struct top_dead {
@@ -22,7 +26,8 @@ struct top {
 	double window;               /* -w: seconds of the sliding window */
 	uint64_t count;              /* -n: refreshes before ending, 0 = until a signal */
 	int batch;                   /* -b: blocks on stdout, no screen */
-	int format;                  /* FMT_TEXT, FMT_CSV or FMT_JSON (batch) */
+	int format;                  /* FMT_TEXT, FMT_CSV, FMT_JSON or TOP_FMT_OPENMETRICS */
+	const char *output;          /* -o: the file each refresh replaces (openmetrics) */
 	int group;                   /* TOP_BY_* */
 	char **paths;                /* what to watch: files and directories */
 	int npaths;
@@ -57,8 +62,10 @@ size_t top_title(const struct top *t, char *buf, size_t size);
  * whether the figures are sampled. */
 size_t top_status(const struct top *t, char *buf, size_t size);
 
-/* Batch output of one refresh to stdout, in t->format. */
-void topout_block(struct top *t);
+/* Batch output of one refresh in t->format, to stdout or (openmetrics)
+ * replacing t->output: 0, or -1 when that file could not be written
+ * ("timeline top: FILE: problem" said). */
+int topout_block(struct top *t);
 
 /* The screen: set up (0, or -1 with a message when stdout is no terminal),
  * drawn, read for keys during WAIT_NS (returns 1 when the user quits), and

@@ -1,11 +1,17 @@
 /* topout.c: what `timeline top` says at each refresh: the title and status
- * lines the screen shares, and the batch blocks: text, CSV rows, or one
- * JSON object per refresh with every log, app and event. */
+ * lines the screen shares, and the batch blocks: text, CSV rows, one JSON
+ * object per refresh with every log, app and event, or the window as
+ * OpenMetrics, to stdout or a file replaced whole. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "commands.h"
 #include "json.h"
+#include "openmetrics.h"
 #include "out.h"
+#include "sink.h"
 #include "table.h"
 #include "top.h"
 #include "view.h"
@@ -242,10 +248,70 @@ static void json_block(struct top *t)
 	out_char('\n');
 }
 
-void topout_block(struct top *t)
+/* ---- OpenMetrics ----------------------------------------------------------- */
+
+/* The window of every log into F as `stats -f openmetrics` prints it over
+ * the same entries: the histogram of `--per packets --by app,process` and
+ * that of `--by event,process`, from the logs' window engines added up;
+ * then the counters, from a record per log (toplog_record()). */
+static void metrics(struct top *t, FILE *f)
+{
+	struct an *per = an_new(&topstat_per_opts), *lag = an_new(&topstat_lag_opts);
+	struct an *files = an_new(&topstat_lag_opts);
+	char over[96];
+	if (!per || !lag || !files)
+		abort();
+	for (size_t i = 0; i < t->nlogs; i++) {
+		struct top_log *l = t->logs[i];
+		struct an_breaths b;
+		if (!l->wper)
+			continue;   /* not cut yet */
+		if (an_merge(per, l->wper) < 0 || an_merge(lag, l->wlag) < 0)
+			abort();
+		toplog_record(l, &b);
+		b.order = i;
+		an_add_breaths(files, &b);
+	}
+	snprintf(over, sizeof over, "timeline top's window, the last %.3gs",
+		 t->delay * (double)top_keep(t));
+	openmetrics_histogram(f, per, &topstat_per_opts, over);
+	openmetrics_histogram(f, lag, &topstat_lag_opts, over);
+	openmetrics_counters(f, files);
+	an_free(per);
+	an_free(lag);
+	an_free(files);
+}
+
+/* The metrics to stdout, or replacing t->output (mode 0644, as stats -o
+ * writes it: node_exporter may run as another user): 0, or -1 said. */
+static int metrics_block(struct top *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = 0;
+	if (!f)
+		abort();
+	metrics(t, f);
+	if (fclose(f) != 0)
+		abort();
+	if (!t->output)
+		out_bytes(buf, len);
+	else if (write_replace(t->output, buf, len, 0644) < 0) {
+		cli_error("top", "%s: %s", t->output, strerror(errno));
+		rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+int topout_block(struct top *t)
 {
 	struct top_table tb;
-	if (t->format == FMT_JSON) {
+	int rc = 0;
+	if (t->format == TOP_FMT_OPENMETRICS) {
+		rc = metrics_block(t);
+	} else if (t->format == FMT_JSON) {
 		json_block(t);
 	} else {
 		toptable_build(&tb, t->group, t->logs, t->nlogs, NULL);
@@ -258,4 +324,5 @@ void topout_block(struct top *t)
 	}
 	out_flush();
 	fflush(stdout);
+	return rc;
 }

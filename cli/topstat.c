@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include "topstat.h"
 
-/* Cycles per packet of the pairs, by app; lags, by event. */
-static const struct an_options per_opts = {
-	.by = 1u << AN_APP, .per = "packets", .pairs = an_default_pairs, .npairs = 3,
+const struct an_options topstat_per_opts = {
+	.by = 1u << AN_APP | 1u << AN_PROCESS, .per = "packets", .pairs = an_default_pairs,
+	.npairs = 3,
 };
-static const struct an_options lag_opts = {
-	.by = 1u << AN_EVENT, .pairs = an_default_pairs, .npairs = 3,
+const struct an_options topstat_lag_opts = {
+	.by = 1u << AN_EVENT | 1u << AN_PROCESS, .pairs = an_default_pairs, .npairs = 3,
 };
 
 static struct an *engine(const struct an_options *o)
@@ -146,13 +146,15 @@ static const tl_def *def_of(void *ctx, uint16_t msgid)
 	return input_event(ctx, msgid);
 }
 
-struct top_log *toplog_open(struct input *in, int at_end, uint64_t now)
+struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const char *group)
 {
 	struct top_log *t = calloc(1, sizeof *t);
-	struct an_file file = { in->path, in->label, "-", "-", NULL, in->info.tsc_hz, 0, 0, 0 };
+	struct an_file file = { in->path, in->label, "-", NULL, NULL, in->info.tsc_hz, 0, 0, 0 };
 	struct stat st;
 	if (!t)
 		abort();
+	snprintf(t->group, sizeof t->group, "%s", group);
+	file.group = t->group;
 	follow_start(&t->f, in, at_end);
 	if (stat(in->path, &st) == 0) {
 		t->dev = st.st_dev;
@@ -162,8 +164,8 @@ struct top_log *toplog_open(struct input *in, int at_end, uint64_t now)
 	snprintf(t->name, sizeof t->name, "%s",
 		 in->info.format == TL_FORMAT_NATIVE ? in->info.name : "snabb");
 	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
-	t->per = engine(&per_opts);
-	t->lag = engine(&lag_opts);
+	t->per = engine(&topstat_per_opts);
+	t->lag = engine(&topstat_lag_opts);
 	an_file_begin(t->per, &file, def_of, in);
 	an_file_begin(t->lag, &file, def_of, in);
 	t->alive = 1;
@@ -210,11 +212,16 @@ uint64_t toplog_poll(struct top_log *t, uint64_t max)
 	return n;
 }
 
-/* The window: the counts and engines of T's intervals added up. */
+/* The window: the counts and engines of T's intervals added up, the
+ * engines kept in t->wper and t->wlag. */
 static void window(struct top_log *t)
 {
-	struct an *per = engine(&per_opts), *lag = engine(&lag_opts);
+	struct an *per = engine(&topstat_per_opts), *lag = engine(&topstat_lag_opts);
 	struct top_span *w = &t->window;
+	an_free(t->wper);
+	an_free(t->wlag);
+	t->wper = per;
+	t->wlag = lag;
 	topstat_free(w);
 	memset(w, 0, sizeof *w);
 	for (size_t i = 0; i < t->niv; i++) {
@@ -228,13 +235,11 @@ static void window(struct top_log *t)
 			abort();
 	}
 	topstat_figures(per, lag, w);
-	an_free(per);
-	an_free(lag);
 }
 
 void toplog_cut(struct top_log *t, uint64_t now, size_t keep)
 {
-	struct top_iv iv = { engine(&per_opts), engine(&lag_opts), t->pending };
+	struct top_iv iv = { engine(&topstat_per_opts), engine(&topstat_lag_opts), t->pending };
 	tl_info info;
 	iv.counts.seconds = (double)(now - t->since) / 1e9;
 	t->since = now;
@@ -274,6 +279,26 @@ void toplog_close(struct top_log *t)
 	free(t->iv);
 	topstat_free(&t->last);
 	topstat_free(&t->window);
+	an_free(t->wper);
+	an_free(t->wlag);
 	follow_close(&t->f);
 	free(t);
+}
+
+void toplog_record(struct top_log *t, struct an_breaths *b)
+{
+	size_t n = 0;
+	const struct an_breaths *last = t->niv ? an_breath_list(t->iv[t->niv - 1].per, &n) : NULL;
+	tl_info *info = &t->f.in->info;
+	if (n) {
+		*b = last[n - 1];   /* the last cut's: one at most */
+	} else {
+		memset(b, 0, sizeof *b);
+		b->process = t->f.in->label;
+		b->path = (char *)t->f.in->path;   /* read only: an_add_breaths() copies */
+		b->group = t->group;
+		b->host = info->format == TL_FORMAT_NATIVE ? info->host : "-";
+	}
+	b->written = t->f.snabb ? t->f.read : t->f.end;
+	b->lost = t->f.lost;
 }

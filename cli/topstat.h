@@ -43,6 +43,12 @@ struct top_span {
 	size_t nevents;
 };
 
+/* The options of the engines that follow each log: cycles per packet of
+ * the pairs by app, and lags by event; both by process too, which one
+ * log's engines hold only one of, so that the windows of all the logs
+ * added up (the metrics) keep each process apart. */
+extern const struct an_options topstat_per_opts, topstat_lag_opts;
+
 /* Fills S's figures from the engines PER (cycles per packet of the pairs,
  * grouped by app, with the breath summaries) and LAG (lags grouped by
  * event), which counted the entries of a span whose length and counts S
@@ -75,13 +81,15 @@ struct top_log {
 	struct top_iv *iv;           /* the last intervals, oldest first */
 	size_t niv;
 	struct top_span last, window;/* the figures of the last interval and the window */
+	struct an *wper, *wlag;      /* the window's engines: its intervals added up */
+	char group[256];             /* its group, as `stats` would label it */
 };
 
-/* Starts following IN (which T then owns) at NOW (follow_now()): from its
- * cursor with AT_END (what is written from now on), else from the oldest
- * entry in its ring, the first interval then counted from the log's
- * creation (for a log created since the last refresh). */
-struct top_log *toplog_open(struct input *in, int at_end, uint64_t now);
+/* Starts following IN (which T then owns) at NOW (follow_now()), its
+ * group GROUP: from its cursor with AT_END (what is written from now on),
+ * else from the oldest entry in its ring, the first interval then counted
+ * from the log's creation (for a log created since the last refresh). */
+struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const char *group);
 
 /* Reads what is new in T's log, at most the newest MAX entries (0: all),
  * into its engines; notes whether its writer runs, and once it has ended
@@ -93,4 +101,13 @@ uint64_t toplog_poll(struct top_log *t, uint64_t max);
 void toplog_cut(struct top_log *t, uint64_t now, size_t keep);
 
 void toplog_close(struct top_log *t);
+
+/* The record of T's log for the metrics' counters, as `stats` makes one
+ * (its names, and the running counts of its last breath_end that T's last
+ * interval saw, n = 0 when none), into *B, which points into T's data
+ * until T's next cut: written is what the writer wrote (its cursor at the
+ * last poll; a Snabb log, which has none: the entries read), lost those
+ * overwritten before top read them since it followed the log. Call it
+ * after a cut. */
+void toplog_record(struct top_log *t, struct an_breaths *b);
 #endif

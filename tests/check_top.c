@@ -1,9 +1,11 @@
 /* check_top.c: `timeline top` and what it stands on: an_cut()'s intervals
  * adding up to one pass exactly, an_gap(); top -b against the demo engine,
- * agreeing with `stats` over the same entries; every entry of a writer
- * started while top runs counted once; the budget's sampling accounted
- * for; writers started and stopped; and the screen driven in tmux: sort,
- * group, focus, rate, pause, resize, quit, and the terminal restored. */
+ * agreeing with `stats` over the same entries, and as OpenMetrics in a file
+ * replaced whole, series for series what `stats -f openmetrics` prints;
+ * every entry of a writer started while top runs counted once; the
+ * budget's sampling accounted for; writers started and stopped; and the
+ * screen driven in tmux: sort, group, focus, rate, pause, resize, quit,
+ * and the terminal restored. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <math.h>
@@ -324,6 +326,205 @@ static unsigned long long written_to(const char *dir, const char *name)
 	return n;
 }
 
+/* A metrics file's structure (argv[1]): per family in file order, its
+ * name, type, label names (le aside) and number of series; the values of
+ * LABEL argv[2] in the first family; the buckets per histogram series;
+ * "dup" for a series given twice. */
+static const char families_py[] =
+	"import re,sys\n"
+	"fams=[]\n"
+	"seen=set()\n"
+	"buckets={}\n"
+	"for l in open(sys.argv[1]):\n"
+	"  if l.startswith('# TYPE '):\n"
+	"    fams.append([l.split()[2],l.split()[3],set(),set()])\n"
+	"    continue\n"
+	"  if l.startswith('#'): continue\n"
+	"  m=re.match(r'(\\w+)\\{(.*)\\} (\\S+)\\n$',l)\n"
+	"  labels=re.findall(r'(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"',m.group(2))\n"
+	"  key=(m.group(1),tuple(labels))\n"
+	"  if key in seen: print('dup',key)\n"
+	"  seen.add(key)\n"
+	"  f=fams[-1]\n"
+	"  assert m.group(1).startswith(f[0])\n"
+	"  rest=tuple(x for x in labels if x[0]!='le')\n"
+	"  f[2].update(x[0] for x in rest)\n"
+	"  f[3].add(rest)\n"
+	"  if m.group(1).endswith('_bucket'): buckets[rest]=buckets.get(rest,0)+1\n"
+	"for f in fams: print(f[0],f[1],','.join(sorted(f[2])),len(f[3]))\n"
+	"print(' '.join(sorted({dict(r)[sys.argv[2]] for r in fams[0][3]})))\n"
+	"print(sorted(set(buckets.values())))\n";
+
+START_TEST(test_top_openmetrics_file_is_stats_over_the_window)
+{
+	const char *logs = test_str("%s/logs", test_dir), *prom = test_str("%s/prom", test_dir);
+	const char *file = test_str("%s/timeline.prom", prom);
+	struct stat st;
+	pid_t top, engine;
+	char *out, host[128] = "";
+	int events;
+	gethostname(host, sizeof host - 1);
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	ck_assert_int_eq(mkdir(prom, 0700), 0);
+	/* top first: the engine's log is read from its first entry, and the
+	 * window (60 s) holds all of it at the last refresh */
+	top = spawn(test_str("exec '%s' top -b -f openmetrics -d 0.5 -w 60 -n 7 -o %s %s", timeline_bin(),
+			     file, logs));
+	usleep(300000);
+	engine = spawn(test_str("exec %s --dir %s --name imix --workload imix --seconds 1 --pace 100000 "
+				">/dev/null", engine_bin(), logs));
+	ck_assert_int_eq(reap(engine), 0);
+	ck_assert_int_eq(reap(top), 0);
+	/* the file alone in its directory (no temporary file left), 0644 as
+	 * stats -o makes it, and promtool takes it */
+	out = ok(test_str("ls -A %s && promtool check metrics < %s 2>&1", prom, file));
+	ck_assert_str_eq(out, "timeline.prom\n");
+	free(out);
+	ck_assert_int_eq(lstat(file, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_eq(st.st_mode & 07777, 0644);
+	/* the events the log holds (its rate is drawn each breath: some are
+	 * there or not), as stats counts them */
+	out = ok(test_str("'%s' stats -f openmetrics %s | grep -c '^timeline_lag_cycles_count'",
+			  timeline_bin(), logs));
+	events = atoi(out);
+	ck_assert_int_ge(events, 6);
+	free(out);
+	/* the families: the two histograms of the window, then the counters of
+	 * the one log, labelled as stats labels them; every app; 130 buckets */
+	write_file(test_str("%s/families.py", test_dir), families_py, strlen(families_py));
+	out = ok(test_str("python3 %s/families.py %s app", test_dir, file));
+	ck_assert_str_eq(out, test_str("timeline_cycles_per_packet histogram app,process 6\n"
+				       "timeline_lag_cycles histogram event,process %d\n"
+				       "timeline_breaths_total counter group,host,process 1\n"
+				       "timeline_packets_total counter group,host,process 1\n"
+				       "timeline_entries_written_total counter group,host,process 1\n"
+				       "timeline_entries_lost_total counter group,host,process 1\n"
+				       "- checksum lookup rewrite sink source\n"
+				       "[130]\n", events));
+	free(out);
+	/* each series of the one process: 132 per histogram row, 4 counters */
+	out = ok(test_str("grep -c 'process=\"engine\\[%d\\]\"' %s", (int)engine, file));
+	ck_assert_int_eq(atoi(out), (6 + events) * 132 + 4);
+	free(out);
+	/* every series, byte for byte, what stats prints over the same log:
+	 * the histogram of --per packets --by app,process, that of --by
+	 * event,process, the counters (written: the log's cursor, lost: 0) */
+	out = ok(test_str("cd %s && { '%s' stats -f openmetrics --per packets --by app,process logs | "
+			  "sed '/^# HELP timeline_breaths_total/,$d'; '%s' stats -f openmetrics --by "
+			  "event,process logs; } | grep -v '^#' > want && grep -v '^#' %s > got && "
+			  "cmp want got && grep -c . got && grep '^timeline_entries' got",
+			  test_dir, timeline_bin(), timeline_bin(), file));
+	ck_assert_str_eq(out, test_str("%d\ntimeline_entries_written_total{process=\"engine[%d]\",host=\"%s\","
+				       "group=\"logs\"} %llu\ntimeline_entries_lost_total{process="
+				       "\"engine[%d]\",host=\"%s\",group=\"logs\"} 0\n",
+				       (6 + events) * 132 + 4, (int)engine, host,
+				       written_to(logs, "imix"), (int)engine, host));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_top_openmetrics_counters_of_a_log_followed_from_its_middle)
+{
+	const char *logs = test_str("%s/logs", test_dir), *file = test_str("%s/t.prom", test_dir);
+	pid_t engine;
+	char *out, *want;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	/* the log is half a second old when top starts: top counts what comes
+	 * after, but the counters are the log's own, and it ends while top runs */
+	engine = spawn(test_str("exec %s --dir %s --name mid --seconds 1.5 --pace 20000 >/dev/null",
+				engine_bin(), logs));
+	usleep(500000);
+	free(ok(test_str("'%s' top -b -f openmetrics -d 0.5 -w 60 -n 5 -o %s %s", timeline_bin(), file,
+			 logs)));
+	ck_assert_int_eq(reap(engine), 0);
+	/* the four counters, byte for byte as stats gives them: the breath and
+	 * packet counts of the last breath_end, written = the cursor, 0 lost */
+	want = ok(test_str("'%s' stats -f openmetrics %s | grep '^timeline_.*_total{'", timeline_bin(), logs));
+	out = ok(test_str("grep '^timeline_.*_total{' %s", file));
+	ck_assert_str_eq(out, want);
+	ck_assert_ptr_nonnull(strstr(out, test_str("timeline_entries_written_total{process=\"engine[%d]\"",
+						   (int)engine)));
+	ck_assert_ptr_nonnull(strstr(out, test_str("group=\"logs\"} %llu\ntimeline_entries_lost_total",
+						   written_to(logs, "mid"))));
+	free(out);
+	free(want);
+	/* while the histograms hold only what came after: fewer breath_end */
+	want = ok(test_str("'%s' stats -f openmetrics %s | grep '^timeline_lag_cycles_count{event=\"engine.breath_end\"'",
+			   timeline_bin(), logs));
+	out = ok(test_str("grep '^timeline_lag_cycles_count{event=\"engine.breath_end\"' %s", file));
+	ck_assert_uint_gt(strtoull(strrchr(want, ' '), NULL, 10), strtoull(strrchr(out, ' '), NULL, 10));
+	ck_assert_uint_gt(strtoull(strrchr(out, ' '), NULL, 10), 0);
+	free(out);
+	free(want);
+}
+END_TEST
+
+START_TEST(test_top_openmetrics_without_o_prints_each_refresh)
+{
+	static const char block[] =
+		"# HELP timeline_cycles_per_packet Cycles per unit of each begin/end pair, over "
+		"timeline top's window, the last 0.3s (a snapshot: histogram_quantile() of the "
+		"buckets, not of their rate)\n"
+		"# TYPE timeline_cycles_per_packet histogram\n"
+		"# HELP timeline_lag_cycles Cycles since the previous entry of the same or a lower "
+		"level, over timeline top's window, the last 0.3s (a snapshot: histogram_quantile() "
+		"of the buckets, not of their rate)\n"
+		"# TYPE timeline_lag_cycles histogram\n"
+		"# HELP timeline_breaths_total The breath number of the last breath_end of each log\n"
+		"# TYPE timeline_breaths_total counter\n"
+		"# HELP timeline_packets_total The totalpackets of the last breath_end of each log\n"
+		"# TYPE timeline_packets_total counter\n"
+		"# HELP timeline_entries_written_total Entries each log's writer wrote\n"
+		"# TYPE timeline_entries_written_total counter\n"
+		"# HELP timeline_entries_lost_total Entries written but not read: overwritten by the "
+		"ring before the read, or incomplete\n"
+		"# TYPE timeline_entries_lost_total counter\n";
+	const char *logs = test_str("%s/logs", test_dir);
+	char *out;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	/* no log: the families without series, once per refresh */
+	out = ok(test_str("'%s' top -b -f openmetrics -d 0.1 -w 0.3 -n 2 %s", timeline_bin(), logs));
+	ck_assert_str_eq(out, test_str("%s%s", block, block));
+	free(out);
+	/* one refresh is one exposition promtool takes */
+	out = ok(test_str("'%s' top -b -f prometheus -d 0.1 -w 0.3 -n 1 %s | promtool check metrics 2>&1",
+			  timeline_bin(), logs));
+	ck_assert_str_eq(out, "");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_top_openmetrics_file_replaces_a_link_and_a_missing_directory_ends_top)
+{
+	const char *logs = test_str("%s/logs", test_dir), *link = test_str("%s/link.prom", test_dir);
+	char *out, *err, *kept;
+	struct stat st;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	/* a link at the path is replaced, what it points to left alone */
+	write_file(test_str("%s/target", test_dir), "keep\n", 5);
+	ck_assert_int_eq(symlink("target", link), 0);
+	free(ok(test_str("'%s' top -b -f openmetrics -d 0.1 -n 2 -o %s %s", timeline_bin(), link, logs)));
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode) && st.st_size > 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0644);
+	kept = read_file(test_str("%s/target", test_dir), NULL);
+	ck_assert_str_eq(kept, "keep\n");
+	free(kept);
+	/* a file that cannot be written: said once, naming it; top ends, exit 2 */
+	ck_assert_int_eq(run(test_str("'%s' top -b -f openmetrics -d 0.1 -n 5 -o %s/missing/t.prom %s",
+				      timeline_bin(), test_dir, logs), &out, &err), 2);
+	ck_assert_str_eq(err, test_str("timeline top: %s/missing/t.prom: No such file or directory\n",
+				       test_dir));
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+	out = ok(test_str("ls -A %s", test_dir));
+	ck_assert_str_eq(out, "link.prom\nlogs\ntarget\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_top_follows_writers_started_and_stopped_while_it_runs)
 {
 	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
@@ -447,7 +648,11 @@ START_TEST(test_top_usage_errors_exit_2_with_the_reason)
 		{ "-b -n 0", "timeline top: --count takes a whole number from 1\n" },
 		{ "-b -d 2 -w 1", "timeline top: --window is shorter than --delay\n" },
 		{ "-f csv", "timeline top: --format needs -b: the screen is text\n" },
-		{ "-b -f xml", "timeline top: --format must be text, csv or json\n" },
+		{ "-b -f xml", "timeline top: --format must be text, csv, json or openmetrics\n" },
+		{ "-f openmetrics", "timeline top: --format needs -b: the screen is text\n" },
+		{ "-b -o t.prom", "timeline top: -o goes with --format openmetrics\n" },
+		{ "-b -f json -o t.prom", "timeline top: -o goes with --format openmetrics\n" },
+		{ "-b -f openmetrics -o ''", "timeline top: -o takes a file name\n" },
 		{ "", "timeline top: standard output is not a terminal: give -b for a block per refresh\n" },
 		{ "-b --nope", "timeline top: unknown option '--nope'\n" },
 	};
@@ -751,6 +956,10 @@ Suite *top_suite(void)
 	tcase_add_test(b, test_top_follows_writers_started_and_stopped_while_it_runs);
 	tcase_add_test(b, test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so);
 	tcase_add_test(b, test_top_batch_text_and_csv_show_each_refresh);
+	tcase_add_test(b, test_top_openmetrics_file_is_stats_over_the_window);
+	tcase_add_test(b, test_top_openmetrics_counters_of_a_log_followed_from_its_middle);
+	tcase_add_test(b, test_top_openmetrics_without_o_prints_each_refresh);
+	tcase_add_test(b, test_top_openmetrics_file_replaces_a_link_and_a_missing_directory_ends_top);
 	tcase_add_test(b, test_top_usage_errors_exit_2_with_the_reason);
 	tcase_add_test(b, test_top_batch_says_once_what_it_cannot_read_and_exits_2);
 	tcase_add_test(t, test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits);

@@ -212,7 +212,7 @@ static int write_metrics(const struct args *s, struct an *e)
 		abort();
 	openmetrics_write(f, e, &s->a.o);
 	fclose(f);
-	if (write_atomic(s->output, buf, len, 0644) < 0) {
+	if (write_replace(s->output, buf, len, 0644) < 0) {
 		cli_error("stats", "%s: %s", s->output, strerror(errno));
 		free(buf);
 		return 1;

@@ -143,6 +143,15 @@ START_TEST(test_interval_rewrites_the_file_whole_until_count_or_a_signal)
 	ck_assert_str_eq(file, once);
 	free(file);
 	free(once);
+	/* a link at -o's path is replaced, its target untouched */
+	unlink(path_in(test_dir, "t.prom"));
+	write_file(path_in(test_dir, "target"), "kept\n", 5);
+	ck_assert_int_eq(symlink("target", path_in(test_dir, "t.prom")), 0);
+	out = sh(0, "$TL stats -f openmetrics -o t.prom a.timeline && cat target && "
+		    "test ! -L t.prom && cmp -s t.prom - <<EOF\n$($TL stats -f openmetrics a.timeline)\nEOF\n"
+		    "echo $?");
+	ck_assert_str_eq(out, "kept\n0\n");
+	free(out);
 	out = sh(0, "$TL stats --interval 1 a.timeline 2>&1 | head -1; $TL stats --count 2 "
 		    "a.timeline 2>/dev/null; echo $?");
 	ck_assert_str_eq(out, "timeline stats: -o and --interval go with --format openmetrics\n2\n");

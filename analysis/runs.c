@@ -233,38 +233,99 @@ static void group_medians(const double *v, size_t ng, size_t nr, double *med, do
 }
 
 /* Run R's speed as the groups other than SKIP see it (SKIP >= NG: all of
- * them): the median of V[h][R] / MED[h]; NAN when fewer than MIN groups
- * have a value there. TMP holds NG doubles. */
+ * them), each group H whose VOTE is not 0: the median of V[h][R] / MED[h];
+ * NAN when fewer than MIN groups have a value there. TMP holds NG doubles. */
 static double speed_of(const double *v, size_t ng, size_t nr, const double *med, size_t r,
-		       size_t skip, size_t min, double *tmp)
+		       size_t skip, const unsigned char *vote, size_t min, double *tmp)
 {
 	size_t k = 0;
 	for (size_t h = 0; h < ng; h++)
-		if (h != skip && v[h * nr + r] > 0 && med[h] > 0)
+		if (h != skip && vote[h] && v[h * nr + r] > 0 && med[h] > 0)
 			tmp[k++] = v[h * nr + r] / med[h];
 	return k < min ? NAN : median_of(tmp, k);
 }
 
-int runs_relative(const double *v, size_t ng, size_t nr, double *out, double *speed)
+/* How far group G's values OUT moved between the sides SIDE (0 or 1 per
+ * run): |log| of the ratio of the sides' medians; 0 with a side empty.
+ * TMP holds NR doubles. */
+static double moved(const double *out, size_t nr, size_t g, const unsigned char *side,
+		    double *tmp)
 {
-	double *med = malloc((ng + 1) * sizeof *med), *tmp = malloc((ng + nr + 1) * sizeof *tmp);
-	int rc = 0;
-	if (!med || !tmp) {
-		free(med);
-		free(tmp);
-		return -1;
+	double m[2];
+	for (int s = 0; s < 2; s++) {
+		size_t k = 0;
+		for (size_t r = 0; r < nr; r++)
+			if (side[r] == s && out[g * nr + r] > 0)
+				tmp[k++] = out[g * nr + r];
+		m[s] = median_of(tmp, k);
 	}
-	group_medians(v, ng, nr, med, tmp);
-	for (size_t r = 0; r < nr; r++) {
-		speed[r] = speed_of(v, ng, nr, med, r, ng, RUNS_RELATIVE_MIN + 1, tmp);
+	return m[0] > 0 && m[1] > 0 ? fabs(log(m[1] / m[0])) : 0;
+}
+
+/* VOTE[h] = 1 for the groups other than G that moved least between the
+ * sides (MOVE), as many as RUNS_RELATIVE_MIN or half of the others, the
+ * greater; 0 for the rest. */
+static void voters(const double *move, size_t ng, size_t g, unsigned char *vote)
+{
+	size_t half = ng / 2;   /* of the NG - 1 others, rounded up */
+	size_t want = half > RUNS_RELATIVE_MIN ? half : RUNS_RELATIVE_MIN;
+	memset(vote, 0, ng);
+	for (size_t n = 0; n < want && n + 1 < ng; n++) {
+		size_t best = ng;
+		for (size_t h = 0; h < ng; h++)
+			if (h != g && !vote[h] && (best == ng || move[h] < move[best]))
+				best = h;
+		vote[best] = 1;
+	}
+}
+
+/* OUT[g][r] = V[g][r] over run r's speed as g's voters see it: the row
+ * VOTE + g * STRIDE (STRIDE 0: one row for every group); V itself where
+ * fewer than RUNS_RELATIVE_MIN vote. Returns how many were left as they
+ * are. */
+static int relate_pass(const double *v, size_t ng, size_t nr, const double *med,
+		       const unsigned char *vote, size_t stride, double *out, double *tmp)
+{
+	int rc = 0;
+	for (size_t r = 0; r < nr; r++)
 		for (size_t g = 0; g < ng; g++) {
 			double x = v[g * nr + r];
-			double s = x > 0 ? speed_of(v, ng, nr, med, r, g, RUNS_RELATIVE_MIN, tmp) : NAN;
+			double s = x > 0 ? speed_of(v, ng, nr, med, r, g, vote + g * stride,
+						    RUNS_RELATIVE_MIN, tmp)
+					 : NAN;
 			out[g * nr + r] = s > 0 ? x / s : x;
 			rc += x > 0 && !(s > 0);
 		}
+	return rc;
+}
+
+int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *side, double *out,
+		  double *speed)
+{
+	double *med = malloc((ng + 1) * sizeof *med), *tmp = malloc((ng + nr + 1) * sizeof *tmp);
+	double *move = malloc((ng + 1) * sizeof *move);
+	unsigned char *vote = malloc(ng * ng + 1), *every = malloc(ng + 1);
+	int rc = -1;
+	if (!med || !tmp || !move || !vote || !every)
+		goto out;
+	memset(every, 1, ng + 1);
+	group_medians(v, ng, nr, med, tmp);
+	for (size_t r = 0; r < nr; r++)
+		speed[r] = speed_of(v, ng, nr, med, r, ng, every, RUNS_RELATIVE_MIN + 1, tmp);
+	rc = relate_pass(v, ng, nr, med, every, 0, out, tmp);
+	if (side && rc >= 0) {
+		/* again, each group's speed from the others that moved least */
+		for (size_t g = 0; g < ng; g++)
+			move[g] = moved(out, nr, g, side, tmp);
+		for (size_t g = 0; g < ng; g++)
+			voters(move, ng, g, vote + g * ng);
+		rc = relate_pass(v, ng, nr, med, vote, ng, out, tmp);
 	}
+out:
 	free(med);
 	free(tmp);
+	free(move);
+	free(vote);
+	free(every);
 	return rc;
 }

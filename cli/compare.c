@@ -91,20 +91,23 @@ static void relate(struct comparison *c)
 	struct runs rs = { NULL, 0, 0 };
 	size_t ng = c->ncmp, nr;
 	double *v, *out, *speed;
+	unsigned char *side;
 	for (size_t g = 0; g < ng; g++)
 		for (int s = 0; s < 2; s++)
 			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++)
 				run_index(&rs, s, c->cmp[g].s[s].run[k]);
 	nr = rs.n;
 	if (!(v = calloc(ng * nr + 1, sizeof *v)) || !(out = malloc((ng * nr + 1) * sizeof *out)) ||
-	    !(speed = malloc((nr + 1) * sizeof *speed)))
+	    !(speed = malloc((nr + 1) * sizeof *speed)) || !(side = malloc(nr + 1)))
 		abort();
+	for (size_t i = 0; i < nr; i++)
+		side[i] = (unsigned char)rs.r[i].side;
 	for (size_t g = 0; g < ng; g++)
 		for (int s = 0; s < 2; s++)
 			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++)
 				v[g * nr + run_index(&rs, s, c->cmp[g].s[s].run[k])] =
 					c->cmp[g].s[s].medians[k];
-	if (runs_relative(v, ng, nr, out, speed) < 0)
+	if (runs_relative(v, ng, nr, side, out, speed) < 0)
 		abort();
 	for (size_t g = 0; g < ng; g++)
 		for (int s = 0; s < 2; s++) {
@@ -125,6 +128,7 @@ static void relate(struct comparison *c)
 	free(v);
 	free(out);
 	free(speed);
+	free(side);
 	free(rs.r);
 }
 

@@ -78,7 +78,7 @@ static const double four_groups[4 * 4] = {
 START_TEST(test_relative_cancels_the_speed_of_a_run)
 {
 	double out[16], speed[4], change, lo, hi;
-	ck_assert_int_eq(runs_relative(four_groups, 4, 4, out, speed), 0);
+	ck_assert_int_eq(runs_relative(four_groups, 4, 4, NULL, out, speed), 0);
 	/* group 2 seen from groups 0, 1 and 3, which agree on every run's speed */
 	ck_assert_double_eq_tol(out[8], 1.5, EPS);
 	ck_assert_double_eq_tol(out[9], 1.5, EPS);
@@ -102,11 +102,54 @@ START_TEST(test_relative_cancels_the_speed_of_a_run)
 }
 END_TEST
 
+/* Six groups over runs 0-1 (side A) and 2-3 (B) of one speed: group 0
+ * four times dearer in B, group 5 (the breath around it) twice; groups 2-4
+ * jitter by 10% (2 and 4 the opposite ways), groups 1 and 3 do not move. */
+static const double six_groups[6 * 4] = {
+	1, 1, 4, 4,             /* yardstick 2.5 */
+	10, 10, 10, 10,
+	1.1, 1.1, 0.9, 0.9,     /* yardstick 1 */
+	1, 1, 1, 1,
+	0.9, 0.9, 1.1, 1.1,     /* yardstick 1 */
+	1, 1, 2, 2,             /* yardstick 1.5 */
+};
+
+START_TEST(test_relative_second_pass_leaves_out_the_groups_that_moved)
+{
+	static const unsigned char side[4] = { 0, 0, 1, 1 };
+	double out[24], speed[4];
+	/* one pass: the median of group 1's five others is the highest of the
+	 * three unmoved ones in B (groups 0 and 5 above them), the lowest in A:
+	 * 1.1 and 0.9, so group 1 reads 18% cheaper in B though it did not move */
+	ck_assert_int_eq(runs_relative(six_groups, 6, 4, NULL, out, speed), 0);
+	ck_assert_double_eq_tol(out[4], 10 / 0.9, EPS);
+	ck_assert_double_eq_tol(out[5], 10 / 0.9, EPS);
+	ck_assert_double_eq_tol(out[6], 10 / 1.1, EPS);
+	ck_assert_double_eq_tol(out[7], 10 / 1.1, EPS);
+	ck_assert_double_eq_tol(out[12], 1 / 0.9, EPS);
+	ck_assert_double_eq_tol(out[14], 1 / 1.1, EPS);
+	/* with the sides: each group's speed from the three others that moved
+	 * least (groups 2, 3 and 4 for group 1; 1, 2 and 4 for group 3): the
+	 * median of 0.9, 1 and 1.1 in every run, so neither moves */
+	ck_assert_int_eq(runs_relative(six_groups, 6, 4, side, out, speed), 0);
+	for (int r = 0; r < 4; r++) {
+		ck_assert_double_eq_tol(out[4 + r], 10, EPS);
+		ck_assert_double_eq_tol(out[12 + r], 1, EPS);
+	}
+	/* group 0 keeps its change: four times, seen from unmoved groups */
+	ck_assert_double_eq_tol(out[2] / out[0], 4, EPS);
+	/* the runs' speeds are the first pass's, over every group: run 0's
+	 * ratios 0.4, 1, 1.1, 1, 0.9, 0.667, whose median is 0.95 */
+	ck_assert_double_eq_tol(speed[0], 0.95, EPS);
+	ck_assert_double_eq_tol(speed[2], 1.05, EPS);
+}
+END_TEST
+
 START_TEST(test_relative_leaves_a_run_with_fewer_than_three_other_groups)
 {
 	double v[3 * 3] = { 10, 20, 30, 1, 2, 0, 5, 5, 5 }, out[9], speed[3];
 	/* three groups: two others each, so every value stays as it is */
-	ck_assert_int_eq(runs_relative(v, 3, 3, out, speed), 8);
+	ck_assert_int_eq(runs_relative(v, 3, 3, NULL, out, speed), 8);
 	for (int i = 0; i < 9; i++)
 		ck_assert_double_eq(out[i], v[i]);
 	for (int r = 0; r < 3; r++)
@@ -118,7 +161,7 @@ START_TEST(test_relative_skips_a_group_without_a_value_in_the_run)
 {
 	/* group 1 has no value in run 1: the others there have two others */
 	double v[4 * 2] = { 10, 10, 100, NAN, 1, 2, 7, 7 }, out[8], speed[2];
-	ck_assert_int_eq(runs_relative(v, 4, 2, out, speed), 3);
+	ck_assert_int_eq(runs_relative(v, 4, 2, NULL, out, speed), 3);
 	ck_assert_double_eq(out[1], 10);            /* left as they are, counted */
 	ck_assert_double_eq(out[5], 2);
 	ck_assert_double_eq(out[7], 7);
@@ -140,6 +183,7 @@ Suite *runs_suite(void)
 	tcase_add_test(t, test_change_and_its_exact_interval);
 	tcase_add_test(t, test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_middle_two);
 	tcase_add_test(t, test_relative_cancels_the_speed_of_a_run);
+	tcase_add_test(t, test_relative_second_pass_leaves_out_the_groups_that_moved);
 	tcase_add_test(t, test_relative_leaves_a_run_with_fewer_than_three_other_groups);
 	tcase_add_test(t, test_relative_skips_a_group_without_a_value_in_the_run);
 	suite_add_tcase(s, t);

@@ -154,11 +154,17 @@ struct table *statsout_overhead(struct an *e, int format)
 		double rest = b[i].share_cycles;
 		if (!b[i].share_breaths || !(b[i].share_cycles > 0))
 			continue;
-		qsort(b[i].shares, b[i].nshares, sizeof *b[i].shares, by_cycles);
+		/* sorted in a copy: the engine's order indexes each where's apps */
+		struct an_share *sh = malloc((b[i].nshares + 1) * sizeof *sh);
+		if (!sh)
+			abort();
+		memcpy(sh, b[i].shares, b[i].nshares * sizeof *sh);
+		qsort(sh, b[i].nshares, sizeof *sh, by_cycles);
 		for (size_t k = 0; k < b[i].nshares; k++) {
-			share_row(t, &b[i], b[i].shares[k].app, b[i].shares[k].cycles, format);
-			rest -= b[i].shares[k].cycles;
+			share_row(t, &b[i], sh[k].app, sh[k].cycles, format);
+			rest -= sh[k].cycles;
 		}
+		free(sh);
 		share_row(t, &b[i], "(no app)", rest > 0 ? rest : 0, format);
 	}
 	return t;

@@ -142,10 +142,17 @@ static int run_summary(struct job *j, uint64_t order, struct an *e)
 	if (fd < 0)
 		return 0;
 	is = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && sumfile_probe(fd);
-	if (is && sumfile_read(j->cmd, j->path, fd, e, &m) < 0)
+	if (is && sumfile_read(j->cmd, j->path, fd, e, &m) < 0) {
 		j->problems++;
-	else if (is)
+	} else if (is) {
 		j->read = 1;
+		if (j->fact) {
+			j->fact->summary = 1;
+			if (!(j->fact->path = strdup(j->path)) || !(j->fact->label = strdup("(summary)")) ||
+			    !(j->fact->group = strdup(j->group)))
+				abort();
+		}
+	}
 	close(fd);
 	return is;
 }

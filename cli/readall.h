@@ -19,6 +19,8 @@ struct readall_file {
 	uint64_t kept;               /* ... of them kept by the window and filters */
 	uint64_t first, last;        /* the tsc of the first and last kept */
 	uint64_t skipped;            /* incomplete entries the reader skipped */
+	int summary;                 /* a summary (timeline-summary(5)), not a log:
+				      * only path and group are known */
 };
 
 struct readall {

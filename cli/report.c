@@ -66,6 +66,8 @@ struct args {
 	unsigned bins;               /* --bins */
 	char *labels[ANOPTS_MAX_GROUPS], *paths[ANOPTS_MAX_GROUPS];   /* --group LABEL=PATH */
 	int ngroups;
+	char fixed[1024];            /* the options a summary input must have been made
+				      * with: those of the engine it feeds (anopts_fixed()) */
 };
 
 /* Takes report's own option C with ARG into CTX, a struct args: 1 taken,
@@ -161,9 +163,15 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 		       char **argv)
 {
 	struct an *both[2] = { e->p, e->lags };
+	struct anopts fed = r->a;
 	readall_init(ra, "report");
 	ra->w = &r->a.w;
 	ra->facts = 1;
+	/* a summary feeds the first engine of its file: a side, else p */
+	if (!e->side[0])
+		fed.o = e->po;
+	anopts_fixed(&fed, r->fixed, sizeof r->fixed);
+	ra->fixed = r->fixed;
 	if (e->side[0]) {
 		diff_add_sides(ra, &r->d, e->side, both, 2);
 	} else {
@@ -227,7 +235,9 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	make_engines(&r, &e, diff);
 	problems = read_inputs(&r, &e, &ra, argc, argv);
-	anopts_warn(&r.a, e.p, "report");
+	/* as diff warns, over what its sides read (a summary feeds only them) */
+	for (int k = 0; k < (diff ? 2 : 1); k++)
+		anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
 	command_line(cmd, sizeof cmd, argc, argv);
 	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
 	if (diff) {

@@ -293,6 +293,16 @@ static struct table *per_table(struct an *e, const struct an_options *o, int for
 	return t;
 }
 
+/* How many of IN's inputs were summaries, which keep no bins over time,
+ * lags or per-CPU shares. */
+static size_t summaries(const struct rp_input *in)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < in->nfiles; i++)
+		n += in->files[i].summary != 0;
+	return n;
+}
+
 /* The table of the files read: process, host, group, span, rate, entries. */
 static struct table *inputs_table(const struct rp_input *in, int format)
 {
@@ -319,6 +329,10 @@ static struct table *inputs_table(const struct rp_input *in, int format)
 		else
 			snprintf(v[5], 32, "-");
 		snprintf(v[6], 32, "%llu", (unsigned long long)f->skipped);
+		if (f->summary)   /* what it counted is in the rows; its logs are not here */
+			for (int k = 0; k < 7; k++)
+				snprintf(v[k], 32, "-");
+		native &= !f->summary;
 		cells[0] = f->label;
 		cells[1] = native ? (char *)info->host : "-";
 		cells[2] = f->group;
@@ -424,7 +438,10 @@ static void over_time(const struct rp_out *out, const struct rp_input *in)
 		chart(&c, "time", id, title, x, NULL);
 		out->time(out, &c, &rt);
 	}
-	if (!n)
+	if (summaries(in))
+		out->note(out, "Summaries keep no bins over time: the logs summarized have no "
+			  "panels here; give the logs themselves for them.");
+	else if (!n)
 		out->note(out, "No begin/end pair and no breath in the inputs.");
 }
 
@@ -536,7 +553,13 @@ static void lags(const struct rp_out *out, const struct rp_input *in)
 	chart(&c, "lags", "events", "lag per event", "lag (cycles, log scale)", "event");
 	if (nb)
 		out->boxes(out, &c, b, nb);
-	else
+	if (summaries(in)) {
+		char why[200];
+		snprintf(why, sizeof why, "Summaries keep no lags (a summary holds what one engine "
+			 "counted, here cycles per %.40s): the logs summarized add nothing here.",
+			 in->o->per ? in->o->per : "unit");
+		out->note(out, why);
+	} else if (!nb)
 		out->note(out, "No event has a lag (each needs an entry of its level or lower before it).");
 	free(b);
 }
@@ -570,6 +593,11 @@ static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
 	      numa ? "NUMA node" : "CPU");
 	if (n)
 		out->stacks(out, &c, s, n);
+	if (summaries(in))
+		out->note(out, numa ? "Summaries keep no shares per NUMA node: theirs are not in "
+				      "the bars, nor in the table's share%."
+				    : "Summaries keep no shares per CPU: theirs are not in the bars, "
+				      "nor in the table's share%.");
 	o.by = 1u << AN_EVENT | 1u << AN_APP | 1u << k;
 	t = per_table(e, &o, out->format, s, n, k);
 	snprintf(title, sizeof title, "%s per begin/end pair, per %s", per, numa ? "NUMA node" : "CPU");
@@ -638,9 +666,16 @@ static void compared(const struct rp_out *out, const struct rp_input *in)
 
 void report_write(const struct rp_out *out, const struct rp_input *in)
 {
-	char about[512];
-	snprintf(about, sizeof about, "%zu log%s read by `%s`", in->nfiles,
-		 in->nfiles == 1 ? "" : "s", in->command);
+	char about[512], what[96];
+	size_t ns = summaries(in), nl = in->nfiles - ns;
+	if (!ns)
+		snprintf(what, sizeof what, "%zu log%s", nl, nl == 1 ? "" : "s");
+	else if (!nl)
+		snprintf(what, sizeof what, "%zu summar%s", ns, ns == 1 ? "y" : "ies");
+	else
+		snprintf(what, sizeof what, "%zu log%s and %zu summar%s", nl, nl == 1 ? "" : "s", ns,
+			 ns == 1 ? "y" : "ies");
+	snprintf(about, sizeof about, "%s read by `%s`", what, in->command);
 	out->begin(out, "timeline report", about);
 	if (in->cmp)
 		compared(out, in);

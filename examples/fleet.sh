@@ -4,9 +4,9 @@
 # host (bytes 256-383, timeline-format(5)); two of them, the canaries, run a
 # build whose lookup app is 60% slower. Each host reduces its logs to a
 # summary, as cron would run it there; the summaries are gathered in one
-# directory (here a copy, there scp or `parallel --sshlogin`); then stats
-# and diff read the summaries alone. Exits 1 unless diff flags the canaries'
-# lookup as SLOWER. Run by CI (.ci/run); its output is in the README.
+# directory (here a copy, there scp or `parallel --sshlogin`); then stats,
+# diff and report read the summaries alone. Exits 1 unless diff flags the
+# canaries' lookup as SLOWER and report exits as diff does. Run by CI (.ci/run); its output is in the README.
 set -eu
 engine=${ENGINE:-build/examples/engine/engine}
 tl=${TIMELINE:-./timeline}
@@ -56,3 +56,12 @@ if [ "$rc" -ne 1 ]; then
 	exit 1
 fi
 echo "diff exit status 1: the canaries' lookup is slower than the rest's (as CI would see it)"
+
+say "timeline report --a $out/gathered/rest --b $out/gathered/canary -o $out/fleet.html"
+rc=0
+"$tl" report --a "$out/gathered/rest" --b "$out/gathered/canary" -o "$out/fleet.html" || rc=$?
+if [ "$rc" -ne 1 ]; then
+	echo "fleet.sh: report exit status $rc: expected 1, as diff's" >&2
+	exit 1
+fi
+echo "report exit status 1, as diff's: $out/fleet.html (diff's verdicts, then A over B per group)"

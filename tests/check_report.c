@@ -136,6 +136,29 @@ static void shuffled_pairs(const char *name)
 	"    print(c[\"t0\"],c[\"span\"],s[\"event\"],s[\"app\"],s[\"nbins\"])\n" \
 	"    for k in (\"n\",\"p5\",\"p25\",\"p50\",\"p75\",\"p95\"): print(k,*s[k])\n"
 
+/* A summary as an input: the charts it keeps as its logs give them, a note
+ * where it keeps nothing (bins over time, lags), and a summary made with
+ * other options than report's refused (tests/report_check.py summary). */
+START_TEST(test_a_summary_gives_the_charts_it_keeps_as_its_logs_do)
+{
+	char *py = checker(), *out;
+	engines("sums", 2, 5000);
+	out = sh(0, NULL, "python3 %s summary %s %s/sums", py, timeline_bin(), test_dir);
+	ck_assert_str_eq(out, "15 charts from a summary as from its logs; notes for time and lags; "
+			      "other options refused\n");
+	free(out);
+	/* a diff report of summaries: diff's verdicts and the A/B charts, as of
+	 * their logs (the section, the verdicts' table, a chart for each of the
+	 * six groups) */
+	engines("sumb", 2, 5000);
+	out = sh(0, NULL, "python3 %s diff-summary %s %s/sums %s/sumb", py, timeline_bin(), test_dir,
+		 test_dir);
+	ck_assert_str_eq(out, "8 diff charts from the summaries as from the logs\n");
+	free(out);
+	free(py);
+}
+END_TEST
+
 START_TEST(test_time_bins_hold_the_exact_percentiles_of_their_pairs)
 {
 	char *out;
@@ -370,6 +393,7 @@ Suite *report_suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_snabb_apps_take_the_packets_of_their_breath);
 	tcase_add_test(t, test_report_json_agrees_with_stats_over_the_same_inputs);
+	tcase_add_test(t, test_a_summary_gives_the_charts_it_keeps_as_its_logs_do);
 	tcase_add_test(t, test_time_bins_hold_the_exact_percentiles_of_their_pairs);
 	tcase_add_test(t, test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first);
 	tcase_add_test(t, test_the_page_is_self_contained);

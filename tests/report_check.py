@@ -11,6 +11,13 @@ module. Each command prints what it checked and exits 1 on a mismatch
   report_check.py page PAGE.html
       the page is self-contained: its Content-Security-Policy and the
       hashes in it, no URL anywhere
+  report_check.py summary TIMELINE DIR
+      `report` over a summary of DIR's logs (made with report's own --per and
+      --bucket) gives the charts a summary keeps as the logs give them, says
+      what it cannot show, and refuses a summary made with other options
+  report_check.py diff-summary TIMELINE A B
+      the diff report of the summaries `diff --save-a --save-b` writes of A
+      and B gives the verdicts and the A/B charts of the report of A and B
   report_check.py stats TIMELINE INPUT...
       every chart of `report --format json` against `stats` over the same
       inputs: the summary and NUMA/CPU tables, the shares, the histograms,
@@ -269,11 +276,78 @@ def check_page(path):
     print("self-contained: a CSP allowing only its own style and script, by their sha256; no URL")
 
 
+REPORT_FIXED = ["--per", "packets", "--bucket", "packets=1,2,4,8,16,32,64,128,inf"]
+
+
+def check_summary(tl, d):
+    import os
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    good, other = os.path.join(tmp, "good.tlsum"), os.path.join(tmp, "other.tlsum")
+    run([tl, "stats", "--save", good] + REPORT_FIXED + [d])
+    run([tl, "stats", "--save", other, "--per", "packets", d])
+    logs = {(c.get("section"), c.get("chart")): c for c in
+            lines(run([tl, "report", "--format", "json", d]))}
+    summ_lines = lines(run([tl, "report", "--format", "json", good]))
+    summ = {(c.get("section"), c.get("chart")): c for c in summ_lines}
+    kept = [k for k in logs if k[1] and (k[1] in ("summary-share", "summary-apps",
+                                                   "cycles-processes")
+                                         or k[0] in ("dist", "batch"))]
+    for k in kept:
+        same("chart %s/%s from the summary" % k, summ.get(k), logs[k])
+    if ("numa", "cpu-table") in logs:
+        def no_share(c):
+            return [{f: v for f, v in r.items() if f != "share%"} for r in c["rows"]]
+        same("the CPU table but share% from the summary",
+             no_share(summ[("numa", "cpu-table")]), no_share(logs[("numa", "cpu-table")]))
+    same("report's about", summ_lines[0]["about"].split(" read by")[0], "1 summary")
+    same("the inputs row of the summary", summ[("summary", "summary-inputs")]["rows"],
+         [{"process": "(summary)", "host": None, "group": os.path.basename(tmp),
+           "span_s": None, "span_cycles": None, "rate": None, "entries": None, "read": None,
+           "wrapped": None, "skipped": None, "path": good}])
+    notes = [c["note"] for c in summ_lines if "note" in c]
+    for start in ("Summaries keep no bins over time", "Summaries keep no lags"):
+        same("a note starting %r" % start, any(n.startswith(start) for n in notes), True)
+    p = subprocess.run([tl, "report", "--format", "json", other], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    same("exit status for a summary made with other options", p.returncode, 2)
+    same("its message", p.stderr.splitlines()[0] if p.stderr else "",
+         "timeline report: %s: made with '--per packets' but read with '%s' (a summary fixes "
+         "--per, --pair, --bucket and the window: --from, --to, --last, --event, --app, --cpu "
+         "and --numa; read it with the same)" % (other, " ".join(REPORT_FIXED)))
+    for f in (good, other):
+        os.unlink(f)
+    os.rmdir(tmp)
+    print("%d charts from a summary as from its logs; notes for time and lags; "
+          "other options refused" % len(kept))
+
+
+def check_diff_summary(tl, a, b):
+    import os
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    sa, sb = os.path.join(tmp, "a.tlsum"), os.path.join(tmp, "b.tlsum")
+    run([tl, "diff", "--per", "packets", "--save-a", sa, "--save-b", sb, a, b], ok=(0, 1))
+    logs = [c for c in lines(run([tl, "report", "--format", "json", "--a", a, "--b", b], ok=(0, 1)))
+            if c.get("section") == "diff"]
+    summ = [c for c in lines(run([tl, "report", "--format", "json", "--a", sa, "--b", sb],
+                                 ok=(0, 1))) if c.get("section") == "diff"]
+    same("the diff section from the summaries", summ, logs)
+    for f in (sa, sb):
+        os.unlink(f)
+    os.rmdir(tmp)
+    print("%d diff charts from the summaries as from the logs" % len(logs))
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "snabb-apps":
         snabb_apps(argv[2], argv[3])
     elif len(argv) >= 4 and argv[1] == "stats":
         check_stats(argv[2], argv[3:])
+    elif len(argv) == 4 and argv[1] == "summary":
+        check_summary(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "diff-summary":
+        check_diff_summary(argv[2], argv[3], argv[4])
     elif len(argv) == 3 and argv[1] == "page":
         check_page(argv[2])
     else:

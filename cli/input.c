@@ -341,7 +341,7 @@ const tl_def *input_slow_event(struct input *in, uint16_t msgid)
 	tl_def *d = tl_reader_def(in->r, msgid);
 	if (!d)
 		abort();   /* out of memory */
-	unsigned set = msgid % (INPUT_RECENT / 2) * 2;
+	unsigned set = input_recent_set(msgid);
 	if (!d->user)
 		d->user = make_shown(in, d);
 	in->recent[set + 1] = in->recent[set];

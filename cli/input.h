@@ -104,11 +104,17 @@ void input_close(struct input *in);
  * newer way of MSGID's set, the older moved to the second. */
 const tl_def *input_slow_event(struct input *in, uint16_t msgid);
 
-/* input_slow_event() behind a direct-mapped cache of recent ids: a dump
- * or a stats pass asks for every entry, mostly among a few ids. */
+/* The first of the two ways of MSGID's set in struct input's recent[]. */
+static inline unsigned input_recent_set(uint16_t msgid)
+{
+	return msgid % (INPUT_RECENT / 2) * 2;
+}
+
+/* input_slow_event() behind a 2-way cache of recent ids: a dump or a stats
+ * pass asks for every entry, mostly among a few ids. */
 static inline const tl_def *input_event(struct input *in, uint16_t msgid)
 {
-	unsigned set = msgid % (INPUT_RECENT / 2) * 2;
+	unsigned set = input_recent_set(msgid);
 	if (in->recent_id[set] == msgid && in->recent[set])
 		return in->recent[set];
 	if (in->recent_id[set + 1] == msgid && in->recent[set + 1])

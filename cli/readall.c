@@ -73,10 +73,6 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	free(run);
 }
 
-/* Feeds the entries of IN that job J's window keeps (all, without one)
- * into J's engines, E[k] for its target k; counts them in J's facts. The
- * window is placed in the log's time at its first entry. A pair is counted
- * only when both its ends are in. */
 /* feed() without a window into one engine, the usual case: the per-entry
  * loop holds only the engine's call; the facts are set once at the end. */
 static void feed_all(struct job *j, struct input *in, struct an *e)
@@ -103,6 +99,10 @@ static void feed_all(struct job *j, struct input *in, struct an *e)
 	}
 }
 
+/* Feeds the entries of IN that job J's window keeps (all, without one)
+ * into J's engines, E[k] for its target k; counts them in J's facts. The
+ * window is placed in the log's time at its first entry. A pair is counted
+ * only when both its ends are in. */
 static void feed(struct job *j, struct input *in, struct an **e)
 {
 	struct readall_file *f = j->fact;

@@ -245,35 +245,66 @@ static double speed_of(const double *v, size_t ng, size_t nr, const double *med,
 	return k < min ? NAN : median_of(tmp, k);
 }
 
-/* How far group G's values OUT moved between the sides SIDE (0 or 1 per
- * run): |log| of the ratio of the sides' medians; 0 with a side empty.
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Group G's change between the sides SIDE (0 or 1 per run) in V: the log
+ * of the ratio of the sides' medians (B over A); NAN with a side empty.
  * TMP holds NR doubles. */
-static double moved(const double *out, size_t nr, size_t g, const unsigned char *side,
-		    double *tmp)
+static double change_of(const double *v, size_t nr, size_t g, const unsigned char *side,
+			double *tmp)
 {
 	double m[2];
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
 		for (size_t r = 0; r < nr; r++)
-			if (side[r] == s && out[g * nr + r] > 0)
-				tmp[k++] = out[g * nr + r];
+			if (side[r] == s && v[g * nr + r] > 0)
+				tmp[k++] = v[g * nr + r];
 		m[s] = median_of(tmp, k);
 	}
-	return m[0] > 0 && m[1] > 0 ? fabs(log(m[1] / m[0])) : 0;
+	return m[0] > 0 && m[1] > 0 ? log(m[1] / m[0]) : NAN;
 }
 
-/* VOTE[h] = 1 for the groups other than G that moved least between the
- * sides (MOVE), as many as RUNS_RELATIVE_MIN or half of the others, the
- * greater; 0 for the rest. */
-static void voters(const double *move, size_t ng, size_t g, unsigned char *vote)
+/* The change most groups share, of the N changes C (NAN ones left out):
+ * the median of the tightest run of half of them, rounded up, in sorted
+ * order (of two as tight, the one nearer no change); 0 with none. A
+ * whole-side speed change moves every group alike and is found; a cause
+ * that moved some apps together is not, unless it moved most of them.
+ * TMP holds N doubles. */
+static double consensus(const double *c, size_t n, double *tmp)
 {
-	size_t half = ng / 2;   /* of the NG - 1 others, rounded up */
-	size_t want = half > RUNS_RELATIVE_MIN ? half : RUNS_RELATIVE_MIN;
+	size_t k = 0, h, best = 0;
+	double c0 = 0;
+	for (size_t g = 0; g < n; g++)
+		if (!isnan(c[g]))
+			tmp[k++] = c[g];
+	if (!k)
+		return 0;
+	qsort(tmp, k, sizeof *tmp, by_double);
+	h = (k + 1) / 2;
+	for (size_t i = 0; i + h <= k; i++) {
+		double w = tmp[i + h - 1] - tmp[i], wb = tmp[best + h - 1] - tmp[best];
+		double mid = median_of(tmp + i, h);   /* sorted already: no reorder */
+		if (i == 0 || w < wb || (w == wb && fabs(mid) < fabs(c0))) {
+			best = i;
+			c0 = mid;
+		}
+	}
+	return c0;
+}
+
+/* VOTE[h] = 1 for the WANT groups other than SKIP (SKIP >= NG: none left
+ * out) that moved least between the sides (MOVE), or all of them if fewer;
+ * 0 for the rest. */
+static void voters(const double *move, size_t ng, size_t skip, size_t want, unsigned char *vote)
+{
 	memset(vote, 0, ng);
-	for (size_t n = 0; n < want && n + 1 < ng; n++) {
+	for (size_t n = 0; n < want && n + (skip < ng) < ng; n++) {
 		size_t best = ng;
 		for (size_t h = 0; h < ng; h++)
-			if (h != g && !vote[h] && (best == ng || move[h] < move[best]))
+			if (h != skip && !vote[h] && (best == ng || move[h] < move[best]))
 				best = h;
 		vote[best] = 1;
 	}
@@ -303,24 +334,34 @@ int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *si
 		  double *speed)
 {
 	double *med = malloc((ng + 1) * sizeof *med), *tmp = malloc((ng + nr + 1) * sizeof *tmp);
-	double *move = malloc((ng + 1) * sizeof *move);
+	double *move = calloc(ng + 1, sizeof *move);
 	unsigned char *vote = malloc(ng * ng + 1), *every = malloc(ng + 1);
+	double c;
 	int rc = -1;
 	if (!med || !tmp || !move || !vote || !every)
 		goto out;
 	memset(every, 1, ng + 1);
 	group_medians(v, ng, nr, med, tmp);
+	if (!side) {
+		for (size_t r = 0; r < nr; r++)
+			speed[r] = speed_of(v, ng, nr, med, r, ng, every, RUNS_RELATIVE_MIN + 1, tmp);
+		rc = relate_pass(v, ng, nr, med, every, 0, out, tmp);
+		goto out;
+	}
+	/* how far each group moved from the change most of them share */
+	for (size_t g = 0; g < ng; g++)
+		move[g] = change_of(v, nr, g, side, tmp);
+	c = consensus(move, ng, tmp);
+	for (size_t g = 0; g < ng; g++)   /* a group with a side empty last */
+		move[g] = isnan(move[g]) ? INFINITY : fabs(move[g] - c);
+	/* the runs' speeds from the half nearest it (at least four) */
+	voters(move, ng, ng, max_size(RUNS_RELATIVE_MIN + 1, (ng + 1) / 2), every);
 	for (size_t r = 0; r < nr; r++)
 		speed[r] = speed_of(v, ng, nr, med, r, ng, every, RUNS_RELATIVE_MIN + 1, tmp);
-	rc = relate_pass(v, ng, nr, med, every, 0, out, tmp);
-	if (side && rc >= 0) {
-		/* again, each group's speed from the others that moved least */
-		for (size_t g = 0; g < ng; g++)
-			move[g] = moved(out, nr, g, side, tmp);
-		for (size_t g = 0; g < ng; g++)
-			voters(move, ng, g, vote + g * ng);
-		rc = relate_pass(v, ng, nr, med, vote, ng, out, tmp);
-	}
+	/* each group's from the others nearest it: three, or half of them */
+	for (size_t g = 0; g < ng; g++)
+		voters(move, ng, g, max_size(RUNS_RELATIVE_MIN, ng / 2), vote + g * ng);
+	rc = relate_pass(v, ng, nr, med, vote, ng, out, tmp);
 out:
 	free(med);
 	free(tmp);

@@ -138,10 +138,79 @@ START_TEST(test_relative_second_pass_leaves_out_the_groups_that_moved)
 	}
 	/* group 0 keeps its change: four times, seen from unmoved groups */
 	ck_assert_double_eq_tol(out[2] / out[0], 4, EPS);
-	/* the runs' speeds are the first pass's, over every group: run 0's
-	 * ratios 0.4, 1, 1.1, 1, 0.9, 0.667, whose median is 0.95 */
-	ck_assert_double_eq_tol(speed[0], 0.95, EPS);
-	ck_assert_double_eq_tol(speed[2], 1.05, EPS);
+	/* the runs' speeds from the four groups nearest the change most share
+	 * (none: 1, 0, 0 and 2, 3, 4 are the tightest three), groups 1-4: run
+	 * 0's ratios 1, 1.1, 1 and 0.9, whose median is 1; over every group it
+	 * would be 0.95 (0.4 and 0.667 from groups 0 and 5 with them) */
+	ck_assert_double_eq_tol(speed[0], 1, EPS);
+	ck_assert_double_eq_tol(speed[2], 1, EPS);
+}
+END_TEST
+
+/* Six groups, runs 0-1 (side A) and 2-3 (B): B's machine 1.3 times slower
+ * for groups 2-5, while groups 0 and 1 got 25% cheaper on it (0.975 as
+ * they stand). Most groups moved by 1.3: that is the speed change, and the
+ * two that moved least as they stand are the two that changed. */
+static const double side_slower[6 * 4] = {
+	10, 10, 9.75, 9.75,     /* yardstick 9.875 */
+	20, 20, 19.5, 19.5,
+	1, 1, 1.3, 1.3,         /* yardstick 1.15 */
+	2, 2, 2.6, 2.6,
+	3, 3, 3.9, 3.9,
+	4, 4, 5.2, 5.2,
+};
+
+START_TEST(test_relative_second_pass_finds_the_change_most_groups_share)
+{
+	static const unsigned char side[4] = { 0, 0, 1, 1 };
+	double out[24], speed[4];
+	ck_assert_int_eq(runs_relative(side_slower, 6, 4, side, out, speed), 0);
+	/* groups 2-5 from three of the others of 2-5: 1/1.15 in A, 1.3/1.15
+	 * in B, so each reads its yardstick in every run */
+	for (int g = 2; g < 6; g++)
+		for (int r = 0; r < 4; r++)
+			ck_assert_double_eq_tol(out[g * 4 + r], (g - 1) * 1.15, EPS);
+	/* group 0 from groups 2, 3 and 4: 25% cheaper, 10 * 1.15 -> 9.75 * 1.15 / 1.3 */
+	ck_assert_double_eq_tol(out[0], 11.5, EPS);
+	ck_assert_double_eq_tol(out[1], 11.5, EPS);
+	ck_assert_double_eq_tol(out[2], 8.625, EPS);
+	ck_assert_double_eq_tol(out[3], 8.625, EPS);
+}
+END_TEST
+
+/* Medians of cycles per packet of an A/A run of the demo engine that made
+ * diff flag the source SLOWER (+24%): in runs 6 and 7 three cheap apps
+ * (lookup, rewrite, sink) ran 35-50% faster together, the others did not.
+ * Rows: breath, checksum, lookup, rewrite, sink, source; runs 0-3 side A. */
+static const double half_moved[6 * 8] = {
+	224, 222, 222, 222, 222, 224, 216, 214,
+	152, 150, 150, 152, 152, 152, 148, 150,
+	18.81, 18.19, 18.56, 18.56, 17.06, 16.81, 11.34, 11.28,
+	21.31, 19.81, 19.44, 21.31, 18.31, 20.06, 12.97, 13.16,
+	11.53, 12.09, 12.03, 12.03, 10.78, 11.41, 5.859, 6.203,
+	39.62, 38.38, 39.12, 39.38, 40.12, 40.38, 36.62, 34.88,
+};
+
+START_TEST(test_relative_second_pass_with_half_the_groups_moved_together)
+{
+	static const unsigned char side[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	double out[48], speed[8], change, lo, hi;
+	ck_assert_int_eq(runs_relative(half_moved, 6, 8, side, out, speed), 0);
+	/* the changes of the sides' medians: breath -0.9%, checksum 0, source
+	 * -2.0% (the tightest three) against lookup -24%, rewrite -24%, sink
+	 * -30%; the source's voters are the breath, the checksum and the
+	 * rewrite (the nearest of the rest). Run 6: the median of 216/222,
+	 * 148/151 and 12.97/19.625 is 216/222 */
+	ck_assert_double_eq_tol(out[5 * 8 + 6], 36.62 * 222 / 216, EPS);
+	ck_assert_double_eq_tol(out[5 * 8 + 7], 34.88 * 222 / 214, EPS);
+	ck_assert_double_eq_tol(out[5 * 8 + 0], 39.62 * 222 / 224, EPS);
+	/* so the source did not move: its change is the geometric mean of the
+	 * middle two of the 16 ratios B/A, run 6 over run 1 and run 5 over run
+	 * 2 (whose speeds are 224/222 and 150/151), -0.17% */
+	ck_assert_int_eq(runs_change(out + 40, 4, out + 44, 4, 0.05, &change, &lo, &hi), 0);
+	ck_assert_double_eq_tol(change,
+				sqrt(36.62 * 222 / 216 / 38.38 * (40.38 * 222 / 224) /
+				     (39.12 * 151 / 150)) - 1, EPS);
 }
 END_TEST
 
@@ -184,6 +253,8 @@ Suite *runs_suite(void)
 	tcase_add_test(t, test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_middle_two);
 	tcase_add_test(t, test_relative_cancels_the_speed_of_a_run);
 	tcase_add_test(t, test_relative_second_pass_leaves_out_the_groups_that_moved);
+	tcase_add_test(t, test_relative_second_pass_finds_the_change_most_groups_share);
+	tcase_add_test(t, test_relative_second_pass_with_half_the_groups_moved_together);
 	tcase_add_test(t, test_relative_leaves_a_run_with_fewer_than_three_other_groups);
 	tcase_add_test(t, test_relative_skips_a_group_without_a_value_in_the_run);
 	suite_add_tcase(s, t);

@@ -10,10 +10,17 @@
 #define LINK_SIZE 1024               /* packets a link holds: a power of two */
 #define POOL_SIZE 8192
 
+/* A packet, aligned to a cache line as Snabb's and DPDK's buffers are.
+ * Packed back to back (a 1538-byte stride) the headers straddled lines,
+ * and on an Intel Xeon guest the cheap apps (rewrite, lookup, sink) cost
+ * 40-60% more in some runs than in others, the more often the faster the
+ * checksum: two normal sets of runs differed by chance, and slowing the
+ * checksum made its neighbours cheaper (bench/README.md, "diff's verdict,
+ * calibrated"). */
 struct packet {
 	uint16_t len;
 	uint8_t data[PACKET_MAX];
-};
+} __attribute__((aligned(64)));
 
 /* A link: a ring of packet pointers between two apps, with its counters. */
 struct link {

@@ -111,7 +111,12 @@ static void sum_add128(uint64_t s[4], unsigned __int128 v)
 static void sum_add_square(uint64_t s[4], unsigned __int128 q)
 {
 	uint64_t l = (uint64_t)q, h = (uint64_t)(q >> 64);
-	unsigned __int128 ll = (unsigned __int128)l * l, hl = (unsigned __int128)h * l * 2;
+	unsigned __int128 ll = (unsigned __int128)l * l, hl;
+	if (!h) {   /* V below 2^32, as nearly every one is: one product */
+		add256(s, ll, 0);
+		return;
+	}
+	hl = (unsigned __int128)h * l * 2;
 	unsigned __int128 lo = ll + ((unsigned __int128)(uint64_t)hl << 64);
 	add256(s, lo, (hl >> 64) + (unsigned __int128)h * h + (lo < ll));
 }

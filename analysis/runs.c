@@ -233,15 +233,19 @@ static void group_medians(const double *v, size_t ng, size_t nr, double *med, do
 }
 
 /* Run R's speed as the groups other than SKIP see it (SKIP >= NG: all of
- * them), each group H whose VOTE is not 0: the median of V[h][R] / MED[h];
- * NAN when fewer than MIN groups have a value there. TMP holds NG doubles. */
+ * them): the median of V[h][R] / MED[h] over the first WANT groups h of
+ * ORDER (NG indices, nearest first) that have a value in run R, so that a
+ * group missing there gives its place to the next; NAN when fewer than MIN
+ * have one. TMP holds NG doubles. */
 static double speed_of(const double *v, size_t ng, size_t nr, const double *med, size_t r,
-		       size_t skip, const unsigned char *vote, size_t min, double *tmp)
+		       size_t skip, const size_t *order, size_t want, size_t min, double *tmp)
 {
 	size_t k = 0;
-	for (size_t h = 0; h < ng; h++)
-		if (h != skip && vote[h] && v[h * nr + r] > 0 && med[h] > 0)
+	for (size_t i = 0; i < ng && k < want; i++) {
+		size_t h = order[i];
+		if (h != skip && v[h * nr + r] > 0 && med[h] > 0)
 			tmp[k++] = v[h * nr + r] / med[h];
+	}
 	return k < min ? NAN : median_of(tmp, k);
 }
 
@@ -271,7 +275,8 @@ static double change_of(const double *v, size_t nr, size_t g, const unsigned cha
  * the median of the tightest run of half of them, rounded up, in sorted
  * order (of two as tight, the one nearer no change); 0 with none. A
  * whole-side speed change moves every group alike and is found; a cause
- * that moved some apps together is not, unless it moved most of them.
+ * that moved some groups together is not, unless it moved half of them or
+ * more, and more tightly than the rest.
  * TMP holds N doubles. */
 static double consensus(const double *c, size_t n, double *tmp)
 {
@@ -295,33 +300,30 @@ static double consensus(const double *c, size_t n, double *tmp)
 	return c0;
 }
 
-/* VOTE[h] = 1 for the WANT groups other than SKIP (SKIP >= NG: none left
- * out) that moved least between the sides (MOVE), or all of them if fewer;
- * 0 for the rest. */
-static void voters(const double *move, size_t ng, size_t skip, size_t want, unsigned char *vote)
+/* ORDER = the NG groups by MOVE, least first (of two alike, the lower
+ * index): insertion, for the handful of groups a diff has. */
+static void by_move(const double *move, size_t ng, size_t *order)
 {
-	memset(vote, 0, ng);
-	for (size_t n = 0; n < want && n + (skip < ng) < ng; n++) {
-		size_t best = ng;
-		for (size_t h = 0; h < ng; h++)
-			if (h != skip && !vote[h] && (best == ng || move[h] < move[best]))
-				best = h;
-		vote[best] = 1;
+	for (size_t i = 0; i < ng; i++) {
+		size_t j = i;
+		for (; j > 0 && move[order[j - 1]] > move[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
 	}
 }
 
-/* OUT[g][r] = V[g][r] over run r's speed as g's voters see it: the row
- * VOTE + g * STRIDE (STRIDE 0: one row for every group); V itself where
- * fewer than RUNS_RELATIVE_MIN vote. Returns how many were left as they
+/* OUT[g][r] = V[g][r] over run r's speed as the WANT groups other than g
+ * nearest first in ORDER see it; V itself where fewer than
+ * RUNS_RELATIVE_MIN have a value there. Returns how many were left as they
  * are. */
 static int relate_pass(const double *v, size_t ng, size_t nr, const double *med,
-		       const unsigned char *vote, size_t stride, double *out, double *tmp)
+		       const size_t *order, size_t want, double *out, double *tmp)
 {
 	int rc = 0;
 	for (size_t r = 0; r < nr; r++)
 		for (size_t g = 0; g < ng; g++) {
 			double x = v[g * nr + r];
-			double s = x > 0 ? speed_of(v, ng, nr, med, r, g, vote + g * stride,
+			double s = x > 0 ? speed_of(v, ng, nr, med, r, g, order, want,
 						    RUNS_RELATIVE_MIN, tmp)
 					 : NAN;
 			out[g * nr + r] = s > 0 ? x / s : x;
@@ -334,39 +336,35 @@ int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *si
 		  double *speed)
 {
 	double *med = malloc((ng + 1) * sizeof *med), *tmp = malloc((ng + nr + 1) * sizeof *tmp);
-	double *move = calloc(ng + 1, sizeof *move);
-	unsigned char *vote = malloc(ng * ng + 1), *every = malloc(ng + 1);
-	double c;
+	double *move = calloc(ng + 1, sizeof *move), c;
+	size_t *order = malloc((ng + 1) * sizeof *order);
 	int rc = -1;
-	if (!med || !tmp || !move || !vote || !every)
+	if (!med || !tmp || !move || !order)
 		goto out;
-	memset(every, 1, ng + 1);
 	group_medians(v, ng, nr, med, tmp);
-	if (!side) {
-		for (size_t r = 0; r < nr; r++)
-			speed[r] = speed_of(v, ng, nr, med, r, ng, every, RUNS_RELATIVE_MIN + 1, tmp);
-		rc = relate_pass(v, ng, nr, med, every, 0, out, tmp);
-		goto out;
+	if (side) {
+		/* how far each group moved from the change most of them share */
+		for (size_t g = 0; g < ng; g++)
+			move[g] = change_of(v, nr, g, side, tmp);
+		c = consensus(move, ng, tmp);
+		for (size_t g = 0; g < ng; g++)   /* a group with a side empty last */
+			move[g] = isnan(move[g]) ? INFINITY : fabs(move[g] - c);
 	}
-	/* how far each group moved from the change most of them share */
-	for (size_t g = 0; g < ng; g++)
-		move[g] = change_of(v, nr, g, side, tmp);
-	c = consensus(move, ng, tmp);
-	for (size_t g = 0; g < ng; g++)   /* a group with a side empty last */
-		move[g] = isnan(move[g]) ? INFINITY : fabs(move[g] - c);
-	/* the runs' speeds from the half nearest it (at least four) */
-	voters(move, ng, ng, max_size(RUNS_RELATIVE_MIN + 1, (ng + 1) / 2), every);
+	by_move(move, ng, order);   /* without SIDE: every move 0, in index order */
+	/* the runs' speeds: every group, or with SIDE the half nearest the
+	 * shared change (at least four) */
 	for (size_t r = 0; r < nr; r++)
-		speed[r] = speed_of(v, ng, nr, med, r, ng, every, RUNS_RELATIVE_MIN + 1, tmp);
-	/* each group's from the others nearest it: three, or half of them */
-	for (size_t g = 0; g < ng; g++)
-		voters(move, ng, g, max_size(RUNS_RELATIVE_MIN, ng / 2), vote + g * ng);
-	rc = relate_pass(v, ng, nr, med, vote, ng, out, tmp);
+		speed[r] = speed_of(v, ng, nr, med, r, ng, order,
+				    side ? max_size(RUNS_RELATIVE_MIN + 1, (ng + 1) / 2) : ng,
+				    RUNS_RELATIVE_MIN + 1, tmp);
+	/* each group's: every other, or with SIDE the others nearest it,
+	 * three or half of them */
+	rc = relate_pass(v, ng, nr, med, order, side ? max_size(RUNS_RELATIVE_MIN, ng / 2) : ng,
+			 out, tmp);
 out:
 	free(med);
 	free(tmp);
 	free(move);
-	free(vote);
-	free(every);
+	free(order);
 	return rc;
 }

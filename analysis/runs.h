@@ -36,31 +36,31 @@ int runs_change(const double *a, size_t na, const double *b, size_t nb, double a
 /* Values relative to their run's speed, so that a run on a slower machine,
  * which slows every group of the program alike, is not taken for a change
  * in one group. V[g * NR + r] is group g's value (its median) in run r, for
- * NG groups and NR runs of both sides (0 or NAN: none). Each group's
- * median over all the runs is its yardstick; run r's speed seen from group
- * g is the median, over the other groups with a value in run r, of their
- * value divided by their yardstick (leaving g out, so that a change in g
- * does not hide itself). OUT[g * NR + r] gets V divided by that speed, or
- * V itself where fewer than RUNS_RELATIVE_MIN other groups have a value in
- * run r (three, so that one other group that changed cannot move the
- * median much).
- * With SIDE (0 for a run of side A, 1 for B; NULL: one pass as above)
- * each group's change between the sides (the ratio of its sides' medians)
- * is set against the change most groups share: the median of the tightest
- * half of the changes (a whole side on a slower machine moves them all
- * alike). Each run's speed for group g is then taken only from the other
- * groups nearest that change: RUNS_RELATIVE_MIN of them or half of the
- * others, the greater. Without it, one slowed group (and a group that
- * contains it, such as the breath around an app) still pulls the median of
- * a handful of others its way: unchanged neighbours of an app slowed 60%
- * read 10-25% faster; and where half the groups moved together in some
- * runs, the unmoved ones read moved.
+ * NG groups and NR runs of both sides (0 or NAN: none). Each group's median
+ * over all the runs is its yardstick; run r's speed seen from group g is
+ * the median, over the other groups with a value in run r, of their value
+ * divided by their yardstick (leaving g out, so that a change in g does not
+ * hide itself). OUT[g * NR + r] gets V divided by that speed, or V itself
+ * where fewer than RUNS_RELATIVE_MIN other groups have a value in run r
+ * (three, so that one other group that changed cannot move the median
+ * much).
+ * With SIDE (0 for a run of side A, 1 for B; NULL: one pass as above) each
+ * group's change between the sides (the ratio of its sides' medians) is set
+ * against the change most groups share: the median of the tightest half of
+ * the changes (a whole side on a slower machine moves them all alike). Each
+ * run's speed for group g is then taken only from the other groups nearest
+ * that change that have a value in the run: RUNS_RELATIVE_MIN of them or
+ * half of the others, the greater. Without it, one slowed group (and a
+ * group that contains it, such as the breath around an app) still pulls the
+ * median of a handful of others its way: unchanged neighbours of an app
+ * slowed 60% read 10-25% faster; and where half the groups moved together
+ * in some runs, the unmoved ones read moved.
  * SPEED[r] gets the run's speed over all the groups, or with SIDE over the
- * half nearest the shared change (at least RUNS_RELATIVE_MIN + 1; NAN
- * when fewer than RUNS_RELATIVE_MIN + 1 have a value): what the groups
- * share, whose change between the sides is a whole program faster or
- * slower. Returns how many values were left as they are, or -1 out of
- * memory. */
+ * half nearest the shared change with a value in run r (at least
+ * RUNS_RELATIVE_MIN + 1; NAN when fewer than RUNS_RELATIVE_MIN + 1 have a
+ * value): what the groups share, whose change between the sides is a whole
+ * program faster or slower. Returns how many values were left as they are,
+ * or -1 out of memory. */
 #define RUNS_RELATIVE_MIN 3
 int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *side, double *out,
 		  double *speed);

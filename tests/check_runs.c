@@ -196,9 +196,9 @@ START_TEST(test_relative_second_pass_with_half_the_groups_moved_together)
 	static const unsigned char side[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
 	double out[48], speed[8], change, lo, hi;
 	ck_assert_int_eq(runs_relative(half_moved, 6, 8, side, out, speed), 0);
-	/* the changes of the sides' medians: breath -0.9%, checksum 0, source
-	 * -2.0% (the tightest three) against lookup -24%, rewrite -24%, sink
-	 * -30%; the source's voters are the breath, the checksum and the
+	/* the changes of the sides' medians: breath -1.35%, checksum 0, source
+	 * -2.2% (the tightest three) against lookup -24%, rewrite -23%, sink
+	 * -29%; the source's voters are the breath, the checksum and the
 	 * rewrite (the nearest of the rest). Run 6: the median of 216/222,
 	 * 148/151 and 12.97/19.625 is 216/222 */
 	ck_assert_double_eq_tol(out[5 * 8 + 6], 36.62 * 222 / 216, EPS);
@@ -211,6 +211,30 @@ START_TEST(test_relative_second_pass_with_half_the_groups_moved_together)
 	ck_assert_double_eq_tol(change,
 				sqrt(36.62 * 222 / 216 / 38.38 * (40.38 * 222 / 224) /
 				     (39.12 * 151 / 150)) - 1, EPS);
+}
+END_TEST
+
+/* Five unchanged groups, runs 0 (side A) and 2 (B) twice as slow as runs
+ * 1 and 3, group 1 without a value in run 0 (and none of the groups
+ * moving between the sides: all are nearest alike, in index order). The
+ * next group takes group 1's place among the nearest, for the run's speed
+ * and for each group's. */
+START_TEST(test_relative_a_group_missing_in_a_run_gives_its_place_to_the_next)
+{
+	static const unsigned char side[4] = { 0, 0, 1, 1 };
+	double v[5 * 4] = { 20, 10, 20, 10, 0, 30, 40, 20, 60, 30, 60, 30,
+			    80, 40, 80, 40, 100, 50, 100, 50 };
+	double out[20], speed[4];
+	ck_assert_int_eq(runs_relative(v, 5, 4, side, out, speed), 0);
+	/* run 0's speed from groups 0, 2, 3 and 4 (four wanted, 1 has none):
+	 * each at 4/3 of its yardstick (15, 45, 60, 75) */
+	ck_assert_double_eq_tol(speed[0], 4 / 3.0, EPS);
+	ck_assert_double_eq_tol(speed[1], 2 / 3.0, EPS);
+	/* group 0 from 2, 3 and 4 in run 0, group 2 from 0, 3 and 4: each its
+	 * yardstick */
+	ck_assert_double_eq_tol(out[0], 15, EPS);
+	ck_assert_double_eq_tol(out[8], 45, EPS);
+	ck_assert_double_eq(out[4], 0);   /* no value stays none */
 }
 END_TEST
 
@@ -255,6 +279,7 @@ Suite *runs_suite(void)
 	tcase_add_test(t, test_relative_second_pass_leaves_out_the_groups_that_moved);
 	tcase_add_test(t, test_relative_second_pass_finds_the_change_most_groups_share);
 	tcase_add_test(t, test_relative_second_pass_with_half_the_groups_moved_together);
+	tcase_add_test(t, test_relative_a_group_missing_in_a_run_gives_its_place_to_the_next);
 	tcase_add_test(t, test_relative_leaves_a_run_with_fewer_than_three_other_groups);
 	tcase_add_test(t, test_relative_skips_a_group_without_a_value_in_the_run);
 	suite_add_tcase(s, t);

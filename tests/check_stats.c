@@ -133,12 +133,13 @@ START_TEST(test_hist_moments_are_the_same_to_the_bit_whatever_the_merge_order)
 	ck_assert(hist_mean(&m1) == 500.75);
 	ck_assert(fabs(hist_stddev(&m1) - 288.8194360957494) < 1e-9);
 	/* and above 2^32, where v 2^32 takes two limbs and its square three
-	 * products: 2^40 + k + 0.5 */
+	 * products, the low limb near 2^64 so that twice the cross product
+	 * and the low square both carry: 2^40 + 2^32 - 2048 + k + 0.5 */
 	hist_free(&m1);
 	memset(&m1, 0, sizeof m1);
 	for (uint64_t x = 1; x <= 1000; x++)
-		ck_assert_int_eq(hist_add(&m1, 0x1p40 + (double)x + 0.5), 0);
-	ck_assert(hist_mean(&m1) == 0x1p40 + 501);
+		ck_assert_int_eq(hist_add(&m1, 0x1p40 + 0x1p32 - 2048 + (double)x + 0.5), 0);
+	ck_assert(hist_mean(&m1) == 0x1p40 + 0x1p32 - 2048 + 501);
 	ck_assert(fabs(hist_stddev(&m1) - 288.8194360957494) < 1e-6);
 	hist_free(&all);
 	hist_free(&m1);

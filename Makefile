@@ -99,7 +99,7 @@ FIXTURES ?= tests/fixtures
 	$(BUILD)/bench/runcmd.o
 
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
-	demo bench bench-deps clean deps fuzz fuzz-corpus fuzz-replay
+	demo bench bench-quick bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
 all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
 
@@ -219,6 +219,9 @@ endif
 # (bench/report.sh, with Chromium), LTTng-UST side by side, and the CPU
 # `timeline top` takes while it watches; all land in
 # bench/results/latest.csv. Peers that are missing are skipped.
+# `make bench-quick` runs every benchmark of bench/ (summary.sh and
+# calibrate.sh too) with small counts in about a minute, to show each still
+# runs: it fails when one does, and CI runs it (bench/quick.sh).
 bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
@@ -226,6 +229,9 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/report.sh $(BUILD)
 	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
+
+bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
+	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/quick.sh $(BUILD)
 
 # The optional peers of `make bench`: LTTng-UST and its session daemon,
 # babeltrace2, and valgrind for the instruction counts.

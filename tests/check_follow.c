@@ -542,7 +542,11 @@ START_TEST(test_dump_follow_json_says_each_loss_as_an_object_in_the_stream)
 	writer_do(&w, "2");
 	dump = spawn(cmd);
 	wait_lines(out, 2);
-	writer_do(&w, "20");   /* 2..21 into a ring of 8 between two polls: 2..13 lost */
+	/* 2..21 into a ring of 8 between two polls, the dump stopped meanwhile
+	 * (a writer preempted half way would let it read some): 2..13 lost */
+	ck_assert_int_eq(kill(dump, SIGSTOP), 0);
+	writer_do(&w, "20");
+	ck_assert_int_eq(kill(dump, SIGCONT), 0);
 	wait_lines(out, 11);
 	writer_end(&w);
 	ck_assert_int_eq(reap(dump), 0);
@@ -622,7 +626,11 @@ START_TEST(test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap)
 	wait_lines(out, 5);
 	snabb_put(m, 5, 10);
 	wait_lines(out, 10);
-	snabb_put(m, 10, 50);   /* 2.5 rings at once: 10..33 overwritten unread */
+	/* 2.5 rings at once, the dump stopped meanwhile (this process could
+	 * be preempted half way): 10..33 overwritten unread */
+	ck_assert_int_eq(kill(dump, SIGSTOP), 0);
+	snabb_put(m, 10, 50);
+	ck_assert_int_eq(kill(dump, SIGCONT), 0);
 	wait_lines(out, 12);
 	kill(snabb, SIGKILL);
 	reap(snabb);
@@ -668,14 +676,18 @@ START_TEST(test_merge_follow_interleaves_two_live_logs_in_time_order)
 	char *text, *err, *want;
 	pid_t merge = spawn(cmd);
 	size_t k = 0;
-	/* a: tsc 1000, 1002, ...; b: 1001, 1003, ...; each batch of a a little
-	 * before b's, which has to wait for it */
+	/* a: tsc 1000, 1002, ...; b: 1001, 1003, ...; each batch of a written
+	 * before b's, with the merge stopped meanwhile: how far apart the two
+	 * writers run is no matter, only that the merge looks at both within
+	 * its hold of 100 ms */
 	for (int round = 0; round < 4; round++) {
 		char c[32];
+		ck_assert_int_eq(kill(merge, SIGSTOP), 0);
 		snprintf(c, sizeof c, "5 %d 2", 1000 + 10 * round);
 		writer_do(&wa, c);
 		snprintf(c, sizeof c, "5 %d 2", 1001 + 10 * round);
 		writer_do(&wb, c);
+		ck_assert_int_eq(kill(merge, SIGCONT), 0);
 		wait_lines(out, 10 * (size_t)(round + 1));
 	}
 	writer_end(&wa);

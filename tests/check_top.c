@@ -68,8 +68,8 @@ static struct an *one_and_cut(const char *path, const struct an_options *o, stru
 	an_file_begin(one, &f, def_of, r);
 	an_file_begin(cut, &f, def_of, r);
 	while (tl_reader_next(r, &e)) {
-		ck_assert_int_eq(an_entry(one, &e), 0);
-		ck_assert_int_eq(an_entry(cut, &e), 0);
+		tl_check(an_entry(one, &e) == 0, "entry %llu", (unsigned long long)e.seq);
+		tl_check(an_entry(cut, &e) == 0, "entry %llu, cut", (unsigned long long)e.seq);
 		if (++k % (n / (uint64_t)parts + 1) == 0) {
 			struct an *part = an_new(o);
 			ck_assert_int_eq(an_cut(cut, part), 0);
@@ -100,8 +100,9 @@ static void assert_same_rows(struct an *a, struct an *b)
 		ck_assert(ra[i]->h.min == rb[i]->h.min && ra[i]->h.max == rb[i]->h.max);
 		for (int x = 0; x < HIST_EXPS; x++)
 			for (int s = 0; s < HIST_SUB && (ra[i]->h.block[x] || rb[i]->h.block[x]); s++)
-				ck_assert_uint_eq(ra[i]->h.block[x] ? ra[i]->h.block[x][s] : 0,
-						  rb[i]->h.block[x] ? rb[i]->h.block[x][s] : 0);
+				tl_check((ra[i]->h.block[x] ? ra[i]->h.block[x][s] : 0) ==
+					 (rb[i]->h.block[x] ? rb[i]->h.block[x][s] : 0),
+					 "row %zu: bucket %d.%d differs", i, x, s);
 	}
 }
 

@@ -23,7 +23,7 @@ char *xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
-	ck_assert_int_ge(n, 0);
+	tl_check(n >= 0, "out of memory");
 	return s;
 }
 

@@ -1497,8 +1497,6 @@ END_TEST
 
 START_TEST(test_copy_of_the_snabb_fixture_is_identical)
 {
-	size_t la, lb;
-	char *a, *b;
 	mkdirs(P("a"));
 	mkdirs(P("b"));
 	snabb_at(P("a/events.timeline"));
@@ -1508,14 +1506,9 @@ START_TEST(test_copy_of_the_snabb_fixture_is_identical)
 			 dump_in("b", "-f csv", "events.timeline"));
 	ck_assert_str_eq(dump_in("a", "-f text", "events.timeline"),
 			 dump_in("b", "-f text", "events.timeline"));
-	/* a quiet Snabb log is copied byte for byte */
-	a = read_file(P("a/events.timeline"), &la);
-	b = read_file(P("b/events.timeline"), &lb);
-	ck_assert_uint_eq(la, 65000064);
-	ck_assert_uint_eq(lb, la);
-	ck_assert(memcmp(a, b, la) == 0);
-	free(a);
-	free(b);
+	/* a quiet Snabb log is copied byte for byte (cmp: 65 MB, not read in) */
+	ck_assert_uint_eq(size_of(P("a/events.timeline")), 65000064);
+	ck_assert_str_eq(OK(sh("cmp a/events.timeline b/events.timeline && echo same")), "same\n");
 	/* the compressed fixture is read and copied too */
 	ck_assert_str_eq(OK(tl("copy '%s' c.timeline", fixture())),
 			 S("%s -> c.timeline: 2577 entries, 0 dropped\n", fixture()));

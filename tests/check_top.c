@@ -29,8 +29,12 @@ static const char *engine_bin(void)
 }
 
 
+static char *top_states;             /* the last states() */
+
 static void teardown(void)
 {
+	free(top_states);
+	top_states = NULL;
 	test_kept_free();
 	test_dir_teardown();
 }
@@ -247,14 +251,13 @@ static const char *words(const char *s)
  * . absent. Valid until the next call. */
 static const char *states(const char *path, const char *name)
 {
-	static char *st;
-	char *text = read_file(path, NULL), *l, *nl;
+	char *text = read_file(path, NULL), *l, *nl, *st;
 	char *key = xasprintf("\"log\":\"%s\",", name);
 	size_t n = 0;
 	for (l = text; l && (nl = strchr(l, '\n')); l = nl + 1)
 		n++;
-	free(st);
-	st = calloc(n + 1, 1);
+	free(top_states);
+	top_states = st = calloc(n + 1, 1);
 	ck_assert_ptr_nonnull(st);
 	n = 0;
 	for (l = text; l && (nl = strchr(l, '\n')); l = nl + 1, n++) {

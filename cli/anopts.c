@@ -118,14 +118,14 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 		if (!(taken = cmd->own(ctx, c, optarg, &why)))
 			taken = anopts_option(a, c, optarg, &why);
 		if (taken < 0)
-			return cli_usage_error(cmd->name, cmd->usage, why);
+			return cli_usage_error(cmd->name, why);
 		if (!taken)
-			return cli_bad_option(cmd->name, cmd->usage, argv, c);
+			return cli_bad_option(cmd->name, argv, c);
 	}
 	if (!a->o.per)
 		a->o.per = cmd->per;
 	if (a->o.bucket_arg && !a->o.per)
-		return cli_usage_error(cmd->name, cmd->usage,
+		return cli_usage_error(cmd->name,
 				       "--bucket needs --per: it sorts begin/end pairs by what they moved");
 	anopts_ready(a);
 	return -1;

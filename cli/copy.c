@@ -125,7 +125,7 @@ int cmd_copy(int argc, char **argv)
 		case 'z':
 			c.level = 3;
 			if (optarg && (parse_u64(optarg, &level) || level < 1 || level > 19))
-				return cli_usage_error("copy", usage, "--zstd level must be 1 to 19");
+				return cli_usage_error("copy", "--zstd level must be 1 to 19");
 			if (optarg)
 				c.level = (int)level;
 			break;
@@ -137,14 +137,14 @@ int cmd_copy(int argc, char **argv)
 			case 1:
 				continue;
 			case -1:
-				return cli_usage_error("copy", usage, why);
+				return cli_usage_error("copy", why);
 			}
-			return cli_bad_option("copy", usage, argv, ch);
+			return cli_bad_option("copy", argv, ch);
 		}
 	}
 	nsrc = argc - optind - 1;
 	if (nsrc < 1)
-		return cli_usage_error("copy", usage, nsrc < 0 ? "missing SRC and DEST" : "missing DEST");
+		return cli_usage_error("copy", nsrc < 0 ? "missing SRC and DEST" : "missing DEST");
 	c.dest = argv[argc - 1];
 	c.into_dir = nsrc > 1 || (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) ||
 		     (stat(c.dest, &st) == 0 && S_ISDIR(st.st_mode));

@@ -123,8 +123,7 @@ static int parse_args(struct args *d, int argc, char **argv)
 		s->side[0][s->n[0]++] = argv[optind];
 		s->side[1][s->n[1]++] = argv[optind + 1];
 	} else if (!s->n[0] || !s->n[1] || optind != argc) {
-		return cli_usage_error("diff", usage,
-				       "give two inputs A B, or --a and --b with one or more each");
+		return cli_usage_error("diff", "give two inputs A B, or --a and --b with one or more each");
 	}
 	return -1;
 }

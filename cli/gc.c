@@ -393,8 +393,7 @@ int cmd_gc(int argc, char **argv)
 			break;
 		case 'o':
 			if (window_duration(optarg, &g.older_ns) != 0)
-				return cli_usage_error("gc", usage,
-						       "--older-than takes a duration, e.g. 10m, 2h or 7d");
+				return cli_usage_error("gc", "--older-than takes a duration, e.g. 10m, 2h or 7d");
 			g.older = optarg;
 			break;
 		case 'n':
@@ -404,7 +403,7 @@ int cmd_gc(int argc, char **argv)
 			fputs(usage, stdout);
 			return cli_finish("gc", EXIT_OK);
 		default:
-			return cli_bad_option("gc", usage, argv, ch);
+			return cli_bad_option("gc", argv, ch);
 		}
 	}
 	if (g.archive && !g.dry && (g.archive_fd = open_archive(g.archive)) < 0)

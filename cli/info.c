@@ -195,7 +195,7 @@ int cmd_info(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (optind == argc)
-		return cli_usage_error("info", usage, "missing input");
+		return cli_usage_error("info", "missing input");
 	run.problems += input_walk("info", argv + optind, argc - optind, info_one, &run);
 	out_flush();
 	return cli_finish("info", run.problems ? EXIT_USAGE : EXIT_OK);

@@ -49,13 +49,13 @@ int cmd_rate(int argc, char **argv)
 			fputs(usage, stdout);
 			return cli_finish("rate", EXIT_OK);
 		}
-		return cli_bad_option("rate", usage, argv, c);
+		return cli_bad_option("rate", argv, c);
 	}
 	if (argc - optind < 1 || argc - optind > 2)
-		return cli_usage_error("rate", usage, argc == optind ? "missing log file"
-								      : "too many arguments");
+		return cli_usage_error("rate", argc == optind ? "missing log file"
+							    : "too many arguments");
 	if (argc - optind == 2 && (rate = tl_rate_parse(argv[optind + 1])) < 0)
-		return cli_usage_error("rate", usage, "RATE must be all, 1 to 9, off or auto");
+		return cli_usage_error("rate", "RATE must be all, 1 to 9, off or auto");
 	if (tl_rate_file(argv[optind], rate, &now, &fixed, &err) != TL_OK) {
 		cli_error("rate", "%s", err.msg);
 		return EXIT_USAGE;

@@ -110,17 +110,16 @@ static int parse(struct args *r, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (diff && (!r->d.n[0] || !r->d.n[1]))
-		return cli_usage_error("report", usage, "give --a and --b, with one or more each");
+		return cli_usage_error("report", "give --a and --b, with one or more each");
 	if (diff && (optind < argc || r->ngroups))
-		return cli_usage_error("report", usage,
-				       "with --a and --b, give the inputs as --a and --b only");
+		return cli_usage_error("report", "with --a and --b, give the inputs as --a and --b only");
 	if (!diff && r->a.by_given)
-		return cli_usage_error("report", usage, "--by groups the comparison of --a and --b; "
+		return cli_usage_error("report", "--by groups the comparison of --a and --b; "
 				       "without them each section has its own groups");
 	if (!diff && optind == argc && !r->ngroups)
-		return cli_usage_error("report", usage, "missing input");
+		return cli_usage_error("report", "missing input");
 	if (!r->out && !r->json)
-		return cli_usage_error("report", usage, "missing -o FILE, the page to write");
+		return cli_usage_error("report", "missing -o FILE, the page to write");
 	return -1;
 }
 

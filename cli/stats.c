@@ -275,11 +275,11 @@ int cmd_stats(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (optind == argc && !s.ngroups)
-		return cli_usage_error("stats", usage, "missing input");
+		return cli_usage_error("stats", "missing input");
 	if ((s.output || s.interval) && !s.openmetrics)
-		return cli_usage_error("stats", usage, "-o and --interval go with --format openmetrics");
+		return cli_usage_error("stats", "-o and --interval go with --format openmetrics");
 	if (s.count && !s.interval)
-		return cli_usage_error("stats", usage, "--count goes with --interval");
+		return cli_usage_error("stats", "--count goes with --interval");
 	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
 	if (s.openmetrics) {
 		problems = run_metrics(&s, argc, argv);

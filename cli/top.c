@@ -119,20 +119,20 @@ static int parse(struct top *t, int argc, char **argv)
 			return cli_finish("top", EXIT_OK);
 		}
 		if (c == '?' || c == ':')
-			return cli_bad_option("top", usage, argv, c);
+			return cli_bad_option("top", argv, c);
 		if (option(t, c, optarg, &why) < 0)
-			return cli_usage_error("top", usage, why);
+			return cli_usage_error("top", why);
 	}
 	if (!t->window)   /* 10 s, or one interval when they are longer */
 		t->window = t->delay > 10 ? t->delay : 10;
 	if (t->window < t->delay)
-		return cli_usage_error("top", usage, "--window is shorter than --delay");
+		return cli_usage_error("top", "--window is shorter than --delay");
 	if (t->output && t->format != TOP_FMT_OPENMETRICS)
-		return cli_usage_error("top", usage, "-o goes with --format openmetrics");
+		return cli_usage_error("top", "-o goes with --format openmetrics");
 	if (t->format != FMT_TEXT && !t->batch)
-		return cli_usage_error("top", usage, "--format needs -b: the screen is text");
+		return cli_usage_error("top", "--format needs -b: the screen is text");
 	if (!t->batch && !isatty(1))
-		return cli_usage_error("top", usage, "standard output is not a terminal: give -b "
+		return cli_usage_error("top", "standard output is not a terminal: give -b "
 				       "for a block per refresh");
 	t->paths = argv + optind;
 	t->npaths = argc - optind;

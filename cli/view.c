@@ -58,12 +58,12 @@ int view_parse(struct view *v, const char *cmd, const char *usage,
 		}
 		switch (view_option(v, c, optarg, &why)) {
 		case 1: continue;
-		case -1: return cli_usage_error(cmd, usage, why);
+		case -1: return cli_usage_error(cmd, why);
 		}
-		return cli_bad_option(cmd, usage, argv, c);
+		return cli_bad_option(cmd, argv, c);
 	}
 	if (optind == argc)
-		return cli_usage_error(cmd, usage, "missing input");
+		return cli_usage_error(cmd, "missing input");
 	return -1;
 }
 

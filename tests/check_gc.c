@@ -384,13 +384,13 @@ START_TEST(test_gc_older_than_takes_logs_by_mtime_and_last_entry)
 					l, total_line(1, 2, 0, total, 0)));
 	}
 	ck_assert(!exists("r/a.timeline") && exists("r/b.timeline") && exists("r/c.timeline"));
-	/* usage errors: the reason, the usage, exit 2, nothing done */
+	/* usage errors: the reason, where the usage is, exit 2, nothing done */
 	ck_assert_int_eq(sh("$T gc --older-than 2x r"), 2);
-	ck_assert_msg(starts(err, "timeline gc: --older-than takes a duration, e.g. 10m, 2h or 7d\n"
-				  "usage: timeline gc "), "%s", err);
+	ck_assert_str_eq(err, "timeline gc: --older-than takes a duration, e.g. 10m, 2h or 7d\n"
+			      "see 'timeline gc --help'\n");
 	ck_assert_str_eq(out, "");
 	ck_assert_int_eq(sh("$T gc --bogus r"), 2);
-	ck_assert_msg(starts(err, "timeline gc: unknown option '--bogus'\nusage: timeline gc "), "%s", err);
+	ck_assert_str_eq(err, "timeline gc: unknown option '--bogus'\nsee 'timeline gc --help'\n");
 	ck_assert(exists("r/b.timeline") && exists("r/c.timeline"));
 	ck_assert_int_eq(sh("$T gc --help"), 0);
 	ck_assert_msg(starts(out, "usage: timeline gc [--archive DIR] [--older-than DURATION] "

@@ -626,10 +626,10 @@ START_TEST(test_merge_without_inputs_is_a_usage_error)
 	ck_assert_int_eq(h.rc, 0);
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_str_eq(r.err, S("timeline merge: missing input\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline merge: missing input\nsee 'timeline merge --help'\n"));
 	r = tl("merge --limit many a.timeline");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline merge: --limit takes a whole number\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline merge: --limit takes a whole number\nsee 'timeline merge --help'\n"));
 }
 END_TEST
 
@@ -1512,13 +1512,13 @@ START_TEST(test_copy_usage_errors_exit_2)
 	r = tl("copy orig/q.timeline");
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_str_eq(r.err, S("timeline copy: missing DEST\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline copy: missing DEST\nsee 'timeline copy --help'\n"));
 	r = tl("copy");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline copy: missing SRC and DEST\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline copy: missing SRC and DEST\nsee 'timeline copy --help'\n"));
 	r = tl("copy --zstd=20 orig/q.timeline out.timeline");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline copy: --zstd level must be 1 to 19\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline copy: --zstd level must be 1 to 19\nsee 'timeline copy --help'\n"));
 	ck_assert_int_eq(access(P("out.timeline"), F_OK), -1);
 	r = tl("copy missing.timeline out.timeline");
 	ck_assert_int_eq(r.rc, 2);
@@ -1633,7 +1633,7 @@ START_TEST(test_rate_of_a_snabb_log_is_refused_exactly)
 }
 END_TEST
 
-START_TEST(test_rate_bad_value_exits_2_with_reason_and_usage)
+START_TEST(test_rate_bad_value_exits_2_with_the_reason)
 {
 	static const char *const bad[] = { "0", "10", "fast", "4x", "''", "OFF" };
 	tl_log *log = rate_log();
@@ -1644,7 +1644,7 @@ START_TEST(test_rate_bad_value_exits_2_with_reason_and_usage)
 		struct res r = tl("rate r.timeline %s", bad[k]);
 		ck_assert_msg(r.rc == 2, "rate %s: exit %d", bad[k], r.rc);
 		ck_assert_str_eq(r.out, "");
-		ck_assert_str_eq(r.err, S("timeline rate: RATE must be all, 1 to 9, off or auto\n%s", h.out));
+		ck_assert_str_eq(r.err, S("timeline rate: RATE must be all, 1 to 9, off or auto\nsee 'timeline rate --help'\n"));
 	}
 	ck_assert_uint_eq(tl_rate(log), 1);
 	info_of(P("r.timeline"), &i);
@@ -1655,14 +1655,14 @@ END_TEST
 
 START_TEST(test_rate_usage_errors_exit_2)
 {
-	struct res h = tl("rate --help"), r;
+	struct res r;
 	tl_log *log = rate_log();
 	r = tl("rate");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline rate: missing log file\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline rate: missing log file\nsee 'timeline rate --help'\n"));
 	r = tl("rate r.timeline 4 5");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline rate: too many arguments\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline rate: too many arguments\nsee 'timeline rate --help'\n"));
 	ck_assert_uint_eq(tl_rate(log), 1);
 	r = tl("rate missing.timeline 4");
 	ck_assert_int_eq(r.rc, 2);
@@ -1789,7 +1789,7 @@ Suite *live_suite(void)
 	tcase_add_test(r, test_rate_off_stops_logging_in_the_writer);
 	tcase_add_test(r, test_rate_without_rate_shows_it_exactly_and_changes_nothing);
 	tcase_add_test(r, test_rate_of_a_snabb_log_is_refused_exactly);
-	tcase_add_test(r, test_rate_bad_value_exits_2_with_reason_and_usage);
+	tcase_add_test(r, test_rate_bad_value_exits_2_with_the_reason);
 	tcase_add_test(r, test_rate_usage_errors_exit_2);
 	suite_add_tcase(s, m);
 	suite_add_tcase(s, l);

@@ -1671,16 +1671,20 @@ START_TEST(test_dump_and_info_help_print_their_usage_and_exit_0)
 }
 END_TEST
 
+/* The line after a usage error's reason: where the usage is. */
+static const char dump_see[] = "see 'timeline dump --help'\n";
+static const char info_see[] = "see 'timeline info --help'\n";
+
 /* Runs "CMD ARGS GOOD" and checks the usage error: exit 2, nothing on
- * stdout, "timeline CMD: REASON" then the usage on stderr. */
+ * stdout, "timeline CMD: REASON" then SEE (where the usage is) on stderr. */
 static void check_usage_error(const char *cmd, const char *args, const char *reason,
-			      const char *usage)
+			      const char *see)
 {
 	char *good = path_dup("good.timeline"), *out, *err, *want;
 	struct w *e = breaths(2, 10, 5, 0);
 	write_log(good, 4, 1000000000, e, 2);
 	ck_assert_int_eq(tl(&out, &err, "%s %s '%s'", cmd, args, good), 2);
-	want = xasprintf("timeline %s: %s\n%s", cmd, reason, usage);
+	want = xasprintf("timeline %s: %s\n%s", cmd, reason, see);
 	ck_assert_msg(!strcmp(err, want), "%s %s: stderr '%s', want '%s'", cmd, args, err, want);
 	ck_assert_msg(!strcmp(out, ""), "%s %s: stdout '%s'", cmd, args, out);
 	free(want);
@@ -1690,53 +1694,53 @@ static void check_usage_error(const char *cmd, const char *args, const char *rea
 	free(good);
 }
 
-START_TEST(test_dump_bad_option_values_print_the_reason_then_usage_and_exit_2)
+START_TEST(test_dump_bad_option_values_print_the_reason_then_where_the_usage_is_and_exit_2)
 {
 	static const char *const cpu = "--cpu takes a list like 0,2-5";
-	check_usage_error("dump", "--format xml", "--format must be text, csv or json", dump_usage);
-	check_usage_error("dump", "-f CSV", "--format must be text, csv or json", dump_usage);
-	check_usage_error("dump", "--cpu 3-1", cpu, dump_usage);
-	check_usage_error("dump", "--cpu x", cpu, dump_usage);
-	check_usage_error("dump", "--cpu 1,,2", cpu, dump_usage);
-	check_usage_error("dump", "--cpu -1", cpu, dump_usage);
-	check_usage_error("dump", "--cpu 4096", cpu, dump_usage);
-	check_usage_error("dump", "--cpu 1-2x", cpu, dump_usage);
-	check_usage_error("dump", "--numa 2-1", "--numa takes a list like 0,1", dump_usage);
-	check_usage_error("dump", "--time hours", "--time must be cycles, ns or wall", dump_usage);
-	check_usage_error("dump", "--limit ten", "--limit takes a whole number", dump_usage);
-	check_usage_error("dump", "--limit -3", "--limit takes a whole number", dump_usage);
-	check_usage_error("dump", "--from 1x", "--from takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_usage);
-	check_usage_error("dump", "--to ''", "--to takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_usage);
+	check_usage_error("dump", "--format xml", "--format must be text, csv or json", dump_see);
+	check_usage_error("dump", "-f CSV", "--format must be text, csv or json", dump_see);
+	check_usage_error("dump", "--cpu 3-1", cpu, dump_see);
+	check_usage_error("dump", "--cpu x", cpu, dump_see);
+	check_usage_error("dump", "--cpu 1,,2", cpu, dump_see);
+	check_usage_error("dump", "--cpu -1", cpu, dump_see);
+	check_usage_error("dump", "--cpu 4096", cpu, dump_see);
+	check_usage_error("dump", "--cpu 1-2x", cpu, dump_see);
+	check_usage_error("dump", "--numa 2-1", "--numa takes a list like 0,1", dump_see);
+	check_usage_error("dump", "--time hours", "--time must be cycles, ns or wall", dump_see);
+	check_usage_error("dump", "--limit ten", "--limit takes a whole number", dump_see);
+	check_usage_error("dump", "--limit -3", "--limit takes a whole number", dump_see);
+	check_usage_error("dump", "--from 1x", "--from takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
+	check_usage_error("dump", "--to ''", "--to takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
 }
 END_TEST
 
 START_TEST(test_dump_empty_cpu_or_numa_list_is_a_usage_error)
 {
 	/* an empty LIST names no CPU: refused, not taken as "print nothing" */
-	check_usage_error("dump", "--cpu ''", "--cpu takes a list like 0,2-5", dump_usage);
-	check_usage_error("dump", "--numa ''", "--numa takes a list like 0,1", dump_usage);
+	check_usage_error("dump", "--cpu ''", "--cpu takes a list like 0,2-5", dump_see);
+	check_usage_error("dump", "--numa ''", "--numa takes a list like 0,1", dump_see);
 }
 END_TEST
 
-START_TEST(test_dump_and_info_without_input_print_the_reason_then_usage_and_exit_2)
+START_TEST(test_dump_and_info_without_input_print_the_reason_then_where_the_usage_is_and_exit_2)
 {
 	char *out, *err, *want;
 	ck_assert_int_eq(tl(&out, &err, "dump"), 2);
-	want = xasprintf("timeline dump: missing input\n%s", dump_usage);
+	want = xasprintf("timeline dump: missing input\n%s", dump_see);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");
 	free(want);
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "dump --format csv"), 2);
-	want = xasprintf("timeline dump: missing input\n%s", dump_usage);
+	want = xasprintf("timeline dump: missing input\n%s", dump_see);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");
 	free(want);
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "info"), 2);
-	want = xasprintf("timeline info: missing input\n%s", info_usage);
+	want = xasprintf("timeline info: missing input\n%s", info_see);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");
 	free(want);
@@ -1745,17 +1749,17 @@ START_TEST(test_dump_and_info_without_input_print_the_reason_then_usage_and_exit
 }
 END_TEST
 
-START_TEST(test_info_bad_format_prints_the_reason_then_usage_and_exits_2)
+START_TEST(test_info_bad_format_prints_the_reason_then_where_the_usage_is_and_exits_2)
 {
-	check_usage_error("info", "--format csv", "--format must be text or json", info_usage);
-	check_usage_error("info", "-f xml", "--format must be text or json", info_usage);
+	check_usage_error("info", "--format csv", "--format must be text or json", info_see);
+	check_usage_error("info", "-f xml", "--format must be text or json", info_see);
 }
 END_TEST
 
-START_TEST(test_unknown_dump_option_prints_the_reason_then_usage_and_exits_2)
+START_TEST(test_unknown_dump_option_prints_the_reason_then_where_the_usage_is_and_exits_2)
 {
-	check_usage_error("dump", "--nosuch", "unknown option '--nosuch'", dump_usage);
-	check_usage_error("dump", "-z", "unknown option '-z'", dump_usage);
+	check_usage_error("dump", "--nosuch", "unknown option '--nosuch'", dump_see);
+	check_usage_error("dump", "-z", "unknown option '-z'", dump_see);
 }
 END_TEST
 
@@ -2209,11 +2213,11 @@ Suite *read_suite(void)
 	tcase_add_checked_fixture(u, fx_setup, teardown);
 	tcase_set_timeout(u, 60);
 	tcase_add_test(u, test_dump_and_info_help_print_their_usage_and_exit_0);
-	tcase_add_test(u, test_dump_bad_option_values_print_the_reason_then_usage_and_exit_2);
+	tcase_add_test(u, test_dump_bad_option_values_print_the_reason_then_where_the_usage_is_and_exit_2);
 	tcase_add_test(u, test_dump_empty_cpu_or_numa_list_is_a_usage_error);
-	tcase_add_test(u, test_dump_and_info_without_input_print_the_reason_then_usage_and_exit_2);
-	tcase_add_test(u, test_info_bad_format_prints_the_reason_then_usage_and_exits_2);
-	tcase_add_test(u, test_unknown_dump_option_prints_the_reason_then_usage_and_exits_2);
+	tcase_add_test(u, test_dump_and_info_without_input_print_the_reason_then_where_the_usage_is_and_exit_2);
+	tcase_add_test(u, test_info_bad_format_prints_the_reason_then_where_the_usage_is_and_exits_2);
+	tcase_add_test(u, test_unknown_dump_option_prints_the_reason_then_where_the_usage_is_and_exits_2);
 	suite_add_tcase(s, u);
 
 	tcase_add_unchecked_fixture(i, fx_base_setup, fx_base_teardown);

@@ -308,8 +308,8 @@ START_TEST(test_options_that_find_nothing_say_so)
 	free(out);
 	free(err);
 	out = tl(2, &err, "stats --bucket packets=0,8 b.timeline");
-	ck_assert_ptr_nonnull(strstr(err, "timeline stats: --bucket needs --per: it sorts begin/end "
-					  "pairs by what they moved\nusage: timeline stats"));
+	ck_assert_str_eq(err, "timeline stats: --bucket needs --per: it sorts begin/end "
+			      "pairs by what they moved\nsee 'timeline stats --help'\n");
 	free(out);
 	free(err);
 	out = tl(0, &err, "stats empty");

@@ -37,7 +37,10 @@ static const char usage[] =
 	"beyond the threshold and p is below alpha; exit 1 then, else 0. With\n"
 	"fewer runs than a test needs to reach alpha (4 a side at 0.05) the\n"
 	"verdict is 'too few runs', never SLOWER.\n"
-	"\n" ANOPTS_USAGE DIFF_USAGE
+	"\n"
+	"-a and -b are --a and --b, the sides; --alpha and --by have no short\n"
+	"form here.\n"
+	"\n" ANOPTS_USAGE_BY("       --by") DIFF_USAGE
 	"       --save-a FILE   also write what side A counted to FILE, a summary\n"
 	"                       stats and diff read as an input (timeline-summary(5))\n"
 	"       --save-b FILE   the same for side B\n"
@@ -70,10 +73,10 @@ struct args {
 
 int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 {
-	int s = c == 'Z';
+	int s = c == 'b';
 	switch (c) {
-	case 'A':
-	case 'Z':
+	case 'a':
+	case 'b':
 		if (d->n[s] == 256)
 			return *why = "too many inputs", -1;
 		d->side[s][d->n[s]++] = (char *)arg;
@@ -82,7 +85,7 @@ int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 		if (parse_number(arg, &d->threshold) || d->threshold < 0)
 			return *why = "--threshold takes a percentage, e.g. 5", -1;
 		return 1;
-	case 'a':
+	case DIFF_OPT_ALPHA:
 		if (parse_number(arg, &d->alpha) || !(d->alpha > 0 && d->alpha < 1))
 			return *why = "--alpha takes a level between 0 and 1, e.g. 0.05", -1;
 		return 1;
@@ -109,7 +112,8 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	return diff_option(&d->d, c, arg, why);
 }
 
-static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT "t:a:h", options, own_option, NULL };
+static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT DIFF_SHORT "h", options,
+				   own_option, NULL };
 
 /* Parses the command line into D: the options, then A B unless --a and --b
  * were given. Returns -1 to go on, or the exit code to return now. */
@@ -119,12 +123,24 @@ static int parse_args(struct args *d, int argc, char **argv)
 	int rc = anopts_parse(&d->a, &diff, argc, argv, d);
 	if (rc >= 0)
 		return rc;
-	if (!s->n[0] && !s->n[1] && argc - optind == 2) {
+	if (!s->n[0] && !s->n[1]) {
+		if (argc - optind != 2)
+			return cli_usage_error("diff", "give two inputs A B, or --a and --b (-a, -b) "
+					       "with one or more each");
 		s->side[0][s->n[0]++] = argv[optind];
 		s->side[1][s->n[1]++] = argv[optind + 1];
-	} else if (!s->n[0] || !s->n[1] || optind != argc) {
-		return cli_usage_error("diff", "give two inputs A B, or --a and --b with one or more each");
+		return -1;
 	}
+	return diff_check_sides("diff", s, optind < argc);
+}
+
+int diff_check_sides(const char *cmd, const struct diffargs *d, int others)
+{
+	if (others)   /* most likely -a for --alpha, or -b for --by */
+		return cli_usage_error(cmd, "with --a and --b (-a, -b), give the inputs there only "
+				       "(--alpha and --by have no short form)");
+	if (!d->n[0] || !d->n[1])
+		return cli_usage_error(cmd, "give --a and --b (-a, -b), with one or more each");
 	return -1;
 }
 

@@ -29,6 +29,9 @@ static const char usage[] =
 	"does (the same verdicts, the slowed groups first, and exit 1 when one is\n"
 	"SLOWER). With --format json, the data behind every chart, a line each.\n"
 	"\n"
+	"-a and -b are --a and --b, the sides; --alpha and --by have no short\n"
+	"form here.\n"
+	"\n"
 	"   -o, --output FILE   the page (or the JSON; - for standard output)\n"
 	"   -f, --format FMT    html (default) or json\n"
 	"   -p, --per UNIT      cycles per UNIT of each begin/end pair (default packets)\n"
@@ -38,7 +41,7 @@ static const char usage[] =
 	"       --bins N        at most N time bins per series over time (default\n"
 	"                       1000; about one per 16 pairs)\n"
 	"   -g, --group LABEL=PATH  read PATH as the group LABEL\n"
-	"   -b, --by KEYS       group the comparison of --a and --b by these keys\n"
+	"       --by KEYS       group the comparison of --a and --b by these keys\n"
 	"                       (as diff; default event,app)\n" DIFF_USAGE WINDOW_USAGE
 	"   -h, --help          show this help\n";
 
@@ -109,10 +112,8 @@ static int parse(struct args *r, int argc, char **argv)
 	int diff = r->d.n[0] || r->d.n[1];
 	if (rc >= 0)
 		return rc;
-	if (diff && (!r->d.n[0] || !r->d.n[1]))
-		return cli_usage_error("report", "give --a and --b, with one or more each");
-	if (diff && (optind < argc || r->ngroups))
-		return cli_usage_error("report", "with --a and --b, give the inputs as --a and --b only");
+	if (diff && (rc = diff_check_sides("report", &r->d, optind < argc || r->ngroups)) >= 0)
+		return rc;
 	if (!diff && r->a.by_given)
 		return cli_usage_error("report", "--by groups the comparison of --a and --b; "
 				       "without them each section has its own groups");

@@ -113,8 +113,8 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	return 0;
 }
 
-static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:o:h", options, own_option,
-				    NULL };
+static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT ANOPTS_SHORT_BY "g:o:h",
+				    options, own_option, NULL };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
  * returns how many inputs could not be read. */

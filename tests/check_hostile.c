@@ -912,9 +912,9 @@ START_TEST(test_summary_headers_cuts_and_frames_that_lie)
 	}
 	/* made with other fixed options */
 	p = save_good1("--per packets", "per.sum");
-	problem = xasprintf("%s: made with '--per packets' but read with '' (a summary fixes --per, "
-			    "--pair, --bucket and the window: --from, --to, --last, --event, --app, "
-			    "--cpu and --numa; read it with the same)\n", p);
+	problem = xasprintf("%s: made with '--per packets' but read without fixed options (a "
+			    "summary fixes --per, --pair, --bucket and the window: --from, --to, "
+			    "--last, --event, --app, --cpu and --numa; read it with the same)\n", p);
 	check_cmd("", "stats", p, "", problem, 2);
 	free(problem);
 }

@@ -123,6 +123,8 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 		if (!taken)
 			return cli_bad_option(cmd->name, argv, c);
 	}
+	if (window_check(&a->w, &why) < 0)
+		return cli_usage_error(cmd->name, why);
 	if (!a->o.per)
 		a->o.per = cmd->per;
 	if (a->o.bucket_arg && !a->o.per)

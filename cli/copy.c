@@ -142,6 +142,8 @@ int cmd_copy(int argc, char **argv)
 			return cli_bad_option("copy", argv, ch);
 		}
 	}
+	if (window_check(&c.w, &why) < 0)
+		return cli_usage_error("copy", why);
 	nsrc = argc - optind - 1;
 	if (nsrc < 1)
 		return cli_usage_error("copy", nsrc < 0 ? "missing SRC and DEST" : "missing DEST");

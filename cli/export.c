@@ -127,6 +127,8 @@ static int parse(struct exp *m, int argc, char **argv)
 		}
 		return cli_bad_option("export", argv, c);
 	}
+	if (window_check(&m->view.w, &why) < 0)
+		return cli_usage_error("export", why);
 	if (!m->format)
 		return cli_usage_error("export", "missing --format chrome|ctf|csv");
 	if (!m->x.out)

@@ -62,6 +62,8 @@ int view_parse(struct view *v, const char *cmd, const char *usage,
 		}
 		return cli_bad_option(cmd, argv, c);
 	}
+	if (window_check(&v->w, &why) < 0)
+		return cli_usage_error(cmd, why);
 	if (optind == argc)
 		return cli_usage_error(cmd, "missing input");
 	return -1;

@@ -88,6 +88,7 @@ int window_bound(const char *s, struct bound *b)
 	char *end;
 	uint64_t ns;
 	memset(b, 0, sizeof *b);
+	b->text = s;
 	if (iso8601(s, &b->v) == 0)
 		return b->kind = W_WALL, 0;
 	if (window_duration(s, &ns) == 0) {
@@ -105,11 +106,13 @@ int window_option(struct window *w, int c, const char *arg, const char **why)
 	switch (c) {
 	case 'F':
 	case 'T':
-		if (window_bound(arg, c == 'F' ? &w->from : &w->to) < 0)
-			return *why = c == 'F' ? "--from takes cycles, a duration (1.5s) or a wall "
-						 "time (2026-11-23T14:10:12Z)"
-					       : "--to takes cycles, a duration (1.5s) or a wall "
-						 "time (2026-11-23T14:10:12Z)", -1;
+		if (window_bound(arg, c == 'F' ? &w->from : &w->to) < 0) {
+			static char msg[128];
+			snprintf(msg, sizeof msg, "%s takes %s, a duration (1.5s) or a wall time "
+				 "(2026-11-23T14:10:12Z)", c == 'F' ? "--from" : "--to",
+				 w->unit_elsewhere ? "a number in the --time unit" : "cycles");
+			return *why = msg, -1;
+		}
 		return 1;
 	case 'L':
 		if (window_duration(arg, &w->last_ns) < 0)
@@ -129,6 +132,23 @@ int window_option(struct window *w, int c, const char *arg, const char **why)
 		return parse_list(arg, w->numas) ? (*why = "--numa takes a list like 0,1", -1) : 1;
 	}
 	return 0;
+}
+
+/* Bound B's place in its own form (for two bounds of one kind). */
+static long double place(const struct bound *b)
+{
+	return b->kind == W_UNIT ? (long double)b->unit : (long double)b->v;
+}
+
+int window_check(const struct window *w, const char **why)
+{
+	static char msg[256];
+	if (w->from.kind == W_NONE || w->from.kind != w->to.kind ||
+	    place(&w->from) <= place(&w->to))
+		return 0;
+	snprintf(msg, sizeof msg, "--from %s is after --to %s: the window holds nothing",
+		 w->from.text, w->to.text);
+	return *why = msg, -1;
 }
 
 int window_timed(const struct window *w)

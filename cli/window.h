@@ -16,6 +16,7 @@ struct bound {
 	double unit;                 /* W_UNIT: the number */
 	int64_t v;                   /* W_TICKS: ticks and W_NS: ns since the log's first
 				      * entry; W_WALL: ns since the epoch */
+	const char *text;            /* as given, for messages */
 };
 
 struct window {
@@ -38,19 +39,27 @@ struct window {
 	{ "cpu", required_argument, NULL, 'c' },                  \
 	{ "numa", required_argument, NULL, 'n' }
 #define WINDOW_SHORT "F:T:L:e:c:n:"
-/* The usage lines; BARE says what a bare number is. */
-#define WINDOW_USAGE_BARE(BARE)                                                             \
-	"       --from T        only entries at or after T: a bare number\n"                \
-	"                       (" BARE "), a duration since the\n"                        \
-	"                       log's first entry (250ms, 1.5s, 90ns) or a wall time\n"    \
-	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"      \
+/* The usage lines, FROM the --from line saying what a bare number is:
+ * cycles (WINDOW_FROM_CYCLES), or the --time unit of dump and merge. */
+#define WINDOW_FROM_CYCLES                                                                  \
+	"       --from T        only entries at or after T: a number of cycles since\n"     \
+	"                       the log's first entry, a duration since it (250ms,\n"      \
+	"                       1.5s, 90ns) or a wall time (2026-11-23T14:10:12Z,\n"       \
+	"                       fraction and zone optional)\n"
+#define WINDOW_FROM_TIME_UNIT                                                               \
+	"       --from T        only entries at or after T: a number in the --time\n"      \
+	"                       unit (wall: Unix seconds), a duration since the log's\n"   \
+	"                       first entry (250ms, 1.5s, 90ns) or a wall time\n"          \
+	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"
+#define WINDOW_USAGE_FROM(FROM)                                                             \
+	FROM                                                                                \
 	"       --to T          only entries at or before T, the same forms\n"              \
 	"       --last D        only the last D (10s, 500ms) of each log\n"                 \
 	"   -e, --event GLOB    only events whose category.name matches GLOB\n"            \
 	"       --app GLOB      only events of apps matching GLOB (app=NAME)\n"            \
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"                             \
 	"   -n, --numa LIST     only these NUMA nodes\n"
-#define WINDOW_USAGE WINDOW_USAGE_BARE("cycles")
+#define WINDOW_USAGE WINDOW_USAGE_FROM(WINDOW_FROM_CYCLES)
 
 /* Parses the time bound S into *B; -1 if it is none of the forms. */
 int window_bound(const char *s, struct bound *b);
@@ -61,6 +70,11 @@ int window_duration(const char *s, uint64_t *ns);
 /* Handles option C with ARG if it is a window option: 1 handled, 0 not one
  * of them, -1 with *WHY set for a bad value. */
 int window_option(struct window *w, int c, const char *arg, const char **why);
+
+/* Checks W once its options are parsed: a --from after its --to (of one
+ * form: both cycles, both durations or both wall times) would keep
+ * nothing. Returns 0, or -1 with *WHY set, for a usage error. */
+int window_check(const struct window *w, const char **why);
 
 /* Whether W restricts time at all (so a command can skip the work). */
 int window_timed(const struct window *w);

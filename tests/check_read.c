@@ -1630,9 +1630,9 @@ static const char dump_usage[] =
 	"\n"
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n"
-	"       --from T        only entries at or after T: a bare number\n"
-	"                       (in the --time unit; wall: Unix seconds), a duration since the\n"
-	"                       log's first entry (250ms, 1.5s, 90ns) or a wall time\n"
+	"       --from T        only entries at or after T: a number in the --time\n"
+	"                       unit (wall: Unix seconds), a duration since the log's\n"
+	"                       first entry (250ms, 1.5s, 90ns) or a wall time\n"
 	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"
 	"       --to T          only entries at or before T, the same forms\n"
 	"       --last D        only the last D (10s, 500ms) of each log\n"
@@ -1709,8 +1709,10 @@ START_TEST(test_dump_bad_option_values_print_the_reason_then_where_the_usage_is_
 	check_usage_error("dump", "--time hours", "--time must be cycles, ns or wall", dump_see);
 	check_usage_error("dump", "--limit ten", "--limit takes a whole number", dump_see);
 	check_usage_error("dump", "--limit -3", "--limit takes a whole number", dump_see);
-	check_usage_error("dump", "--from 1x", "--from takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
-	check_usage_error("dump", "--to ''", "--to takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
+	check_usage_error("dump", "--from 1x", "--from takes a number in the --time unit, a duration "
+			  "(1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
+	check_usage_error("dump", "--to ''", "--to takes a number in the --time unit, a duration "
+			  "(1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
 }
 END_TEST
 

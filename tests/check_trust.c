@@ -319,6 +319,38 @@ START_TEST(test_options_that_find_nothing_say_so)
 }
 END_TEST
 
+/* --from after --to, in one form, holds nothing: a usage error of every
+ * command that takes a window. */
+START_TEST(test_from_after_to_is_a_usage_error_of_every_windowed_command)
+{
+	static const char *const cmds[] = { "dump", "merge", "stats", "diff", "report -o r.html",
+					    "copy", "export -f csv -o x.csv" };
+	static const char *const bounds[][3] = {
+		{ "5s", "2s", "5s is after --to 2s" },
+		{ "3000", "2000", "3000 is after --to 2000" },
+		{ "2026-11-23T14:10:12Z", "2026-11-23T14:10:11.5Z",
+		  "2026-11-23T14:10:12Z is after --to 2026-11-23T14:10:11.5Z" },
+	};
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++) {
+			size_t n = strcspn(cmds[i], " ");
+			char *err, *out = tl(2, &err, "%s --from %s --to %s w.timeline w.timeline x", cmds[i],
+					     bounds[k][0], bounds[k][1]);
+			ck_assert_str_eq(err, S("timeline %.*s: --from %s: the window holds nothing\n"
+						"see 'timeline %.*s --help'\n", (int)n, cmds[i],
+						bounds[k][2], (int)n, cmds[i]));
+			ck_assert_str_eq(out, "");
+			free(out);
+			free(err);
+		}
+	/* equal bounds are a window of one instant; bounds of two forms are
+	 * placed in each log */
+	free(tl(0, NULL, "dump --from 3000 --to 3000 w.timeline"));
+	free(tl(0, NULL, "dump --from 1us --to 2000 w.timeline"));
+}
+END_TEST
+
 START_TEST(test_one_run_a_side_is_too_few_and_the_interval_follows_alpha)
 {
 	char *out, *err;
@@ -695,6 +727,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_every_json_line_parses_strictly_and_carries_full_precision);
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
+	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);

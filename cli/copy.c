@@ -42,6 +42,8 @@ struct copy {
 	int problems;
 	struct window w;             /* what goes into the copies */
 	struct input *in;            /* the input being copied, for keep() */
+	size_t logs;                 /* logs found under the SRC being walked */
+	struct window_misses misses; /* ... and what the window kept of them */
 };
 
 /* tl_reader_copy_if()'s filter: the window, placed at the first entry. */
@@ -80,6 +82,7 @@ static int copy_one(const char *path, int named, void *arg)
 		c->problems += !skipped;
 		return 0;
 	}
+	c->logs++;
 	target(c, path, to, sizeof to);
 	if ((c->into_dir && make_parents(to)) ||
 	    (fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
@@ -99,6 +102,7 @@ static int copy_one(const char *path, int named, void *arg)
 	}
 	printf("%s -> %s: %llu entries, %llu dropped\n", path, to, (unsigned long long)kept,
 	       (unsigned long long)dropped);
+	window_misses_add(&c->misses, &c->w, in, "copy");
 	input_close(in);
 	return 0;
 fail:
@@ -158,8 +162,13 @@ int cmd_copy(int argc, char **argv)
 		size_t n = strlen(argv[i]);
 		while (n > 1 && argv[i][n - 1] == '/')
 			argv[i][--n] = '\0';
+		int had = c.problems;
 		c.root = argv[i];
+		c.logs = 0;
 		c.problems += input_walk("copy", &argv[i], 1, copy_one, &c);
+		fflush(stdout);
+		c.problems += input_none("copy", argv[i], c.logs, c.problems - had);
+		c.problems += window_misses_end(&c.misses);
 	}
 	return cli_finish("copy", c.problems ? EXIT_USAGE : EXIT_OK);
 }

@@ -180,7 +180,9 @@ int cmd_export(int argc, char **argv)
 	for (size_t i = 0; i < m.inputs.n; i++)
 		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
-	run(&m);
+	if (m.inputs.n || !m.problems)   /* else nothing was read, each input said why */
+		run(&m);
+	m.problems += input_window_misses("export", &m.inputs, argc - optind, &m.view.w);
 	input_close_all(&m.inputs);
 	for (int i = 0; i < m.npairs; i++) {
 		free((char *)m.pairs[i].begin);

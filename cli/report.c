@@ -184,6 +184,14 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 	return ra->problems;
 }
 
+/* Whether any file fed entries to any of E's engines (summaries feed only
+ * the sides). */
+static int fed_any(const struct readall *ra, const struct engines *e)
+{
+	return readall_fed(ra, e->p) ||
+	       (e->side[0] && (readall_fed(ra, e->side[0]) || readall_fed(ra, e->side[1])));
+}
+
 /* Puts C's SLOWER groups first, the others after them, each in the order
  * diff gives (by impact). */
 static void slowed_first(struct comparison *c)
@@ -235,9 +243,11 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	make_engines(&r, &e, diff);
 	problems = read_inputs(&r, &e, &ra, argc, argv);
-	/* as diff warns, over what its sides read (a summary feeds only them) */
+	/* as diff warns, over what its sides read (a summary feeds only them);
+	 * with no file read, the reasons were said */
 	for (int k = 0; k < (diff ? 2 : 1); k++)
-		anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
+		if (readall_fed(&ra, diff ? e.side[k] : e.p))
+			anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
 	command_line(cmd, sizeof cmd, argc, argv);
 	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
 	if (diff) {
@@ -247,7 +257,9 @@ int cmd_report(int argc, char **argv)
 		in.cmp = &c;
 		in.diff_title = title;
 	}
-	if (write_out(&r, &in) < 0)
+	if (!fed_any(&ra, &e) && problems)
+		;   /* nothing was read (each input said why): no page of nothing */
+	else if (write_out(&r, &in) < 0)
 		problems++;
 	rc = diff ? diff_status(problems, &c) : problems ? EXIT_USAGE : EXIT_OK;
 	if (diff)

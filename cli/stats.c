@@ -71,6 +71,7 @@ struct args {
 	double interval;             /* --interval S, 0: once */
 	uint64_t count;              /* --count N, 0: until a signal */
 	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
+	unsigned fed;                /* files that fed the engine entries */
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -117,7 +118,8 @@ static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT ANOPTS_SHOR
 				    options, own_option, NULL };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
- * returns how many inputs could not be read. */
+ * returns how many inputs could not be read. S->fed gets how many files
+ * fed E entries. */
 static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct readall r;
@@ -129,6 +131,7 @@ static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		readall_add(&r, e, argv[i], NULL);
 	readall_run(&r);
+	s->fed = readall_fed(&r, e);
 	return r.problems;
 }
 
@@ -255,7 +258,7 @@ static int run_metrics(struct args *s, int argc, char **argv)
 	for (uint64_t n = 1;; n++) {
 		struct an *e = read_all(s, argc, argv, &problems);
 		problems += write_metrics(s, e);
-		if (n == 1)
+		if (n == 1 && s->fed)   /* with no file read, the reasons were said */
 			anopts_warn(&s->a, e, "stats");
 		an_free(e);
 		if (!s->interval || stopped || n == s->count)
@@ -286,7 +289,8 @@ int cmd_stats(int argc, char **argv)
 	} else {
 		e = read_all(&s, argc, argv, &problems);
 		print(&s, e);
-		anopts_warn(&s.a, e, "stats");
+		if (s.fed)   /* with no file read, the reasons were said */
+			anopts_warn(&s.a, e, "stats");
 		an_free(e);
 	}
 	for (int i = 0; i < s.ngroups; i++)

@@ -22,6 +22,7 @@ struct bound {
 struct window {
 	struct bound from, to;
 	uint64_t last_ns;            /* --last, 0: none */
+	const char *last_text;       /* --last as given */
 	const char *glob, *app;      /* --event, --app: fnmatch patterns */
 	uint64_t cpus[64], numas[64];/* --cpu, --numa bit sets */
 	int by_cpu, by_numa;
@@ -98,6 +99,42 @@ int window_begin(const struct window *w, struct input *in, uint64_t t0, struct s
  * is reported once as CMD, marked span_bad for input_report_damage(), and
  * keeps nothing), then window_keep(). */
 int window_take(const struct window *w, struct input *in, const tl_entry *e, const char *cmd);
+
+/* After log IN was read through window W (window_take(), or a caller that
+ * placed the window itself and set IN's window_empty): 1 when W's time
+ * bounds held none of the log's entries, with the line saying so in
+ * *LINE (malloc'd): "timeline CMD: no entries between FROM and TO; LOG
+ * spans A to B", FROM and TO as given and the log's span in the form of
+ * the bound (window_place_span()); 0 when they held some; -1 when there
+ * is nothing to say (no time bound, no entry read, or a bound the log
+ * could not place, reported already). */
+int window_missed(const struct window *w, const struct input *in, const char *cmd, char **line);
+
+/* What the time window kept of the logs under one input path: the lines
+ * of those it kept nothing of, until it is known whether any kept some. */
+struct window_misses {
+	char *lines;                 /* window_missed()'s lines, one after another */
+	size_t len;
+	unsigned hits;               /* logs the window kept entries of */
+};
+
+/* Counts into M a log that MISSED (window_missed()'s answer, its LINE). */
+void window_misses_count(struct window_misses *m, int missed, const char *line);
+
+/* Counts log IN, read through W, into M (window_missed()). */
+void window_misses_add(struct window_misses *m, const struct window *w, const struct input *in,
+		       const char *cmd);
+
+/* At the end of one input path: when the window kept nothing of any of
+ * its logs, prints their lines to CLI_ERR and returns 1 (a problem: the
+ * path gave nothing to read), else 0. M is emptied for the next path. */
+int window_misses_end(struct window_misses *m);
+
+/* Writes the span of IN's entries, FIRST to NEWEST (timestamps), into IN's
+ * window_span in the form a bound of KIND is written: wall times as `dump
+ * --time wall` prints them, durations as seconds since the log's first
+ * entry ("0s to 2.5s"), cycles since it ("0 to 5000 cycles"). */
+void window_place_span(struct input *in, int kind, uint64_t first, uint64_t newest);
 
 /* Does W keep definition D (--event and --app)? Cached on its struct shown. */
 int window_def_kept(const struct window *w, const tl_def *d);

@@ -1374,7 +1374,81 @@ START_TEST(test_dump_walks_directories_recursively_in_name_order_and_notes_non_l
 }
 END_TEST
 
-START_TEST(test_dump_of_empty_directories_prints_nothing_and_exits_0)
+/* Nothing to read is an error: every command that reads logs, given a path
+ * that holds none (an empty directory, or one of files that are no logs),
+ * says "timeline CMD: PATH: no logs" and exits 2, and still reads the paths
+ * that hold logs, printing what it prints of them alone. */
+START_TEST(test_a_path_with_no_log_is_an_error_of_every_reading_command)
+{
+	static const char *const cmds[] = { "info", "info -f json", "dump", "dump -f csv", "merge",
+					    "stats", "stats --per packets", "export -f csv -o -",
+					    "report -f json -o -" };
+	char *empty = path_dup("empty"), *notes = path_dup("notes"), *good = path_dup("good.timeline");
+	char *out, *err, *out1, *err1, *want;
+	struct w *e = breaths(4, 10, 5, 0);
+	ck_assert_int_eq(mkdir(empty, 0700), 0);
+	ck_assert_int_eq(mkdir(notes, 0700), 0);
+	write_file(path_in(notes, "readme"), "not a log\n", 10);
+	write_log(good, 8, 1000000000, e, 4);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		size_t n = strcspn(cmds[i], " ");
+		ck_assert_int_eq(tl(&out1, &err1, "%s '%s'", cmds[i], good), 0);
+		/* report's JSON names its command line: more is not compared */
+		ck_assert_int_eq(tl(&out, &err, "%s '%s' '%s'", cmds[i], empty, good), 2);
+		want = xasprintf("timeline %.*s: %s: no logs\n%s", (int)n, cmds[i], empty, err1);
+		ck_assert_str_eq(err, want);
+		if (strncmp(cmds[i], "report", 6))
+			ck_assert_str_eq(out, out1);
+		else
+			ck_assert_uint_eq(strlen(out), strlen(out1) + strlen(empty) + 1);   /* " EMPTY" */
+		free(out);
+		free(err);
+		free(want);
+		ck_assert_int_eq(tl(&out, &err, "%s '%s' '%s'", cmds[i], good, notes), 2);
+		want = xasprintf("timeline %.*s: note: skipping %s/readme: not a timeline log\n"
+				 "timeline %.*s: %s: no logs\n", (int)n, cmds[i], notes, (int)n,
+				 cmds[i], notes);
+		/* stats and report warn of what they found after reading all inputs */
+		if (!strncmp(cmds[i], "stats", 5) || !strncmp(cmds[i], "report", 6))
+			ck_assert_str_eq(err, test_str("%s%s", want, err1));
+		else
+			ck_assert_str_eq(err, test_str("%s%s", err1, want));
+		free(want);
+		free(out);
+		free(err);
+		free(out1);
+		free(err1);
+	}
+	/* diff, either side; copy; top with an explicit path */
+	ck_assert_int_eq(tl(&out, &err, "diff '%s' '%s'", empty, good), 2);
+	ck_assert_str_eq(err, test_str("timeline diff: %s: no logs\n", empty));
+	free(out);
+	free(err);
+	ck_assert_int_eq(tl(&out, &err, "diff --a '%s' --b '%s' --b '%s'", good, good, empty), 2);
+	ck_assert_str_eq(err, test_str("timeline diff: %s: no logs\n"
+				       "timeline diff: note: 1 run in A and 1 in B: no test over runs "
+				       "can reach alpha 0.05 (the smallest p is 1); give at least 4 "
+				       "runs a side (each log is a run; with --runs dir each "
+				       "directory)\n", empty));
+	free(out);
+	free(err);
+	ck_assert_int_eq(tl(&out, &err, "copy '%s' '%s' '%s/c'", empty, good, dir), 2);
+	ck_assert_str_eq(err, test_str("timeline copy: %s: no logs\n", empty));
+	ck_assert_str_eq(out, test_str("%s -> %s/c/good.timeline: 4 entries, 0 dropped\n", good, dir));
+	free(out);
+	free(err);
+	ck_assert_int_eq(tl(&out, &err, "top -b -n 1 -d 0.1 '%s'", notes), 2);
+	ck_assert_str_eq(err, test_str("timeline top: %s: no logs\n", notes));
+	free(out);
+	free(err);
+	free(e);
+	free(good);
+	free(notes);
+	free(empty);
+}
+END_TEST
+
+START_TEST(test_dump_of_an_empty_directory_says_so_one_beside_a_log_is_passed_over)
 {
 	char *empty = path_dup("empty"), *logs = path_dup("logs"), *p, *out, *err;
 	struct w *e = breaths(2, 10, 5, 0);
@@ -1388,7 +1462,8 @@ START_TEST(test_dump_of_empty_directories_prints_nothing_and_exits_0)
 	for (size_t i = 0; i < 2; i++)
 		lines_add(&lines, cycles_line(&e[i], e[0].tsc));
 	rc = tl(&out, &err, "dump '%s'", empty);
-	ck_assert_msg(rc == 0 && !strcmp(err, ""), "exit %d, stderr '%s'", rc, err);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_str_eq(err, test_str("timeline dump: %s: no logs\n", empty));
 	ck_assert_str_eq(out, "");
 	free(out);
 	free(err);
@@ -2199,7 +2274,8 @@ Suite *read_suite(void)
 	tcase_add_test(d, test_dump_time_ns_or_wall_of_a_snabb_file_is_an_error_others_still_dumped);
 	tcase_add_test(d, test_dump_of_snabb_files_orders_a_wrapped_ring_skips_unused_slots_and_reads_zstd);
 	tcase_add_test(d, test_dump_walks_directories_recursively_in_name_order_and_notes_non_logs);
-	tcase_add_test(d, test_dump_of_empty_directories_prints_nothing_and_exits_0);
+	tcase_add_test(d, test_dump_of_an_empty_directory_says_so_one_beside_a_log_is_passed_over);
+	tcase_add_test(d, test_a_path_with_no_log_is_an_error_of_every_reading_command);
 	tcase_add_test(d, test_dump_notes_a_compressed_non_log_in_a_directory_and_exits_0);
 	tcase_add_test(d, test_dump_notes_a_fifo_in_a_directory_and_exits_0);
 	tcase_add_test(d, test_dump_of_a_missing_file_is_a_one_line_error_others_still_dumped);

@@ -92,7 +92,7 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
 	struct json j = JSON_INIT;
-	char a[48];
+	char a[48], word[16];
 	int native = i->format == TL_FORMAT_NATIVE;
 	json_begin_object(&j);
 	JSON_KEY(&j, "file");
@@ -126,10 +126,12 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		json_uint(&j, i->cursor);
 		JSON_KEY(&j, "wrapped");
 		json_uint(&j, i->cursor > i->entries ? i->cursor - i->entries : 0);
+		tl_rate_name(word, sizeof word, i->rate, i->rate_fixed);
 		JSON_KEY(&j, "rate");
-		json_uint(&j, i->rate);
-		JSON_KEY(&j, "rate_fixed");
-		json_bool(&j, i->rate_fixed);
+		json_string(&j, word);
+		tl_rate_name(word, sizeof word, i->rate, 1);
+		JSON_KEY(&j, "rate_now");
+		json_string(&j, word);
 		JSON_KEY(&j, "breaths");
 		json_uint(&j, i->breaths);
 	}

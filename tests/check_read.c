@@ -1991,13 +1991,13 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	free(err);
 	ck_assert_int_eq(sh(&out, &err, "jq -r '[.file, .compressed, .format, .major, .minor, .process, "
 				       ".pid, .host, .name, .clock, .tsc_hz, .entries, .used, .written, "
-				       ".wrapped, .rate, .rate_fixed, .breaths, .first_tsc, .last_tsc, "
+				       ".wrapped, .rate, .rate_now, .breaths, .first_tsc, .last_tsc, "
 				       ".span_cycles, .span_ns, .first_wall, .last_wall, .definitions] "
 				       "| map(tostring) | join(\"|\")' '%s'", j), 0);
 	ck_assert_str_eq(err, "");
 	a = iso(wall_ns(&in, first));
 	b = iso(wall_ns(&in, last));
-	want = xasprintf("%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|true|5|"
+	want = xasprintf("%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
 			 "%llu|%llu|%llu|%llu|%s|%s|5\n",
 			 p, program_invocation_short_name, (int)getpid(), host,
 			 (unsigned long long)first, (unsigned long long)last,
@@ -2007,7 +2007,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	in = info_at(q);
 	a = iso(wall_ns(&in, f[0].tsc));
 	b = iso(wall_ns(&in, f[2].tsc));
-	want = append(want, "%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|16|3|3|0|1|false|0|"
+	want = append(want, "%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
 			    "70|130|60|60|%s|%s|5\n",
 		      q, program_invocation_short_name, (int)getpid(), host, a, b);
 	ck_assert_str_eq(out, want);

@@ -67,7 +67,7 @@ static void target(const struct copy *c, const char *path, char *out, size_t siz
 		rel = path + n + 1;          /* found under a SRC directory */
 	else if (strrchr(path, '/'))
 		rel = strrchr(path, '/') + 1;  /* a SRC file: its base name */
-	snprintf(out, size, "%s/%s%s", c->dest, rel, suffix);
+	snprintf(out, size, "%.*s/%s%s", input_dir_len(c->dest), c->dest, rel, suffix);
 }
 
 static int copy_one(const char *path, int named, void *arg)

@@ -130,7 +130,8 @@ static int archive_create(const struct gc *g, const char *rel, char *to, size_t 
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
-	snprintf(to, size, "%s/%.*s%s", g->archive, (int)(p - rel), rel, fd >= 0 ? name : p);
+	snprintf(to, size, "%.*s/%.*s%s", input_dir_len(g->archive), g->archive, (int)(p - rel), rel,
+		 fd >= 0 ? name : p);
 	if (fd < 0) {
 		cli_error("gc", "%s: cannot create the archive: %s", to, strerror(errno));
 		if (dir >= 0)

@@ -29,6 +29,14 @@ static int by_name(const void *a, const void *b)
 
 int input_quiet, input_skip_denied;
 
+int input_dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
+
 /* Was the last failure a refusal that input_skip_denied passes over? */
 static int denied(void)
 {
@@ -60,8 +68,7 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 			continue;
 		if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
 			abort();
-		if (asprintf(&names[n++], "%.*s/%s", (int)(strlen(dir) - (dir[1] && dir[strlen(dir) - 1] == '/')),
-			     dir, de->d_name) < 0)
+		if (asprintf(&names[n++], "%.*s/%s", input_dir_len(dir), dir, de->d_name) < 0)
 			abort();
 	}
 	closedir(d);

@@ -64,6 +64,11 @@ int input_report_damage(const char *cmd, const struct input *in);
  * skipped, if any: "timeline CMD: PATH: N incomplete entries skipped". */
 void input_note_skipped(const char *cmd, const struct input *in);
 
+/* The length of directory DIR without its trailing slashes (0 for "/"),
+ * for joining it to a name without "//":
+ * printf("%.*s/%s", input_dir_len(dir), dir, name). */
+int input_dir_len(const char *dir);
+
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not
  * followed). Problems walking are reported as "timeline CMD: PATH: problem"

@@ -1315,6 +1315,28 @@ START_TEST(test_copy_of_several_sources_goes_into_a_directory)
 }
 END_TEST
 
+/* Paths are joined without "//": a DEST, a SRC or an input directory given
+ * with trailing slashes names the same files as without them. */
+START_TEST(test_paths_given_with_trailing_slashes_are_joined_without_a_double_slash)
+{
+	three_level_tree();
+	mkdirs(P("out/"));
+	ck_assert_str_eq(OK(tl("copy src/z.timeline out/")),
+			 "src/z.timeline -> out/z.timeline: 3 entries, 0 dropped\n");
+	ck_assert_str_eq(OK(tl("copy src/z.timeline src/a/x.timeline out2//")),
+			 "src/z.timeline -> out2/z.timeline: 3 entries, 0 dropped\n"
+			 "src/a/x.timeline -> out2/x.timeline: 2 entries, 0 dropped\n");
+	ck_assert_str_eq(OK(tl("copy src// out3/")),
+			 "src/a/b/y.timeline -> out3/a/b/y.timeline: 1 entries, 0 dropped\n"
+			 "src/a/x.timeline -> out3/a/x.timeline: 2 entries, 0 dropped\n"
+			 "src/z.timeline -> out3/z.timeline: 3 entries, 0 dropped\n");
+	/* a walk names what it finds below the directory as given, once slashed */
+	ck_assert_str_eq(OK(tl("info src/a// | grep '^src'")),
+			 "src/a/b/y.timeline\nsrc/a/x.timeline\n");
+	ck_assert_ptr_nonnull(strstr(OK(tl("ls src/a/")), " src/a/x.timeline\n"));
+}
+END_TEST
+
 #define LIVE_RING 4096
 #define LIVE_COPIES 50
 #define GOLDEN 0x9e3779b97f4a7c15ull
@@ -1879,6 +1901,7 @@ Suite *live_suite(void)
 	tcase_add_test(c, test_copy_of_a_log_written_flat_out_prints_the_counts_the_copy_holds);
 	tcase_add_test(c, test_copy_of_the_snabb_fixture_is_identical);
 	tcase_add_test(c, test_copy_usage_errors_exit_2);
+	tcase_add_test(c, test_paths_given_with_trailing_slashes_are_joined_without_a_double_slash);
 	tcase_add_test(r, test_rate_set_to_4_is_seen_by_the_writer_and_kept_by_breaths);
 	tcase_add_test(r, test_rate_auto_lets_breaths_draw_again);
 	tcase_add_test(r, test_rate_off_stops_logging_in_the_writer);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "input.h"
+#include "window.h"
 
 /* ------------------------------------------------------------------------
  * Walking
@@ -27,6 +28,14 @@ static int by_name(const void *a, const void *b)
 }
 
 int input_quiet, input_skip_denied;
+
+int input_dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
 
 /* Was the last failure a refusal that input_skip_denied passes over? */
 static int denied(void)
@@ -59,8 +68,7 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 			continue;
 		if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
 			abort();
-		if (asprintf(&names[n++], "%.*s/%s", (int)(strlen(dir) - (dir[1] && dir[strlen(dir) - 1] == '/')),
-			     dir, de->d_name) < 0)
+		if (asprintf(&names[n++], "%.*s/%s", input_dir_len(dir), dir, de->d_name) < 0)
 			abort();
 	}
 	closedir(d);
@@ -255,12 +263,42 @@ static int open_one(const char *path, int named, void *arg)
 	return 0;
 }
 
+int input_none(const char *cmd, const char *path, size_t logs, int problems)
+{
+	if (logs || problems)
+		return 0;
+	cli_error(cmd, "%s: no logs", path);
+	return 1;
+}
+
 int input_open_all(const char *cmd, char **paths, int npaths, struct input_list *list,
 		   int (*keep)(const struct input *in, const char *cmd, void *arg), void *arg)
 {
 	struct open_all o = { cmd, list, keep, arg, 0 };
-	int problems = input_walk(cmd, paths, npaths, open_one, &o);
+	int problems = 0;
+	for (int i = 0; i < npaths; i++) {
+		size_t before = list->n;
+		int had = problems + o.problems;
+		problems += input_walk(cmd, &paths[i], 1, open_one, &o);
+		for (size_t k = before; k < list->n; k++)
+			list->in[k]->arg = i;
+		problems += input_none(cmd, paths[i], list->n - before, problems + o.problems - had);
+	}
 	return problems + o.problems;
+}
+
+int input_window_misses(const char *cmd, const struct input_list *list, int npaths,
+			const struct window *w)
+{
+	struct window_misses m = { NULL, 0, 0 };
+	int problems = 0;
+	for (int i = 0; i < npaths; i++) {
+		for (size_t k = 0; k < list->n; k++)
+			if (list->in[k]->arg == i)
+				window_misses_add(&m, w, list->in[k], cmd);
+		problems += window_misses_end(&m);
+	}
+	return problems;
 }
 
 void input_close_all(struct input_list *list)

@@ -119,20 +119,20 @@ static int parse(struct top *t, int argc, char **argv)
 			return cli_finish("top", EXIT_OK);
 		}
 		if (c == '?' || c == ':')
-			return cli_bad_option("top", usage, argv, c);
+			return cli_bad_option("top", argv, c);
 		if (option(t, c, optarg, &why) < 0)
-			return cli_usage_error("top", usage, why);
+			return cli_usage_error("top", why);
 	}
 	if (!t->window)   /* 10 s, or one interval when they are longer */
 		t->window = t->delay > 10 ? t->delay : 10;
 	if (t->window < t->delay)
-		return cli_usage_error("top", usage, "--window is shorter than --delay");
+		return cli_usage_error("top", "--window is shorter than --delay");
 	if (t->output && t->format != TOP_FMT_OPENMETRICS)
-		return cli_usage_error("top", usage, "-o goes with --format openmetrics");
+		return cli_usage_error("top", "-o goes with --format openmetrics");
 	if (t->format != FMT_TEXT && !t->batch)
-		return cli_usage_error("top", usage, "--format needs -b: the screen is text");
+		return cli_usage_error("top", "--format needs -b: the screen is text");
 	if (!t->batch && !isatty(1))
-		return cli_usage_error("top", usage, "standard output is not a terminal: give -b "
+		return cli_usage_error("top", "standard output is not a terminal: give -b "
 				       "for a block per refresh");
 	t->paths = argv + optind;
 	t->npaths = argc - optind;
@@ -150,6 +150,7 @@ struct scan {
 	int initial;                 /* the first scan: logs are followed from now */
 	uint64_t now;
 	const char *group;           /* the group of the logs under the path walked */
+	unsigned char *held;         /* what the path walked held (struct top), or NULL */
 };
 
 static struct top_dead *dead_of(struct top *t, const char *path, const struct stat *st)
@@ -176,6 +177,17 @@ static void add_dead(struct top *t, const char *path, const struct stat *st, int
 		d->ino = st->st_ino;
 	}
 	d->tries += tries;
+}
+
+/* Was the file PATH (ST) found to be a log: followed, or a log whose
+ * writer had ended? */
+static int was_log(struct top *t, const char *path, const struct stat *st)
+{
+	struct top_dead *d = dead_of(t, path, st);
+	for (size_t i = 0; i < t->nlogs; i++)
+		if (t->logs[i]->dev == st->st_dev && t->logs[i]->ino == st->st_ino)
+			return 1;
+	return d && d->tries >= DEAD_FINAL;
 }
 
 /* Is the file PATH (ST) followed already, or known to be no running log? */
@@ -217,9 +229,13 @@ static int scan_one(const char *path, int named, void *arg)
 		if (named && sc->initial) {
 			cli_error("top", "%s: %s", path, strerror(errno));
 			t->problems++;
+			if (sc->held)
+				*sc->held |= 2;
 		}
 		return 0;
 	}
+	if (sc->held && S_ISREG(st.st_mode) && was_log(t, path, &st))
+		*sc->held |= 1;
 	if (!S_ISREG(st.st_mode) || known(t, path, &st))
 		return 0;
 	if (!(in = open_quietly(path, named, &msgs))) {
@@ -229,11 +245,15 @@ static int scan_one(const char *path, int named, void *arg)
 		if (known(t, path, &st) && *msgs) {
 			fputs(msgs, CLI_ERR);
 			t->problems++;
+			if (sc->held)
+				*sc->held |= 2;
 		}
 		free(msgs);
 		return 0;
 	}
 	free(msgs);
+	if (sc->held)
+		*sc->held |= 1;
 	if (!input_writer_alive(in)) {
 		add_dead(t, path, &st, DEAD_FINAL);
 		input_close(in);
@@ -259,7 +279,7 @@ static void walk(struct scan *sc, char *path)
  * now on (later ones from their first entry). */
 static void scan(struct top *t, int initial, uint64_t now)
 {
-	struct scan sc = { t, initial, now, NULL };
+	struct scan sc = { t, initial, now, NULL, NULL };
 	struct roots roots;
 	char *msgs = NULL;
 	size_t len = 0;
@@ -267,8 +287,11 @@ static void scan(struct top *t, int initial, uint64_t now)
 	if (!t->batch && !(cli_err = open_memstream(&msgs, &len)))
 		abort();
 	if (t->npaths) {
-		for (int i = 0; i < t->npaths; i++)
+		for (int i = 0; i < t->npaths; i++) {
+			sc.held = &t->held[i];
 			walk(&sc, t->paths[i]);
+		}
+		sc.held = NULL;
 	} else {
 		roots_default(&roots, 1);
 		input_skip_denied = 1;   /* a root this user may not read is not theirs */
@@ -403,9 +426,15 @@ int cmd_top(int argc, char **argv)
 	follow_catch_signals(&stopped);
 	if (!t.batch && topscreen_begin(&t) < 0)
 		return EXIT_USAGE;
+	if (!(t.held = calloc(t.npaths ? (size_t)t.npaths : 1, 1)))
+		abort();
 	run(&t);
 	if (!t.batch)
 		topscreen_end();
+	/* a path that held no log all along (and said no problem) */
+	for (int i = 0; i < t.npaths; i++)
+		t.problems += input_none("top", t.paths[i], t.held[i] & 1, t.held[i] & 2);
+	free(t.held);
 	for (size_t i = 0; i < t.nlogs; i++)
 		toplog_close(t.logs[i]);
 	for (size_t i = 0; i < t.ndead; i++)

@@ -31,6 +31,9 @@ struct top {
 	int group;                   /* TOP_BY_* */
 	char **paths;                /* what to watch: files and directories */
 	int npaths;
+	unsigned char *held;         /* per path: a log was found under it (1), or a
+				      * problem said of it (2); neither by the end,
+				      * "PATH: no logs" */
 	/* the logs */
 	struct top_log **logs;
 	size_t nlogs;

@@ -247,9 +247,18 @@ START_TEST(test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first)
 				 slower, (int)nf, faster);
 	}
 	ck_assert_str_eq(report, want);
-	free(want);
 	free(report);
 	free(err);
+	/* -a and -b are --a and --b, as in diff: the same rows; --alpha and
+	 * --by, long only, go with them */
+	report = sh(0, &err, "cd %s && { %s report -f json -a A -b B > r.json; echo $?; } && "
+		    "python3 -c '%s' < r.json", test_dir, timeline_bin(), VERDICTS);
+	ck_assert_str_eq(report, want);
+	free(report);
+	free(err);
+	free(sh(1, NULL, "cd %s && %s report -f json --alpha 0.05 --by event,app -a A -b B > r.json",
+		test_dir, timeline_bin()));
+	free(want);
 	/* no finding: exit 0, as diff */
 	free(sh(0, NULL, "cd %s && %s report -f json --a A --b A > /dev/null", test_dir, timeline_bin()));
 	free(sh(0, NULL, "cd %s && %s diff --per packets A A > /dev/null", test_dir, timeline_bin()));
@@ -281,24 +290,38 @@ START_TEST(test_bad_usage_and_bad_inputs_say_why)
 	char *err, *out;
 	shuffled_pairs("p.timeline");
 	out = sh(2, &err, "cd %s && %s report p.timeline", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: missing -o FILE, the page to write");
+	ck_assert_str_eq(err, "timeline report: missing -o FILE, the page to write\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report -f svg p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --format must be html or json");
+	ck_assert_str_eq(err, "timeline report: --format must be html or json\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --a p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: give --a and --b, with one or more each");
+	ck_assert_str_eq(err, "timeline report: give --a and --b (-a, -b), with one or more each\n"
+			      "see 'timeline report --help'\n");
+	free(out);
+	free(err);
+	/* -a is --a, as in diff: -a for --alpha leaves an input outside the sides */
+	out = sh(2, &err, "cd %s && %s report -a 0.01 -b p.timeline p.timeline -o x.html", test_dir,
+		 timeline_bin());
+	ck_assert_str_eq(err, "timeline report: with --a and --b (-a, -b), give the inputs there "
+			      "only (--alpha and --by have no short form)\n"
+			      "see 'timeline report --help'\n");
+	ck_assert_int_eq(access(path_in(test_dir, "x.html"), F_OK), -1);
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --by app p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --by groups the comparison of --a and --b; "
-					    "without them each section has its own groups");
+	ck_assert_str_eq(err, "timeline report: --by groups the comparison of --a and --b; "
+			      "without them each section has its own groups\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --bins 0 p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --bins takes a number from 1 to 100000");
+	ck_assert_str_eq(err, "timeline report: --bins takes a number from 1 to 100000\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	/* a bad input among good ones: named, exit 2, the page still written

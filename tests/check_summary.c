@@ -193,6 +193,26 @@ START_TEST(test_a_summary_made_with_other_fixed_options_is_refused)
 	ck_assert_msg(strstr(out, "--- exit 2\ntimeline diff: a.sum: made with '--per packets --from "
 			       "1000000ns' but read with '--per bytes --from 1000000ns' ("), "%s", out);
 	free(out);
+	/* one reason, not two: no warning that the logs (none read) hold no
+	 * pairs; and read without a --per it says so, not "read with ''" */
+	{
+		static const char *const cases[][3] = {
+			{ "--per packets", "--per bytes", "with '--per packets' but read with '--per bytes'" },
+			{ "--per packets", "", "with '--per packets' but read without fixed options" },
+			{ "", "--per packets", "without fixed options but read with '--per packets'" },
+		};
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			char *want = xasprintf("--- exit 2\ntimeline stats: a.sum: made %s (a summary "
+					       "fixes --per, --pair, --bucket and the window: --from, "
+					       "--to, --last, --event, --app, --cpu and --numa; read "
+					       "it with the same)\n", cases[i][2]);
+			save(cases[i][0]);
+			out = tl_all("stats %s a.sum", cases[i][1]);
+			ck_assert_str_eq(strstr(out, "--- exit"), want);
+			free(out);
+			free(want);
+		}
+	}
 }
 END_TEST
 

@@ -163,7 +163,7 @@ START_TEST(test_windows_in_cycles_durations_wall_time_and_last)
 	ck_assert_int_eq(ticks_in("--from 1us --to 3000ns"), 2);
 	ck_assert_int_eq(ticks_in("--last 2us"), 2);        /* >= 8000 */
 	ck_assert_int_eq(ticks_in("--last 1h"), 9);
-	ck_assert_int_eq(ticks_in("--from 1h"), -1);        /* nothing left: no row */
+
 	/* wall time, as `dump --time wall` prints it, and with a zone */
 	r = tl_reader_open(path_in(test_dir, "w.timeline"), &err);
 	ck_assert_msg(r != NULL, "%s", err.msg);
@@ -308,14 +308,123 @@ START_TEST(test_options_that_find_nothing_say_so)
 	free(out);
 	free(err);
 	out = tl(2, &err, "stats --bucket packets=0,8 b.timeline");
-	ck_assert_ptr_nonnull(strstr(err, "timeline stats: --bucket needs --per: it sorts begin/end "
-					  "pairs by what they moved\nusage: timeline stats"));
+	ck_assert_str_eq(err, "timeline stats: --bucket needs --per: it sorts begin/end "
+			      "pairs by what they moved\nsee 'timeline stats --help'\n");
 	free(out);
 	free(err);
-	out = tl(0, &err, "stats empty");
-	ck_assert_str_eq(err, "timeline stats: warning: no logs in the inputs\n");
+	/* nothing to read is an error, with one reason: not also a warning
+	 * that the logs hold no pairs */
+	out = tl(2, &err, "stats --per packets empty");
+	ck_assert_str_eq(err, "timeline stats: empty: no logs\n");
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* The wall time of TSC in log NAME: as `dump --time wall` prints it into
+ * ISO (48 bytes), and as Unix seconds with 9 decimals into SECS. */
+static void wall_of(const char *name, uint64_t tsc, char *iso, char *secs)
+{
+	tl_info info = info_at(path_in(test_dir, name));
+	int64_t ns = tl_wall_ns(&info, tsc);
+	tl_format_wall(iso, 48, ns);
+	snprintf(secs, 48, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
+}
+
+/* Runs timeline ARGS, which must exit 2 having read nothing, and checks
+ * its stderr is exactly WANT ("timeline " and the command before it). */
+static void says(const char *args, const char *want)
+{
+	char *err, *out = tl(2, &err, "%s", args);
+	char *line = xasprintf("timeline %.*s: %s\n", (int)strcspn(args, " "), args, want);
+	ck_assert_str_eq(err, line);
+	free(line);
+	free(out);
+	free(err);
+}
+
+/* A window that holds none of a path's entries says so, with each log's
+ * span in the bound's own form (wall times as dump --time wall prints
+ * them, durations in seconds since the log's first entry, cycles since
+ * it, dump's bare numbers in its --time unit), and exits 2: nothing was
+ * read. Where one log of the path has entries in it, the others are no
+ * news. */
+START_TEST(test_an_empty_window_says_so_with_each_logs_span)
+{
+	static const char *const secs = "w.timeline spans 0s to 0.000009s";
+	char a[48], b[48], sa[48], sb[48], *out;
+	/* 1 GHz: entries at 1000 .. 10000 ticks, 0 .. 9 us after the first */
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	wall_of("w.timeline", 1000, a, sa);
+	wall_of("w.timeline", 10000, b, sb);
+	says("stats --from 1h w.timeline", S("no entries at or after 1h; %s", secs));
+	/* the case of the issue: one reason, not also "no begin/end pairs" */
+	says("stats --per packets --from 2030-01-01T00:00:00Z w.timeline",
+	     S("no entries at or after 2030-01-01T00:00:00Z; w.timeline spans %s to %s", a, b));
+	says("stats --from 20000 --to 30000 w.timeline",
+	     "no entries between 20000 and 30000; w.timeline spans 0 to 9000 cycles");
+	says("stats --to 2000-01-01T00:00:00Z --last 1us w.timeline",
+	     S("no entries at or before 2000-01-01T00:00:00Z in the last 1us; w.timeline spans %s "
+	       "to %s", a, b));
+	/* dump's bare numbers are in its --time unit; its other forms as above */
+	says("dump --from 20000 w.timeline",
+	     "no entries at or after 20000; w.timeline spans 0 to 9000 cycles");
+	says("dump -t ns --to -1 w.timeline",
+	     "no entries at or before -1; w.timeline spans 0 to 9000 ns");
+	says("dump -t wall --to 1 w.timeline",
+	     S("no entries at or before 1; w.timeline spans %s to %s Unix seconds", sa, sb));
+	says("dump --from 1s w.timeline", S("no entries at or after 1s; %s", secs));
+	/* merge, copy, export alike */
+	says("merge --from 1s w.timeline", S("no entries at or after 1s; %s", secs));
+	says("export -f csv -o - --from 1s w.timeline", S("no entries at or after 1s; %s", secs));
+	says("copy --from 1s w.timeline c.timeline", S("no entries at or after 1s; %s", secs));
+	/* a second log 0 .. 90 us long: in one path with w.timeline, a window
+	 * past w's end but not its end is no news; in a path of its own (a
+	 * side of diff; report), w's is */
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d"), 0700), 0);
+	tick_log("d/long.timeline", 1000000000ull, 10000, 10);
+	ck_assert_int_eq(rename(path_in(test_dir, "w.timeline"), path_in(test_dir, "d/w.timeline")), 0);
+	free(tl(0, NULL, "dump --from 50us d"));
+	says("diff --from 50us d/w.timeline d/long.timeline",
+	     S("no entries at or after 50us; d/%s", secs));
+	says("report -f json -o - --from 50us d/w.timeline",
+	     S("no entries at or after 50us; d/%s", secs));
+	/* nothing read: no page of nothing */
+	out = tl(2, NULL, "report -f json -o - --from 50us d/w.timeline");
+	ck_assert_str_eq(out, "");
+	free(out);
+}
+END_TEST
+
+/* --from after --to, in one form, holds nothing: a usage error of every
+ * command that takes a window. */
+START_TEST(test_from_after_to_is_a_usage_error_of_every_windowed_command)
+{
+	static const char *const cmds[] = { "dump", "merge", "stats", "diff", "report -o r.html",
+					    "copy", "export -f csv -o x.csv" };
+	static const char *const bounds[][3] = {
+		{ "5s", "2s", "5s is after --to 2s" },
+		{ "3000", "2000", "3000 is after --to 2000" },
+		{ "2026-11-23T14:10:12Z", "2026-11-23T14:10:11.5Z",
+		  "2026-11-23T14:10:12Z is after --to 2026-11-23T14:10:11.5Z" },
+	};
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++) {
+			size_t n = strcspn(cmds[i], " ");
+			char *err, *out = tl(2, &err, "%s --from %s --to %s w.timeline w.timeline x", cmds[i],
+					     bounds[k][0], bounds[k][1]);
+			ck_assert_str_eq(err, S("timeline %.*s: --from %s: the window holds nothing\n"
+						"see 'timeline %.*s --help'\n", (int)n, cmds[i],
+						bounds[k][2], (int)n, cmds[i]));
+			ck_assert_str_eq(out, "");
+			free(out);
+			free(err);
+		}
+	/* equal bounds are a window of one instant; bounds of two forms are
+	 * placed in each log */
+	free(tl(0, NULL, "dump --from 3000 --to 3000 w.timeline"));
+	free(tl(0, NULL, "dump --from 1us --to 2000 w.timeline"));
 }
 END_TEST
 
@@ -695,6 +804,8 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_every_json_line_parses_strictly_and_carries_full_precision);
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
+	tcase_add_test(t, test_an_empty_window_says_so_with_each_logs_span);
+	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);

@@ -51,24 +51,6 @@ static void tick_log(const char *name, uint64_t hz, uint64_t lag, int n)
 	tl_close(log);
 }
 
-/* A log NAME of the manual clock at 1 GHz: e.tick after each of the N lags
- * LAGS in turn, so that its lag row holds exactly those values. */
-static void lags_log(const char *name, const uint64_t *lags, int n)
-{
-	tl_log *log = open_manual(path_in(test_dir, name), 256);
-	uint64_t t = 1000;
-	uint16_t id;
-	ck_assert_int_le(n, 255);
-	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
-	for (int i = 0; i <= n; i++) {
-		if (i)
-			t += lags[i - 1];
-		tl_set_manual_clock(log, t, 0);
-		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
-	}
-	tl_close(log);
-}
-
 /* The hundred lags FROM + 1 .. FROM + 100, shuffled (37 k mod 101 walks 1..100). */
 static void hundred_lags(uint64_t *v, uint64_t from)
 {
@@ -450,7 +432,7 @@ START_TEST(test_percentiles_of_lags_1_to_100_are_the_50th_90th_and_99th_values)
 	uint64_t lags[100];
 	char *out;
 	hundred_lags(lags, 0);
-	lags_log("h.timeline", lags, 100);
+	lags_log(path_in(test_dir, "h.timeline"), 256, lags, 100);
 	out = tl(0, NULL, "stats -f csv h.timeline");
 	/* n min p50 p90 p99 p99.9 max mean stddev, then the same in ns (1 GHz) */
 	ck_assert_str_eq(out, "\"event\",\"n\",\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"max\","
@@ -501,7 +483,7 @@ static void hundred_runs(const char *dir, uint64_t from)
 	ck_assert_int_eq(mkdir(path_in(test_dir, dir), 0700), 0);
 	hundred_lags(lags, from);
 	for (int i = 0; i < 4; i++)
-		lags_log(S("%s/r%d.timeline", dir, i), lags, 100);
+		lags_log(path_in(test_dir, S("%s/r%d.timeline", dir, i)), 256, lags, 100);
 }
 
 /* The first line of diff's CSV: its columns. */

@@ -81,3 +81,5 @@ a32=[100+2*i for i in range(32)]; b32=[111+2*i for i in range(32)]
 a33=[100+2*i for i in range(33)]; b33=[111+2*i for i in range(33)]
 print("32 a side exact: %.17g, its normal approximation %.17g" % (exact_p_dp(a32,b32), normal_p(a32,b32)))
 print("33 a side normal: %.17g" % normal_p(a33,b33))
+a30=[100+2*i for i in range(30)]; b40=[111+2*i for i in range(40)]
+print("30 against 40, normal: %.17g; 40 against 30: %.17g" % (normal_p(a30,b40), normal_p(b40,a30)))

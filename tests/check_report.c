@@ -344,6 +344,143 @@ START_TEST(test_bad_usage_and_bad_inputs_say_why)
 }
 END_TEST
 
+/* Writes TEST_DIR/SIDE/rR/APP.timeline: N pairs of app APP of one packet,
+ * each of CYCLES cycles. */
+static void flat_app(char side, int r, const char *app, size_t n, uint64_t cycles)
+{
+	uint64_t packets[127], cyc[127];
+	char path[64];
+	for (size_t i = 0; i < n; i++) {
+		packets[i] = 1;
+		cyc[i] = cycles;
+	}
+	snprintf(path, sizeof path, "%c", side);
+	mkdir(path_in(test_dir, path), 0700);
+	snprintf(path, sizeof path, "%c/r%d", side, r);
+	mkdir(path_in(test_dir, path), 0700);
+	snprintf(path, sizeof path, "%c/r%d/%s.timeline", side, r, app);
+	app_pairs_log(path_in(test_dir, path), app, n, packets, cyc);
+}
+
+/* Two sides of 4 runs (a directory each, a log per app), one app per
+ * verdict of diff --absolute: slow 100 -> 130 cycles a packet (SLOWER),
+ * fast 200 -> 150 (faster), same 300 (no change shown), thin 400 -> 480
+ * with 2 pairs a run in B (few samples), rare in runs 0 and 1 only (too
+ * few runs); run r adds r cycles (rare 50 r). */
+static void verdict_runs(void)
+{
+	for (int r = 0; r < 4; r++)
+		for (int s = 0; s < 2; s++) {
+			char side = s ? 'B' : 'A';
+			flat_app(side, r, "slow", 12, (s ? 130 : 100) + (uint64_t)r);
+			flat_app(side, r, "fast", 12, (s ? 150 : 200) + (uint64_t)r);
+			flat_app(side, r, "same", 12, 300 + (uint64_t)r);
+			flat_app(side, r, "thin", s ? 2 : 12, (s ? 480 : 400) + (uint64_t)r);
+			if (r < 2)
+				flat_app(side, r, "rare", 12, 500 + 50 * (uint64_t)r);
+		}
+}
+
+/* The report's look of each verdict (issue 30): SLOWER, faster, no change
+ * shown, too few runs and few samples each get a class of their own, and
+ * each class its own colour (timeline(1), report). */
+START_TEST(test_each_verdict_has_its_own_class_and_colour)
+{
+	char *out;
+	verdict_runs();
+	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
+		timeline_bin()));
+	out = sh(0, NULL, "cd %s && grep -o '<td class=\"[a-z]*\">[a-zA-Z ]*</td>' v.html | "
+		 "grep -v 'class=\"n\"' | sort", test_dir);
+	ck_assert_str_eq(out, "<td class=\"faster\">faster</td>\n"
+			      "<td class=\"fewsamples\">few samples</td>\n"
+			      "<td class=\"nochange\">no change shown</td>\n"
+			      "<td class=\"slower\">SLOWER</td>\n"
+			      "<td class=\"toofew\">too few runs</td>\n");
+	free(out);
+	out = sh(0, NULL, "cd %s && grep -o '\\.\\(slower\\|faster\\|nochange\\|toofew\\|fewsamples\\)"
+		 "{[^}]*}' v.html", test_dir);
+	ck_assert_str_eq(out, ".slower{color:#c00;font-weight:700}\n"
+			      ".faster{color:#070}\n"
+			      ".nochange{color:#555}\n"
+			      ".toofew{color:#9a5b00;font-style:italic}\n"
+			      ".fewsamples{color:#6a3d9a;font-style:italic}\n");
+	free(out);
+}
+END_TEST
+
+/* The report's JSON of an over-time chart: its x axis label. */
+#define XLABEL " | python3 -c 'import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if c.get(\"kind\")==\"time\": print(c[\"span\"],c[\"x\"])'"
+
+/* The time axis takes the largest unit of which the span holds one: spans
+ * of 10^6 - 1, 10^6, 10^9 - 1 and 10^9 cycles at 1 GHz (the ticks from
+ * the first entry to the last, both included: two pairs, the first of 500
+ * cycles, 1000 between them) are in us, ms, ms and s. */
+START_TEST(test_time_axis_unit_changes_at_exactly_1_ms_and_1_s)
+{
+	static const uint64_t span[] = { 999999, 1000000, 999999999, 1000000000 };
+	static const char *const unit[] = { "us", "ms", "ms", "s" };
+	for (int i = 0; i < 4; i++) {
+		uint64_t packets[] = { 10, 10 }, cycles[] = { 500, span[i] - 1501 };
+		char *out, *want = xasprintf("%llu time since the first entry (%s)\n",
+					     (unsigned long long)span[i], unit[i]);
+		app_pairs_log(path_in(test_dir, "s.timeline"), "x", 2, packets, cycles);
+		out = sh(0, NULL, "cd %s && %s report -f json s.timeline" XLABEL, test_dir,
+			 timeline_bin());
+		ck_assert_msg(!strcmp(out, want), "span %llu: %s", (unsigned long long)span[i], out);
+		free(out);
+		free(want);
+		unlink(path_in(test_dir, "s.timeline"));
+	}
+}
+END_TEST
+
+/* Pairs of 0 cycles a packet, which a log axis cannot place: counted as
+ * zeros in the distribution, beside its n (a pair of 0 and two of 50). */
+START_TEST(test_a_distribution_counts_pairs_of_0_cycles_as_zeros)
+{
+	static const uint64_t packets[] = { 5, 10, 10 }, cycles[] = { 0, 500, 500 };
+	char *out;
+	app_pairs_log(path_in(test_dir, "z.timeline"), "x", 3, packets, cycles);
+	out = sh(0, NULL, "cd %s && %s report -f json z.timeline | python3 -c 'import json,sys\n"
+		 "for l in sys.stdin:\n"
+		 "  c=json.loads(l)\n"
+		 "  if c.get(\"kind\")==\"hists\":\n"
+		 "    for h in c[\"hists\"]: print(h[\"label\"],h[\"n\"],h[\"zeros\"],h[\"p50\"],"
+		 "[b[\"count\"] for b in h[\"bins\"]])'", test_dir, timeline_bin());
+	ck_assert_str_eq(out, "app.push x 3 1 50 [2]\n");
+	free(out);
+}
+END_TEST
+
+/* A diff report lists the groups on one side only, each with its side,
+ * runs and n, in the order of their keys: app z in A only, y in B only, x
+ * on both. */
+START_TEST(test_a_diff_report_lists_the_groups_of_one_side_only)
+{
+	static const uint64_t packets[] = { 1, 1, 1 }, cycles[] = { 100, 100, 100 };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	app_pairs_log(path_in(test_dir, "A/x.timeline"), "x", 3, packets, cycles);
+	app_pairs_log(path_in(test_dir, "A/z.timeline"), "z", 2, packets, cycles);
+	app_pairs_log(path_in(test_dir, "B/x.timeline"), "x", 3, packets, cycles);
+	app_pairs_log(path_in(test_dir, "B/y.timeline"), "y", 3, packets, cycles);
+	out = sh(0, NULL, "cd %s && %s report -f json --a A --b B | python3 -c 'import json,sys\n"
+		 "for l in sys.stdin:\n"
+		 "  c=json.loads(l)\n"
+		 "  if c.get(\"chart\")==\"diff-only\": print(c[\"title\"]); print(c[\"rows\"])'",
+		 test_dir, timeline_bin());
+	ck_assert_str_eq(out, "groups on one side only\n"
+			      "[{'side': 'B', 'group': 'app.push y', 'runs': 1, 'n': 3}, "
+			      "{'side': 'A', 'group': 'app.push z', 'runs': 1, 'n': 2}]\n");
+	free(out);
+}
+END_TEST
+
 /* tests/browser.py in the source tree. */
 static char *browser(void)
 {
@@ -408,6 +545,26 @@ START_TEST(test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_
 }
 END_TEST
 
+/* Each verdict as Chromium shows it: its class's colour, weight and style
+ * computed by the browser, each verdict apart (tests/browser.py
+ * --verdicts; the rows in diff's order, sorted here). */
+START_TEST(test_chromium_shows_each_verdict_in_its_own_colour)
+{
+	char *py = browser(), *out;
+	verdict_runs();
+	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
+		timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | sort", test_dir, py);
+	ck_assert_str_eq(out, "SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
+			      "faster | faster | rgb(0, 119, 0) | 400 | normal\n"
+			      "few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"
+			      "no change shown | nochange | rgb(85, 85, 85) | 400 | normal\n"
+			      "too few runs | toofew | rgb(154, 91, 0) | 400 | italic\n");
+	free(out);
+	free(py);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -421,12 +578,17 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first);
 	tcase_add_test(t, test_the_page_is_self_contained);
 	tcase_add_test(t, test_bad_usage_and_bad_inputs_say_why);
+	tcase_add_test(t, test_each_verdict_has_its_own_class_and_colour);
+	tcase_add_test(t, test_time_axis_unit_changes_at_exactly_1_ms_and_1_s);
+	tcase_add_test(t, test_a_distribution_counts_pairs_of_0_cycles_as_zeros);
+	tcase_add_test(t, test_a_diff_report_lists_the_groups_of_one_side_only);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 300);
 	tcase_add_test(t, test_chromium_shows_every_section_of_the_pages_of_the_engines_and_of_snabb);
+	tcase_add_test(t, test_chromium_shows_each_verdict_in_its_own_colour);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -51,24 +51,6 @@ static void tick_log(const char *name, uint64_t hz, uint64_t lag, int n)
 	tl_close(log);
 }
 
-/* A log NAME of the manual clock at 1 GHz: e.tick after each of the N lags
- * LAGS in turn, so that its lag row holds exactly those values. */
-static void lags_log(const char *name, const uint64_t *lags, int n)
-{
-	tl_log *log = open_manual(path_in(test_dir, name), 256);
-	uint64_t t = 1000;
-	uint16_t id;
-	ck_assert_int_le(n, 255);
-	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
-	for (int i = 0; i <= n; i++) {
-		if (i)
-			t += lags[i - 1];
-		tl_set_manual_clock(log, t, 0);
-		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
-	}
-	tl_close(log);
-}
-
 /* The hundred lags FROM + 1 .. FROM + 100, shuffled (37 k mod 101 walks 1..100). */
 static void hundred_lags(uint64_t *v, uint64_t from)
 {
@@ -559,7 +541,7 @@ START_TEST(test_percentiles_of_lags_1_to_100_are_the_50th_90th_and_99th_values)
 	uint64_t lags[100];
 	char *out;
 	hundred_lags(lags, 0);
-	lags_log("h.timeline", lags, 100);
+	lags_log(path_in(test_dir, "h.timeline"), 256, lags, 100);
 	out = tl(0, NULL, "stats -f csv h.timeline");
 	/* n min p50 p90 p99 p99.9 max mean stddev, then the same in ns (1 GHz) */
 	ck_assert_str_eq(out, "\"event\",\"n\",\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"max\","
@@ -610,7 +592,7 @@ static void hundred_runs(const char *dir, uint64_t from)
 	ck_assert_int_eq(mkdir(path_in(test_dir, dir), 0700), 0);
 	hundred_lags(lags, from);
 	for (int i = 0; i < 4; i++)
-		lags_log(S("%s/r%d.timeline", dir, i), lags, 100);
+		lags_log(path_in(test_dir, S("%s/r%d.timeline", dir, i)), 256, lags, 100);
 }
 
 /* The first line of diff's CSV: its columns. */
@@ -706,6 +688,89 @@ START_TEST(test_diff_with_p_exactly_at_alpha_is_no_finding)
 	out = tl(1, NULL, "diff -f csv --alpha 0.00433 C D");
 	diff_row(out, "\"e.tick\",6,6,66,66,102,153,151,156,", "\"SLOWER\"\n");
 	free(out);
+}
+END_TEST
+
+/* Runs of e.tick in DIR: N logs, log i of 20 lags of FROM + i cycles each. */
+static void flat_runs(const char *dir, int n, uint64_t from)
+{
+	ck_assert_int_eq(mkdir(path_in(test_dir, dir), 0700), 0);
+	for (int i = 0; i < n; i++)
+		tick_log(S("%s/r%d.timeline", dir, i), 1000000000ull, from + (uint64_t)i, 21);
+}
+
+/* Unequal sides (issue 30): 3 runs (medians 100, 101, 102) against 5
+ * (110..114) can reach alpha 0.05 (the smallest p is 2/56) and do; 5
+ * against 2 cannot (2/21): too few runs, whichever side has the two
+ * (tests/mwu_exact.py). */
+START_TEST(test_diff_over_3_runs_against_5_is_tested_and_5_against_2_is_too_few)
+{
+	char *out, *err;
+	flat_runs("A", 3, 100);
+	flat_runs("B", 5, 110);
+	flat_runs("C", 2, 110);
+	/* p = 2/56, fully apart; the change the 8th of 15 ratios, 112/101; the
+	 * interval (critical count 1) the smallest, 110/102, and the largest,
+	 * 114/100 */
+	out = tl(1, NULL, "diff -f csv A B");
+	diff_row(out, "\"e.tick\",3,5,60,100,101,112,102,114,10.8910891089109,7.8431372549019551,"
+		      "13.999999999999989,0.035714285714285712,", "\"SLOWER\"\n");
+	free(out);
+	/* 5 against 3: the same p, the change 101/112, the interval 100/114
+	 * to 102/110 */
+	out = tl(0, NULL, "diff -f csv B A");
+	diff_row(out, "\"e.tick\",5,3,100,60,112,101,114,102,-9.82142857142857,"
+		      "-12.280701754385969,-7.2727272727272751,0.035714285714285712,", "\"faster\"\n");
+	free(out);
+	/* 5 against 2: p 8/21 here, and no data could go below 2/21 */
+	out = tl(0, &err, "diff -f csv B C");
+	diff_row(out, "\"e.tick\",5,2,100,40,112,110,114,111,-1.336362958097459,,,"
+		      "0.38095238095238093,", "\"too few runs\"\n");
+	ck_assert_ptr_nonnull(strstr(err, "5 runs in A and 2 in B: no test over runs can reach alpha "
+					  "0.05 (the smallest p is 0.0952)"));
+	free(out);
+	free(err);
+	out = tl(0, NULL, "diff -f csv C B");
+	diff_row(out, "\"e.tick\",2,5,40,100,110,112,111,114,", "\"too few runs\"\n");
+	free(out);
+}
+END_TEST
+
+/* Fewer than 10 samples on either side: no verdict on the group, whatever
+ * its runs say; 10 are enough. A: 4 runs of 20 lags (100..103 cycles); B:
+ * 4 runs of 120..123 cycles with 2, 2, 2 and 3 lags (9 in all), or 2, 2,
+ * 3 and 3 (10). The runs are fully apart (p = 2/70): SLOWER with enough. */
+START_TEST(test_diff_with_fewer_than_10_samples_on_either_side_gives_few_samples)
+{
+	static const int nine[4] = { 2, 2, 2, 3 }, ten[4] = { 2, 2, 3, 3 };
+	char *out, *err;
+	flat_runs("A", 4, 100);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B9"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B10"), 0700), 0);
+	for (int i = 0; i < 4; i++) {
+		tick_log(S("B9/r%d.timeline", i), 1000000000ull, 120 + (uint64_t)i, nine[i] + 1);
+		tick_log(S("B10/r%d.timeline", i), 1000000000ull, 120 + (uint64_t)i, ten[i] + 1);
+	}
+	/* B9 pooled: 120 120 121 121 122 122 123 123 123, p50 the 5th, p90 the
+	 * 9th; the change the geometric mean of 121/101 and 122/102, the
+	 * interval 120/103 to 123/100 */
+	out = tl(0, &err, "diff -f csv A B9");
+	diff_row(out, "\"e.tick\",4,4,80,9,101,122,103,123,19.704872311269227,16.50485436893203,23,"
+		      "0.028571428571428571,", "\"few samples\"\n");
+	ck_assert_ptr_nonnull(strstr(err, "e.tick: fewer than 10 samples (A 80, B 9)\n"));
+	free(out);
+	free(err);
+	out = tl(0, &err, "diff -f csv B9 A");
+	diff_row(out, "\"e.tick\",4,4,9,80,122,101,123,103,", "\"few samples\"\n");
+	ck_assert_ptr_nonnull(strstr(err, "e.tick: fewer than 10 samples (A 9, B 80)\n"));
+	free(out);
+	free(err);
+	out = tl(1, &err, "diff -f csv A B10");
+	diff_row(out, "\"e.tick\",4,4,80,10,101,122,103,123,19.704872311269227,16.50485436893203,23,"
+		      "0.028571428571428571,", "\"SLOWER\"\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -813,6 +878,8 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_percentiles_of_100_pairs_per_packet_are_the_50th_90th_and_99th_values);
 	tcase_add_test(t, test_diff_at_exactly_the_threshold_is_no_finding_just_below_it_slower);
 	tcase_add_test(t, test_diff_with_p_exactly_at_alpha_is_no_finding);
+	tcase_add_test(t, test_diff_over_3_runs_against_5_is_tested_and_5_against_2_is_too_few);
+	tcase_add_test(t, test_diff_with_fewer_than_10_samples_on_either_side_gives_few_samples);
 	tcase_add_test(t, test_diff_judges_each_run_relative_to_its_speed);
 	suite_add_tcase(s, t);
 	return s;

@@ -365,6 +365,28 @@ START_TEST(test_ctf_merged_export_says_each_events_vpid_procname_and_hostname)
 }
 END_TEST
 
+/* A header's strings go into the metadata's TSDL escaped: a host name
+ * with a quote and a backslash (which broke it) reads back whole. */
+START_TEST(test_ctf_of_a_host_name_with_a_quote_and_a_backslash_reads_back)
+{
+	char host[128] = "quo\"te\\back", *out, *want;
+	small_log("a.timeline", 0);
+	patch(path_in(test_dir, "a.timeline"), offsetof(struct tl_header, host), host, sizeof host);
+	set_writer("a.timeline", 4242, "engine");
+	free(sh(0, "%s export -f ctf -o a.ctf a.timeline", timeline_bin()));
+	out = sh(0, "babeltrace2 a.ctf | cut -d' ' -f3-");
+	want = xasprintf("%s app.push: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n", host, host, host);
+	ck_assert_str_eq(out, want);
+	free(want);
+	free(out);
+}
+END_TEST
+
 /* Snabb's file has no anchor and no frequency: its ticks are shown as
  * nanoseconds, so babeltrace2's seconds are the ticks over 10^9. */
 START_TEST(test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds)
@@ -684,6 +706,7 @@ Suite *export_suite(void)
 	tcase_add_test(t, test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_anchor);
 	tcase_add_test(t, test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its_own_anchor);
 	tcase_add_test(t, test_ctf_merged_export_says_each_events_vpid_procname_and_hostname);
+	tcase_add_test(t, test_ctf_of_a_host_name_with_a_quote_and_a_backslash_reads_back);
 	tcase_add_test(t, test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds);
 	tcase_add_test(t, test_chrome_ts_plus_the_origin_is_each_entrys_wall_time);
 	tcase_add_test(t, test_chrome_ts_of_the_snabb_fixture_are_its_ticks_as_nanoseconds);

@@ -1,7 +1,8 @@
-# Makefile: `make` builds libtimeline (static and shared), the timeline
-# program, the generated event headers, the examples, the stress helper and
-# the benchmarks, and needs no Check; `make check` builds and runs the Check
-# tests. `make V=1` shows the commands.
+# Makefile: `make` builds libtimeline (static, and shared with the link its
+# SONAME names, lib/libtimeline.so.0), the timeline program, the generated
+# event headers, the examples, the stress helper and the benchmarks, and
+# needs no Check; `make check` builds and runs the Check tests. `make V=1`
+# shows the commands.
 # Variants build in trees of their own, library and program included:
 #   make check SANITIZE=1    AddressSanitizer + UBSan, in build/san/
 #   make check TL_NO_ASM=1   lib/append.c instead of asm/append.S, in build/noasm/

@@ -94,23 +94,60 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 	return problems;
 }
 
-/* Waits while PATH may be a log being born, until input_wait_for_births()'s
- * time is up (at once when it was not called). */
-static void wait_born(const char *path, int named);
-
 int input_walk(const char *cmd, char **paths, int npaths,
 	       int (*fn)(const char *path, int named, void *arg), void *arg)
 {
 	int problems = 0;
 	for (int i = 0; i < npaths; i++) {
 		struct stat st;
-		wait_born(paths[i], 1);
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			problems += walk_dir(cmd, paths[i], fn, arg, 0);
 		else if (fn(paths[i], 1, arg) < 0)
 			break;
 	}
 	return problems;
+}
+
+/* ------------------------------------------------------------------------
+ * Logs being born
+ * ------------------------------------------------------------------------ */
+
+#define BIRTH_POLL_NS 10000000       /* a path being born is looked at every 10 ms */
+
+static uint64_t born_by;             /* CLOCK_MONOTONIC ns: the wait's end (0: none) */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int input_unborn(const char *path, int named)
+{
+	static const unsigned char zero[8];
+	unsigned char magic[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+	if (fd < 0)
+		return named && errno == ENOENT;
+	n = pread(fd, magic, sizeof magic, 0);   /* fails on what is no file */
+	close(fd);
+	return n >= 0 && (n < (ssize_t)sizeof magic || !memcmp(magic, zero, sizeof magic));
+}
+
+void input_wait_for_births(void)
+{
+	born_by = monotonic_ns() + INPUT_BIRTH_NS;
+}
+
+/* Waits while PATH may be a log being born, until input_wait_for_births()'s
+ * time is up (at once when it was not called). */
+static void wait_born(const char *path, int named)
+{
+	const struct timespec poll = { 0, BIRTH_POLL_NS };
+	while (born_by && monotonic_ns() < born_by && input_unborn(path, named))
+		nanosleep(&poll, NULL);
 }
 
 /* ------------------------------------------------------------------------
@@ -192,46 +229,6 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	in->label_len = strlen(in->label);
 	in->csv_path_len = csv_field(&in->csv_path, path);
 	return in;
-}
-
-/* ------------------------------------------------------------------------
- * Logs being born
- * ------------------------------------------------------------------------ */
-
-#define BIRTH_POLL_NS 10000000       /* a path being born is looked at every 10 ms */
-
-static uint64_t born_by;             /* CLOCK_MONOTONIC ns: the wait's end (0: none) */
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-int input_unborn(const char *path, int named)
-{
-	static const unsigned char zero[8];
-	unsigned char magic[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
-	if (fd < 0)
-		return named && errno == ENOENT;
-	n = pread(fd, magic, sizeof magic, 0);   /* fails on what is no file */
-	close(fd);
-	return n >= 0 && (n < (ssize_t)sizeof magic || !memcmp(magic, zero, sizeof magic));
-}
-
-void input_wait_for_births(void)
-{
-	born_by = monotonic_ns() + INPUT_BIRTH_NS;
-}
-
-static void wait_born(const char *path, int named)
-{
-	const struct timespec poll = { 0, BIRTH_POLL_NS };
-	while (born_by && monotonic_ns() < born_by && input_unborn(path, named))
-		nanosleep(&poll, NULL);
 }
 
 int input_report_damage(const char *cmd, const struct input *in)

@@ -125,10 +125,11 @@ extern int input_skip_denied;
  * not one. Costs an open and a read of 8 bytes. */
 int input_unborn(const char *path, int named);
 
-/* From now until INPUT_BIRTH_NS later, input_walk() and input_open() wait
- * for each path that may be a log being born (input_unborn()), looking
- * again every 10 ms; then they go on with what is there, and what is
- * still no log gets the usual error. For the followers. */
+/* From now until INPUT_BIRTH_NS later, input_open() (and so input_walk()
+ * and input_open_all()) waits for each path that may be a log being born
+ * (input_unborn()), looking again every 10 ms; then it goes on with what
+ * is there, and what is still no log gets the usual error. For the
+ * followers. */
 void input_wait_for_births(void);
 
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so

@@ -942,18 +942,21 @@ static int follow_a_slow_birth(const char *path, const char *cmd, const char *im
 	return reap(f);
 }
 
+/* The file named, and found in a directory named: dump and merge. */
 START_TEST(test_followers_wait_for_a_header_written_late)
 {
 	const char *made = P("made.timeline"), *out = P("out"), *errp = P("err");
-	static const char *const cmds[] = { "dump", "merge" };
+	static const char *const cmds[] = { "dump", "merge", "dump" };
 	char *image, *want, *got;
 	size_t size;
 	writer_done(born_writer(made, 5, 1000));   /* a log, its writer gone */
 	image = read_file(made, &size);
-	for (int k = 0; k < 2; k++) {
-		const char *p = test_str("%s/%s.timeline", test_dir, cmds[k]);
+	for (int k = 0; k < 3; k++) {
+		const char *dir = test_str("%s/%d", test_dir, k), *p = test_str("%s/%s.timeline", dir, cmds[k]);
+		ck_assert_int_eq(mkdir(dir, 0700), 0);
 		ck_assert_int_eq(follow_a_slow_birth(p, test_str("exec '%s' %s --follow %s >%s 2>%s", timeline_bin(),
-								 cmds[k], p, out, errp), image, size), 0);
+								 cmds[k], k == 2 ? dir : p, out, errp),
+						     image, size), 0);
 		want = stdout_of(test_str("'%s' %s %s", timeline_bin(), cmds[k], p));
 		got = read_file(out, NULL);
 		ck_assert_str_eq(got, want);   /* every entry */

@@ -134,6 +134,7 @@ static void dump_follow(struct dump *d, char **paths, int npaths)
 	struct input_list l = { NULL, 0, 0 };
 	struct follow *f;
 	size_t running;
+	input_wait_for_births();   /* a log just created may have no header yet */
 	d->problems += input_open_all("dump", paths, npaths, &l, view_timed, &d->view);
 	if (!(f = calloc(l.n ? l.n : 1, sizeof *f)))
 		abort();

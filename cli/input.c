@@ -109,6 +109,48 @@ int input_walk(const char *cmd, char **paths, int npaths,
 }
 
 /* ------------------------------------------------------------------------
+ * Logs being born
+ * ------------------------------------------------------------------------ */
+
+#define BIRTH_POLL_NS 10000000       /* a path being born is looked at every 10 ms */
+
+static uint64_t born_by;             /* CLOCK_MONOTONIC ns: the wait's end (0: none) */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int input_unborn(const char *path, int named)
+{
+	static const unsigned char zero[8];
+	unsigned char magic[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+	if (fd < 0)
+		return named && errno == ENOENT;
+	n = pread(fd, magic, sizeof magic, 0);   /* fails on what is no file */
+	close(fd);
+	return n >= 0 && (n < (ssize_t)sizeof magic || !memcmp(magic, zero, sizeof magic));
+}
+
+void input_wait_for_births(void)
+{
+	born_by = monotonic_ns() + INPUT_BIRTH_NS;
+}
+
+/* Waits while PATH may be a log being born, until input_wait_for_births()'s
+ * time is up (at once when it was not called). */
+static void wait_born(const char *path, int named)
+{
+	const struct timespec poll = { 0, BIRTH_POLL_NS };
+	while (born_by && monotonic_ns() < born_by && input_unborn(path, named))
+		nanosleep(&poll, NULL);
+}
+
+/* ------------------------------------------------------------------------
  * Opening
  * ------------------------------------------------------------------------ */
 
@@ -139,6 +181,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	int fd;
 
 	*skipped = 0;
+	wait_born(path, named);
 	if (!named && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		skip_note(cmd, path);   /* sockets, FIFOs, devices found in a directory */
 		*skipped = 1;

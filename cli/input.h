@@ -115,6 +115,23 @@ extern int input_quiet;
  * default roots of ls and gc, which may hold other users' logs. */
 extern int input_skip_denied;
 
+/* How long a follower waits for a log being born (timeline(1), FOLLOWING
+ * LIVE LOGS): a path named to exist, a file's header to be written. */
+#define INPUT_BIRTH_NS 2000000000ull
+
+/* Whether PATH may be a log being born: NAMED and not there yet, or a file
+ * of fewer than 8 bytes or whose first 8 are zero (writers store the magic
+ * last: timeline-format(5)). A file that is no log for any other reason is
+ * not one. Costs an open and a read of 8 bytes. */
+int input_unborn(const char *path, int named);
+
+/* From now until INPUT_BIRTH_NS later, input_open() (and so input_walk()
+ * and input_open_all()) waits for each path that may be a log being born
+ * (input_unborn()), looking again every 10 ms; then it goes on with what
+ * is there, and what is still no log gets the usual error. For the
+ * followers. */
+void input_wait_for_births(void);
+
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so
  * anything else is an error; otherwise a file that is not a timeline log is
  * skipped with a note on stderr. Returns the input, or NULL (*SKIPPED set

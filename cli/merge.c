@@ -278,6 +278,8 @@ int cmd_merge(int argc, char **argv)
 	m.view.with_file = 1;
 	if ((rc = view_parse(&m.view, "merge", usage, options, argc, argv)) >= 0)
 		return rc;
+	if (m.view.follow)
+		input_wait_for_births();   /* a log just created may have no header yet */
 	collect(&m, argv + optind, argc - optind);
 	choose_clock(&m);
 	view_begin(&m.view);

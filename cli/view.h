@@ -42,7 +42,8 @@ struct view {
 	WINDOW_USAGE_FROM(WINDOW_FROM_TIME_UNIT)                                          \
 	"   -l, --limit N       stop after N entries\n"                                 \
 	"       --follow        go on printing entries as they are written, until the\n" \
-	"                       writers' processes end (or SIGINT, or --limit)\n"
+	"                       writers' processes end (or SIGINT, or --limit); a log\n" \
+	"                       being created is waited for, up to 2 s\n"
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
 int view_format(const char *arg, int *format, const char **why);

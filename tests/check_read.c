@@ -1717,7 +1717,8 @@ static const char dump_usage[] =
 	"   -n, --numa LIST     only these NUMA nodes\n"
 	"   -l, --limit N       stop after N entries\n"
 	"       --follow        go on printing entries as they are written, until the\n"
-	"                       writers' processes end (or SIGINT, or --limit)\n"
+	"                       writers' processes end (or SIGINT, or --limit); a log\n"
+	"                       being created is waited for, up to 2 s\n"
 	"   -h, --help          show this help\n";
 
 static const char info_usage[] =

@@ -1,7 +1,8 @@
-# Makefile: `make` builds libtimeline (static and shared), the timeline
-# program, the generated event headers, the examples, the stress helper and
-# the benchmarks, and needs no Check; `make check` builds and runs the Check
-# tests. `make V=1` shows the commands.
+# Makefile: `make` builds libtimeline (static, and shared with the link its
+# SONAME names, lib/libtimeline.so.0), the timeline program, the generated
+# event headers, the examples, the stress helper and the benchmarks, and
+# needs no Check; `make check` builds and runs the Check tests. `make V=1`
+# shows the commands.
 # Variants build in trees of their own, library and program included:
 #   make check SANITIZE=1    AddressSanitizer + UBSan, in build/san/
 #   make check TL_NO_ASM=1   lib/append.c instead of asm/append.S, in build/noasm/
@@ -49,6 +50,9 @@ LIBA = $(BUILD)/libtimeline.a
 LIBSO = $(BUILD)/libtimeline.so
 BIN = $(BUILD)/timeline
 endif
+# The name the loader looks for (the SONAME), a link beside the library, so
+# that a program linked in the tree runs (rpath or LD_LIBRARY_PATH).
+LIBSO0 = $(LIBSO).$(SOVERSION)
 # What libtimeline itself links: on the shared library, and after $(LIBA)
 # wherever the static one is linked (timeline.pc says the same).
 LIB_LIBS = -lzstd
@@ -101,7 +105,7 @@ FIXTURES ?= tests/fixtures
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench bench-quick bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
-all: $(LIBA) $(LIBSO) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
+all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -122,6 +126,10 @@ $(LIBSO): $(LIB_OBJ) $(ASM_OBJ)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtimeline.so.$(SOVERSION) -Wl,-z,noexecstack \
 		-Wl,-z,defs -o $@ $^ $(LIB_LIBS)
+
+$(LIBSO0): $(LIBSO)
+	$(say) LN $@
+	$(Q)ln -sf $(notdir $(LIBSO)) $@
 
 $(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
 $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
@@ -177,16 +185,20 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
 # Under the sanitizers a test runs several times slower: its time limits too.
+# The install suite builds programs against this tree's libraries (with its
+# sanitizers) and runs `make install` with its variables.
 # The tests run python3 as the interpreter itself (a link in $(BUILD)/tests/bin
 # first on PATH), not through a version manager's shim: pyenv's costs 0.4 s
 # of CPU a call, seconds on a loaded machine.
-check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H)
+check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H) $(LIBA) $(LIBSO0)
 	$(Q)mkdir -p $(BUILD)/tests/bin && rm -f $(BUILD)/tests/bin/python3 && \
 		if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$$py" ]; \
 		then ln -s "$$py" $(BUILD)/tests/bin/python3; fi
 	$(Q)PATH=$(abspath $(BUILD))/tests/bin:$$PATH \
 		CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,$${CK_TIMEOUT_MULTIPLIER:-1}) \
 		TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
+		TIMELINE_LIB_DIR=$(abspath $(dir $(LIBSO))) TIMELINE_SAN_FLAGS='$(SAN)' \
+		TIMELINE_MAKE_VARS='BUILD=$(BUILD)$(if $(SANITIZE), SANITIZE=$(SANITIZE))$(if $(TL_NO_ASM), TL_NO_ASM=$(TL_NO_ASM))' \
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
@@ -285,7 +297,8 @@ uninstall:
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 
 clean:
-	rm -rf build $(BUILD) lib/libtimeline.a lib/libtimeline.so timeline timeline.pc
+	rm -rf build $(BUILD) lib/libtimeline.a lib/libtimeline.so lib/libtimeline.so.$(SOVERSION) \
+		timeline timeline.pc
 
 # The header dependencies of this tree's objects (not of the variants in
 # build/san, build/noasm, ... nested under the default tree).

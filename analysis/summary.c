@@ -435,18 +435,29 @@ static int get_section(struct dec *d, uint64_t *tag, struct dec *s)
 
 /* ---- the sections -------------------------------------------------------- */
 
+/* "with 'OPTS'" for the N bytes of OPTS, or "without fixed options". */
+static void with(char *buf, size_t size, const char *opts, size_t n)
+{
+	if (n)
+		snprintf(buf, size, "with '%.*s'", (int)(n < 200 ? n : 200), opts);
+	else
+		snprintf(buf, size, "without fixed options");
+}
+
 static int read_options(struct dec *d)
 {
 	uint64_t n;
 	const char *want = d->m->fixed ? d->m->fixed : "";
+	char made[256], read[256];
 	if (get_count(d, &n) < 0)
 		return -1;
 	if (n != strlen(want) || memcmp(d->p, want, n)) {
+		with(made, sizeof made, (const char *)d->p, n);
+		with(read, sizeof read, want, strlen(want));
 		if (!d->bad++)
-			snprintf(d->err, d->errsize, "made with '%.*s' but read with '%s' (a summary "
-				 "fixes --per, --pair, --bucket and the window: --from, --to, --last, "
-				 "--event, --app, --cpu and --numa; read it with the same)",
-				 (int)(n < 200 ? n : 200), (const char *)d->p, want);
+			snprintf(d->err, d->errsize, "made %s but read %s (a summary fixes --per, "
+				 "--pair, --bucket and the window: --from, --to, --last, --event, "
+				 "--app, --cpu and --numa; read it with the same)", made, read);
 		return -1;
 	}
 	d->p += n;

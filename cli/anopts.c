@@ -60,7 +60,8 @@ static int anopts_option(struct anopts *a, int c, const char *arg, const char **
 {
 	const char *bad;
 	switch (c) {
-	case 'b':
+	case ANOPTS_BY:
+	case 'b':   /* stats' -b; diff and report take -b as side B first */
 		if (an_parse_keys(arg, &a->o.by, &bad) || !a->o.by) {
 			static char msg[128];
 			snprintf(msg, sizeof msg, "--by: unknown key '%s' (event, app, process, cpu, numa, host, group)",
@@ -118,14 +119,16 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 		if (!(taken = cmd->own(ctx, c, optarg, &why)))
 			taken = anopts_option(a, c, optarg, &why);
 		if (taken < 0)
-			return cli_usage_error(cmd->name, cmd->usage, why);
+			return cli_usage_error(cmd->name, why);
 		if (!taken)
-			return cli_bad_option(cmd->name, cmd->usage, argv, c);
+			return cli_bad_option(cmd->name, argv, c);
 	}
+	if (window_check(&a->w, &why) < 0)
+		return cli_usage_error(cmd->name, why);
 	if (!a->o.per)
 		a->o.per = cmd->per;
 	if (a->o.bucket_arg && !a->o.per)
-		return cli_usage_error(cmd->name, cmd->usage,
+		return cli_usage_error(cmd->name,
 				       "--bucket needs --per: it sorts begin/end pairs by what they moved");
 	anopts_ready(a);
 	return -1;

@@ -19,17 +19,22 @@ struct anopts {
 	struct window w;             /* --from, --to, --last and the filters */
 };
 
-/* The long options of both commands, and their usage lines. */
+/* The long options of both commands, and their usage lines. --by is long
+ * only (ANOPTS_BY): diff and report, which compare sides, take -b for
+ * --b, side B; stats, which has none, takes -b for --by (ANOPTS_SHORT_BY). */
+#define ANOPTS_BY 0x180              /* getopt code of --by (and of stats' -b) */
 #define ANOPTS_OPTIONS                                         \
-	{ "by", required_argument, NULL, 'b' },                \
+	{ "by", required_argument, NULL, ANOPTS_BY },          \
 	{ "per", required_argument, NULL, 'p' },               \
 	{ "bucket", required_argument, NULL, 'B' },            \
 	{ "pair", required_argument, NULL, 'P' },              \
 	{ "format", required_argument, NULL, 'f' },            \
 	WINDOW_OPTIONS
-#define ANOPTS_SHORT "b:p:B:P:f:" WINDOW_SHORT
-#define ANOPTS_USAGE                                                                        \
-	"   -b, --by KEYS       group rows by event, app, process, cpu, numa, host,\n"         \
+#define ANOPTS_SHORT "p:B:P:f:" WINDOW_SHORT
+#define ANOPTS_SHORT_BY "b:"         /* stats: -b is --by */
+/* The usage lines, --by's written as BY ("   -b, --by" or "       --by"). */
+#define ANOPTS_USAGE_BY(BY)                                                                 \
+	BY " KEYS       group rows by event, app, process, cpu, numa, host,\n"                 \
 	"                       group (comma-separated; default event, with --per\n"          \
 	"                       event,app)\n"                                                  \
 	"   -p, --per UNIT      cycles per UNIT (packets, bytes) of each begin/end pair\n"     \
@@ -39,6 +44,7 @@ struct anopts {
 	"       --pair BEGIN=END  also pair these events (pull/pulled, push/pushed and\n"      \
 	"                       breath_start/breath_end always are)\n"                         \
 	"   -f, --format FMT    text (default), csv or json\n" WINDOW_USAGE
+#define ANOPTS_USAGE ANOPTS_USAGE_BY("   -b, --by")
 
 /* Parses a --pair rule "BEGIN=END" into P (strings malloc'd); -1 if bad. */
 int anopts_pair(struct an_pair *p, const char *arg);

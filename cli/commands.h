@@ -39,9 +39,9 @@ extern __thread FILE *cli_err;
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* For getopt_long's '?' or ':' return C (with opterr = 0 and an optstring
- * starting with ':'): prints which option was wrong, then USAGE; returns
- * EXIT_USAGE. */
-int cli_bad_option(const char *cmd, const char *usage, char **argv, int c);
+ * starting with ':'): prints which option was wrong as cli_usage_error()
+ * does; returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, char **argv, int c);
 
 /* Parses the options of a command that takes only -f/--format text|json and
  * -h/--help (OPTIONS), setting *JSON. Returns -1 to go on with the arguments
@@ -50,8 +50,10 @@ struct option;
 int cli_parse_text_json(const char *cmd, const char *usage, const struct option *options,
 			int argc, char **argv, int *json);
 
-/* Prints REASON (if any) and USAGE to stderr; returns EXIT_USAGE. */
-int cli_usage_error(const char *cmd, const char *usage, const char *reason);
+/* Prints "timeline CMD: REASON" and "see 'timeline CMD --help'" to stderr,
+ * as git does: the reason, then where the usage is, not the usage itself.
+ * Returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *reason);
 
 /* Flushes stdout; on a write error (full disk, closed pipe) reports it and
  * returns EXIT_USAGE, else RC. */

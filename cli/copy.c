@@ -42,6 +42,8 @@ struct copy {
 	int problems;
 	struct window w;             /* what goes into the copies */
 	struct input *in;            /* the input being copied, for keep() */
+	size_t logs;                 /* logs found under the SRC being walked */
+	struct window_misses misses; /* ... and what the window kept of them */
 };
 
 /* tl_reader_copy_if()'s filter: the window, placed at the first entry. */
@@ -65,7 +67,7 @@ static void target(const struct copy *c, const char *path, char *out, size_t siz
 		rel = path + n + 1;          /* found under a SRC directory */
 	else if (strrchr(path, '/'))
 		rel = strrchr(path, '/') + 1;  /* a SRC file: its base name */
-	snprintf(out, size, "%s/%s%s", c->dest, rel, suffix);
+	snprintf(out, size, "%.*s/%s%s", input_dir_len(c->dest), c->dest, rel, suffix);
 }
 
 static int copy_one(const char *path, int named, void *arg)
@@ -80,6 +82,7 @@ static int copy_one(const char *path, int named, void *arg)
 		c->problems += !skipped;
 		return 0;
 	}
+	c->logs++;
 	target(c, path, to, sizeof to);
 	if ((c->into_dir && make_parents(to)) ||
 	    (fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
@@ -99,6 +102,7 @@ static int copy_one(const char *path, int named, void *arg)
 	}
 	printf("%s -> %s: %llu entries, %llu dropped\n", path, to, (unsigned long long)kept,
 	       (unsigned long long)dropped);
+	window_misses_add(&c->misses, &c->w, in, "copy");
 	input_close(in);
 	return 0;
 fail:
@@ -125,7 +129,7 @@ int cmd_copy(int argc, char **argv)
 		case 'z':
 			c.level = 3;
 			if (optarg && (parse_u64(optarg, &level) || level < 1 || level > 19))
-				return cli_usage_error("copy", usage, "--zstd level must be 1 to 19");
+				return cli_usage_error("copy", "--zstd level must be 1 to 19");
 			if (optarg)
 				c.level = (int)level;
 			break;
@@ -137,14 +141,16 @@ int cmd_copy(int argc, char **argv)
 			case 1:
 				continue;
 			case -1:
-				return cli_usage_error("copy", usage, why);
+				return cli_usage_error("copy", why);
 			}
-			return cli_bad_option("copy", usage, argv, ch);
+			return cli_bad_option("copy", argv, ch);
 		}
 	}
+	if (window_check(&c.w, &why) < 0)
+		return cli_usage_error("copy", why);
 	nsrc = argc - optind - 1;
 	if (nsrc < 1)
-		return cli_usage_error("copy", usage, nsrc < 0 ? "missing SRC and DEST" : "missing DEST");
+		return cli_usage_error("copy", nsrc < 0 ? "missing SRC and DEST" : "missing DEST");
 	c.dest = argv[argc - 1];
 	c.into_dir = nsrc > 1 || (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) ||
 		     (stat(c.dest, &st) == 0 && S_ISDIR(st.st_mode));
@@ -156,8 +162,13 @@ int cmd_copy(int argc, char **argv)
 		size_t n = strlen(argv[i]);
 		while (n > 1 && argv[i][n - 1] == '/')
 			argv[i][--n] = '\0';
+		int had = c.problems;
 		c.root = argv[i];
+		c.logs = 0;
 		c.problems += input_walk("copy", &argv[i], 1, copy_one, &c);
+		fflush(stdout);
+		c.problems += input_none("copy", argv[i], c.logs, c.problems - had);
+		c.problems += window_misses_end(&c.misses);
 	}
 	return cli_finish("copy", c.problems ? EXIT_USAGE : EXIT_OK);
 }

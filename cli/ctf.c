@@ -1,7 +1,8 @@
 /* ctf.c: CTF 1.8 trace directories for babeltrace2 and Trace Compass: a
  * metadata file in TSDL and one data stream per input, in packets with
- * timestamp_begin and timestamp_end. One event class per event definition
- * (fields named from its arguments), one clock for the whole export. */
+ * timestamp_begin and timestamp_end, each event saying whose it is (vpid,
+ * procname, hostname, as LTTng-UST's contexts). One event class per event
+ * definition (fields named from its arguments), one clock for the export. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -28,9 +29,15 @@ struct cls {
 	char args[TL_MAX_ARGS][64];
 };
 
+/* The identity every event of a stream carries: _vpid (4 bytes), then
+ * _procname and _hostname, NUL-terminated. */
+#define IDENTITY_BYTES (4 + sizeof ((tl_info *)0)->process + sizeof ((tl_info *)0)->host)
+
 /* A data stream being written. */
 struct stream {
 	int fd;
+	unsigned char id[IDENTITY_BYTES];  /* its input's identity, as events carry it */
+	size_t idlen;
 	unsigned char buf[PACKET_BYTES];
 	size_t len;                      /* bytes in the packet so far */
 	uint64_t begin, end, last;       /* timestamps of the packet, and the last event */
@@ -49,7 +56,7 @@ static struct {
 	uint64_t freq;
 	int64_t offset_ns;               /* wall time of clock value 0, in ns */
 	int failed;
-	char host[256];
+	char host[256];                  /* the inputs' one host, or "" when they differ */
 } T;
 
 static void put_le(unsigned char *p, uint64_t v, int bytes)
@@ -118,8 +125,12 @@ static int ctf_begin(const struct export *x, struct input **in, size_t n)
 		T.freq = 1000000000;
 		T.offset_ns = 0;
 	}
-	snprintf(T.host, sizeof T.host, "%s",
-		 n && in[0]->info.format == TL_FORMAT_NATIVE ? in[0]->info.host : "unknown");
+	/* the trace environment is the whole trace's: a hostname only when one
+	 * host wrote every input (each event says its own) */
+	for (size_t i = 0; i < n; i++)
+		if (in[i]->info.format != TL_FORMAT_NATIVE || strcmp(in[i]->info.host, in[0]->info.host))
+			n = 0;
+	snprintf(T.host, sizeof T.host, "%s", n ? in[0]->info.host : "");
 	if (!(T.cls_of = calloc(65536, sizeof *T.cls_of)))
 		abort();
 	T.file = (size_t)-1;
@@ -155,6 +166,27 @@ static void open_packet(size_t file, uint64_t ts)
 	s->any = 1;
 }
 
+/* Appends the NUL-terminated S (at most MAX bytes, a header's field) to
+ * the identity of stream ST. */
+static void put_id_string(struct stream *st, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max - 1);
+	memcpy(st->id + st->idlen, s, n);
+	st->id[st->idlen + n] = '\0';
+	st->idlen += n + 1;
+}
+
+/* The identity of IN's events: its writer's pid, process and host (a Snabb
+ * file: the pid in its path, "snabb", and no host). */
+static void identity(struct stream *st, const struct input *in)
+{
+	int native = in->info.format == TL_FORMAT_NATIVE;
+	put_le(st->id, input_pid(in), 4);
+	st->idlen = 4;
+	put_id_string(st, native ? in->info.process : "snabb", sizeof in->info.process);
+	put_id_string(st, native ? in->info.host : "", sizeof in->info.host);
+}
+
 /* Starts the stream of input FILE. */
 static void open_stream(size_t file, struct input *in)
 {
@@ -167,7 +199,7 @@ static void open_stream(size_t file, struct input *in)
 	T.s.last = 0;
 	memset(T.cls_of, 0, 65536 * sizeof *T.cls_of);
 	T.file = file;
-	(void)in;
+	identity(&T.s, in);
 }
 
 /* The class of EV, made on first sight; its id. */
@@ -216,7 +248,7 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 	if (ts < s->last)
 		ts = s->last;
 	s->last = ts;
-	need = 4 + 8 + 2 + 1 + applen + 1 + 8 * (size_t)ev->nargs;
+	need = 4 + 8 + s->idlen + 2 + 1 + applen + 1 + 8 * (size_t)ev->nargs;
 	if (s->any && s->len + need > PACKET_BYTES)
 		close_packet();
 	if (!s->any)
@@ -224,11 +256,13 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 	p = s->buf + s->len;
 	put_le(p, class_of(ev, e->msgid), 4);
 	put_le(p + 4, ts, 8);
-	put_le(p + 12, e->cpu, 2);
-	p[14] = (unsigned char)e->numa;
-	memcpy(p + 15, app ? app + 4 : "", applen);
-	p[15 + applen] = '\0';
-	p += 16 + applen;
+	memcpy(p + 12, s->id, s->idlen);
+	p += 12 + s->idlen;
+	put_le(p, e->cpu, 2);
+	p[2] = (unsigned char)e->numa;
+	memcpy(p + 3, app ? app + 4 : "", applen);
+	p[3 + applen] = '\0';
+	p += 4 + applen;
 	for (unsigned i = 0; i < ev->nargs; i++, p += 8) {
 		uint64_t v = e->args[i];
 		if (e->dargs >> i & 1) {
@@ -254,6 +288,17 @@ static void ident(char *buf, size_t size, const char *name)
 	buf[n] = '\0';
 }
 
+/* S as a TSDL string literal's contents: quotes and backslashes escaped,
+ * control characters as '?' (a header's bytes are not trusted). */
+static void put_literal(FILE *m, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(m, "\\%c", *s);
+		else
+			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, m);
+}
+
 static int write_metadata(void)
 {
 	char uuid[40], *text = NULL, arg[80];
@@ -268,12 +313,19 @@ static int write_metadata(void)
 		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 		"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
 		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n\n"
 		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
 		"\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n"
-		"env {\n\thostname = \"%s\";\n\ttracer_name = \"timeline\";\n};\n\n",
-		uuid, T.host);
+		"env {\n",
+		uuid);
+	if (*T.host) {
+		fputs("\thostname = \"", m);
+		put_literal(m, T.host);
+		fputs("\";\n", m);
+	}
+	fputs("\ttracer_name = \"timeline\";\n};\n\n", m);
 	fprintf(m,
 		"clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n"
 		"\tdescription = \"%s\";\n\tfreq = %" PRIu64 ";\n\toffset_s = %" PRId64 ";\n"
@@ -292,11 +344,13 @@ static int write_metadata(void)
 		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
 		"\t\tuint64_t events_discarded;\n\t};\n"
 		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tuint64_clock_t timestamp;\n\t};\n"
-		"\tevent.context := struct {\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
+		"\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tstring _procname;\n"
+		"\t\tstring _hostname;\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
 		"\t\tstring app;\n\t};\n};\n\n");
 	for (size_t i = 0; i < T.ncls; i++) {
-		fprintf(m, "event {\n\tname = \"%s\";\n\tid = %zu;\n\tstream_id = 0;\n"
-			   "\tfields := struct {\n", T.cls[i].name, i);
+		fputs("event {\n\tname = \"", m);
+		put_literal(m, T.cls[i].name);
+		fprintf(m, "\";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n", i);
 		for (unsigned k = 0; k < T.cls[i].nargs; k++) {
 			ident(arg, sizeof arg, T.cls[i].args[k]);
 			fprintf(m, "\t\tuint64_t %s;\n", arg);

@@ -37,7 +37,10 @@ static const char usage[] =
 	"beyond the threshold and p is below alpha; exit 1 then, else 0. With\n"
 	"fewer runs than a test needs to reach alpha (4 a side at 0.05) the\n"
 	"verdict is 'too few runs', never SLOWER.\n"
-	"\n" ANOPTS_USAGE DIFF_USAGE
+	"\n"
+	"-a and -b are --a and --b, the sides; --alpha and --by have no short\n"
+	"form here.\n"
+	"\n" ANOPTS_USAGE_BY("       --by") DIFF_USAGE
 	"       --save-a FILE   also write what side A counted to FILE, a summary\n"
 	"                       stats and diff read as an input (timeline-summary(5))\n"
 	"       --save-b FILE   the same for side B\n"
@@ -70,10 +73,10 @@ struct args {
 
 int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 {
-	int s = c == 'Z';
+	int s = c == 'b';
 	switch (c) {
-	case 'A':
-	case 'Z':
+	case 'a':
+	case 'b':
 		if (d->n[s] == 256)
 			return *why = "too many inputs", -1;
 		d->side[s][d->n[s]++] = (char *)arg;
@@ -82,7 +85,7 @@ int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 		if (parse_number(arg, &d->threshold) || d->threshold < 0)
 			return *why = "--threshold takes a percentage, e.g. 5", -1;
 		return 1;
-	case 'a':
+	case DIFF_OPT_ALPHA:
 		if (parse_number(arg, &d->alpha) || !(d->alpha > 0 && d->alpha < 1))
 			return *why = "--alpha takes a level between 0 and 1, e.g. 0.05", -1;
 		return 1;
@@ -109,7 +112,8 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	return diff_option(&d->d, c, arg, why);
 }
 
-static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT "t:a:h", options, own_option, NULL };
+static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT DIFF_SHORT "h", options,
+				   own_option, NULL };
 
 /* Parses the command line into D: the options, then A B unless --a and --b
  * were given. Returns -1 to go on, or the exit code to return now. */
@@ -119,13 +123,24 @@ static int parse_args(struct args *d, int argc, char **argv)
 	int rc = anopts_parse(&d->a, &diff, argc, argv, d);
 	if (rc >= 0)
 		return rc;
-	if (!s->n[0] && !s->n[1] && argc - optind == 2) {
+	if (!s->n[0] && !s->n[1]) {
+		if (argc - optind != 2)
+			return cli_usage_error("diff", "give two inputs A B, or --a and --b (-a, -b) "
+					       "with one or more each");
 		s->side[0][s->n[0]++] = argv[optind];
 		s->side[1][s->n[1]++] = argv[optind + 1];
-	} else if (!s->n[0] || !s->n[1] || optind != argc) {
-		return cli_usage_error("diff", usage,
-				       "give two inputs A B, or --a and --b with one or more each");
+		return -1;
 	}
+	return diff_check_sides("diff", s, optind < argc);
+}
+
+int diff_check_sides(const char *cmd, const struct diffargs *d, int others)
+{
+	if (others)   /* most likely -a for --alpha, or -b for --by */
+		return cli_usage_error(cmd, "with --a and --b (-a, -b), give the inputs there only "
+				       "(--alpha and --by have no short form)");
+	if (!d->n[0] || !d->n[1])
+		return cli_usage_error(cmd, "give --a and --b (-a, -b), with one or more each");
 	return -1;
 }
 
@@ -144,8 +159,9 @@ void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *cons
 }
 
 /* Reads the inputs of each side into its engine E[0] or E[1], a run being
- * each file's directory if RUNS_BY_DIR; returns how many could not be read. */
-static int read_into(const struct args *d, struct an **e, int runs_by_dir)
+ * each file's directory if RUNS_BY_DIR; FED[s] gets how many files fed
+ * side s entries. Returns how many inputs could not be read. */
+static int read_into(const struct args *d, struct an **e, int runs_by_dir, unsigned *fed)
 {
 	struct readall r;
 	struct diffargs sides = d->d;
@@ -155,24 +171,27 @@ static int read_into(const struct args *d, struct an **e, int runs_by_dir)
 	r.fixed = d->fixed;
 	diff_add_sides(&r, &sides, e, NULL, 0);
 	readall_run(&r);
+	fed[0] = readall_fed(&r, e[0]);
+	fed[1] = readall_fed(&r, e[1]);
 	return r.problems;
 }
 
-/* Reads the sides into E; with --save-a or --save-b, at the finest grain
- * first (each file its own run), written as summaries and added to E as
- * their readers would. Returns how many inputs could not be read. */
-static int read_sides(const struct args *d, struct an **e)
+/* Reads the sides into E (FED as read_into() sets it); with --save-a or
+ * --save-b, at the finest grain first (each file its own run), written as
+ * summaries and added to E as their readers would. Returns how many inputs
+ * could not be read. */
+static int read_sides(const struct args *d, struct an **e, unsigned *fed)
 {
 	struct an_options full = d->a.o;
 	struct an_summary_map m = { d->fixed, NULL, d->d.runs_by_dir, 0 };
 	struct an *all[2];
 	int problems;
 	if (!d->save[0] && !d->save[1])
-		return read_into(d, e, d->d.runs_by_dir);
+		return read_into(d, e, d->d.runs_by_dir, fed);
 	full.by = AN_SUMMARY_KEYS;
 	all[0] = an_new(&full);
 	all[1] = an_new(&full);
-	problems = read_into(d, all, 0);
+	problems = read_into(d, all, 0, fed);
 	for (int s = 0; s < 2; s++) {
 		problems += sumfile_save("diff", d->save[s], all[s], d->fixed, e[s], &m) < 0;
 		an_free(all[s]);
@@ -225,6 +244,7 @@ int cmd_diff(int argc, char **argv)
 	struct args d = { .d = DIFFARGS_INIT };
 	struct comparison c;
 	struct an *e[2];
+	unsigned fed[2];
 	int rc = parse_args(&d, argc, argv), problems;
 	if (rc >= 0)
 		return rc;
@@ -232,9 +252,10 @@ int cmd_diff(int argc, char **argv)
 	d.a.o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
 	e[0] = an_new(&d.a.o);
 	e[1] = an_new(&d.a.o);
-	problems = read_sides(&d, e);
-	anopts_warn(&d.a, e[0], "diff");
-	anopts_warn(&d.a, e[1], "diff");
+	problems = read_sides(&d, e, fed);
+	for (int s = 0; s < 2; s++)
+		if (fed[s])   /* with no file read, the reasons were said */
+			anopts_warn(&d.a, e[s], "diff");
 	compare(&c, e[0], e[1], &d.a.o, d.d.threshold, d.d.alpha, d.d.absolute);
 	print(&d, &c);
 	compare_free(&c);

@@ -17,32 +17,41 @@ struct diffargs {
 };
 
 #define DIFF_OPT_ABSOLUTE 0x200      /* getopt code of --absolute (long only) */
+#define DIFF_OPT_ALPHA 0x201         /* getopt code of --alpha (long only: -a is --a) */
 
 #define DIFFARGS_INIT { .threshold = 5, .alpha = 0.05 }
 
-/* Their long options and usage lines. */
+/* Their long options and usage lines. -a and -b are --a and --b, the
+ * sides, as a newcomer reading "--a PATH, --b PATH" types them; so
+ * --alpha and --by have no short form in diff and report. */
 #define DIFF_OPTIONS                                           \
-	{ "a", required_argument, NULL, 'A' },                 \
-	{ "b", required_argument, NULL, 'Z' },                 \
+	{ "a", required_argument, NULL, 'a' },                 \
+	{ "b", required_argument, NULL, 'b' },                 \
 	{ "threshold", required_argument, NULL, 't' },         \
-	{ "alpha", required_argument, NULL, 'a' },             \
+	{ "alpha", required_argument, NULL, DIFF_OPT_ALPHA },  \
 	{ "runs", required_argument, NULL, 'R' },              \
 	{ "absolute", no_argument, NULL, DIFF_OPT_ABSOLUTE }
-#define DIFF_SHORT "t:a:"
+#define DIFF_SHORT "a:b:t:"
 #define DIFF_USAGE                                                                          \
-	"       --a PATH        a log or directory of side A (repeatable)\n"                   \
-	"       --b PATH        a log or directory of side B (repeatable)\n"                   \
+	"   -a, --a PATH        a log or directory of side A (repeatable)\n"                   \
+	"   -b, --b PATH        a log or directory of side B (repeatable)\n"                   \
 	"       --runs file|dir what a run is: each log (default), or each directory\n"       \
 	"                       holding logs, for engines that write several a run\n"        \
 	"       --absolute      judge each group by its runs' medians as they are,\n"       \
 	"                       not relative to the runs' speed (no (all) row)\n"           \
 	"   -t, --threshold PCT the noise band: smaller changes are not findings\n"            \
 	"                       (default 5)\n"                                                 \
-	"   -a, --alpha P       the significance level (default 0.05)\n"
+	"       --alpha P       the significance level (default 0.05)\n"
 
 /* Takes option C with ARG into D if it is one of the above: 1 taken, 0 not
  * one of them, -1 with *WHY set for a bad value. */
 int diff_option(struct diffargs *d, int c, const char *arg, const char **why);
+
+/* Checks, for command CMD, the sides D took from --a and --b (at least one
+ * input given so): no other input may be given (OTHERS nonzero: some
+ * was), and both must have inputs. Returns -1 to go on, or EXIT_USAGE
+ * after the usage error naming --a and --b. */
+int diff_check_sides(const char *cmd, const struct diffargs *d, int others);
 
 /* Queues the inputs of each side of D on R (with D's runs): the files of
  * side s go to the engine SIDE[s] and to the N engines ALSO (at most

@@ -26,7 +26,8 @@ static const struct option options[] = {
 struct dump {
 	struct view view;
 	int problems;                /* inputs that could not be read */
-	int inputs;                  /* inputs read */
+	int inputs;                  /* inputs read under the path being walked */
+	struct window_misses misses; /* of those, what the window held */
 };
 
 /* Dumps one input; returns -1 once the --limit is reached. */
@@ -61,8 +62,23 @@ static int dump_one(const char *path, int named, void *arg)
 	}
 	d->problems += input_report_damage("dump", in);
 	input_note_skipped("dump", in);
+	window_misses_add(&d->misses, &d->view.w, in, "dump");
 	input_close(in);
 	return rc;
+}
+
+/* Dumps the inputs under each of PATHS (N) in turn; a path with no log, or
+ * whose logs the window kept nothing of, is said so. */
+static void dump_paths(struct dump *d, char **paths, int n)
+{
+	for (int i = 0; i < n && !view_full(&d->view); i++) {
+		int had = d->problems;
+		d->inputs = 0;
+		d->problems += input_walk("dump", &paths[i], 1, dump_one, d);
+		out_flush();
+		d->problems += input_none("dump", paths[i], (size_t)d->inputs, d->problems - had);
+		d->problems += window_misses_end(&d->misses);
+	}
 }
 
 /* ---- --follow -------------------------------------------------------------- */
@@ -118,6 +134,7 @@ static void dump_follow(struct dump *d, char **paths, int npaths)
 	struct input_list l = { NULL, 0, 0 };
 	struct follow *f;
 	size_t running;
+	input_wait_for_births();   /* a log just created may have no header yet */
 	d->problems += input_open_all("dump", paths, npaths, &l, view_timed, &d->view);
 	if (!(f = calloc(l.n ? l.n : 1, sizeof *f)))
 		abort();
@@ -159,7 +176,7 @@ int cmd_dump(int argc, char **argv)
 	if (d.view.follow)
 		dump_follow(&d, argv + optind, argc - optind);
 	else
-		d.problems += input_walk("dump", argv + optind, argc - optind, dump_one, &d);
+		dump_paths(&d, argv + optind, argc - optind);
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

@@ -19,7 +19,8 @@ static const char usage[] =
 	"trace JSON file (open it in ui.perfetto.dev): a process per input, a\n"
 	"track per CPU, begin/end pairs as spans, other events as instants, breath\n"
 	"totals as counters. ctf: a CTF 1.8 trace directory (babeltrace2, Trace\n"
-	"Compass) with one stream per input. csv: the rows of dump --format csv.\n"
+	"Compass) with one stream per input, each event with its writer's vpid,\n"
+	"procname and hostname. csv: the rows of dump --format csv.\n"
 	"\n"
 	"   -f, --format FMT    chrome, ctf or csv (required)\n"
 	"   -o, --output OUT    the file (chrome, csv; - for standard output) or the\n"
@@ -110,29 +111,31 @@ static int parse(struct exp *m, int argc, char **argv)
 				if (!strcmp(optarg, formats[i]->name))
 					m->format = formats[i];
 			if (!m->format)
-				return cli_usage_error("export", usage, "--format must be chrome, ctf or csv");
+				return cli_usage_error("export", "--format must be chrome, ctf or csv");
 			continue;
 		case 'o':
 			m->x.out = optarg;
 			continue;
 		case 'P':
 			if (m->npairs == 32 || anopts_pair(&m->pairs[m->npairs], optarg))
-				return cli_usage_error("export", usage, "--pair takes BEGIN=END, e.g. rx_start=rx_end");
+				return cli_usage_error("export", "--pair takes BEGIN=END, e.g. rx_start=rx_end");
 			m->npairs++;
 			continue;
 		}
 		switch (view_option(&m->view, c, optarg, &why)) {
 		case 1: continue;
-		case -1: return cli_usage_error("export", usage, why);
+		case -1: return cli_usage_error("export", why);
 		}
-		return cli_bad_option("export", usage, argv, c);
+		return cli_bad_option("export", argv, c);
 	}
+	if (window_check(&m->view.w, &why) < 0)
+		return cli_usage_error("export", why);
 	if (!m->format)
-		return cli_usage_error("export", usage, "missing --format chrome|ctf|csv");
+		return cli_usage_error("export", "missing --format chrome|ctf|csv");
 	if (!m->x.out)
-		return cli_usage_error("export", usage, "missing -o OUT");
+		return cli_usage_error("export", "missing -o OUT");
 	if (optind == argc)
-		return cli_usage_error("export", usage, "missing input");
+		return cli_usage_error("export", "missing input");
 	return -1;
 }
 
@@ -178,7 +181,9 @@ int cmd_export(int argc, char **argv)
 	for (size_t i = 0; i < m.inputs.n; i++)
 		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
-	run(&m);
+	if (m.inputs.n || !m.problems)   /* else nothing was read, each input said why */
+		run(&m);
+	m.problems += input_window_misses("export", &m.inputs, argc - optind, &m.view.w);
 	input_close_all(&m.inputs);
 	for (int i = 0; i < m.npairs; i++) {
 		free((char *)m.pairs[i].begin);

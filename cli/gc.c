@@ -130,7 +130,8 @@ static int archive_create(const struct gc *g, const char *rel, char *to, size_t 
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
-	snprintf(to, size, "%s/%.*s%s", g->archive, (int)(p - rel), rel, fd >= 0 ? name : p);
+	snprintf(to, size, "%.*s/%.*s%s", input_dir_len(g->archive), g->archive, (int)(p - rel), rel,
+		 fd >= 0 ? name : p);
 	if (fd < 0) {
 		cli_error("gc", "%s: cannot create the archive: %s", to, strerror(errno));
 		if (dir >= 0)
@@ -393,8 +394,7 @@ int cmd_gc(int argc, char **argv)
 			break;
 		case 'o':
 			if (window_duration(optarg, &g.older_ns) != 0)
-				return cli_usage_error("gc", usage,
-						       "--older-than takes a duration, e.g. 10m, 2h or 7d");
+				return cli_usage_error("gc", "--older-than takes a duration, e.g. 10m, 2h or 7d");
 			g.older = optarg;
 			break;
 		case 'n':
@@ -404,7 +404,7 @@ int cmd_gc(int argc, char **argv)
 			fputs(usage, stdout);
 			return cli_finish("gc", EXIT_OK);
 		default:
-			return cli_bad_option("gc", usage, argv, ch);
+			return cli_bad_option("gc", argv, ch);
 		}
 	}
 	if (g.archive && !g.dry && (g.archive_fd = open_archive(g.archive)) < 0)

@@ -95,14 +95,14 @@ int cmd_gen(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'p': prefix = optarg; break;
 		case 'h': fputs(usage, stdout); return cli_finish("gen", EXIT_OK);
-		default: return cli_bad_option("gen", usage, argv, c);
+		default: return cli_bad_option("gen", argv, c);
 		}
 	}
 	if (argc - optind != 1)
-		return cli_usage_error("gen", usage, argc == optind ? "missing events file"
-								     : "too many arguments");
+		return cli_usage_error("gen", argc == optind ? "missing events file"
+							   : "too many arguments");
 	if (prefix && (!valid_prefix(prefix) || strlen(prefix) > 63))
-		return cli_usage_error("gen", usage, "--prefix must be a C identifier");
+		return cli_usage_error("gen", "--prefix must be a C identifier");
 	if (!(ev = tl_events_load(argv[optind], &err))) {
 		cli_error("gen", "%s", err.msg);
 		return EXIT_USAGE;

@@ -92,7 +92,7 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
 	struct json j = JSON_INIT;
-	char a[48];
+	char a[48], word[16];
 	int native = i->format == TL_FORMAT_NATIVE;
 	json_begin_object(&j);
 	JSON_KEY(&j, "file");
@@ -126,10 +126,12 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		json_uint(&j, i->cursor);
 		JSON_KEY(&j, "wrapped");
 		json_uint(&j, i->cursor > i->entries ? i->cursor - i->entries : 0);
+		tl_rate_name(word, sizeof word, i->rate, i->rate_fixed);
 		JSON_KEY(&j, "rate");
-		json_uint(&j, i->rate);
-		JSON_KEY(&j, "rate_fixed");
-		json_bool(&j, i->rate_fixed);
+		json_string(&j, word);
+		tl_rate_name(word, sizeof word, i->rate, 1);
+		JSON_KEY(&j, "rate_now");
+		json_string(&j, word);
 		JSON_KEY(&j, "breaths");
 		json_uint(&j, i->breaths);
 	}
@@ -162,6 +164,7 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 struct info_run {
 	int json;
 	int problems;
+	size_t logs;                 /* logs described under the path being walked */
 };
 
 static int info_one(const char *path, int named, void *arg)
@@ -175,6 +178,7 @@ static int info_one(const char *path, int named, void *arg)
 		run->problems += !skipped;
 		return 0;
 	}
+	run->logs++;
 	scan(in, &s);
 	defs = tl_reader_definitions(in->r, NULL, 0);
 	if (run->json) {
@@ -190,13 +194,19 @@ static int info_one(const char *path, int named, void *arg)
 
 int cmd_info(int argc, char **argv)
 {
-	struct info_run run = { 0, 0 };
+	struct info_run run = { 0, 0, 0 };
 	int rc = cli_parse_text_json("info", usage, options, argc, argv, &run.json);
 	if (rc >= 0)
 		return rc;
 	if (optind == argc)
-		return cli_usage_error("info", usage, "missing input");
-	run.problems += input_walk("info", argv + optind, argc - optind, info_one, &run);
+		return cli_usage_error("info", "missing input");
+	for (int i = optind; i < argc; i++) {
+		int had = run.problems;
+		run.logs = 0;
+		run.problems += input_walk("info", &argv[i], 1, info_one, &run);
+		out_flush();
+		run.problems += input_none("info", argv[i], run.logs, run.problems - had);
+	}
 	out_flush();
 	return cli_finish("info", run.problems ? EXIT_USAGE : EXIT_OK);
 }

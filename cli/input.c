@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "input.h"
+#include "window.h"
 
 /* ------------------------------------------------------------------------
  * Walking
@@ -27,6 +28,14 @@ static int by_name(const void *a, const void *b)
 }
 
 int input_quiet, input_skip_denied;
+
+int input_dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
 
 /* Was the last failure a refusal that input_skip_denied passes over? */
 static int denied(void)
@@ -59,8 +68,7 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 			continue;
 		if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
 			abort();
-		if (asprintf(&names[n++], "%.*s/%s", (int)(strlen(dir) - (dir[1] && dir[strlen(dir) - 1] == '/')),
-			     dir, de->d_name) < 0)
+		if (asprintf(&names[n++], "%.*s/%s", input_dir_len(dir), dir, de->d_name) < 0)
 			abort();
 	}
 	closedir(d);
@@ -101,6 +109,48 @@ int input_walk(const char *cmd, char **paths, int npaths,
 }
 
 /* ------------------------------------------------------------------------
+ * Logs being born
+ * ------------------------------------------------------------------------ */
+
+#define BIRTH_POLL_NS 10000000       /* a path being born is looked at every 10 ms */
+
+static uint64_t born_by;             /* CLOCK_MONOTONIC ns: the wait's end (0: none) */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int input_unborn(const char *path, int named)
+{
+	static const unsigned char zero[8];
+	unsigned char magic[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+	if (fd < 0)
+		return named && errno == ENOENT;
+	n = pread(fd, magic, sizeof magic, 0);   /* fails on what is no file */
+	close(fd);
+	return n >= 0 && (n < (ssize_t)sizeof magic || !memcmp(magic, zero, sizeof magic));
+}
+
+void input_wait_for_births(void)
+{
+	born_by = monotonic_ns() + INPUT_BIRTH_NS;
+}
+
+/* Waits while PATH may be a log being born, until input_wait_for_births()'s
+ * time is up (at once when it was not called). */
+static void wait_born(const char *path, int named)
+{
+	const struct timespec poll = { 0, BIRTH_POLL_NS };
+	while (born_by && monotonic_ns() < born_by && input_unborn(path, named))
+		nanosleep(&poll, NULL);
+}
+
+/* ------------------------------------------------------------------------
  * Opening
  * ------------------------------------------------------------------------ */
 
@@ -131,6 +181,7 @@ struct input *input_open(const char *cmd, const char *path, int named, int *skip
 	int fd;
 
 	*skipped = 0;
+	wait_born(path, named);
 	if (!named && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		skip_note(cmd, path);   /* sockets, FIFOs, devices found in a directory */
 		*skipped = 1;
@@ -255,12 +306,42 @@ static int open_one(const char *path, int named, void *arg)
 	return 0;
 }
 
+int input_none(const char *cmd, const char *path, size_t logs, int problems)
+{
+	if (logs || problems)
+		return 0;
+	cli_error(cmd, "%s: no logs", path);
+	return 1;
+}
+
 int input_open_all(const char *cmd, char **paths, int npaths, struct input_list *list,
 		   int (*keep)(const struct input *in, const char *cmd, void *arg), void *arg)
 {
 	struct open_all o = { cmd, list, keep, arg, 0 };
-	int problems = input_walk(cmd, paths, npaths, open_one, &o);
+	int problems = 0;
+	for (int i = 0; i < npaths; i++) {
+		size_t before = list->n;
+		int had = problems + o.problems;
+		problems += input_walk(cmd, &paths[i], 1, open_one, &o);
+		for (size_t k = before; k < list->n; k++)
+			list->in[k]->arg = i;
+		problems += input_none(cmd, paths[i], list->n - before, problems + o.problems - had);
+	}
 	return problems + o.problems;
+}
+
+int input_window_misses(const char *cmd, const struct input_list *list, int npaths,
+			const struct window *w)
+{
+	struct window_misses m = { NULL, 0, 0 };
+	int problems = 0;
+	for (int i = 0; i < npaths; i++) {
+		for (size_t k = 0; k < list->n; k++)
+			if (list->in[k]->arg == i)
+				window_misses_add(&m, w, list->in[k], cmd);
+		problems += window_misses_end(&m);
+	}
+	return problems;
 }
 
 void input_close_all(struct input_list *list)

@@ -48,6 +48,10 @@ struct input {
 	uint16_t recent_id[INPUT_RECENT];
 	struct span span;            /* the printing commands' window, once set */
 	int span_set, span_bad;      /* set; the log cannot place it (reported) */
+	int window_empty;            /* the window's time bounds hold none of its entries */
+	char window_span[128];       /* then, its entries' span (window_place_span()) */
+	int arg;                     /* input_open_all(): the index of the path it was
+				      * found under */
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
 };
 
@@ -60,12 +64,23 @@ int input_report_damage(const char *cmd, const struct input *in);
  * skipped, if any: "timeline CMD: PATH: N incomplete entries skipped". */
 void input_note_skipped(const char *cmd, const struct input *in);
 
+/* The length of directory DIR without its trailing slashes (0 for "/"),
+ * for joining it to a name without "//":
+ * printf("%.*s/%s", input_dir_len(dir), dir, name). */
+int input_dir_len(const char *dir);
+
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not
  * followed). Problems walking are reported as "timeline CMD: PATH: problem"
  * and counted. Returns the number of problems; stops early if FN returns < 0. */
 int input_walk(const char *cmd, char **paths, int npaths,
 	       int (*fn)(const char *path, int named, void *arg), void *arg);
+
+/* At the end of input path PATH: a walk that found no log (LOGS 0) and
+ * reported no problem (PROBLEMS 0) is said as "timeline CMD: PATH: no
+ * logs", for nothing to read is an error. Returns 1 then (a problem to
+ * count), else 0. */
+int input_none(const char *cmd, const char *path, size_t logs, int problems);
 
 /* The inputs of a command that opens them all before reading (export, merge). */
 struct input_list {
@@ -74,11 +89,20 @@ struct input_list {
 };
 
 /* Opens every log under PATHS (as input_walk() finds them) into LIST, in
- * order. KEEP, if not NULL, vets each input once open: it returns 0 to
- * leave it out, having reported why. Returns the number of problems
- * (reported): paths not walked, files not opened, inputs left out. */
+ * order, each with the index of its path in its arg. KEEP, if not NULL,
+ * vets each input once open: it returns 0 to leave it out, having
+ * reported why. Returns the number of problems (reported): paths not
+ * walked, files not opened, inputs left out, paths with no log
+ * (input_none()). */
 int input_open_all(const char *cmd, char **paths, int npaths, struct input_list *list,
 		   int (*keep)(const struct input *in, const char *cmd, void *arg), void *arg);
+
+/* After the inputs of LIST were read through window W: for each of the
+ * NPATHS paths they were found under, when the window kept nothing of any
+ * of its logs, says so (window_misses_end()). Returns the problems. */
+struct window;
+int input_window_misses(const char *cmd, const struct input_list *list, int npaths,
+			const struct window *w);
 
 /* Closes the inputs of LIST and frees it. */
 void input_close_all(struct input_list *list);
@@ -90,6 +114,23 @@ extern int input_quiet;
  * read (EACCES, EPERM) are passed over in silence, not reported: for the
  * default roots of ls and gc, which may hold other users' logs. */
 extern int input_skip_denied;
+
+/* How long a follower waits for a log being born (timeline(1), FOLLOWING
+ * LIVE LOGS): a path named to exist, a file's header to be written. */
+#define INPUT_BIRTH_NS 2000000000ull
+
+/* Whether PATH may be a log being born: NAMED and not there yet, or a file
+ * of fewer than 8 bytes or whose first 8 are zero (writers store the magic
+ * last: timeline-format(5)). A file that is no log for any other reason is
+ * not one. Costs an open and a read of 8 bytes. */
+int input_unborn(const char *path, int named);
+
+/* From now until INPUT_BIRTH_NS later, input_open() (and so input_walk()
+ * and input_open_all()) waits for each path that may be a log being born
+ * (input_unborn()), looking again every 10 ms; then it goes on with what
+ * is there, and what is still no log gets the usual error. For the
+ * followers. */
+void input_wait_for_births(void);
 
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so
  * anything else is an error; otherwise a file that is not a timeline log is

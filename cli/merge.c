@@ -39,6 +39,7 @@ struct merge {
 	struct view view;
 	struct source *src;
 	size_t n;
+	struct input_list inputs;    /* the inputs, as opened (arg: their path) */
 	int problems;
 	int by_wall;                 /* 1: merge by wall clock */
 };
@@ -46,14 +47,13 @@ struct merge {
 /* Opens the inputs and makes a source of each. */
 static void collect(struct merge *m, char **paths, int npaths)
 {
-	struct input_list l = { NULL, 0, 0 };
-	m->problems += input_open_all("merge", paths, npaths, &l, view_timed, &m->view);
-	if (!(m->src = calloc(l.n ? l.n : 1, sizeof *m->src)))
+	struct input_list *l = &m->inputs;
+	m->problems += input_open_all("merge", paths, npaths, l, view_timed, &m->view);
+	if (!(m->src = calloc(l->n ? l->n : 1, sizeof *m->src)))
 		abort();
-	for (size_t i = 0; i < l.n; i++)
-		m->src[i].in = l.in[i];
-	m->n = l.n;
-	free(l.in);
+	for (size_t i = 0; i < l->n; i++)
+		m->src[i].in = l->in[i];
+	m->n = l->n;
 }
 
 /* By TSC when every input shares host and boot (or any is a Snabb file),
@@ -282,13 +282,18 @@ int cmd_merge(int argc, char **argv)
 	m.view.with_file = 1;
 	if ((rc = view_parse(&m.view, "merge", usage, options, argc, argv)) >= 0)
 		return rc;
+	if (m.view.follow)
+		input_wait_for_births();   /* a log just created may have no header yet */
 	collect(&m, argv + optind, argc - optind);
 	choose_clock(&m);
 	view_begin(&m.view);
-	if (m.view.follow)
+	if (m.view.follow) {
 		merge_follow(&m);
-	else
+	} else {
 		run(&m);
+		out_flush();
+		m.problems += input_window_misses("merge", &m.inputs, argc - optind, &m.view.w);
+	}
 	out_flush();
 	for (size_t i = 0; i < m.n; i++) {
 		m.problems += input_report_damage("merge", m.src[i].in);
@@ -297,5 +302,6 @@ int cmd_merge(int argc, char **argv)
 		input_close(m.src[i].in);
 	}
 	free(m.src);
+	free(m.inputs.in);
 	return cli_finish("merge", m.problems ? EXIT_USAGE : EXIT_OK);
 }

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 #include "timeline.h"
 
@@ -13,6 +14,7 @@ static const char usage[] =
 	"runs. RATE is 'all' (log every event), 1 to 9 (events of that rate and\n"
 	"above; 1 is all), 'off' (log nothing) or 'auto' (a rate drawn every\n"
 	"breath, Snabb's way: an event of rate R in 5^(R-9) of the breaths).\n"
+	"The rate is shown as info, ls and top show it: auto, all, 2 to 9, off.\n"
 	"\n"
 	"   -h, --help          show this help\n";
 
@@ -21,20 +23,40 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Prints what the file says: the rate in words, and what they mean. */
+/* Prints what the file says: the rate in the words info, ls and top use
+ * (tl_rate_name(): auto, all, 2 to 9, off), and what they mean. */
 static void show(const char *path, unsigned rate, int fixed)
 {
-	char word[16], now[16];
-	tl_rate_name(word, sizeof word, rate, fixed);
-	snprintf(now, sizeof now, rate >= TL_RATE_OFF ? "off" : "%u", rate);
+	char now[16];
+	tl_rate_name(now, sizeof now, rate, 1);   /* what is logged now */
 	if (!fixed)
-		printf("%s: auto, drawn every breath (now %s)\n", path, now);
+		printf("%s: auto, drawn every breath, now %s\n", path, now);
 	else if (rate >= TL_RATE_OFF)
-		printf("%s: off (nothing is logged)\n", path);
+		printf("%s: off, fixed (nothing is logged)\n", path);
 	else if (rate <= 1)
-		printf("%s: all (every event of rate 1 to 9 is logged)\n", path);
+		printf("%s: all, fixed (every event of rate 1 to 9 is logged)\n", path);
+	else if (rate == 9)
+		printf("%s: 9, fixed (events of rate 9 are logged)\n", path);
 	else
-		printf("%s: %s, fixed (events of rate %u to 9 are logged)\n", path, word, rate);
+		printf("%s: %s, fixed (events of rate %u to 9 are logged)\n", path, now, rate);
+}
+
+/* Warns when the writer of the log at PATH, of this host, has ended: the
+ * rate just set is read by no process (a new writer would make a new log). */
+static void warn_if_dead(const char *path)
+{
+	char host[sizeof ((tl_info *)0)->host] = "";
+	tl_error err;
+	tl_info i;
+	tl_reader *r = tl_reader_open(path, &err);
+	if (!r)
+		return;
+	tl_reader_info(r, &i);
+	tl_reader_close(r);
+	gethostname(host, sizeof host - 1);
+	if (!strcmp(host, i.host) && tl_pid_alive(i.pid, i.start_ticks) == TL_GONE)
+		fprintf(stderr, "timeline rate: warning: %s: no process will read the new rate: its "
+			"writer (%s, pid %u) has ended\n", path, i.process, i.pid);
 }
 
 int cmd_rate(int argc, char **argv)
@@ -49,17 +71,19 @@ int cmd_rate(int argc, char **argv)
 			fputs(usage, stdout);
 			return cli_finish("rate", EXIT_OK);
 		}
-		return cli_bad_option("rate", usage, argv, c);
+		return cli_bad_option("rate", argv, c);
 	}
 	if (argc - optind < 1 || argc - optind > 2)
-		return cli_usage_error("rate", usage, argc == optind ? "missing log file"
-								      : "too many arguments");
+		return cli_usage_error("rate", argc == optind ? "missing log file"
+							    : "too many arguments");
 	if (argc - optind == 2 && (rate = tl_rate_parse(argv[optind + 1])) < 0)
-		return cli_usage_error("rate", usage, "RATE must be all, 1 to 9, off or auto");
+		return cli_usage_error("rate", "RATE must be all, 1 to 9, off or auto");
 	if (tl_rate_file(argv[optind], rate, &now, &fixed, &err) != TL_OK) {
 		cli_error("rate", "%s", err.msg);
 		return EXIT_USAGE;
 	}
 	show(argv[optind], now, fixed);
+	if (rate >= 0)
+		warn_if_dead(argv[optind]);
 	return cli_finish("rate", EXIT_OK);
 }

@@ -41,6 +41,12 @@ struct job {
 	char *msgs;                  /* this file's own, when read on a worker */
 	size_t mlen;
 	int problems, read, done;
+	int summary;                 /* read as a summary (it fed its first target only) */
+	int missed;                  /* window_missed() of its log: 1 missed, 0 not, -1 n/a */
+	char *miss;                  /* ... the line saying it missed */
+	char *end_of;                /* a job without a file that ends input END_OF */
+	size_t first;                /* ... whose first job is this number */
+	char *end_msg;               /* ... what its end says (account_end()) */
 };
 
 /* ---- reading one file ---------------------------------------------------- */
@@ -146,6 +152,7 @@ static int run_summary(struct job *j, uint64_t order, struct an *e)
 		j->problems++;
 	} else if (is) {
 		j->read = 1;
+		j->summary = 1;
 		if (j->fact) {
 			j->fact->summary = 1;
 			if (!(j->fact->path = strdup(j->path)) || !(j->fact->label = strdup("(summary)")) ||
@@ -204,6 +211,8 @@ static void run_job(struct job *j, uint64_t order, struct an **e, int warm)
 		j->fact->skipped = tl_reader_skipped(in->r);
 	j->problems += input_report_damage(j->cmd, in);
 	j->read = 1;
+	if (j->w)
+		j->missed = window_missed(j->w, in, j->cmd, &j->miss);
 	input_close(in);
 }
 
@@ -273,6 +282,7 @@ static int queue_one(const char *path, int named, void *arg)
 	if (path && q->r->facts && !(j->fact = calloc(1, sizeof *j->fact)))
 		abort();
 	j->w = q->r->w;
+	j->missed = -1;
 	j->pre = take_messages(q);
 	return 0;
 }
@@ -302,15 +312,24 @@ void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char
 {
 	struct queue q = { r, e, n > READALL_FEEDS ? READALL_FEEDS : n, group, group != NULL, NULL, 0 };
 	char *copy = NULL;
+	size_t first = r->njobs;
+	int problems;
+	struct job *end;
 	if (!group)
 		q.group = readall_group(path, &copy);
 	/* the walk's own messages are kept, to be printed in order with the files' */
 	if (!(cli_err = open_memstream(&q.buf, &q.len)))
 		abort();
-	r->problems += input_walk(r->cmd, (char **)&path, 1, queue_one, &q);
+	problems = input_walk(r->cmd, (char **)&path, 1, queue_one, &q);
 	fflush(cli_err);
-	if (q.len)   /* messages after the last file: a job without a file */
-		queue_one(NULL, 0, &q);
+	/* a job without a file: the messages after the last file, and the
+	 * input's end, where what it held is told (account_end()) */
+	queue_one(NULL, 0, &q);
+	end = &r->jobs[r->njobs - 1];
+	end->problems = problems;
+	end->first = first;
+	if (!(end->end_of = strdup(path)))
+		abort();
 	fclose(cli_err);
 	cli_err = NULL;
 	free(q.buf);
@@ -423,11 +442,56 @@ static void merge_workers(struct readall *r, struct worker *w, size_t nw)
 
 /* ---- in input order ------------------------------------------------------ */
 
-/* Counts job J, once it was read, into R. */
-static void account(struct readall *r, const struct job *j)
+/* At the end of an input, job J: says when no log was found under it, or
+ * when the window kept nothing of its logs (their lines then); counts it
+ * as a problem. */
+static void account_end(struct readall *r, struct job *j)
+{
+	unsigned read = 0;
+	int problems = 0;
+	struct window_misses m = { NULL, 0, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	for (size_t i = j->first; i <= (size_t)(j - r->jobs); i++) {
+		const struct job *k = &r->jobs[i];
+		read += (unsigned)k->read;
+		problems += k->problems;
+		window_misses_count(&m, k->summary ? 0 : k->missed, k->miss);
+	}
+	cli_err = f;
+	r->problems += input_none(j->cmd, j->end_of, read, problems);
+	r->problems += window_misses_end(&m);
+	cli_err = NULL;
+	fclose(f);
+	j->end_msg = buf;
+}
+
+/* Counts job J, once it was read, into R: its file into the engines it fed
+ * entries (readall_fed()). */
+static void account(struct readall *r, struct job *j)
 {
 	r->problems += j->problems;
 	r->files += (unsigned)j->read;
+	for (size_t k = 0; j->read && j->missed != 1 && k < (j->summary ? 1 : j->ntarget); k++) {
+		int t = 0;
+		while (t < READALL_ENGINES - 1 && r->fed[t] && r->fed[t] != j->target[k])
+			t++;
+		r->fed[t] = j->target[k];
+		r->nfed[t]++;
+	}
+	if (j->end_of)
+		account_end(r, j);
+}
+
+unsigned readall_fed(const struct readall *r, const struct an *e)
+{
+	for (int t = 0; t < READALL_ENGINES && r->fed[t]; t++)
+		if (r->fed[t] == e)
+			return r->nfed[t];
+	return 0;
 }
 
 /* Prints job J's messages and progress, in input order: before J is read
@@ -438,6 +502,8 @@ static void report(struct readall *r, const struct job *j, int before)
 		fputs(j->pre, stderr);
 	if (j->msgs)
 		fputs(j->msgs, stderr);
+	if (j->end_msg)
+		fputs(j->end_msg, stderr);
 	if (r->progress && j->path)
 		fprintf(stderr, "\rtimeline %s: %u files read, %s %.60s\033[K", j->cmd, r->files,
 			before ? "reading" : "last", j->path);
@@ -447,10 +513,13 @@ static void report(struct readall *r, const struct job *j, int before)
 static void read_here(struct readall *r)
 {
 	for (size_t i = 0; i < r->njobs; i++) {
+		if (!r->jobs[i].path)   /* an input's end: what it says after its files' */
+			account(r, &r->jobs[i]);
 		report(r, &r->jobs[i], 1);
-		if (r->jobs[i].path)
+		if (r->jobs[i].path) {
 			run_job(&r->jobs[i], i, r->jobs[i].target, 1);
-		account(r, &r->jobs[i]);
+			account(r, &r->jobs[i]);
+		}
 	}
 }
 
@@ -507,6 +576,9 @@ static void free_jobs(struct readall *r)
 		free(r->jobs[i].run);
 		free(r->jobs[i].pre);
 		free(r->jobs[i].msgs);
+		free(r->jobs[i].miss);
+		free(r->jobs[i].end_of);
+		free(r->jobs[i].end_msg);
 	}
 	free(r->jobs);
 	r->jobs = NULL;
@@ -527,6 +599,4 @@ void readall_run(struct readall *r)
 	free_jobs(r);
 	if (r->progress && r->files)
 		fprintf(stderr, "\r\033[K");
-	if (!r->files && !r->problems)
-		fprintf(stderr, "timeline %s: warning: no logs in the inputs\n", r->cmd);
 }

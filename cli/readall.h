@@ -37,6 +37,8 @@ struct readall {
 	int facts;                   /* set by the caller: keep what each file was */
 	struct readall_file *file;   /* then, the files read, in input order */
 	size_t nfile;
+	struct an *fed[READALL_ENGINES];   /* the engines fed, and how many files each */
+	unsigned nfed[READALL_ENGINES];
 };
 
 /* Starts R for command CMD. (A worker's engine for a target is made with
@@ -62,8 +64,16 @@ const char *readall_group(const char *path, char **copy);
 /* Reads the files every readall_add() found, on a thread per CPU (at most
  * 8), each with engines of its own merged into the callers' at the end;
  * prints the messages of the walks and of each file in input order, as
- * one thread would. Problems are counted in R->problems. */
+ * one thread would. An input with no log says so ("timeline CMD: PATH: no
+ * logs"), and one whose logs R's window kept nothing of says what each
+ * held (window_misses_end()). Problems are counted in R->problems. */
 void readall_run(struct readall *r);
+
+/* How many files readall_run() fed entries into engine E: logs (but those
+ * its window kept nothing of), and summaries (which feed only the first
+ * engine of their input). With none, what E lacks is no finding: the
+ * reasons were said. */
+unsigned readall_fed(const struct readall *r, const struct an *e);
 
 /* Frees R's list of files (readall.facts). */
 void readall_free(struct readall *r);

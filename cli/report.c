@@ -26,8 +26,12 @@ static const char usage[] =
 	"their distributions; cycles per packet by batch size; event lags; and\n"
 	"NUMA nodes and CPUs when there is more than one. The page loads nothing\n"
 	"from outside itself. With --a and --b it first compares the sides as diff\n"
-	"does (the same verdicts, the slowed groups first, and exit 1 when one is\n"
-	"SLOWER). With --format json, the data behind every chart, a line each.\n"
+	"does (the same verdicts, each in its own colour, the slowed groups first,\n"
+	"and exit 1 when one is SLOWER). With --format json, the data behind every\n"
+	"chart, a line each.\n"
+	"\n"
+	"-a and -b are --a and --b, the sides; --alpha and --by have no short\n"
+	"form here.\n"
 	"\n"
 	"   -o, --output FILE   the page (or the JSON; - for standard output)\n"
 	"   -f, --format FMT    html (default) or json\n"
@@ -38,7 +42,7 @@ static const char usage[] =
 	"       --bins N        at most N time bins per series over time (default\n"
 	"                       1000; about one per 16 pairs)\n"
 	"   -g, --group LABEL=PATH  read PATH as the group LABEL\n"
-	"   -b, --by KEYS       group the comparison of --a and --b by these keys\n"
+	"       --by KEYS       group the comparison of --a and --b by these keys\n"
 	"                       (as diff; default event,app)\n" DIFF_USAGE WINDOW_USAGE
 	"   -h, --help          show this help\n";
 
@@ -109,18 +113,15 @@ static int parse(struct args *r, int argc, char **argv)
 	int diff = r->d.n[0] || r->d.n[1];
 	if (rc >= 0)
 		return rc;
-	if (diff && (!r->d.n[0] || !r->d.n[1]))
-		return cli_usage_error("report", usage, "give --a and --b, with one or more each");
-	if (diff && (optind < argc || r->ngroups))
-		return cli_usage_error("report", usage,
-				       "with --a and --b, give the inputs as --a and --b only");
+	if (diff && (rc = diff_check_sides("report", &r->d, optind < argc || r->ngroups)) >= 0)
+		return rc;
 	if (!diff && r->a.by_given)
-		return cli_usage_error("report", usage, "--by groups the comparison of --a and --b; "
+		return cli_usage_error("report", "--by groups the comparison of --a and --b; "
 				       "without them each section has its own groups");
 	if (!diff && optind == argc && !r->ngroups)
-		return cli_usage_error("report", usage, "missing input");
+		return cli_usage_error("report", "missing input");
 	if (!r->out && !r->json)
-		return cli_usage_error("report", usage, "missing -o FILE, the page to write");
+		return cli_usage_error("report", "missing -o FILE, the page to write");
 	return -1;
 }
 
@@ -184,6 +185,14 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 	return ra->problems;
 }
 
+/* Whether any file fed entries to any of E's engines (summaries feed only
+ * the sides). */
+static int fed_any(const struct readall *ra, const struct engines *e)
+{
+	return readall_fed(ra, e->p) ||
+	       (e->side[0] && (readall_fed(ra, e->side[0]) || readall_fed(ra, e->side[1])));
+}
+
 /* Puts C's SLOWER groups first, the others after them, each in the order
  * diff gives (by impact). */
 static void slowed_first(struct comparison *c)
@@ -235,9 +244,11 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	make_engines(&r, &e, diff);
 	problems = read_inputs(&r, &e, &ra, argc, argv);
-	/* as diff warns, over what its sides read (a summary feeds only them) */
+	/* as diff warns, over what its sides read (a summary feeds only them);
+	 * with no file read, the reasons were said */
 	for (int k = 0; k < (diff ? 2 : 1); k++)
-		anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
+		if (readall_fed(&ra, diff ? e.side[k] : e.p))
+			anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
 	command_line(cmd, sizeof cmd, argc, argv);
 	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
 	if (diff) {
@@ -247,7 +258,9 @@ int cmd_report(int argc, char **argv)
 		in.cmp = &c;
 		in.diff_title = title;
 	}
-	if (write_out(&r, &in) < 0)
+	if (!fed_any(&ra, &e) && problems)
+		;   /* nothing was read (each input said why): no page of nothing */
+	else if (write_out(&r, &in) < 0)
 		problems++;
 	rc = diff ? diff_status(problems, &c) : problems ? EXIT_USAGE : EXIT_OK;
 	if (diff)

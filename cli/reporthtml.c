@@ -34,6 +34,8 @@ static const char style[] =
 	"th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}"
 	"th{border-bottom:1px solid #999}td.n{text-align:right;font-variant-numeric:tabular-nums}"
 	".scroll{overflow-x:auto}.slower{color:#c00;font-weight:700}.faster{color:#070}"
+	".nochange{color:#555}.toofew{color:#9a5b00;font-style:italic}"
+	".fewsamples{color:#6a3d9a;font-style:italic}"
 	".note{color:#555;font-style:italic}"
 	".tip{position:absolute;background:#fff;border:1px solid #999;padding:4px 6px;"
 	"font:12px 'Liberation Mono',monospace;white-space:pre;pointer-events:none;"
@@ -245,6 +247,23 @@ static double label_width(size_t max)
 
 /* ---- tables -------------------------------------------------------------- */
 
+/* The class of a verdict's cell (timeline(1), report): each verdict of
+ * diff its own colour; NULL for a word that is no verdict. */
+static const char *verdict_class(const char *s)
+{
+	static const char *const v[][2] = {
+		{ "SLOWER", "slower" },         /* red, bold */
+		{ "faster", "faster" },         /* green */
+		{ "no change shown", "nochange" },   /* grey */
+		{ "too few runs", "toofew" },   /* amber, italic: no test could decide */
+		{ "few samples", "fewsamples" },   /* purple, italic: likewise */
+	};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (!strcmp(s, v[i][0]))
+			return v[i][1];
+	return NULL;
+}
+
 static int numeric(const char *s)
 {
 	char *end;
@@ -271,9 +290,11 @@ static void table(const struct rp_out *o, const struct rp_chart *c, const struct
 		out_str("<tr>");
 		for (int k = 0; k < nc; k++) {
 			const char *s = table_cell(t, r, k);
-			out_str(!strcmp(s, "SLOWER") ? "<td class=\"slower\">" :
-				!strcmp(s, "faster") ? "<td class=\"faster\">" :
-				numeric(s) ? "<td class=\"n\">" : "<td>");
+			const char *v = strcmp(table_col(t, k), "verdict") ? NULL : verdict_class(s);
+			if (v)
+				svg_printf("<td class=\"%s\">", v);
+			else
+				out_str(numeric(s) ? "<td class=\"n\">" : "<td>");
 			svg_text(s);
 			out_str("</td>");
 		}

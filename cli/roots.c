@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "input.h"
 #include "roots.h"
 
 /* Adds PATH to R if it is a directory not there already (by device and
@@ -64,13 +65,14 @@ void roots_default(struct roots *r, int with_snabb)
 	if (env && *env) {
 		add(r, env, -1);
 	} else {
-		snprintf(p, sizeof p, "%s/var/run/timeline", sys);
+		snprintf(p, sizeof p, "%.*s/var/run/timeline", input_dir_len(sys), sys);
 		add(r, p, -1);
 		if (x && *x) {
-			snprintf(p, sizeof p, "%s/timeline", x);
+			snprintf(p, sizeof p, "%.*s/timeline", input_dir_len(x), x);
 			add(r, p, -1);
 		}
-		snprintf(p, sizeof p, "%s/tmp/timeline-%u", sys, (unsigned)geteuid());
+		snprintf(p, sizeof p, "%.*s/tmp/timeline-%u", input_dir_len(sys), sys,
+			 (unsigned)geteuid());
 		add(r, p, -1);
 		if (geteuid() == 0) {
 			add_users(r, sys, "/run/user/*/timeline", strlen("/run/user/"));
@@ -78,7 +80,7 @@ void roots_default(struct roots *r, int with_snabb)
 		}
 	}
 	if (with_snabb) {
-		snprintf(p, sizeof p, "%s/var/run/snabb", sys);
+		snprintf(p, sizeof p, "%.*s/var/run/snabb", input_dir_len(sys), sys);
 		add(r, p, -1);
 	}
 }

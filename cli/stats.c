@@ -71,6 +71,7 @@ struct args {
 	double interval;             /* --interval S, 0: once */
 	uint64_t count;              /* --count N, 0: until a signal */
 	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
+	unsigned fed;                /* files that fed the engine entries */
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -113,11 +114,12 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 	return 0;
 }
 
-static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT "g:o:h", options, own_option,
-				    NULL };
+static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT ANOPTS_SHORT_BY "g:o:h",
+				    options, own_option, NULL };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
- * returns how many inputs could not be read. */
+ * returns how many inputs could not be read. S->fed gets how many files
+ * fed E entries. */
 static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct readall r;
@@ -129,6 +131,7 @@ static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		readall_add(&r, e, argv[i], NULL);
 	readall_run(&r);
+	s->fed = readall_fed(&r, e);
 	return r.problems;
 }
 
@@ -255,7 +258,7 @@ static int run_metrics(struct args *s, int argc, char **argv)
 	for (uint64_t n = 1;; n++) {
 		struct an *e = read_all(s, argc, argv, &problems);
 		problems += write_metrics(s, e);
-		if (n == 1)
+		if (n == 1 && s->fed)   /* with no file read, the reasons were said */
 			anopts_warn(&s->a, e, "stats");
 		an_free(e);
 		if (!s->interval || stopped || n == s->count)
@@ -275,18 +278,19 @@ int cmd_stats(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (optind == argc && !s.ngroups)
-		return cli_usage_error("stats", usage, "missing input");
+		return cli_usage_error("stats", "missing input");
 	if ((s.output || s.interval) && !s.openmetrics)
-		return cli_usage_error("stats", usage, "-o and --interval go with --format openmetrics");
+		return cli_usage_error("stats", "-o and --interval go with --format openmetrics");
 	if (s.count && !s.interval)
-		return cli_usage_error("stats", usage, "--count goes with --interval");
+		return cli_usage_error("stats", "--count goes with --interval");
 	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
 	if (s.openmetrics) {
 		problems = run_metrics(&s, argc, argv);
 	} else {
 		e = read_all(&s, argc, argv, &problems);
 		print(&s, e);
-		anopts_warn(&s.a, e, "stats");
+		if (s.fed)   /* with no file read, the reasons were said */
+			anopts_warn(&s.a, e, "stats");
 		an_free(e);
 	}
 	for (int i = 0; i < s.ngroups; i++)

@@ -54,15 +54,13 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', CLI_ERR);
 }
 
-int cli_usage_error(const char *cmd, const char *usage, const char *reason)
+int cli_usage_error(const char *cmd, const char *reason)
 {
-	if (reason)
-		fprintf(stderr, "timeline %s: %s\n", cmd, reason);
-	fputs(usage, stderr);
+	fprintf(stderr, "timeline %s: %s\nsee 'timeline %s --help'\n", cmd, reason, cmd);
 	return EXIT_USAGE;
 }
 
-int cli_bad_option(const char *cmd, const char *usage, char **argv, int c)
+int cli_bad_option(const char *cmd, char **argv, int c)
 {
 	char why[256];
 	const char *arg = argv[optind - 1];
@@ -77,7 +75,7 @@ int cli_bad_option(const char *cmd, const char *usage, char **argv, int c)
 		snprintf(why, sizeof why, "unknown option '-%c'", optopt);
 	else
 		snprintf(why, sizeof why, "unknown option '%s'", arg);
-	return cli_usage_error(cmd, usage, why);
+	return cli_usage_error(cmd, why);
 }
 
 int cli_parse_text_json(const char *cmd, const char *usage, const struct option *options,
@@ -90,14 +88,14 @@ int cli_parse_text_json(const char *cmd, const char *usage, const struct option 
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error(cmd, usage, "--format must be text or json");
+				return cli_usage_error(cmd, "--format must be text or json");
 			*json = !strcmp(optarg, "json");
 			break;
 		case 'h':
 			fputs(usage, stdout);
 			return cli_finish(cmd, EXIT_OK);
 		default:
-			return cli_bad_option(cmd, usage, argv, c);
+			return cli_bad_option(cmd, argv, c);
 		}
 	}
 	return -1;
@@ -144,7 +142,7 @@ int cmd_version(int argc, char **argv)
 		return cli_finish("version", EXIT_OK);
 	}
 	if (argc > 1)
-		return cli_usage_error("version", "usage: timeline version\n", "too many arguments");
+		return cli_usage_error("version", "too many arguments");
 	printf("timeline %s (file format %u.%u)\n", TL_VERSION_STRING, TL_FORMAT_MAJOR,
 	       TL_FORMAT_MINOR);
 	return cli_finish("version", EXIT_OK);

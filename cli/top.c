@@ -119,20 +119,20 @@ static int parse(struct top *t, int argc, char **argv)
 			return cli_finish("top", EXIT_OK);
 		}
 		if (c == '?' || c == ':')
-			return cli_bad_option("top", usage, argv, c);
+			return cli_bad_option("top", argv, c);
 		if (option(t, c, optarg, &why) < 0)
-			return cli_usage_error("top", usage, why);
+			return cli_usage_error("top", why);
 	}
 	if (!t->window)   /* 10 s, or one interval when they are longer */
 		t->window = t->delay > 10 ? t->delay : 10;
 	if (t->window < t->delay)
-		return cli_usage_error("top", usage, "--window is shorter than --delay");
+		return cli_usage_error("top", "--window is shorter than --delay");
 	if (t->output && t->format != TOP_FMT_OPENMETRICS)
-		return cli_usage_error("top", usage, "-o goes with --format openmetrics");
+		return cli_usage_error("top", "-o goes with --format openmetrics");
 	if (t->format != FMT_TEXT && !t->batch)
-		return cli_usage_error("top", usage, "--format needs -b: the screen is text");
+		return cli_usage_error("top", "--format needs -b: the screen is text");
 	if (!t->batch && !isatty(1))
-		return cli_usage_error("top", usage, "standard output is not a terminal: give -b "
+		return cli_usage_error("top", "standard output is not a terminal: give -b "
 				       "for a block per refresh");
 	t->paths = argv + optind;
 	t->npaths = argc - optind;
@@ -141,69 +141,145 @@ static int parse(struct top *t, int argc, char **argv)
 
 /* ---- finding logs -------------------------------------------------------- */
 
-#define DEAD_FINAL 1000              /* tries of a log whose writer ended */
-#define NOT_LOG_TRIES 3              /* a file that is no log is tried at 3 refreshes */
-
 /* What scan() walks with. */
 struct scan {
 	struct top *t;
 	int initial;                 /* the first scan: logs are followed from now */
 	uint64_t now;
 	const char *group;           /* the group of the logs under the path walked */
+	unsigned char *held;         /* what the path walked held (struct top), or NULL */
 };
 
-static struct top_dead *dead_of(struct top *t, const char *path, const struct stat *st)
+/* Remembers PATH (file ST) as no running log, LOG: a log whose writer
+ * ended (else no log): it is not opened again. */
+static void add_dead(struct top *t, const char *path, const struct stat *st, int log)
 {
+	struct top_dead *d;
+	if (!(t->dead = realloc(t->dead, (t->ndead + 1) * sizeof *t->dead)))
+		abort();
+	d = &t->dead[t->ndead++];
+	if (!(d->path = strdup(path)))
+		abort();
+	d->dev = st->st_dev;
+	d->ino = st->st_ino;
+	d->log = log;
+}
+
+/* Counts a problem said of a file found under the path whose HELD byte
+ * (struct top) is given, or NULL. */
+static void problem(struct top *t, unsigned char *held)
+{
+	t->problems++;
+	if (held)
+		*held |= 2;
+}
+
+/* Was the file PATH (ST) found to be a log: followed, or a log whose
+ * writer had ended? */
+static int was_log(struct top *t, const char *path, const struct stat *st)
+{
+	for (size_t i = 0; i < t->nlogs; i++)
+		if (t->logs[i]->dev == st->st_dev && t->logs[i]->ino == st->st_ino)
+			return 1;
 	for (size_t i = 0; i < t->ndead; i++)
 		if (t->dead[i].dev == st->st_dev && t->dead[i].ino == st->st_ino &&
 		    !strcmp(t->dead[i].path, path))
-			return &t->dead[i];
-	return NULL;
-}
-
-/* Remembers PATH (file ST) as no running log, tried TRIES times more. */
-static void add_dead(struct top *t, const char *path, const struct stat *st, int tries)
-{
-	struct top_dead *d = dead_of(t, path, st);
-	if (!d) {
-		if (!(t->dead = realloc(t->dead, (t->ndead + 1) * sizeof *t->dead)))
-			abort();
-		d = &t->dead[t->ndead++];
-		memset(d, 0, sizeof *d);
-		if (!(d->path = strdup(path)))
-			abort();
-		d->dev = st->st_dev;
-		d->ino = st->st_ino;
-	}
-	d->tries += tries;
+			return t->dead[i].log;
+	return 0;
 }
 
 /* Is the file PATH (ST) followed already, or known to be no running log? */
 static int known(struct top *t, const char *path, const struct stat *st)
 {
-	struct top_dead *d;
 	for (size_t i = 0; i < t->nlogs; i++)
 		if (t->logs[i]->dev == st->st_dev && t->logs[i]->ino == st->st_ino)
 			return 1;
-	d = dead_of(t, path, st);
-	return d && d->tries >= NOT_LOG_TRIES;
+	for (size_t i = 0; i < t->ndead; i++)
+		if (t->dead[i].dev == st->st_dev && t->dead[i].ino == st->st_ino &&
+		    !strcmp(t->dead[i].path, path))
+			return 1;
+	return 0;
 }
 
-/* Opens PATH as input_open() does, its messages kept in *MSGS (malloc'd,
- * empty when none). */
-static struct input *open_quietly(const char *path, int named, char **msgs)
+/* The index of PATH's record as a log being born, or t->nborn. */
+static size_t born_index(const struct top *t, const char *path)
 {
-	FILE *saved = cli_err;
-	size_t len = 0;
-	struct input *in;
-	int skipped;
-	*msgs = NULL;
-	if (!(cli_err = open_memstream(msgs, &len)))
+	size_t i = 0;
+	while (i < t->nborn && strcmp(t->born[i].path, path))
+		i++;
+	return i;
+}
+
+/* The record of PATH (NAMED) as a log being born, made at NOW (under the
+ * path whose byte HELD is given) if there is none. */
+static struct top_born *born_of(struct top *t, const char *path, int named, uint64_t now,
+				unsigned char *held)
+{
+	struct top_born *b;
+	size_t i = born_index(t, path);
+	if (i < t->nborn)
+		return &t->born[i];
+	if (!(t->born = realloc(t->born, (t->nborn + 1) * sizeof *t->born)))
 		abort();
-	in = input_open("top", path, named, &skipped);
-	fclose(cli_err);
-	cli_err = saved;
-	return in;
+	b = &t->born[t->nborn++];
+	if (!(b->path = strdup(path)))
+		abort();
+	b->since = now;
+	b->named = named;
+	b->held = held;
+	b->said = 0;
+	return b;
+}
+
+/* Says why B's path is no log, as input_open() does, and counts it. */
+static void say_no_log(struct top *t, const struct top_born *b)
+{
+	struct stat st;
+	int skipped;
+	struct input *in;
+	if (stat(b->path, &st) != 0) {
+		cli_error("top", "%s: %s", b->path, strerror(errno));
+		problem(t, b->held);
+	} else if ((in = input_open("top", b->path, b->named, &skipped))) {
+		input_close(in);   /* born after all: the next scan takes it */
+	} else if (!skipped) {
+		problem(t, b->held);
+	}
+}
+
+/* Whether PATH may be a log being born that is still waited for (or was
+ * said to be no log already, once): for at most INPUT_BIRTH_NS from when
+ * it was first found so; then it is said to be no log, once. A path born
+ * is forgotten: if it is replaced, the new file gets its own wait. */
+static int waited_for(struct top *t, const char *path, int named, const struct scan *sc)
+{
+	struct top_born *b;
+	size_t i;
+	if (!input_unborn(path, named)) {
+		if ((i = born_index(t, path)) < t->nborn) {
+			free(t->born[i].path);
+			t->born[i] = t->born[--t->nborn];
+		}
+		return 0;
+	}
+	b = born_of(t, path, named, sc->now, sc->held);
+	if (!b->said && sc->now - b->since >= INPUT_BIRTH_NS) {
+		b->said = 1;
+		say_no_log(t, b);
+	}
+	return 1;
+}
+
+/* Says, at the end, what was still waited for: no log. */
+static void say_unborn(struct top *t)
+{
+	for (size_t i = 0; i < t->nborn; i++) {
+		struct top_born *b = &t->born[i];
+		if (!b->said && input_unborn(b->path, b->named))
+			say_no_log(t, b);
+		free(b->path);
+	}
+	free(t->born);
 }
 
 static int scan_one(const char *path, int named, void *arg)
@@ -212,30 +288,25 @@ static int scan_one(const char *path, int named, void *arg)
 	struct top *t = sc->t;
 	struct stat st;
 	struct input *in;
-	char *msgs;
-	if (stat(path, &st) != 0) {
-		if (named && sc->initial) {
-			cli_error("top", "%s: %s", path, strerror(errno));
-			t->problems++;
-		}
+	int skipped;
+	if (stat(path, &st) == 0) {
+		if (sc->held && S_ISREG(st.st_mode) && was_log(t, path, &st))
+			*sc->held |= 1;
+		if (!S_ISREG(st.st_mode) || known(t, path, &st))
+			return 0;   /* no file, or one seen already */
+	}
+	if (waited_for(t, path, named, sc) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (!(in = input_open("top", path, named, &skipped))) {
+		add_dead(t, path, &st, 0);
+		if (!skipped)
+			problem(t, sc->held);
 		return 0;
 	}
-	if (!S_ISREG(st.st_mode) || known(t, path, &st))
-		return 0;
-	if (!(in = open_quietly(path, named, &msgs))) {
-		/* perhaps a log being created: said only when it is still no log
-		 * at the last try */
-		add_dead(t, path, &st, 1);
-		if (known(t, path, &st) && *msgs) {
-			fputs(msgs, CLI_ERR);
-			t->problems++;
-		}
-		free(msgs);
-		return 0;
-	}
-	free(msgs);
+	if (sc->held)
+		*sc->held |= 1;
 	if (!input_writer_alive(in)) {
-		add_dead(t, path, &st, DEAD_FINAL);
+		add_dead(t, path, &st, 1);
 		input_close(in);
 		return 0;
 	}
@@ -259,7 +330,7 @@ static void walk(struct scan *sc, char *path)
  * now on (later ones from their first entry). */
 static void scan(struct top *t, int initial, uint64_t now)
 {
-	struct scan sc = { t, initial, now, NULL };
+	struct scan sc = { t, initial, now, NULL, NULL };
 	struct roots roots;
 	char *msgs = NULL;
 	size_t len = 0;
@@ -267,8 +338,11 @@ static void scan(struct top *t, int initial, uint64_t now)
 	if (!t->batch && !(cli_err = open_memstream(&msgs, &len)))
 		abort();
 	if (t->npaths) {
-		for (int i = 0; i < t->npaths; i++)
+		for (int i = 0; i < t->npaths; i++) {
+			sc.held = &t->held[i];
 			walk(&sc, t->paths[i]);
+		}
+		sc.held = NULL;
 	} else {
 		roots_default(&roots, 1);
 		input_skip_denied = 1;   /* a root this user may not read is not theirs */
@@ -301,7 +375,7 @@ static void drop_ended(struct top *t)
 			continue;
 		}
 		if (stat(l->f.in->path, &st) == 0 && st.st_dev == l->dev && st.st_ino == l->ino)
-			add_dead(t, l->f.in->path, &st, DEAD_FINAL);
+			add_dead(t, l->f.in->path, &st, 1);
 		if (t->focus == l)
 			t->focus = NULL;
 		toplog_close(l);
@@ -403,9 +477,16 @@ int cmd_top(int argc, char **argv)
 	follow_catch_signals(&stopped);
 	if (!t.batch && topscreen_begin(&t) < 0)
 		return EXIT_USAGE;
+	if (!(t.held = calloc(t.npaths ? (size_t)t.npaths : 1, 1)))
+		abort();
 	run(&t);
 	if (!t.batch)
 		topscreen_end();
+	say_unborn(&t);
+	/* a path that held no log all along (and said no problem) */
+	for (int i = 0; i < t.npaths; i++)
+		t.problems += input_none("top", t.paths[i], t.held[i] & 1, t.held[i] & 2);
+	free(t.held);
 	for (size_t i = 0; i < t.nlogs; i++)
 		toplog_close(t.logs[i]);
 	for (size_t i = 0; i < t.ndead; i++)

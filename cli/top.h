@@ -12,12 +12,22 @@
 /* The batch formats: view.h's FMT_TEXT, FMT_CSV and FMT_JSON, and this. */
 enum { TOP_FMT_OPENMETRICS = FMT_JSON + 1 };
 
-/* A file found with no running writer, or that is no log (yet). */
+/* A file found with no running writer, or that is no log: not opened again. */
 struct top_dead {
 	char *path;
 	dev_t dev;
 	ino_t ino;
-	int tries;                   /* refreshes it was tried at (a log's end: many) */
+	int log;                     /* a log whose writer ended (1), or no log (0) */
+};
+
+/* A path that may be a log being born (input_unborn()): waited for, up to
+ * INPUT_BIRTH_NS, and said once if it is still no log by then. */
+struct top_born {
+	char *path;
+	uint64_t since;              /* follow_now() when it was first found so */
+	int named;                   /* the user named it (a walk did not find it) */
+	unsigned char *held;         /* the held byte of the path it is under, or NULL */
+	int said;                    /* it was said to be no log (a problem) */
 };
 
 struct top {
@@ -31,11 +41,16 @@ struct top {
 	int group;                   /* TOP_BY_* */
 	char **paths;                /* what to watch: files and directories */
 	int npaths;
+	unsigned char *held;         /* per path: a log was found under it (1), or a
+				      * problem said of it (2); neither by the end,
+				      * "PATH: no logs" */
 	/* the logs */
 	struct top_log **logs;
 	size_t nlogs;
-	struct top_dead *dead;       /* files not to open again (or not yet) */
+	struct top_dead *dead;       /* files not to open again */
 	size_t ndead;
+	struct top_born *born;       /* paths that may be logs being born */
+	size_t nborn;
 	int problems;                /* paths missing, files that stayed no log: exit 2 */
 	/* the refreshes */
 	uint64_t refreshes;          /* done so far */

@@ -58,12 +58,14 @@ int view_parse(struct view *v, const char *cmd, const char *usage,
 		}
 		switch (view_option(v, c, optarg, &why)) {
 		case 1: continue;
-		case -1: return cli_usage_error(cmd, usage, why);
+		case -1: return cli_usage_error(cmd, why);
 		}
-		return cli_bad_option(cmd, usage, argv, c);
+		return cli_bad_option(cmd, argv, c);
 	}
+	if (window_check(&v->w, &why) < 0)
+		return cli_usage_error(cmd, why);
 	if (optind == argc)
-		return cli_usage_error(cmd, usage, "missing input");
+		return cli_usage_error(cmd, "missing input");
 	return -1;
 }
 
@@ -100,13 +102,28 @@ static int64_t time_of(const struct view *v, const struct input *in, uint64_t ts
 	return (int64_t)(tsc - t0);
 }
 
+/* Time T in the unit of the bare-number bounds (wall: Unix seconds). */
+static double unit_of(const struct view *v, int64_t t)
+{
+	return v->time == TIME_WALL ? (double)t / 1e9 : (double)t;
+}
+
+/* Is time T before a bare-number --from, or after a bare-number --to? */
+static int before_from(const struct view *v, int64_t t)
+{
+	return v->w.from.kind == W_UNIT && unit_of(v, t) < v->w.from.unit;
+}
+
+static int after_to(const struct view *v, int64_t t)
+{
+	return v->w.to.kind == W_UNIT && unit_of(v, t) > v->w.to.unit;
+}
+
 /* Do the bare-number bounds, in the --time unit (wall: Unix seconds),
  * keep time T? The other forms are in the input's span. */
 static int in_window(const struct view *v, int64_t t)
 {
-	double x = v->time == TIME_WALL ? (double)t / 1e9 : (double)t;
-	return (v->w.from.kind != W_UNIT || x >= v->w.from.unit) &&
-	       (v->w.to.kind != W_UNIT || x <= v->w.to.unit);
+	return !before_from(v, t) && !after_to(v, t);
 }
 
 /* Argument I of E, a whole number or a double, for text and CSV. */
@@ -283,6 +300,39 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	out_char('\n');
 }
 
+/* T, a time of time_of(), as a bare number in V's unit (wall: seconds). */
+static void unit_text(const struct view *v, int64_t t, char *buf, size_t size)
+{
+	if (v->time == TIME_WALL)
+		snprintf(buf, size, "%s%lld.%09lld", t < 0 ? "-" : "", llabs(t / 1000000000),
+			 llabs(t % 1000000000));
+	else
+		snprintf(buf, size, "%lld", (long long)t);
+}
+
+/* At IN's first entry E (T0 as for view_entry): marks IN when its bare-number
+ * bounds, in the --time unit, hold none of its entries, with its span in
+ * that unit (window_begin() judges the other forms). */
+static void place_units(const struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
+{
+	static const char *const unit[] = { "cycles", "ns", "Unix seconds" };
+	tl_entry newest;
+	int64_t first, last;
+	char a[48], b[48];
+	if ((v->w.from.kind != W_UNIT && v->w.to.kind != W_UNIT) || in->span_bad ||
+	    !tl_reader_newest(in->r, &newest) || newest.tsc < e->tsc)
+		return;
+	first = time_of(v, in, e->tsc, t0);
+	last = time_of(v, in, newest.tsc, t0);
+	/* the newest before --from, or the first after --to */
+	if (before_from(v, last) || after_to(v, first)) {
+		in->window_empty = 1;
+		unit_text(v, first, a, sizeof a);
+		unit_text(v, last, b, sizeof b);
+		snprintf(in->window_span, sizeof in->window_span, "%s to %s %s", a, b, unit[v->time]);
+	}
+}
+
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	      const tl_def **evp, int64_t *tp)
 {
@@ -290,8 +340,15 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	int64_t t;
 	if (v->limit && v->printed >= v->limit)
 		return -1;
-	if (v->filtered && !window_take(&v->w, in, e, v->cmd ? v->cmd : "dump"))
+	if (v->filtered && !in->span_set) {
+		int kept = window_take(&v->w, in, e, v->cmd ? v->cmd : "dump");
+		if (!in->window_empty)
+			place_units(v, in, e, t0);
+		if (!kept)
+			return 0;
+	} else if (v->filtered && !window_take(&v->w, in, e, v->cmd ? v->cmd : "dump")) {
 		return 0;
+	}
 	ev = input_event(in, e->msgid);
 	t = time_of(v, in, e->tsc, t0);
 	if (!in_window(v, t))

@@ -39,10 +39,11 @@ struct view {
 #define VIEW_USAGE                                                                  \
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"    \
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n" \
-	WINDOW_USAGE_BARE("in the --time unit; wall: Unix seconds")                       \
+	WINDOW_USAGE_FROM(WINDOW_FROM_TIME_UNIT)                                          \
 	"   -l, --limit N       stop after N entries\n"                                 \
 	"       --follow        go on printing entries as they are written, until the\n" \
-	"                       writers' processes end (or SIGINT, or --limit)\n"
+	"                       writers' processes end (or SIGINT, or --limit); a log\n" \
+	"                       being created is waited for, up to 2 s\n"
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
 int view_format(const char *arg, int *format, const char **why);

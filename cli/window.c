@@ -88,6 +88,7 @@ int window_bound(const char *s, struct bound *b)
 	char *end;
 	uint64_t ns;
 	memset(b, 0, sizeof *b);
+	b->text = s;
 	if (iso8601(s, &b->v) == 0)
 		return b->kind = W_WALL, 0;
 	if (window_duration(s, &ns) == 0) {
@@ -105,15 +106,18 @@ int window_option(struct window *w, int c, const char *arg, const char **why)
 	switch (c) {
 	case 'F':
 	case 'T':
-		if (window_bound(arg, c == 'F' ? &w->from : &w->to) < 0)
-			return *why = c == 'F' ? "--from takes cycles, a duration (1.5s) or a wall "
-						 "time (2026-11-23T14:10:12Z)"
-					       : "--to takes cycles, a duration (1.5s) or a wall "
-						 "time (2026-11-23T14:10:12Z)", -1;
+		if (window_bound(arg, c == 'F' ? &w->from : &w->to) < 0) {
+			static char msg[128];
+			snprintf(msg, sizeof msg, "%s takes %s, a duration (1.5s) or a wall time "
+				 "(2026-11-23T14:10:12Z)", c == 'F' ? "--from" : "--to",
+				 w->unit_elsewhere ? "a number in the --time unit" : "cycles");
+			return *why = msg, -1;
+		}
 		return 1;
 	case 'L':
 		if (window_duration(arg, &w->last_ns) < 0)
 			return *why = "--last takes a duration, e.g. 10s or 500ms", -1;
+		w->last_text = arg;
 		return 1;
 	case 'e':
 		w->glob = arg;
@@ -129,6 +133,23 @@ int window_option(struct window *w, int c, const char *arg, const char **why)
 		return parse_list(arg, w->numas) ? (*why = "--numa takes a list like 0,1", -1) : 1;
 	}
 	return 0;
+}
+
+/* Bound B's place in its own form (for two bounds of one kind). */
+static long double place(const struct bound *b)
+{
+	return b->kind == W_UNIT ? (long double)b->unit : (long double)b->v;
+}
+
+int window_check(const struct window *w, const char **why)
+{
+	static char msg[256];
+	if (w->from.kind == W_NONE || w->from.kind != w->to.kind ||
+	    place(&w->from) <= place(&w->to))
+		return 0;
+	snprintf(msg, sizeof msg, "--from %s is after --to %s: the window holds nothing",
+		 w->from.text, w->to.text);
+	return *why = msg, -1;
 }
 
 int window_timed(const struct window *w)
@@ -207,6 +228,111 @@ void window_describe(const struct window *w, char *buf, size_t size)
 		describe_set("--cpu", w->cpus, buf, size, &len);
 	if (w->by_numa)
 		describe_set("--numa", w->numas, buf, size, &len);
+}
+
+/* ---- saying what a window held ------------------------------------------- */
+
+/* NS as seconds, without trailing zeros: "0s", "2.5s", "2.399999999s". */
+static void seconds(char *buf, size_t size, uint64_t ns)
+{
+	int n = snprintf(buf, size, "%llu.%09llu", (unsigned long long)(ns / 1000000000),
+			 (unsigned long long)(ns % 1000000000));
+	while (n > 0 && (size_t)n < size && buf[n - 1] == '0')
+		n--;
+	if (n > 0 && (size_t)n < size && buf[n - 1] == '.')
+		n--;
+	snprintf(buf + n, size - (size_t)n, "s");
+}
+
+void window_place_span(struct input *in, int kind, uint64_t first, uint64_t newest)
+{
+	char a[48], b[48];
+	if (kind == W_WALL) {
+		tl_format_wall(a, sizeof a, tl_wall_ns(&in->info, first));
+		tl_format_wall(b, sizeof b, tl_wall_ns(&in->info, newest));
+		snprintf(in->window_span, sizeof in->window_span, "%s to %s", a, b);
+	} else if (kind == W_NS) {
+		seconds(b, sizeof b, tl_ticks_to_ns(newest - first, in->info.tsc_hz));
+		snprintf(in->window_span, sizeof in->window_span, "0s to %s", b);
+	} else {
+		snprintf(in->window_span, sizeof in->window_span, "0 to %llu cycles",
+			 (unsigned long long)(newest - first));
+	}
+}
+
+/* Is bound B placed by window_begin() (not left to the caller's unit)? */
+static int placed(const struct window *w, const struct bound *b)
+{
+	return b->kind != W_NONE && !(b->kind == W_UNIT && w->unit_elsewhere);
+}
+
+/* Marks IN when S, W's span of it, holds none of its entries, T0 to MAX;
+ * its span then in the form of W's first bound placed here. */
+static void mark_empty(const struct window *w, struct input *in, uint64_t t0, uint64_t max,
+		       const struct span *s)
+{
+	int kind = placed(w, &w->from) ? w->from.kind : placed(w, &w->to) ? w->to.kind : W_NS;
+	if (!placed(w, &w->from) && !placed(w, &w->to) && !w->last_ns)
+		return;   /* the caller's own unit: its to judge */
+	if (s->lo > s->hi || s->lo > max || s->hi < t0) {
+		in->window_empty = 1;
+		window_place_span(in, kind, t0, max);
+	}
+}
+
+int window_missed(const struct window *w, const struct input *in, const char *cmd, char **line)
+{
+	char when[256] = "";
+	int n = 0;
+	if (!window_timed(w) || !in->span_set || in->span_bad)
+		return -1;
+	if (!in->window_empty)
+		return 0;
+	if (w->from.kind != W_NONE && w->to.kind != W_NONE)
+		n = snprintf(when, sizeof when, " between %s and %s", w->from.text, w->to.text);
+	else if (w->from.kind != W_NONE)
+		n = snprintf(when, sizeof when, " at or after %s", w->from.text);
+	else if (w->to.kind != W_NONE)
+		n = snprintf(when, sizeof when, " at or before %s", w->to.text);
+	if (w->last_ns && n >= 0 && (size_t)n < sizeof when)
+		snprintf(when + n, sizeof when - (size_t)n, " in the last %s", w->last_text);
+	if (asprintf(line, "timeline %s: no entries%s; %s spans %s\n", cmd, when, in->path,
+		     in->window_span) < 0)
+		abort();
+	return 1;
+}
+
+void window_misses_count(struct window_misses *m, int missed, const char *line)
+{
+	size_t n;
+	if (missed == 0)
+		m->hits++;
+	if (missed != 1)
+		return;
+	n = strlen(line);
+	if (!(m->lines = realloc(m->lines, m->len + n + 1)))
+		abort();
+	memcpy(m->lines + m->len, line, n + 1);
+	m->len += n;
+}
+
+void window_misses_add(struct window_misses *m, const struct window *w, const struct input *in,
+		       const char *cmd)
+{
+	char *line = NULL;
+	int missed = window_missed(w, in, cmd, &line);
+	window_misses_count(m, missed, line);
+	free(line);
+}
+
+int window_misses_end(struct window_misses *m)
+{
+	int missed = !m->hits && m->len;
+	if (missed)
+		fputs(m->lines, CLI_ERR);
+	free(m->lines);
+	memset(m, 0, sizeof *m);
+	return missed;
 }
 
 /* ---- resolving ------------------------------------------------------------ */
@@ -312,6 +438,7 @@ int window_begin(const struct window *w, struct input *in, uint64_t t0, struct s
 		if (newest.tsc >= t0 && narrow(&b, 0, 1, in, t0, max, s, cmd) < 0)
 			return -1;
 	}
+	mark_empty(w, in, t0, max, s);
 	return 0;
 }
 

@@ -16,11 +16,13 @@ struct bound {
 	double unit;                 /* W_UNIT: the number */
 	int64_t v;                   /* W_TICKS: ticks and W_NS: ns since the log's first
 				      * entry; W_WALL: ns since the epoch */
+	const char *text;            /* as given, for messages */
 };
 
 struct window {
 	struct bound from, to;
 	uint64_t last_ns;            /* --last, 0: none */
+	const char *last_text;       /* --last as given */
 	const char *glob, *app;      /* --event, --app: fnmatch patterns */
 	uint64_t cpus[64], numas[64];/* --cpu, --numa bit sets */
 	int by_cpu, by_numa;
@@ -38,19 +40,27 @@ struct window {
 	{ "cpu", required_argument, NULL, 'c' },                  \
 	{ "numa", required_argument, NULL, 'n' }
 #define WINDOW_SHORT "F:T:L:e:c:n:"
-/* The usage lines; BARE says what a bare number is. */
-#define WINDOW_USAGE_BARE(BARE)                                                             \
-	"       --from T        only entries at or after T: a bare number\n"                \
-	"                       (" BARE "), a duration since the\n"                        \
-	"                       log's first entry (250ms, 1.5s, 90ns) or a wall time\n"    \
-	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"      \
+/* The usage lines, FROM the --from line saying what a bare number is:
+ * cycles (WINDOW_FROM_CYCLES), or the --time unit of dump and merge. */
+#define WINDOW_FROM_CYCLES                                                                  \
+	"       --from T        only entries at or after T: a number of cycles since\n"     \
+	"                       the log's first entry, a duration since it (250ms,\n"      \
+	"                       1.5s, 90ns) or a wall time (2026-11-23T14:10:12Z,\n"       \
+	"                       fraction and zone optional)\n"
+#define WINDOW_FROM_TIME_UNIT                                                               \
+	"       --from T        only entries at or after T: a number in the --time\n"      \
+	"                       unit (wall: Unix seconds), a duration since the log's\n"   \
+	"                       first entry (250ms, 1.5s, 90ns) or a wall time\n"          \
+	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"
+#define WINDOW_USAGE_FROM(FROM)                                                             \
+	FROM                                                                                \
 	"       --to T          only entries at or before T, the same forms\n"              \
 	"       --last D        only the last D (10s, 500ms) of each log\n"                 \
 	"   -e, --event GLOB    only events whose category.name matches GLOB\n"            \
 	"       --app GLOB      only events of apps matching GLOB (app=NAME)\n"            \
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"                             \
 	"   -n, --numa LIST     only these NUMA nodes\n"
-#define WINDOW_USAGE WINDOW_USAGE_BARE("cycles")
+#define WINDOW_USAGE WINDOW_USAGE_FROM(WINDOW_FROM_CYCLES)
 
 /* Parses the time bound S into *B; -1 if it is none of the forms. */
 int window_bound(const char *s, struct bound *b);
@@ -61,6 +71,11 @@ int window_duration(const char *s, uint64_t *ns);
 /* Handles option C with ARG if it is a window option: 1 handled, 0 not one
  * of them, -1 with *WHY set for a bad value. */
 int window_option(struct window *w, int c, const char *arg, const char **why);
+
+/* Checks W once its options are parsed: a --from after its --to (of one
+ * form: both cycles, both durations or both wall times) would keep
+ * nothing. Returns 0, or -1 with *WHY set, for a usage error. */
+int window_check(const struct window *w, const char **why);
 
 /* Whether W restricts time at all (so a command can skip the work). */
 int window_timed(const struct window *w);
@@ -84,6 +99,42 @@ int window_begin(const struct window *w, struct input *in, uint64_t t0, struct s
  * is reported once as CMD, marked span_bad for input_report_damage(), and
  * keeps nothing), then window_keep(). */
 int window_take(const struct window *w, struct input *in, const tl_entry *e, const char *cmd);
+
+/* After log IN was read through window W (window_take(), or a caller that
+ * placed the window itself and set IN's window_empty): 1 when W's time
+ * bounds held none of the log's entries, with the line saying so in
+ * *LINE (malloc'd): "timeline CMD: no entries between FROM and TO; LOG
+ * spans A to B", FROM and TO as given and the log's span in the form of
+ * the bound (window_place_span()); 0 when they held some; -1 when there
+ * is nothing to say (no time bound, no entry read, or a bound the log
+ * could not place, reported already). */
+int window_missed(const struct window *w, const struct input *in, const char *cmd, char **line);
+
+/* What the time window kept of the logs under one input path: the lines
+ * of those it kept nothing of, until it is known whether any kept some. */
+struct window_misses {
+	char *lines;                 /* window_missed()'s lines, one after another */
+	size_t len;
+	unsigned hits;               /* logs the window kept entries of */
+};
+
+/* Counts into M a log that MISSED (window_missed()'s answer, its LINE). */
+void window_misses_count(struct window_misses *m, int missed, const char *line);
+
+/* Counts log IN, read through W, into M (window_missed()). */
+void window_misses_add(struct window_misses *m, const struct window *w, const struct input *in,
+		       const char *cmd);
+
+/* At the end of one input path: when the window kept nothing of any of
+ * its logs, prints their lines to CLI_ERR and returns 1 (a problem: the
+ * path gave nothing to read), else 0. M is emptied for the next path. */
+int window_misses_end(struct window_misses *m);
+
+/* Writes the span of IN's entries, FIRST to NEWEST (timestamps), into IN's
+ * window_span in the form a bound of KIND is written: wall times as `dump
+ * --time wall` prints them, durations as seconds since the log's first
+ * entry ("0s to 2.5s"), cycles since it ("0 to 5000 cycles"). */
+void window_place_span(struct input *in, int kind, uint64_t first, uint64_t newest);
 
 /* Does W keep definition D (--event and --app)? Cached on its struct shown. */
 int window_def_kept(const struct window *w, const tl_def *d);

@@ -60,6 +60,17 @@ static int open_own_dir(int dirfd, const char *name, const char *shown, tl_error
 	return fd;
 }
 
+/* The length of directory DIR without its trailing slashes (0 for "/"), to
+ * join it to a name without "//" ($TIMELINE_ROOT=/run/tl/ gives
+ * /run/tl/<pid>, not /run/tl//<pid>). */
+static int dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
+
 /* Tries ROOT as the log root: ROOT and ROOT/<pid> are ours. */
 static int try_root(const char *root, const char *name, char *buf, size_t size, tl_error *err)
 {
@@ -69,7 +80,7 @@ static int try_root(const char *root, const char *name, char *buf, size_t size, 
 	if (rootfd < 0)
 		return rootfd;
 	snprintf(pid, sizeof pid, "%ld", (long)getpid());
-	snprintf(shown, sizeof shown, "%s/%s", root, pid);
+	snprintf(shown, sizeof shown, "%.*s/%s", dir_len(root), root, pid);
 	pidfd = open_own_dir(rootfd, pid, shown, err);
 	close(rootfd);
 	if (pidfd < 0)
@@ -111,7 +122,7 @@ int tl_default_path(const char *log_name, char *buf, size_t size, tl_error *err)
 	if (rc == TL_OK || !permission_problem(&e))
 		goto done;
 	if (xdg && *xdg) {
-		snprintf(root, sizeof root, "%s/timeline", xdg);
+		snprintf(root, sizeof root, "%.*s/timeline", dir_len(xdg), xdg);
 		rc = try_root(root, name, buf, size, &e);
 		if (rc == TL_OK || !permission_problem(&e))
 			goto done;

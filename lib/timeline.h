@@ -165,8 +165,8 @@ void tl_breath(tl_log *log);
  * @return TL_OK, or TL_E_INVAL for a rate above 10 or the disabled log. */
 int tl_set_rate(tl_log *log, unsigned rate);
 
-/* The rate scale in words, the same for the library, `timeline rate`, `ls`
- * and the demo engine: "all" (1: every event of rate 1 to 9 is logged),
+/* The rate scale in words, the same for the library, the demo engine and
+ * every place `timeline` shows a rate (rate, info, ls, top, their JSON): "all" (1: every event of rate 1 to 9 is logged),
  * "1".."9" (events of that rate and above), "off" (TL_RATE_OFF: nothing)
  * and "auto" (TL_RATE_AUTO: a rate drawn every breath, Snabb's way).
  * @return the rate for tl_set_rate(), or -1 for anything else. */

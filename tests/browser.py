@@ -15,9 +15,12 @@ and checks them as a person would see them. For each page:
 
 It saves a PNG per section (PAGE-SECTION.png) in --out, and with --time
 prints how long the page took to load and to paint its first frame after
-the load. Exits 1 on a failed check (each printed), 2 on bad usage.
+the load. With --verdicts it checks nothing and prints, for each table
+cell of a diff verdict, its word, class and the colour, weight and style
+the browser computed for it. Exits 1 on a failed check (each printed), 2
+on bad usage.
 
-usage: browser.py [--chromium PATH] [--out DIR] [--time] [--runs N] PAGE.html...
+usage: browser.py [--chromium PATH] [--out DIR] [--time] [--runs N] [--verdicts] PAGE.html...
 """
 import base64
 import fcntl
@@ -218,6 +221,22 @@ LOADERS = r"""[...document.querySelectorAll(
   .filter(e => !/^data:/.test(e.getAttribute('href') || e.getAttribute('src') || ''))
   .map(e => e.outerHTML.slice(0, 100))"""
 
+# The cells of the verdicts' column of each table, as the browser shows them.
+VERDICTS = r"""[...document.querySelectorAll('table')].flatMap(t => {
+  const k = [...t.querySelectorAll('th')].findIndex(h => h.textContent == 'verdict');
+  return k < 0 ? [] : [...t.querySelectorAll('tbody tr')].map(r => r.children[k]).map(td => {
+    const s = getComputedStyle(td);
+    return [td.textContent, td.className, s.color, s.fontWeight, s.fontStyle].join(' | ');
+  });
+})"""
+
+
+def print_verdicts(chrome, page):
+    load(chrome, page)
+    for v in chrome.evaluate(VERDICTS):
+        print(v)
+
+
 # A frame painted after the load: milliseconds since the navigation began.
 PAINTED = """new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r({
   load: performance.getEntriesByType('navigation')[0].loadEventEnd,
@@ -325,7 +344,7 @@ def time_page(chrome, page, runs):
 
 
 def main(argv):
-    chromium, out, timing, runs, pages = "chromium", None, False, 0, []
+    chromium, out, timing, runs, verdicts, pages = "chromium", None, False, 0, False, []
     i = 1
     while i < len(argv):
         a = argv[i]
@@ -340,6 +359,8 @@ def main(argv):
             continue
         if a == "--time":
             timing = True
+        elif a == "--verdicts":
+            verdicts = True
         elif a.startswith("-"):
             print(__doc__.strip().splitlines()[-1], file=sys.stderr)
             return 2
@@ -355,9 +376,12 @@ def main(argv):
         return 1
     chrome = Chromium(shutil.which(chromium))
     try:
-        if runs:
+        if runs or verdicts:
             for page in pages:
-                time_page(chrome, page, runs)
+                if runs:
+                    time_page(chrome, page, runs)
+                else:
+                    print_verdicts(chrome, page)
             return 0
         failed = sum(len(check_page(chrome, page, out, timing)) for page in pages)
     finally:

@@ -12,6 +12,9 @@
 #include <unistd.h>
 #include "util.h"
 
+/* The line after a usage error's reason. */
+static const char gen_see[] = "see 'timeline gen --help'\n";
+
 static const char gen_usage[] =
 	"usage: timeline gen [-o FILE] [--prefix NAME] EVENTS-FILE\n"
 	"\n"
@@ -299,6 +302,39 @@ START_TEST(test_unknown_command_exits_2_with_exact_message)
 }
 END_TEST
 
+/* Every command: a wrong option is its one reason line and the line saying
+ * where the usage is, exit 2, nothing on stdout (as git and perf answer;
+ * the usage itself is 20 to 54 lines that hide the reason); --help still
+ * prints the whole usage on stdout, exit 0. */
+START_TEST(test_every_usage_error_is_its_reason_and_where_the_usage_is)
+{
+	static const char *const cmds[] = { "copy", "diff", "dump", "export", "gc", "gen", "info",
+					    "ls", "merge", "rate", "report", "stats", "top" };
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char *args = xasprintf("%s --no-such-option x", cmds[i]), *out, *err, *want, *head;
+		want = xasprintf("timeline %s: unknown option '--no-such-option'\n"
+				 "see 'timeline %s --help'\n", cmds[i], cmds[i]);
+		ck_assert_int_eq(tl(args, &out, &err), 2);
+		ck_assert_str_eq(err, want);
+		ck_assert_str_eq(out, "");
+		free(args);
+		free(out);
+		free(err);
+		free(want);
+		args = xasprintf("%s --help", cmds[i]);
+		head = xasprintf("usage: timeline %s ", cmds[i]);
+		ck_assert_int_eq(tl(args, &out, &err), 0);
+		ck_assert_msg(!strncmp(out, head, strlen(head)) && strchr(out, '\n') != strrchr(out, '\n'),
+			      "%s: %s", args, out);
+		ck_assert_str_eq(err, "");
+		free(args);
+		free(head);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 START_TEST(test_version_prints_library_and_file_format_versions)
 {
 	char *p = xasprintf("%s/v.timeline", dir), *want, *out, *err;
@@ -356,25 +392,25 @@ static void assert_usage_error(const char *args, const char *want)
 	free(err);
 }
 
-START_TEST(test_gen_without_file_prints_reason_then_usage_and_exits_2)
+START_TEST(test_gen_without_file_prints_reason_then_where_the_usage_is_and_exits_2)
 {
-	char *want = xasprintf("timeline gen: missing events file\n%s", gen_usage);
+	char *want = xasprintf("timeline gen: missing events file\n%s", gen_see);
 	assert_usage_error("gen", want);
 	free(want);
 }
 END_TEST
 
-START_TEST(test_gen_with_two_files_prints_reason_then_usage_and_exits_2)
+START_TEST(test_gen_with_two_files_prints_reason_then_where_the_usage_is_and_exits_2)
 {
-	char *want = xasprintf("timeline gen: too many arguments\n%s", gen_usage);
+	char *want = xasprintf("timeline gen: too many arguments\n%s", gen_see);
 	assert_usage_error("gen a.events b.events", want);
 	free(want);
 }
 END_TEST
 
-START_TEST(test_gen_bad_prefix_prints_reason_then_usage_and_exits_2)
+START_TEST(test_gen_bad_prefix_prints_reason_then_where_the_usage_is_and_exits_2)
 {
-	char *want = xasprintf("timeline gen: --prefix must be a C identifier\n%s", gen_usage);
+	char *want = xasprintf("timeline gen: --prefix must be a C identifier\n%s", gen_see);
 	assert_usage_error("gen --prefix 9x a.events", want);
 	assert_usage_error("gen -p a-b a.events", want);
 	free(want);
@@ -382,7 +418,8 @@ START_TEST(test_gen_bad_prefix_prints_reason_then_usage_and_exits_2)
 END_TEST
 
 /* `timeline ARGS` is a usage error whose reason is one line starting with
- * "timeline gen: " and naming the option as OPT or ALT, followed by the usage. */
+ * "timeline gen: " and naming the option as OPT or ALT, followed by the
+ * line saying where the usage is (not the usage itself). */
 static void assert_option_error(const char *args, const char *opt, const char *alt)
 {
 	char *out, *err, *nl;
@@ -393,12 +430,12 @@ static void assert_option_error(const char *args, const char *opt, const char *a
 	ck_assert_ptr_nonnull(nl);
 	*nl = '\0';
 	ck_assert_msg(strstr(err, opt) || strstr(err, alt), "reason '%s' does not name %s", err, opt);
-	ck_assert_str_eq(nl + 1, gen_usage);
+	ck_assert_str_eq(nl + 1, gen_see);
 	free(out);
 	free(err);
 }
 
-START_TEST(test_gen_unknown_option_prints_reason_then_usage_and_exits_2)
+START_TEST(test_gen_unknown_option_prints_reason_then_where_the_usage_is_and_exits_2)
 {
 	assert_option_error("gen --nosuch a.events", "'--nosuch'", "'--nosuch'");
 	assert_option_error("gen -q a.events", "'q'", "-q");
@@ -801,13 +838,13 @@ END_TEST
 
 START_TEST(test_gen_option_errors_are_exact)
 {
-	char *want = xasprintf("timeline gen: unknown option '--nosuch'\n%s", gen_usage);
+	char *want = xasprintf("timeline gen: unknown option '--nosuch'\n%s", gen_see);
 	assert_usage_error("gen --nosuch x.events", want);
 	free(want);
-	want = xasprintf("timeline gen: option '-o' requires an argument\n%s", gen_usage);
+	want = xasprintf("timeline gen: option '-o' requires an argument\n%s", gen_see);
 	assert_usage_error("gen x.events -o", want);
 	free(want);
-	want = xasprintf("timeline gen: unknown option '-z'\n%s", gen_usage);
+	want = xasprintf("timeline gen: unknown option '-z'\n%s", gen_see);
 	assert_usage_error("gen -z x.events", want);
 	free(want);
 }
@@ -815,7 +852,7 @@ END_TEST
 
 START_TEST(test_gen_long_option_with_unwanted_argument)
 {
-	char *want = xasprintf("timeline gen: option '--help' takes no argument\n%s", gen_usage);
+	char *want = xasprintf("timeline gen: option '--help' takes no argument\n%s", gen_see);
 	assert_usage_error("gen --help=3", want);
 	free(want);
 }
@@ -894,7 +931,7 @@ START_TEST(test_version_help_and_extra_arguments)
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl("version extra", &out, &err), 2);
-	ck_assert_str_eq(err, "timeline version: too many arguments\nusage: timeline version\n");
+	ck_assert_str_eq(err, "timeline version: too many arguments\nsee 'timeline version --help'\n");
 	free(out);
 	free(err);
 }
@@ -911,15 +948,16 @@ Suite *cli_suite(void)
 	tcase_add_test(c, test_no_command_prints_the_list_to_stderr_and_exits_2);
 	tcase_add_test(c, test_unknown_command_exits_2_with_exact_message);
 	tcase_add_test(c, test_version_prints_library_and_file_format_versions);
+	tcase_add_test(c, test_every_usage_error_is_its_reason_and_where_the_usage_is);
 	suite_add_tcase(s, c);
 
 	tcase_add_unchecked_fixture(g, fx_base_setup, fx_base_teardown);
 	tcase_add_checked_fixture(g, fx_setup, teardown);
 	tcase_add_test(g, test_gen_help_prints_usage_on_stdout_and_exits_0);
-	tcase_add_test(g, test_gen_without_file_prints_reason_then_usage_and_exits_2);
-	tcase_add_test(g, test_gen_with_two_files_prints_reason_then_usage_and_exits_2);
-	tcase_add_test(g, test_gen_bad_prefix_prints_reason_then_usage_and_exits_2);
-	tcase_add_test(g, test_gen_unknown_option_prints_reason_then_usage_and_exits_2);
+	tcase_add_test(g, test_gen_without_file_prints_reason_then_where_the_usage_is_and_exits_2);
+	tcase_add_test(g, test_gen_with_two_files_prints_reason_then_where_the_usage_is_and_exits_2);
+	tcase_add_test(g, test_gen_bad_prefix_prints_reason_then_where_the_usage_is_and_exits_2);
+	tcase_add_test(g, test_gen_unknown_option_prints_reason_then_where_the_usage_is_and_exits_2);
 	tcase_add_test(g, test_gen_option_without_its_argument_is_a_usage_error);
 	tcase_add_test(g, test_gen_of_missing_events_file_names_the_path);
 	tcase_add_test(g, test_gen_writes_the_header_to_the_output_file_only);

@@ -42,22 +42,45 @@ static void assert_open_fails(const char *path, const tl_options *o, int code, c
 	ck_assert_str_eq(err.msg, want);
 }
 
-START_TEST(test_default_path_is_root_pid_name_with_private_modes)
+/* Opens the default log with TIMELINE_ROOT = DIR/root and SLASHES after
+ * it; checks it is DIR/root/<pid>/eng.timeline, and its modes. Its pid
+ * directory's path goes to PIDDIR (4200 bytes), its path to WANT (4400). */
+static void assert_default_path(const char *slashes, char *piddir, char *want)
 {
-	char root[4096], want[4400], piddir[4200];
+	char root[4096];
 	tl_error err;
 	tl_log *log;
-	snprintf(root, sizeof root, "%s/root", dir);
+	snprintf(root, sizeof root, "%s/root%s", dir, slashes);
 	setenv("TIMELINE_ROOT", root, 1);
 	log = tl_open(NULL, &small, &err);
 	ck_assert_msg(log != NULL, "%s", err.msg);
-	snprintf(piddir, sizeof piddir, "%s/%ld", root, (long)getpid());
-	snprintf(want, sizeof want, "%s/eng.timeline", piddir);
+	snprintf(piddir, 4200, "%s/root/%ld", dir, (long)getpid());
+	snprintf(want, 4400, "%s/eng.timeline", piddir);
 	ck_assert_str_eq(tl_path(log), want);
-	ck_assert_uint_eq(mode_of(root), 0700);
+	ck_assert_uint_eq(mode_of(path_in(dir, "root")), 0700);
 	ck_assert_uint_eq(mode_of(piddir), 0700);
 	ck_assert_uint_eq(mode_of(want), 0600);
 	tl_close(log);
+}
+
+START_TEST(test_default_path_is_root_pid_name_with_private_modes)
+{
+	char want[4400], piddir[4200];
+	assert_default_path("", piddir, want);
+}
+END_TEST
+
+/* A root given with trailing slashes is joined without "//": the path of
+ * the log, and of the directory a message names, say it once. */
+START_TEST(test_default_path_under_a_root_with_trailing_slashes_has_no_double_slash)
+{
+	char want[4400], piddir[4200];
+	assert_default_path("//", piddir, want);
+	ck_assert_int_eq(unlink(want), 0);
+	ck_assert_int_eq(rmdir(piddir), 0);
+	ck_assert_int_eq(symlink(dir, piddir), 0);
+	snprintf(want, 4400, "%s: is a symbolic link; refusing to follow it", piddir);
+	assert_open_fails(NULL, &small, TL_E_SYMLINK, want);
 }
 END_TEST
 
@@ -458,6 +481,7 @@ Suite *create_suite(void)
 	tcase_add_test(t, test_a_second_default_open_in_one_thread_is_refused_and_the_first_log_kept);
 	tcase_add_test(t, test_each_thread_gets_its_own_default_log);
 	tcase_add_test(t, test_a_default_log_left_by_a_process_gone_is_replaced);
+	tcase_add_test(t, test_default_path_under_a_root_with_trailing_slashes_has_no_double_slash);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,13 +1,16 @@
 /* check_export.c: `timeline export` against the real tools: CTF read back
- * by babeltrace2 and compared with dump, Chrome JSON parsed by jq with the
- * fields each phase needs, spans nested per track, and CSV as dump's. */
+ * by babeltrace2 and compared with dump, each event with its writer's vpid,
+ * procname and hostname, Chrome JSON parsed by jq with the fields each
+ * phase needs, spans nested per track, and CSV as dump's. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "util.h"
 #include "../lib/format.h"
@@ -24,9 +27,9 @@ START_TEST(test_export_usage_errors_exit_2_with_a_reason)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char *cmd = xasprintf("cd %s && %s export %s", test_dir, timeline_bin(), bad[i].args), *err;
-		char *want = xasprintf("timeline export: %s\n", bad[i].why);
+		char *want = xasprintf("timeline export: %s\nsee 'timeline export --help'\n", bad[i].why);
 		ck_assert_int_eq(run(cmd, NULL, &err), 2);
-		ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s", bad[i].args, err);
+		ck_assert_msg(!strcmp(err, want), "%s: %s", bad[i].args, err);
 		free(cmd);
 		free(err);
 		free(want);
@@ -86,17 +89,21 @@ static int64_t wall0(const char *name)
 
 START_TEST(test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_values)
 {
-	char *out, *line, *save = NULL;
+	char *out, *line, *save = NULL, host[128] = "", *who;
 	int64_t w, n = 0;
 	small_log("a.timeline", 0);
 	w = wall0("a.timeline");
 	free(sh(0, "%s export -f ctf -o a.ctf a.timeline", timeline_bin()));
 	out = sh(0, "babeltrace2 --clock-seconds a.ctf");
+	/* whose: this test's process, which wrote the log */
+	gethostname(host, sizeof host - 1);
+	who = xasprintf("vpid = %d, procname = \"%s\", hostname = \"%s\"", (int)getpid(),
+			program_invocation_short_name, host);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
-		static const char *const tail[] = {
-			"app.push: { cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }",
-			"app.pushed: { cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }",
-			"app.pushed: { cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }",
+		const char *tail[] = {
+			test_str("app.push: { %s, cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }", who),
+			test_str("app.pushed: { %s, cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }", who),
+			test_str("app.pushed: { %s, cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }", who),
 		};
 		static const int64_t at[] = { 1000, 1500, 2250 };
 		char stamp[64];
@@ -108,6 +115,7 @@ START_TEST(test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_
 		ck_assert_msg(strstr(line, tail[n]) && !strcmp(strstr(line, tail[n]), tail[n]), "%s", line);
 	}
 	ck_assert_int_eq(n, 3);
+	free(who);
 	free(out);
 }
 END_TEST
@@ -158,6 +166,17 @@ static void clock_log(const char *name, uint64_t hz, const char *host, uint64_t 
 	patch(p, offsetof(struct tl_header, anchor_monotonic), &mono, 8);
 }
 
+/* Makes the header of the log NAME say that process PROCESS, pid PID,
+ * wrote it. */
+static void set_writer(const char *name, uint32_t pid, const char *process)
+{
+	char proc[64] = { 0 };
+	const char *p = path_in(test_dir, name);
+	snprintf(proc, sizeof proc, "%s", process);
+	patch(p, offsetof(struct tl_header, pid), &pid, sizeof pid);
+	patch(p, offsetof(struct tl_header, process), proc, sizeof proc);
+}
+
 /* What the header of the log NAME says (NAME: in the test's directory,
  * unless it starts with '/'). */
 static tl_info info_of(const char *name)
@@ -192,12 +211,18 @@ static const char *stamp(int64_t ns)
 	return buf;
 }
 
-/* The events clock_log() writes, as babeltrace2 prints them after the stamp. */
-static const char *const clock_tails[] = {
-	"app.push: { cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }",
-	"app.pushed: { cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }",
-	"app.pushed: { cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }",
-};
+/* Event K of those clock_log() writes, as babeltrace2 prints it after the
+ * stamp, written by "clock" (set_writer()), pid PID, on HOST. */
+static const char *clock_tail(int k, uint32_t pid, const char *host)
+{
+	static const char *const event[] = { "app.push", "app.pushed", "app.pushed" };
+	static const char *const where[] = { "cpu = 2, numa = 0, app = \"x\"", "cpu = 2, numa = 0, app = \"x\"",
+					     "cpu = 5, numa = 1, app = \"y\"" };
+	static const char *const args[] = { "inpackets = 7, inbytes = 700", "inpackets = 17, inbytes = 1700",
+					    "inpackets = 3, inbytes = 300" };
+	return test_str("%s: { vpid = %u, procname = \"clock\", hostname = \"%s\", %s }, { %s }", event[k],
+			pid, host, where[k], args[k]);
+}
 static const uint64_t clock_at[] = { 1000, 1500, 2250 };
 
 /* Checks `babeltrace2 --clock-seconds TRACE`: line k starts with the stamp
@@ -225,11 +250,13 @@ static void check_seconds(const char *trace, const int64_t *want, const char *co
 START_TEST(test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_anchor)
 {
 	int64_t want[3];
+	const char *tail[3];
 	tl_info in;
 	char *meta;
 	/* the anchor: tick 2.5e9 (1 s) at ...01.123456788 s: tick 0 at ...00.123456788 */
 	clock_log("a.timeline", 2500000000ull, "here", 2500000000ull, 1700000001123456788ull,
 		  2500000005ull);
+	set_writer("a.timeline", 4242, "clock");
 	in = info_of("a.timeline");
 	ck_assert_uint_eq(in.tsc_hz, 2500000000ull);
 	for (int k = 0; k < 3; k++)
@@ -241,9 +268,29 @@ START_TEST(test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_an
 	ck_assert_str_eq(meta, "\tname = \"tsc\";\n\tfreq = 2500000000;\n\toffset_s = 1700000000;\n"
 			       "\toffset = 308641970;\n");
 	free(meta);
-	check_seconds("a.ctf", want, clock_tails, 3);
+	/* one host: the trace's environment names it */
+	meta = sh(0, "sed -n '/^env {/,/^};/p' a.ctf/metadata");
+	ck_assert_str_eq(meta, "env {\n\thostname = \"here\";\n\ttracer_name = \"timeline\";\n};\n");
+	free(meta);
+	for (int k = 0; k < 3; k++)
+		tail[k] = clock_tail(k, 4242, "here");
+	check_seconds("a.ctf", want, tail, 3);
 }
 END_TEST
+
+/* Logs a.timeline and b.timeline of two hosts: a written by process PA,
+ * pid 4242, on alpha.example at 2.5 GHz, b by PB, pid 5353, on
+ * beta.example at 1 GHz, anchored at the same wall time, b's ticks 7000 s
+ * ahead of a's: their entries interleave. */
+static void two_hosts(const char *pa, const char *pb)
+{
+	clock_log("a.timeline", 2500000000ull, "alpha.example", 2500000000ull,
+		  1700000001123456788ull, 2500000005ull);
+	clock_log("b.timeline", 1000000000ull, "beta.example", 7000000000000ull,
+		  1700000001123456788ull, 7000000000000ull - 500);
+	set_writer("a.timeline", 4242, pa);
+	set_writer("b.timeline", 5353, pb);
+}
 
 /* Two hosts: no TSC in common, so the clock is wall nanoseconds, each
  * log's entries placed by its own anchor and frequency (2.5 GHz and 1 GHz),
@@ -258,10 +305,7 @@ START_TEST(test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its
 	const char *tail[6];
 	tl_info a, b;
 	char *meta;
-	clock_log("a.timeline", 2500000000ull, "alpha.example", 2500000000ull,
-		  1700000001123456788ull, 2500000005ull);
-	clock_log("b.timeline", 1000000000ull, "beta.example", 7000000000000ull,
-		  1700000001123456788ull, 7000000000000ull - 500);
+	two_hosts("clock", "clock");
 	a = info_of("a.timeline");
 	b = info_of("b.timeline");
 	for (int k = 0; k < 3; k++) {
@@ -277,9 +321,69 @@ START_TEST(test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its
 	free(meta);
 	for (int k = 0; k < 6; k++) {
 		want[k] = t[order[k]];
-		tail[k] = clock_tails[order[k] % 3];
+		tail[k] = order[k] < 3 ? clock_tail(order[k], 4242, "alpha.example")
+				       : clock_tail(order[k] - 3, 5353, "beta.example");
 	}
 	check_seconds("ab.ctf", want, tail, 6);
+}
+END_TEST
+
+/* Two processes of two hosts merged in one export: every event says whose
+ * it is in its context, as LTTng-UST's _vpid and _procname contexts do
+ * (Trace Compass keys its process views on context._vpid), with the host
+ * beside them; the trace's environment, one for the whole trace, names no
+ * host. babeltrace2's whole output, to the byte. */
+START_TEST(test_ctf_merged_export_says_each_events_vpid_procname_and_hostname)
+{
+	static const char want[] =
+		"[22:13:21.123457190] (+?.????????\?) app.push: { vpid = 4242, procname = \"engine\", "
+		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+		"[22:13:21.123457288] (+0.000000098) app.push: { vpid = 5353, procname = \"router\", "
+		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+		"[22:13:21.123457390] (+0.000000102) app.pushed: { vpid = 4242, procname = \"engine\", "
+		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+		"[22:13:21.123457690] (+0.000000300) app.pushed: { vpid = 4242, procname = \"engine\", "
+		"hostname = \"alpha.example\", cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n"
+		"[22:13:21.123457788] (+0.000000098) app.pushed: { vpid = 5353, procname = \"router\", "
+		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+		"[22:13:21.123458538] (+0.000000750) app.pushed: { vpid = 5353, procname = \"router\", "
+		"hostname = \"beta.example\", cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n";
+	char *out;
+	two_hosts("engine", "router");
+	free(sh(0, "%s export -f ctf -o ab.ctf a.timeline b.timeline", timeline_bin()));
+	out = sh(0, "TZ=UTC babeltrace2 ab.ctf");
+	ck_assert_str_eq(out, want);
+	free(out);
+	/* where: the stream's event context, the names Trace Compass reads
+	 * (context._vpid, context._procname) */
+	out = sh(0, "sed -n '/^\tevent.context/,/^\t};/p;/^env {/,/^};/p' ab.ctf/metadata");
+	ck_assert_str_eq(out, "env {\n\ttracer_name = \"timeline\";\n};\n"
+			      "\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tstring _procname;\n"
+			      "\t\tstring _hostname;\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
+			      "\t\tstring app;\n\t};\n");
+	free(out);
+}
+END_TEST
+
+/* A header's strings go into the metadata's TSDL escaped: a host name
+ * with a quote and a backslash (which broke it) reads back whole. */
+START_TEST(test_ctf_of_a_host_name_with_a_quote_and_a_backslash_reads_back)
+{
+	char host[128] = "quo\"te\\back", *out, *want;
+	small_log("a.timeline", 0);
+	patch(path_in(test_dir, "a.timeline"), offsetof(struct tl_header, host), host, sizeof host);
+	set_writer("a.timeline", 4242, "engine");
+	free(sh(0, "%s export -f ctf -o a.ctf a.timeline", timeline_bin()));
+	out = sh(0, "babeltrace2 a.ctf | cut -d' ' -f3-");
+	want = xasprintf("%s app.push: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n", host, host, host);
+	ck_assert_str_eq(out, want);
+	free(want);
+	free(out);
 }
 END_TEST
 
@@ -310,6 +414,15 @@ START_TEST(test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds)
 	ck_assert_int_eq(n, 2577);
 	ck_assert_uint_eq(last, 1035564565157ull);   /* 4.9 s later */
 	tl_reader_close(r);
+	free(out);
+	/* whose: Snabb's pid from a path as Snabb makes them, "snabb", no host */
+	ck_assert_int_eq(mkdir(path_in(test_dir, "4242"), 0700), 0);
+	unzstd(fx, path_in(test_dir, "4242/events.timeline"));
+	out = sh(0, "%s export -f ctf -o p.ctf 4242/events.timeline && TZ=UTC babeltrace2 p.ctf | head -1",
+		 timeline_bin());
+	ck_assert_str_eq(out, "[00:17:10.671027939] (+?.????????\?) engine.config_actions_computed: "
+			      "{ vpid = 4242, procname = \"snabb\", hostname = \"\", cpu = 1, numa = 0, "
+			      "app = \"\" }, { }\n");
 	free(out);
 	free(fx);
 }
@@ -594,16 +707,24 @@ START_TEST(test_export_with_a_bad_input_exports_the_rest_and_exits_2)
 }
 END_TEST
 
+static void teardown(void)
+{
+	test_kept_free();
+	test_dir_teardown();
+}
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
 	TCase *t = tcase_create("export");
-	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_checked_fixture(t, test_dir_setup, teardown);
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_export_usage_errors_exit_2_with_a_reason);
 	tcase_add_test(t, test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_values);
 	tcase_add_test(t, test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_anchor);
 	tcase_add_test(t, test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its_own_anchor);
+	tcase_add_test(t, test_ctf_merged_export_says_each_events_vpid_procname_and_hostname);
+	tcase_add_test(t, test_ctf_of_a_host_name_with_a_quote_and_a_backslash_reads_back);
 	tcase_add_test(t, test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds);
 	tcase_add_test(t, test_chrome_ts_plus_the_origin_is_each_entrys_wall_time);
 	tcase_add_test(t, test_chrome_ts_of_the_snabb_fixture_are_its_ticks_as_nanoseconds);

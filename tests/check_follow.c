@@ -6,13 +6,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +66,7 @@ static const char *P(const char *name)
 
 static void teardown(void)
 {
+	test_kept_free();
 	while (nowned)
 		free(owned[--nowned]);
 	test_dir_teardown();
@@ -740,11 +744,318 @@ START_TEST(test_merge_follow_holds_an_entry_100_ms_for_an_idle_live_log)
 }
 END_TEST
 
+/* ---- a log being born ----------------------------------------------------- */
+
+/* Starts a child that opens a log at PATH at once (manual clock), writes N
+ * entries at T0, T0 + 2, ... and ends; returns its pid. */
+static pid_t born_writer(const char *path, uint64_t n, uint64_t t0)
+{
+	pid_t parent = getpid(), pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		tl_options o = { .entries = 64, .strings_bytes = 4096, .name = "w",
+				 .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000 };
+		tl_log *log;
+		uint16_t id;
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent || !(log = tl_open(path, &o, NULL)) || tl_intern(log, DEF, &id, NULL))
+			_exit(1);
+		put_at(log, id, 0, n, t0, 2);
+		tl_close(log);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Waits for the writer PID, which must have succeeded. */
+static void writer_done(pid_t pid)
+{
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of S sorted, as one string: what merge --follow prints in an
+ * order its hold decides, to compare with a merge after the fact. */
+static char *sorted_lines(const char *s)
+{
+	char *copy = xasprintf("%s", s), *save = NULL, **v = NULL, *out;
+	size_t n = 0, len = strlen(s) + 1;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		ck_assert_ptr_nonnull(v = realloc(v, (n + 1) * sizeof *v));
+		v[n++] = l;
+	}
+	qsort(v, n, sizeof *v, by_string);
+	ck_assert_ptr_nonnull(out = calloc(1, len));
+	for (size_t i = 0; i < n; i++) {
+		strcat(out, v[i]);
+		strcat(out, "\n");
+	}
+	free(v);
+	free(copy);
+	return out;
+}
+
+/* Runs CMD, which must exit 0; returns its stdout. */
+static char *stdout_of(const char *cmd)
+{
+	char *out;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	return out;
+}
+
+/* TEXT with the label of pid FROM[i] made that of pid TO[i] (i = 0, 1):
+ * "[FROM]" becomes "[TO]". Caller frees. */
+static char *relabel(const char *text, const pid_t from[2], const pid_t to[2])
+{
+	char *s = xasprintf("%s", text);
+	for (int i = 0; i < 2; i++) {
+		char f[32], t[32], *p, *next;
+		snprintf(f, sizeof f, "[%d]", (int)from[i]);
+		snprintf(t, sizeof t, "[%d]", (int)to[i]);
+		for (size_t at = 0; (p = strstr(s + at, f)); free(s), s = next) {
+			next = xasprintf("%.*s%s%s", (int)(p - s), s, t, p + strlen(f));
+			at = (size_t)(p - s) + strlen(t);
+		}
+	}
+	return s;
+}
+
+/* What dump and merge print of a log A and of A and B after the fact:
+ * what their followers must have printed. */
+struct whole {
+	char *dump;                  /* dump A */
+	char *merge;                 /* merge A B, its lines sorted */
+	pid_t pid[2];                /* the writers of A and B */
+};
+
+/* Checks what dump --follow A (files IO[0], IO[1]) and merge --follow A B
+ * (IO[2], IO[3]) printed, A and B written by PID[0] and PID[1]: each log
+ * followed whole, and what W says of other logs of the same entries. */
+static void check_followed_whole(const char *a, const char *b, const pid_t pid[2],
+				 const struct whole *w, const char *const io[4])
+{
+	char *got = read_file(io[0], NULL), *want, *m1, *m2;
+	ck_assert_str_eq(got, w->dump);
+	free(got);
+	got = read_file(io[1], NULL);
+	want = followed("dump", a, 5, 0, 4, 5, 0);
+	ck_assert_str_eq(got, want);   /* no "bad magic", nor any other word */
+	free(got);
+	free(want);
+	got = read_file(io[2], NULL);
+	m1 = sorted_lines(got);
+	m2 = relabel(w->merge, w->pid, pid);
+	ck_assert_str_eq(m1, m2);   /* in the order of its hold, which depends on timing */
+	free(m1);
+	free(m2);
+	free(got);
+	got = read_file(io[3], NULL);
+	m1 = followed("merge", a, 5, 0, 4, 5, 0);
+	m2 = followed("merge", b, 5, 0, 4, 5, 0);
+	want = xasprintf("%s%s", m1, m2);
+	ck_assert_str_eq(got, want);
+	free(m1);
+	free(m2);
+	free(got);
+	free(want);
+}
+
+/* Waits until process PID sleeps in clock_nanosleep (/proc/PID/syscall):
+ * for a follower whose logs do not exist yet, only while it waits for them. */
+static void wait_sleeping(pid_t pid)
+{
+	char *f = xasprintf("/proc/%d/syscall", (int)pid), *s = NULL, want[32];
+	snprintf(want, sizeof want, "%ld ", (long)SYS_clock_nanosleep);
+	for (int k = 0; k < 20000; k++, free(s), s = NULL) {
+		if (!(s = read_file(f, NULL)) || !strncmp(s, want, strlen(want)))
+			break;   /* gone, or waiting */
+		usleep(1000);
+	}
+	ck_assert_msg(s && !strncmp(s, want, strlen(want)), "%d does not wait: %s", (int)pid, s ? s : "gone");
+	free(s);
+	free(f);
+}
+
+/* A follower started with its writer may find the path missing, the file
+ * empty, or its header not written yet: it waits for the log, whichever
+ * process runs first, and follows it whole. 50 times, dump --follow of one
+ * log and merge --follow of two, started before the writers (and seen to
+ * wait for their logs) half the times and after them the other half. */
+START_TEST(test_followers_started_with_their_writers_wait_for_the_logs_to_be_born)
+{
+	const char *io[4] = { P("d.out"), P("d.err"), P("m.out"), P("m.err") };
+	struct whole w = { NULL, NULL, { 0, 0 } };
+	for (int k = 0; k < 50; k++) {
+		char *a = xasprintf("%s/a%d.timeline", test_dir, k), *b = xasprintf("%s/b%d.timeline", test_dir, k);
+		char *dump = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), a, io[0], io[1]);
+		char *merge = xasprintf("exec '%s' merge --follow %s %s >%s 2>%s", timeline_bin(), a, b, io[2],
+					io[3]);
+		pid_t pid[2] = { 0, 0 }, d, m;
+		if (k % 2) {
+			pid[0] = born_writer(a, 5, 1000);
+			pid[1] = born_writer(b, 5, 1001);
+		}
+		d = spawn(dump);
+		m = spawn(merge);
+		if (!(k % 2)) {
+			wait_sleeping(d);
+			wait_sleeping(m);
+			pid[0] = born_writer(a, 5, 1000);
+			pid[1] = born_writer(b, 5, 1001);
+		}
+		writer_done(pid[0]);
+		writer_done(pid[1]);   /* their processes gone: the followers end */
+		ck_assert_int_eq(reap(d), 0);
+		ck_assert_int_eq(reap(m), 0);
+		if (!k) {   /* the same entries every time: read after the fact once */
+			char *merged = stdout_of(test_str("'%s' merge %s %s", timeline_bin(), a, b));
+			w.dump = stdout_of(test_str("'%s' dump %s", timeline_bin(), a));
+			w.merge = sorted_lines(merged);
+			memcpy(w.pid, pid, sizeof pid);
+			ck_assert_uint_eq(strlen(w.dump) && strlen(merged), 1);
+			free(merged);
+		}
+		check_followed_whole(a, b, pid, &w, io);
+		test_kept_free();
+		free(dump);
+		free(merge);
+		free(a);
+		free(b);
+	}
+	free(w.dump);
+	free(w.merge);
+}
+END_TEST
+
+/* Waits (up to 20 s) for the next IN_CLOSE_NOWRITE on the inotify
+ * descriptor FD: a reader of the file closed it. */
+static void next_close(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	struct inotify_event ev;
+	do {
+		ck_assert_msg(poll(&p, 1, 20000) == 1, "the follower did not read the file again");
+		ck_assert_int_eq(read(fd, &ev, sizeof ev), (ssize_t)sizeof ev);   /* no name: a file's watch */
+	} while (!(ev.mask & IN_CLOSE_NOWRITE));
+}
+
+/* Drops the events already queued on the inotify descriptor FD. */
+static void drain(int fd)
+{
+	struct inotify_event ev;
+	int fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	while (read(fd, &ev, sizeof ev) == (ssize_t)sizeof ev)
+		;
+	fcntl(fd, F_SETFL, fl);
+}
+
+/* A writer slow to write the header, made step by step: the follower CMD
+ * (its output to OUT and ERR) is seen (by inotify) to try the file empty,
+ * then sized and zero, before the log (IMAGE, SIZE bytes, a real one) is
+ * written into it, the magic last as the library stores it. Returns its
+ * exit status. */
+static int follow_a_slow_birth(const char *path, const char *cmd, const char *image, size_t size)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600), in = inotify_init1(IN_CLOEXEC);
+	unsigned char *map;
+	uint64_t magic;
+	pid_t f;
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(in, 0);
+	ck_assert_int_ge(inotify_add_watch(in, path, IN_CLOSE_NOWRITE), 0);
+	f = spawn(cmd);
+	next_close(in);   /* it read the empty file */
+	ck_assert_int_eq(ftruncate(fd, (off_t)size), 0);
+	drain(in);
+	next_close(in);
+	next_close(in);   /* it read the file sized: this read began after the first close */
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	memcpy(map + 8, image + 8, size - 8);
+	memcpy(&magic, image, 8);
+	__atomic_store_n((uint64_t *)map, magic, __ATOMIC_RELEASE);
+	munmap(map, size);
+	close(fd);
+	close(in);
+	return reap(f);
+}
+
+/* The file named, and found in a directory named: dump and merge. */
+START_TEST(test_followers_wait_for_a_header_written_late)
+{
+	const char *made = P("made.timeline"), *out = P("out"), *errp = P("err");
+	static const char *const cmds[] = { "dump", "merge", "dump" };
+	char *image, *want, *got;
+	size_t size;
+	writer_done(born_writer(made, 5, 1000));   /* a log, its writer gone */
+	image = read_file(made, &size);
+	for (int k = 0; k < 3; k++) {
+		const char *dir = test_str("%s/%d", test_dir, k), *p = test_str("%s/%s.timeline", dir, cmds[k]);
+		ck_assert_int_eq(mkdir(dir, 0700), 0);
+		ck_assert_int_eq(follow_a_slow_birth(p, test_str("exec '%s' %s --follow %s >%s 2>%s", timeline_bin(),
+								 cmds[k], k == 2 ? dir : p, out, errp),
+						     image, size), 0);
+		want = stdout_of(test_str("'%s' %s %s", timeline_bin(), cmds[k], p));
+		got = read_file(out, NULL);
+		ck_assert_str_eq(got, want);   /* every entry */
+		free(got);
+		free(want);
+		want = followed(cmds[k], p, 5, 0, 4, 5, 0);
+		got = read_file(errp, NULL);
+		ck_assert_str_eq(got, want);
+		free(got);
+		free(want);
+	}
+	free(image);
+}
+END_TEST
+
+/* What is still no log after 2 s gets the usual one line, exit 2: a
+ * missing path, and a file whose header was never written. */
+START_TEST(test_followers_say_a_path_still_no_log_after_2_s)
+{
+	const char *zero = P("zero.timeline"), *missing = P("missing.timeline");
+	const char *out = P("out"), *errp = P("err"), *mout = P("m.out"), *merrp = P("m.err");
+	static const char zeros[4096];
+	struct timespec t0, t1;
+	pid_t d, m;
+	char *s;
+	write_file(zero, zeros, sizeof zeros);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	d = spawn(test_str("exec '%s' dump --follow %s %s >%s 2>%s", timeline_bin(), zero, missing, out, errp));
+	m = spawn(test_str("exec '%s' merge --follow %s >%s 2>%s", timeline_bin(), zero, mout, merrp));
+	ck_assert_int_eq(reap(d), 2);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_eq(reap(m), 2);
+	/* it waited: 2 s for both, not 2 s each */
+	ck_assert_int_ge((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec), 2000000000ll);
+	ck_assert_str_eq(s = read_file(out, NULL), "");
+	free(s);
+	ck_assert_str_eq(s = read_file(errp, NULL), test_str("timeline dump: %s: not a timeline log (bad magic)\n"
+							       "timeline dump: %s: No such file or directory\n",
+							       zero, missing));
+	free(s);
+	ck_assert_str_eq(s = read_file(mout, NULL), "");
+	free(s);
+	ck_assert_str_eq(s = read_file(merrp, NULL), test_str("timeline merge: %s: not a timeline log (bad magic)\n",
+								zero));
+	free(s);
+}
+END_TEST
+
 Suite *follow_suite(void)
 {
 	Suite *s = suite_create("follow");
 	TCase *l = tcase_create("since"), *d = tcase_create("dump"), *m = tcase_create("merge");
-	TCase *all[] = { l, d, m };
+	TCase *b = tcase_create("born");
+	TCase *all[] = { l, d, m, b };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
 		tcase_add_checked_fixture(all[i], test_dir_setup, teardown);
 		tcase_set_timeout(all[i], 60);
@@ -762,5 +1073,8 @@ Suite *follow_suite(void)
 	tcase_add_test(d, test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap);
 	tcase_add_test(m, test_merge_follow_interleaves_two_live_logs_in_time_order);
 	tcase_add_test(m, test_merge_follow_holds_an_entry_100_ms_for_an_idle_live_log);
+	tcase_add_test(b, test_followers_started_with_their_writers_wait_for_the_logs_to_be_born);
+	tcase_add_test(b, test_followers_wait_for_a_header_written_late);
+	tcase_add_test(b, test_followers_say_a_path_still_no_log_after_2_s);
 	return s;
 }

@@ -301,13 +301,14 @@ START_TEST(test_gc_archive_writes_a_zstd_copy_it_read_back_then_removes)
 	ck_assert_uint_eq(mode_of("arch/a/dead.timeline.zst"), 0600);
 	assert_archive_holds(P(test_str("arch/%d/eng.timeline.zst", (int)dead)), e1, n1);
 	assert_archive_holds(P("arch/a/dead.timeline.zst"), e2, n2);
-	/* a later log of the same name does not overwrite the first archive */
+	/* a later log of the same name does not overwrite the first archive;
+	 * an archive given with a trailing slash is joined without "//" */
 	dead_log("r/a/dead.timeline", 4);
 	{
 		uint64_t t3 = 0;
 		const char *l = line("r/a/dead.timeline",
 				     "archived to arch/a/dead.timeline.1.zst, removed", &t3);
-		ck_assert_int_eq(sh("$T gc --archive arch r"), 0);
+		ck_assert_int_eq(sh("$T gc --archive arch/ r"), 0);
 		ck_assert_str_eq(out, test_str("%sr/b/alive.timeline: kept: alive (pid %d)\n%s", l,
 					(int)getpid(), total_line(1, 1, 0, t3, 0)));
 	}
@@ -384,13 +385,13 @@ START_TEST(test_gc_older_than_takes_logs_by_mtime_and_last_entry)
 					l, total_line(1, 2, 0, total, 0)));
 	}
 	ck_assert(!exists("r/a.timeline") && exists("r/b.timeline") && exists("r/c.timeline"));
-	/* usage errors: the reason, the usage, exit 2, nothing done */
+	/* usage errors: the reason, where the usage is, exit 2, nothing done */
 	ck_assert_int_eq(sh("$T gc --older-than 2x r"), 2);
-	ck_assert_msg(starts(err, "timeline gc: --older-than takes a duration, e.g. 10m, 2h or 7d\n"
-				  "usage: timeline gc "), "%s", err);
+	ck_assert_str_eq(err, "timeline gc: --older-than takes a duration, e.g. 10m, 2h or 7d\n"
+			      "see 'timeline gc --help'\n");
 	ck_assert_str_eq(out, "");
 	ck_assert_int_eq(sh("$T gc --bogus r"), 2);
-	ck_assert_msg(starts(err, "timeline gc: unknown option '--bogus'\nusage: timeline gc "), "%s", err);
+	ck_assert_str_eq(err, "timeline gc: unknown option '--bogus'\nsee 'timeline gc --help'\n");
 	ck_assert(exists("r/b.timeline") && exists("r/c.timeline"));
 	ck_assert_int_eq(sh("$T gc --help"), 0);
 	ck_assert_msg(starts(out, "usage: timeline gc [--archive DIR] [--older-than DURATION] "

@@ -469,8 +469,10 @@ START_TEST(test_fifo_named_and_in_a_directory)
 	ck_assert_int_eq(mkfifo(f, 0600), 0);
 	ck_assert_int_eq(mkfifo(g, 0600), 0);
 	check_fatal(f, "not a regular file");    /* named: an error, and no hang */
-	w = xasprintf("note: skipping %s: not a timeline log\n", g);
-	check_cmd("", "dump", d, "", w, 0);      /* found in a directory: a note */
+	/* found in a directory: a note; the directory, which held no log,
+	 * is nothing to read: an error */
+	w = xasprintf("note: skipping %s: not a timeline log\n%s: no logs\n", g, d);
+	check_cmd("", "dump", d, "", w, 2);
 	free(d);
 	free(f);
 	free(g);
@@ -912,9 +914,9 @@ START_TEST(test_summary_headers_cuts_and_frames_that_lie)
 	}
 	/* made with other fixed options */
 	p = save_good1("--per packets", "per.sum");
-	problem = xasprintf("%s: made with '--per packets' but read with '' (a summary fixes --per, "
-			    "--pair, --bucket and the window: --from, --to, --last, --event, --app, "
-			    "--cpu and --numa; read it with the same)\n", p);
+	problem = xasprintf("%s: made with '--per packets' but read without fixed options (a "
+			    "summary fixes --per, --pair, --bucket and the window: --from, --to, "
+			    "--last, --event, --app, --cpu and --numa; read it with the same)\n", p);
 	check_cmd("", "stats", p, "", problem, 2);
 	free(problem);
 }

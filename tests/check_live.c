@@ -626,10 +626,10 @@ START_TEST(test_merge_without_inputs_is_a_usage_error)
 	ck_assert_int_eq(h.rc, 0);
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_str_eq(r.err, S("timeline merge: missing input\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline merge: missing input\nsee 'timeline merge --help'\n"));
 	r = tl("merge --limit many a.timeline");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline merge: --limit takes a whole number\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline merge: --limit takes a whole number\nsee 'timeline merge --help'\n"));
 }
 END_TEST
 
@@ -1313,6 +1313,28 @@ START_TEST(test_copy_of_several_sources_goes_into_a_directory)
 }
 END_TEST
 
+/* Paths are joined without "//": a DEST, a SRC or an input directory given
+ * with trailing slashes names the same files as without them. */
+START_TEST(test_paths_given_with_trailing_slashes_are_joined_without_a_double_slash)
+{
+	three_level_tree();
+	mkdirs(P("out/"));
+	ck_assert_str_eq(OK(tl("copy src/z.timeline out/")),
+			 "src/z.timeline -> out/z.timeline: 3 entries, 0 dropped\n");
+	ck_assert_str_eq(OK(tl("copy src/z.timeline src/a/x.timeline out2//")),
+			 "src/z.timeline -> out2/z.timeline: 3 entries, 0 dropped\n"
+			 "src/a/x.timeline -> out2/x.timeline: 2 entries, 0 dropped\n");
+	ck_assert_str_eq(OK(tl("copy src// out3/")),
+			 "src/a/b/y.timeline -> out3/a/b/y.timeline: 1 entries, 0 dropped\n"
+			 "src/a/x.timeline -> out3/a/x.timeline: 2 entries, 0 dropped\n"
+			 "src/z.timeline -> out3/z.timeline: 3 entries, 0 dropped\n");
+	/* a walk names what it finds below the directory as given, once slashed */
+	ck_assert_str_eq(OK(tl("info src/a// | grep '^src'")),
+			 "src/a/b/y.timeline\nsrc/a/x.timeline\n");
+	ck_assert_ptr_nonnull(strstr(OK(tl("ls src/a/")), " src/a/x.timeline\n"));
+}
+END_TEST
+
 #define LIVE_RING 4096
 #define LIVE_COPIES 50
 #define GOLDEN 0x9e3779b97f4a7c15ull
@@ -1526,13 +1548,13 @@ START_TEST(test_copy_usage_errors_exit_2)
 	r = tl("copy orig/q.timeline");
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.out, "");
-	ck_assert_str_eq(r.err, S("timeline copy: missing DEST\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline copy: missing DEST\nsee 'timeline copy --help'\n"));
 	r = tl("copy");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline copy: missing SRC and DEST\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline copy: missing SRC and DEST\nsee 'timeline copy --help'\n"));
 	r = tl("copy --zstd=20 orig/q.timeline out.timeline");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline copy: --zstd level must be 1 to 19\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline copy: --zstd level must be 1 to 19\nsee 'timeline copy --help'\n"));
 	ck_assert_int_eq(access(P("out.timeline"), F_OK), -1);
 	r = tl("copy missing.timeline out.timeline");
 	ck_assert_int_eq(r.rc, 2);
@@ -1577,7 +1599,7 @@ START_TEST(test_rate_auto_lets_breaths_draw_again)
 	tl_info i;
 	int k;
 	ck_assert_int_eq(tl_set_rate(log, 9), TL_OK);
-	ck_assert_str_eq(OK(tl("rate r.timeline auto")), "r.timeline: auto, drawn every breath (now 9)\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline auto")), "r.timeline: auto, drawn every breath, now 9\n");
 	info_of(P("r.timeline"), &i);
 	ck_assert_int_eq(i.rate_fixed, 0);
 	for (k = 0; k < 1000 && tl_rate(log) == 9; k++)
@@ -1595,7 +1617,7 @@ START_TEST(test_rate_off_stops_logging_in_the_writer)
 	uint16_t id;
 	tl_info i;
 	ck_assert_int_eq(tl_intern(log, TICK, &id, NULL), TL_OK);
-	ck_assert_str_eq(OK(tl("rate r.timeline off")), "r.timeline: off (nothing is logged)\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline off")), "r.timeline: off, fixed (nothing is logged)\n");
 	ck_assert_uint_eq(tl_rate(log), TL_RATE_OFF);
 	for (int k = 0; k < 100; k++) {
 		tl_breath(log);
@@ -1612,21 +1634,116 @@ END_TEST
 START_TEST(test_rate_without_rate_shows_it_exactly_and_changes_nothing)
 {
 	tl_log *log = rate_log();
-	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: auto, drawn every breath (now 1)\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: auto, drawn every breath, now all\n");
 	ck_assert_int_eq(tl_set_rate(log, 6), TL_OK);
 	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: 6, fixed (events of rate 6 to 9 are logged)\n");
 	ck_assert_uint_eq(tl_rate(log), 6);
 	ck_assert_int_eq(tl_set_rate(log, TL_RATE_OFF), TL_OK);
-	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: off (nothing is logged)\n");
+	ck_assert_str_eq(OK(tl("rate r.timeline")), "r.timeline: off, fixed (nothing is logged)\n");
 	ck_assert_uint_eq(tl_rate(log), TL_RATE_OFF);
 	ck_assert_str_eq(OK(tl("rate r.timeline all")),
-			 "r.timeline: all (every event of rate 1 to 9 is logged)\n");
+			 "r.timeline: all, fixed (every event of rate 1 to 9 is logged)\n");
 	ck_assert_uint_eq(tl_rate(log), 1);
 	ck_assert_int_eq(tl_set_rate(log, TL_RATE_OFF), TL_OK);
 	ck_assert_int_eq(tl_set_rate(log, TL_RATE_AUTO), TL_OK);
 	ck_assert_str_eq(OK(tl("rate r.timeline")),
-			 "r.timeline: auto, drawn every breath (now off)\n");
+			 "r.timeline: auto, drawn every breath, now off\n");
 	tl_close(log);
+}
+END_TEST
+
+/* The word of each RATE timeline rate takes, as every place shows it: the
+ * setting (auto, all, 2 to 9, off) and what is logged now (all, 2 to 9,
+ * off), and rate's own line. */
+static const struct { const char *rate, *word, *line; } rate_words[] = {
+	{ "1", "all", "all, fixed (every event of rate 1 to 9 is logged)" },
+	{ "2", "2", "2, fixed (events of rate 2 to 9 are logged)" },
+	{ "3", "3", "3, fixed (events of rate 3 to 9 are logged)" },
+	{ "4", "4", "4, fixed (events of rate 4 to 9 are logged)" },
+	{ "5", "5", "5, fixed (events of rate 5 to 9 are logged)" },
+	{ "6", "6", "6, fixed (events of rate 6 to 9 are logged)" },
+	{ "7", "7", "7, fixed (events of rate 7 to 9 are logged)" },
+	{ "8", "8", "8, fixed (events of rate 8 to 9 are logged)" },
+	{ "9", "9", "9, fixed (events of rate 9 are logged)" },
+	{ "all", "all", "all, fixed (every event of rate 1 to 9 is logged)" },
+	{ "off", "off", "off, fixed (nothing is logged)" },
+};
+
+/* The word of r.timeline's rate in every place that shows it is SET (the
+ * setting) and NOW (what is logged now), and rate shows it as LINE. */
+static void rate_shown(const char *set, const char *now, const char *line)
+{
+	tl_info i = info_at(P("r.timeline"));
+	const char *out, *row;
+	ck_assert_str_eq(OK(tl("rate r.timeline")), S("r.timeline: %s\n", line));
+	out = OK(tl("info r.timeline"));
+	ck_assert_ptr_nonnull(strstr(out, strcmp(set, "auto") ?
+					  S("\n  rate         %s, fixed (0 breaths)\n", set) :
+					  S("\n  rate         auto, drawn every breath, now %s (0 breaths)\n", now)));
+	ck_assert_ptr_nonnull(strstr(OK(tl("info -f json r.timeline")),
+				     S(",\"rate\":\"%s\",\"rate_now\":\"%s\",", set, now)));
+	ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json .")), S(",\"rate\":\"%s\"}\n", set)));
+	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-16s ./r.timeline\n", set,
+								i.process)));
+	ck_assert_ptr_nonnull(strstr(OK(tl("top -b -n 1 -d 0.1 -f json .")),
+				     S(",\"running\":true,\"rate\":\"%s\",", set)));
+	/* top's row of the log: PID LOG RATE ... */
+	out = OK(tl("top -b -n 1 -d 0.1 -g process ."));
+	row = strstr(out, S("%u %s ", (unsigned)getpid(), i.name));
+	ck_assert_msg(row != NULL, "top: no row of the log in:\n%s", out);
+	row += strlen(S("%u %s ", (unsigned)getpid(), i.name));
+	row += strspn(row, " ");
+	ck_assert_msg(!strncmp(row, set, strlen(set)) && row[strlen(set)] == ' ',
+		      "top: rate %s not in:\n%s", set, out);
+}
+
+/* One vocabulary: every value timeline rate takes, then auto after it, is
+ * one word in rate, info, ls, top and their JSON (1 is all; the number
+ * where that is what was set). 0 is no rate (tl_rate_parse()). */
+START_TEST(test_rate_has_one_vocabulary_in_rate_info_ls_top_and_json)
+{
+	tl_log *log = rate_log();
+	struct res r = tl("rate r.timeline 0");
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_str_eq(r.err, "timeline rate: RATE must be all, 1 to 9, off or auto\n"
+				"see 'timeline rate --help'\n");
+	rate_shown("auto", "all", "auto, drawn every breath, now all");
+	for (size_t k = 0; k < sizeof rate_words / sizeof rate_words[0]; k++) {
+		const char *w = rate_words[k].word;
+		ck_assert_str_eq(OK(tl("rate r.timeline %s", rate_words[k].rate)),
+				 S("r.timeline: %s\n", rate_words[k].line));
+		rate_shown(w, w, rate_words[k].line);
+		/* auto keeps the rate until the next breath draws one */
+		ck_assert_str_eq(OK(tl("rate r.timeline auto")),
+				 S("r.timeline: auto, drawn every breath, now %s\n", w));
+		rate_shown("auto", w, S("auto, drawn every breath, now %s", w));
+	}
+	tl_close(log);
+}
+END_TEST
+
+/* A rate set on the log of a writer that has ended is read by no process:
+ * rate says so (on stderr; the file is changed, exit 0). Shown, it is
+ * what the log says. */
+START_TEST(test_rate_of_a_dead_writers_log_warns_that_no_process_will_read_it)
+{
+	pid_t pid = fork();
+	struct res r;
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		tl_close(rate_log());
+		_exit(0);
+	}
+	ck_assert_int_eq(reap(pid), 0);
+	r = tl("rate r.timeline 5");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "r.timeline: 5, fixed (events of rate 5 to 9 are logged)\n");
+	ck_assert_str_eq(r.err, S("timeline rate: warning: r.timeline: no process will read the new "
+				  "rate: its writer (%s, pid %d) has ended\n", info_at(P("r.timeline")).process,
+				  (int)pid));
+	ck_assert_uint_eq(info_at(P("r.timeline")).rate, 5);
+	ck_assert_str_eq(OK(tl("rate r.timeline")),
+			 "r.timeline: 5, fixed (events of rate 5 to 9 are logged)\n");
 }
 END_TEST
 
@@ -1647,7 +1764,7 @@ START_TEST(test_rate_of_a_snabb_log_is_refused_exactly)
 }
 END_TEST
 
-START_TEST(test_rate_bad_value_exits_2_with_reason_and_usage)
+START_TEST(test_rate_bad_value_exits_2_with_the_reason)
 {
 	static const char *const bad[] = { "0", "10", "fast", "4x", "''", "OFF" };
 	tl_log *log = rate_log();
@@ -1658,7 +1775,7 @@ START_TEST(test_rate_bad_value_exits_2_with_reason_and_usage)
 		struct res r = tl("rate r.timeline %s", bad[k]);
 		ck_assert_msg(r.rc == 2, "rate %s: exit %d", bad[k], r.rc);
 		ck_assert_str_eq(r.out, "");
-		ck_assert_str_eq(r.err, S("timeline rate: RATE must be all, 1 to 9, off or auto\n%s", h.out));
+		ck_assert_str_eq(r.err, S("timeline rate: RATE must be all, 1 to 9, off or auto\nsee 'timeline rate --help'\n"));
 	}
 	ck_assert_uint_eq(tl_rate(log), 1);
 	info_of(P("r.timeline"), &i);
@@ -1669,14 +1786,14 @@ END_TEST
 
 START_TEST(test_rate_usage_errors_exit_2)
 {
-	struct res h = tl("rate --help"), r;
+	struct res r;
 	tl_log *log = rate_log();
 	r = tl("rate");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline rate: missing log file\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline rate: missing log file\nsee 'timeline rate --help'\n"));
 	r = tl("rate r.timeline 4 5");
 	ck_assert_int_eq(r.rc, 2);
-	ck_assert_str_eq(r.err, S("timeline rate: too many arguments\n%s", h.out));
+	ck_assert_str_eq(r.err, S("timeline rate: too many arguments\nsee 'timeline rate --help'\n"));
 	ck_assert_uint_eq(tl_rate(log), 1);
 	r = tl("rate missing.timeline 4");
 	ck_assert_int_eq(r.rc, 2);
@@ -1799,12 +1916,15 @@ Suite *live_suite(void)
 	tcase_add_test(c, test_copy_of_a_log_written_flat_out_prints_the_counts_the_copy_holds);
 	tcase_add_test(c, test_copy_of_the_snabb_fixture_is_identical);
 	tcase_add_test(c, test_copy_usage_errors_exit_2);
+	tcase_add_test(c, test_paths_given_with_trailing_slashes_are_joined_without_a_double_slash);
 	tcase_add_test(r, test_rate_set_to_4_is_seen_by_the_writer_and_kept_by_breaths);
 	tcase_add_test(r, test_rate_auto_lets_breaths_draw_again);
 	tcase_add_test(r, test_rate_off_stops_logging_in_the_writer);
 	tcase_add_test(r, test_rate_without_rate_shows_it_exactly_and_changes_nothing);
 	tcase_add_test(r, test_rate_of_a_snabb_log_is_refused_exactly);
-	tcase_add_test(r, test_rate_bad_value_exits_2_with_reason_and_usage);
+	tcase_add_test(r, test_rate_bad_value_exits_2_with_the_reason);
+	tcase_add_test(r, test_rate_has_one_vocabulary_in_rate_info_ls_top_and_json);
+	tcase_add_test(r, test_rate_of_a_dead_writers_log_warns_that_no_process_will_read_it);
 	tcase_add_test(r, test_rate_usage_errors_exit_2);
 	suite_add_tcase(s, m);
 	suite_add_tcase(s, l);

@@ -162,6 +162,86 @@ START_TEST(test_interval_rewrites_the_file_whole_until_count_or_a_signal)
 }
 END_TEST
 
+/* Lags of exactly 0 and above the last edge, 2^32 (issue 30): 0 0 1 5 7
+ * 2^33. Each le bucket holds exactly the values below its edge, so the
+ * zeros are in every one and 2^33 in none; +Inf holds all six, as
+ * _count; _sum is exact, 8589934605, past the 6 digits of %g. */
+START_TEST(test_lags_of_0_and_above_the_last_edge_in_every_bucket_exactly)
+{
+	static const uint64_t lags[] = { 0, 7, 0, 8589934592ull, 5, 1 };
+	char *out, *line, *save = NULL;
+	unsigned long long prev = 0, inf = 0;
+	int nle = 0;
+	lags_log(path_in(test_dir, "e.timeline"), 256, lags, 6);
+	out = sh(0, "$TL stats -f openmetrics e.timeline");
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		double le;
+		unsigned long long count, want = 0;
+		if (sscanf(line, "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"+Inf\"} %llu", &inf) == 1)
+			continue;
+		if (sscanf(line, "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"%lf\"} %llu", &le,
+			   &count) != 2)
+			continue;
+		for (int i = 0; i < 6; i++)
+			want += (double)lags[i] < le;
+		ck_assert_msg(count == want, "le %g: %llu, want %llu", le, count, want);
+		ck_assert_msg(count >= prev, "le %g: %llu after %llu", le, count, prev);
+		ck_assert_msg(nle || count == 2, "le %g, the first: %llu", le, count);
+		prev = count;
+		nle++;
+	}
+	ck_assert_int_eq(nle, 129);
+	ck_assert_uint_eq(prev, 5);   /* le="4294967296": all but 2^33 */
+	ck_assert_uint_eq(inf, 6);
+	free(out);
+	out = sh(0, "$TL stats -f openmetrics e.timeline | grep -e '_sum{' -e '_count{' -e "
+		    "'le=\"1\"' -e 'le=\"4294967296\"' -e 'le=\"+Inf\"'");
+	ck_assert_str_eq(out, "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"1\"} 2\n"
+			      "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"4294967296\"} 5\n"
+			      "timeline_lag_cycles_bucket{event=\"e.tick\",le=\"+Inf\"} 6\n"
+			      "timeline_lag_cycles_sum{event=\"e.tick\"} 8589934605\n"
+			      "timeline_lag_cycles_count{event=\"e.tick\"} 6\n");
+	free(out);
+}
+END_TEST
+
+/* Every character a label value escapes: a quote, a backslash and a
+ * newline (the group a"b\c, newline, d), each as \", \\ and \n, and
+ * promtool takes the result. */
+START_TEST(test_a_label_escapes_a_quote_a_backslash_and_a_newline)
+{
+	static const uint64_t lags[] = { 3, 4 };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "z"), 0700), 0);
+	lags_log(path_in(test_dir, "z/e.timeline"), 256, lags, 2);
+	out = sh(0, "$TL stats -f openmetrics --by event,group -g \"$(printf 'a\"b\\\\c\\nd')=z\" "
+		    "> m.prom && grep -e '_count{' -e '_lost_total{' m.prom | sed 's/process=\"[^\"]*\",host=\"[^\"]*\",//' "
+		    "&& promtool check metrics < m.prom 2>&1");
+	ck_assert_str_eq(out, "timeline_lag_cycles_count{event=\"e.tick\",group=\"a\\\"b\\\\c\\nd\"} 2\n"
+			      "timeline_entries_lost_total{group=\"a\\\"b\\\\c\\nd\"} 0\n");
+	free(out);
+}
+END_TEST
+
+/* With --per, a row's labels are its pair and its app (each key of the
+ * rows its own label), and a pair of 0 cycles a packet is in every le
+ * bucket: pairs of 0, 50 and 50 cycles a packet. */
+START_TEST(test_per_rows_label_the_pair_and_the_app_and_count_0_in_every_bucket)
+{
+	static const uint64_t packets[] = { 5, 10, 10 }, cycles[] = { 0, 500, 500 };
+	char *out;
+	app_pairs_log(path_in(test_dir, "p.timeline"), "x", 3, packets, cycles);
+	out = sh(0, "$TL stats -f openmetrics --per packets --by event,app p.timeline | grep -e "
+		    "'_sum{' -e '_count{' -e 'le=\"1\"' -e 'le=\"4294967296\"' -e 'le=\"+Inf\"'");
+	ck_assert_str_eq(out, "timeline_cycles_per_packet_bucket{pair=\"app.push\",app=\"x\",le=\"1\"} 1\n"
+			      "timeline_cycles_per_packet_bucket{pair=\"app.push\",app=\"x\",le=\"4294967296\"} 3\n"
+			      "timeline_cycles_per_packet_bucket{pair=\"app.push\",app=\"x\",le=\"+Inf\"} 3\n"
+			      "timeline_cycles_per_packet_sum{pair=\"app.push\",app=\"x\"} 100\n"
+			      "timeline_cycles_per_packet_count{pair=\"app.push\",app=\"x\"} 3\n");
+	free(out);
+}
+END_TEST
+
 Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -169,6 +249,9 @@ Suite *metrics_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_le_buckets_count_exactly_the_values_below_each_edge);
+	tcase_add_test(t, test_lags_of_0_and_above_the_last_edge_in_every_bucket_exactly);
+	tcase_add_test(t, test_a_label_escapes_a_quote_a_backslash_and_a_newline);
+	tcase_add_test(t, test_per_rows_label_the_pair_and_the_app_and_count_0_in_every_bucket);
 	tcase_add_test(t, test_promtool_accepts_every_kind_of_output);
 	tcase_add_test(t, test_interval_rewrites_the_file_whole_until_count_or_a_signal);
 	suite_add_tcase(s, t);

@@ -1374,7 +1374,81 @@ START_TEST(test_dump_walks_directories_recursively_in_name_order_and_notes_non_l
 }
 END_TEST
 
-START_TEST(test_dump_of_empty_directories_prints_nothing_and_exits_0)
+/* Nothing to read is an error: every command that reads logs, given a path
+ * that holds none (an empty directory, or one of files that are no logs),
+ * says "timeline CMD: PATH: no logs" and exits 2, and still reads the paths
+ * that hold logs, printing what it prints of them alone. */
+START_TEST(test_a_path_with_no_log_is_an_error_of_every_reading_command)
+{
+	static const char *const cmds[] = { "info", "info -f json", "dump", "dump -f csv", "merge",
+					    "stats", "stats --per packets", "export -f csv -o -",
+					    "report -f json -o -" };
+	char *empty = path_dup("empty"), *notes = path_dup("notes"), *good = path_dup("good.timeline");
+	char *out, *err, *out1, *err1, *want;
+	struct w *e = breaths(4, 10, 5, 0);
+	ck_assert_int_eq(mkdir(empty, 0700), 0);
+	ck_assert_int_eq(mkdir(notes, 0700), 0);
+	write_file(path_in(notes, "readme"), "not a log\n", 10);
+	write_log(good, 8, 1000000000, e, 4);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		size_t n = strcspn(cmds[i], " ");
+		ck_assert_int_eq(tl(&out1, &err1, "%s '%s'", cmds[i], good), 0);
+		/* report's JSON names its command line: more is not compared */
+		ck_assert_int_eq(tl(&out, &err, "%s '%s' '%s'", cmds[i], empty, good), 2);
+		want = xasprintf("timeline %.*s: %s: no logs\n%s", (int)n, cmds[i], empty, err1);
+		ck_assert_str_eq(err, want);
+		if (strncmp(cmds[i], "report", 6))
+			ck_assert_str_eq(out, out1);
+		else
+			ck_assert_uint_eq(strlen(out), strlen(out1) + strlen(empty) + 1);   /* " EMPTY" */
+		free(out);
+		free(err);
+		free(want);
+		ck_assert_int_eq(tl(&out, &err, "%s '%s' '%s'", cmds[i], good, notes), 2);
+		want = xasprintf("timeline %.*s: note: skipping %s/readme: not a timeline log\n"
+				 "timeline %.*s: %s: no logs\n", (int)n, cmds[i], notes, (int)n,
+				 cmds[i], notes);
+		/* stats and report warn of what they found after reading all inputs */
+		if (!strncmp(cmds[i], "stats", 5) || !strncmp(cmds[i], "report", 6))
+			ck_assert_str_eq(err, test_str("%s%s", want, err1));
+		else
+			ck_assert_str_eq(err, test_str("%s%s", err1, want));
+		free(want);
+		free(out);
+		free(err);
+		free(out1);
+		free(err1);
+	}
+	/* diff, either side; copy; top with an explicit path */
+	ck_assert_int_eq(tl(&out, &err, "diff '%s' '%s'", empty, good), 2);
+	ck_assert_str_eq(err, test_str("timeline diff: %s: no logs\n", empty));
+	free(out);
+	free(err);
+	ck_assert_int_eq(tl(&out, &err, "diff --a '%s' --b '%s' --b '%s'", good, good, empty), 2);
+	ck_assert_str_eq(err, test_str("timeline diff: %s: no logs\n"
+				       "timeline diff: note: 1 run in A and 1 in B: no test over runs "
+				       "can reach alpha 0.05 (the smallest p is 1); give at least 4 "
+				       "runs a side (each log is a run; with --runs dir each "
+				       "directory)\n", empty));
+	free(out);
+	free(err);
+	ck_assert_int_eq(tl(&out, &err, "copy '%s' '%s' '%s/c'", empty, good, dir), 2);
+	ck_assert_str_eq(err, test_str("timeline copy: %s: no logs\n", empty));
+	ck_assert_str_eq(out, test_str("%s -> %s/c/good.timeline: 4 entries, 0 dropped\n", good, dir));
+	free(out);
+	free(err);
+	ck_assert_int_eq(tl(&out, &err, "top -b -n 1 -d 0.1 '%s'", notes), 2);
+	ck_assert_str_eq(err, test_str("timeline top: %s: no logs\n", notes));
+	free(out);
+	free(err);
+	free(e);
+	free(good);
+	free(notes);
+	free(empty);
+}
+END_TEST
+
+START_TEST(test_dump_of_an_empty_directory_says_so_one_beside_a_log_is_passed_over)
 {
 	char *empty = path_dup("empty"), *logs = path_dup("logs"), *p, *out, *err;
 	struct w *e = breaths(2, 10, 5, 0);
@@ -1388,7 +1462,8 @@ START_TEST(test_dump_of_empty_directories_prints_nothing_and_exits_0)
 	for (size_t i = 0; i < 2; i++)
 		lines_add(&lines, cycles_line(&e[i], e[0].tsc));
 	rc = tl(&out, &err, "dump '%s'", empty);
-	ck_assert_msg(rc == 0 && !strcmp(err, ""), "exit %d, stderr '%s'", rc, err);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_str_eq(err, test_str("timeline dump: %s: no logs\n", empty));
 	ck_assert_str_eq(out, "");
 	free(out);
 	free(err);
@@ -1630,9 +1705,9 @@ static const char dump_usage[] =
 	"\n"
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n"
-	"       --from T        only entries at or after T: a bare number\n"
-	"                       (in the --time unit; wall: Unix seconds), a duration since the\n"
-	"                       log's first entry (250ms, 1.5s, 90ns) or a wall time\n"
+	"       --from T        only entries at or after T: a number in the --time\n"
+	"                       unit (wall: Unix seconds), a duration since the log's\n"
+	"                       first entry (250ms, 1.5s, 90ns) or a wall time\n"
 	"                       (2026-11-23T14:10:12Z, fraction and zone optional)\n"
 	"       --to T          only entries at or before T, the same forms\n"
 	"       --last D        only the last D (10s, 500ms) of each log\n"
@@ -1642,7 +1717,8 @@ static const char dump_usage[] =
 	"   -n, --numa LIST     only these NUMA nodes\n"
 	"   -l, --limit N       stop after N entries\n"
 	"       --follow        go on printing entries as they are written, until the\n"
-	"                       writers' processes end (or SIGINT, or --limit)\n"
+	"                       writers' processes end (or SIGINT, or --limit); a log\n"
+	"                       being created is waited for, up to 2 s\n"
 	"   -h, --help          show this help\n";
 
 static const char info_usage[] =
@@ -1671,16 +1747,20 @@ START_TEST(test_dump_and_info_help_print_their_usage_and_exit_0)
 }
 END_TEST
 
+/* The line after a usage error's reason: where the usage is. */
+static const char dump_see[] = "see 'timeline dump --help'\n";
+static const char info_see[] = "see 'timeline info --help'\n";
+
 /* Runs "CMD ARGS GOOD" and checks the usage error: exit 2, nothing on
- * stdout, "timeline CMD: REASON" then the usage on stderr. */
+ * stdout, "timeline CMD: REASON" then SEE (where the usage is) on stderr. */
 static void check_usage_error(const char *cmd, const char *args, const char *reason,
-			      const char *usage)
+			      const char *see)
 {
 	char *good = path_dup("good.timeline"), *out, *err, *want;
 	struct w *e = breaths(2, 10, 5, 0);
 	write_log(good, 4, 1000000000, e, 2);
 	ck_assert_int_eq(tl(&out, &err, "%s %s '%s'", cmd, args, good), 2);
-	want = xasprintf("timeline %s: %s\n%s", cmd, reason, usage);
+	want = xasprintf("timeline %s: %s\n%s", cmd, reason, see);
 	ck_assert_msg(!strcmp(err, want), "%s %s: stderr '%s', want '%s'", cmd, args, err, want);
 	ck_assert_msg(!strcmp(out, ""), "%s %s: stdout '%s'", cmd, args, out);
 	free(want);
@@ -1690,53 +1770,55 @@ static void check_usage_error(const char *cmd, const char *args, const char *rea
 	free(good);
 }
 
-START_TEST(test_dump_bad_option_values_print_the_reason_then_usage_and_exit_2)
+START_TEST(test_dump_bad_option_values_print_the_reason_then_where_the_usage_is_and_exit_2)
 {
 	static const char *const cpu = "--cpu takes a list like 0,2-5";
-	check_usage_error("dump", "--format xml", "--format must be text, csv or json", dump_usage);
-	check_usage_error("dump", "-f CSV", "--format must be text, csv or json", dump_usage);
-	check_usage_error("dump", "--cpu 3-1", cpu, dump_usage);
-	check_usage_error("dump", "--cpu x", cpu, dump_usage);
-	check_usage_error("dump", "--cpu 1,,2", cpu, dump_usage);
-	check_usage_error("dump", "--cpu -1", cpu, dump_usage);
-	check_usage_error("dump", "--cpu 4096", cpu, dump_usage);
-	check_usage_error("dump", "--cpu 1-2x", cpu, dump_usage);
-	check_usage_error("dump", "--numa 2-1", "--numa takes a list like 0,1", dump_usage);
-	check_usage_error("dump", "--time hours", "--time must be cycles, ns or wall", dump_usage);
-	check_usage_error("dump", "--limit ten", "--limit takes a whole number", dump_usage);
-	check_usage_error("dump", "--limit -3", "--limit takes a whole number", dump_usage);
-	check_usage_error("dump", "--from 1x", "--from takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_usage);
-	check_usage_error("dump", "--to ''", "--to takes cycles, a duration (1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_usage);
+	check_usage_error("dump", "--format xml", "--format must be text, csv or json", dump_see);
+	check_usage_error("dump", "-f CSV", "--format must be text, csv or json", dump_see);
+	check_usage_error("dump", "--cpu 3-1", cpu, dump_see);
+	check_usage_error("dump", "--cpu x", cpu, dump_see);
+	check_usage_error("dump", "--cpu 1,,2", cpu, dump_see);
+	check_usage_error("dump", "--cpu -1", cpu, dump_see);
+	check_usage_error("dump", "--cpu 4096", cpu, dump_see);
+	check_usage_error("dump", "--cpu 1-2x", cpu, dump_see);
+	check_usage_error("dump", "--numa 2-1", "--numa takes a list like 0,1", dump_see);
+	check_usage_error("dump", "--time hours", "--time must be cycles, ns or wall", dump_see);
+	check_usage_error("dump", "--limit ten", "--limit takes a whole number", dump_see);
+	check_usage_error("dump", "--limit -3", "--limit takes a whole number", dump_see);
+	check_usage_error("dump", "--from 1x", "--from takes a number in the --time unit, a duration "
+			  "(1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
+	check_usage_error("dump", "--to ''", "--to takes a number in the --time unit, a duration "
+			  "(1.5s) or a wall time (2026-11-23T14:10:12Z)", dump_see);
 }
 END_TEST
 
 START_TEST(test_dump_empty_cpu_or_numa_list_is_a_usage_error)
 {
 	/* an empty LIST names no CPU: refused, not taken as "print nothing" */
-	check_usage_error("dump", "--cpu ''", "--cpu takes a list like 0,2-5", dump_usage);
-	check_usage_error("dump", "--numa ''", "--numa takes a list like 0,1", dump_usage);
+	check_usage_error("dump", "--cpu ''", "--cpu takes a list like 0,2-5", dump_see);
+	check_usage_error("dump", "--numa ''", "--numa takes a list like 0,1", dump_see);
 }
 END_TEST
 
-START_TEST(test_dump_and_info_without_input_print_the_reason_then_usage_and_exit_2)
+START_TEST(test_dump_and_info_without_input_print_the_reason_then_where_the_usage_is_and_exit_2)
 {
 	char *out, *err, *want;
 	ck_assert_int_eq(tl(&out, &err, "dump"), 2);
-	want = xasprintf("timeline dump: missing input\n%s", dump_usage);
+	want = xasprintf("timeline dump: missing input\n%s", dump_see);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");
 	free(want);
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "dump --format csv"), 2);
-	want = xasprintf("timeline dump: missing input\n%s", dump_usage);
+	want = xasprintf("timeline dump: missing input\n%s", dump_see);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");
 	free(want);
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "info"), 2);
-	want = xasprintf("timeline info: missing input\n%s", info_usage);
+	want = xasprintf("timeline info: missing input\n%s", info_see);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");
 	free(want);
@@ -1745,17 +1827,17 @@ START_TEST(test_dump_and_info_without_input_print_the_reason_then_usage_and_exit
 }
 END_TEST
 
-START_TEST(test_info_bad_format_prints_the_reason_then_usage_and_exits_2)
+START_TEST(test_info_bad_format_prints_the_reason_then_where_the_usage_is_and_exits_2)
 {
-	check_usage_error("info", "--format csv", "--format must be text or json", info_usage);
-	check_usage_error("info", "-f xml", "--format must be text or json", info_usage);
+	check_usage_error("info", "--format csv", "--format must be text or json", info_see);
+	check_usage_error("info", "-f xml", "--format must be text or json", info_see);
 }
 END_TEST
 
-START_TEST(test_unknown_dump_option_prints_the_reason_then_usage_and_exits_2)
+START_TEST(test_unknown_dump_option_prints_the_reason_then_where_the_usage_is_and_exits_2)
 {
-	check_usage_error("dump", "--nosuch", "unknown option '--nosuch'", dump_usage);
-	check_usage_error("dump", "-z", "unknown option '-z'", dump_usage);
+	check_usage_error("dump", "--nosuch", "unknown option '--nosuch'", dump_see);
+	check_usage_error("dump", "-z", "unknown option '-z'", dump_see);
 }
 END_TEST
 
@@ -1910,13 +1992,13 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	free(err);
 	ck_assert_int_eq(sh(&out, &err, "jq -r '[.file, .compressed, .format, .major, .minor, .process, "
 				       ".pid, .host, .name, .clock, .tsc_hz, .entries, .used, .written, "
-				       ".wrapped, .rate, .rate_fixed, .breaths, .first_tsc, .last_tsc, "
+				       ".wrapped, .rate, .rate_now, .breaths, .first_tsc, .last_tsc, "
 				       ".span_cycles, .span_ns, .first_wall, .last_wall, .definitions] "
 				       "| map(tostring) | join(\"|\")' '%s'", j), 0);
 	ck_assert_str_eq(err, "");
 	a = iso(wall_ns(&in, first));
 	b = iso(wall_ns(&in, last));
-	want = xasprintf("%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|true|5|"
+	want = xasprintf("%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
 			 "%llu|%llu|%llu|%llu|%s|%s|5\n",
 			 p, program_invocation_short_name, (int)getpid(), host,
 			 (unsigned long long)first, (unsigned long long)last,
@@ -1926,7 +2008,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	in = info_at(q);
 	a = iso(wall_ns(&in, f[0].tsc));
 	b = iso(wall_ns(&in, f[2].tsc));
-	want = append(want, "%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|16|3|3|0|1|false|0|"
+	want = append(want, "%s|false|timeline|1|1|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
 			    "70|130|60|60|%s|%s|5\n",
 		      q, program_invocation_short_name, (int)getpid(), host, a, b);
 	ck_assert_str_eq(out, want);
@@ -2193,7 +2275,8 @@ Suite *read_suite(void)
 	tcase_add_test(d, test_dump_time_ns_or_wall_of_a_snabb_file_is_an_error_others_still_dumped);
 	tcase_add_test(d, test_dump_of_snabb_files_orders_a_wrapped_ring_skips_unused_slots_and_reads_zstd);
 	tcase_add_test(d, test_dump_walks_directories_recursively_in_name_order_and_notes_non_logs);
-	tcase_add_test(d, test_dump_of_empty_directories_prints_nothing_and_exits_0);
+	tcase_add_test(d, test_dump_of_an_empty_directory_says_so_one_beside_a_log_is_passed_over);
+	tcase_add_test(d, test_a_path_with_no_log_is_an_error_of_every_reading_command);
 	tcase_add_test(d, test_dump_notes_a_compressed_non_log_in_a_directory_and_exits_0);
 	tcase_add_test(d, test_dump_notes_a_fifo_in_a_directory_and_exits_0);
 	tcase_add_test(d, test_dump_of_a_missing_file_is_a_one_line_error_others_still_dumped);
@@ -2209,11 +2292,11 @@ Suite *read_suite(void)
 	tcase_add_checked_fixture(u, fx_setup, teardown);
 	tcase_set_timeout(u, 60);
 	tcase_add_test(u, test_dump_and_info_help_print_their_usage_and_exit_0);
-	tcase_add_test(u, test_dump_bad_option_values_print_the_reason_then_usage_and_exit_2);
+	tcase_add_test(u, test_dump_bad_option_values_print_the_reason_then_where_the_usage_is_and_exit_2);
 	tcase_add_test(u, test_dump_empty_cpu_or_numa_list_is_a_usage_error);
-	tcase_add_test(u, test_dump_and_info_without_input_print_the_reason_then_usage_and_exit_2);
-	tcase_add_test(u, test_info_bad_format_prints_the_reason_then_usage_and_exits_2);
-	tcase_add_test(u, test_unknown_dump_option_prints_the_reason_then_usage_and_exits_2);
+	tcase_add_test(u, test_dump_and_info_without_input_print_the_reason_then_where_the_usage_is_and_exit_2);
+	tcase_add_test(u, test_info_bad_format_prints_the_reason_then_where_the_usage_is_and_exits_2);
+	tcase_add_test(u, test_unknown_dump_option_prints_the_reason_then_where_the_usage_is_and_exits_2);
 	suite_add_tcase(s, u);
 
 	tcase_add_unchecked_fixture(i, fx_base_setup, fx_base_teardown);

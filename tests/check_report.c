@@ -247,9 +247,18 @@ START_TEST(test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first)
 				 slower, (int)nf, faster);
 	}
 	ck_assert_str_eq(report, want);
-	free(want);
 	free(report);
 	free(err);
+	/* -a and -b are --a and --b, as in diff: the same rows; --alpha and
+	 * --by, long only, go with them */
+	report = sh(0, &err, "cd %s && { %s report -f json -a A -b B > r.json; echo $?; } && "
+		    "python3 -c '%s' < r.json", test_dir, timeline_bin(), VERDICTS);
+	ck_assert_str_eq(report, want);
+	free(report);
+	free(err);
+	free(sh(1, NULL, "cd %s && %s report -f json --alpha 0.05 --by event,app -a A -b B > r.json",
+		test_dir, timeline_bin()));
+	free(want);
 	/* no finding: exit 0, as diff */
 	free(sh(0, NULL, "cd %s && %s report -f json --a A --b A > /dev/null", test_dir, timeline_bin()));
 	free(sh(0, NULL, "cd %s && %s diff --per packets A A > /dev/null", test_dir, timeline_bin()));
@@ -281,24 +290,38 @@ START_TEST(test_bad_usage_and_bad_inputs_say_why)
 	char *err, *out;
 	shuffled_pairs("p.timeline");
 	out = sh(2, &err, "cd %s && %s report p.timeline", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: missing -o FILE, the page to write");
+	ck_assert_str_eq(err, "timeline report: missing -o FILE, the page to write\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report -f svg p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --format must be html or json");
+	ck_assert_str_eq(err, "timeline report: --format must be html or json\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --a p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: give --a and --b, with one or more each");
+	ck_assert_str_eq(err, "timeline report: give --a and --b (-a, -b), with one or more each\n"
+			      "see 'timeline report --help'\n");
+	free(out);
+	free(err);
+	/* -a is --a, as in diff: -a for --alpha leaves an input outside the sides */
+	out = sh(2, &err, "cd %s && %s report -a 0.01 -b p.timeline p.timeline -o x.html", test_dir,
+		 timeline_bin());
+	ck_assert_str_eq(err, "timeline report: with --a and --b (-a, -b), give the inputs there "
+			      "only (--alpha and --by have no short form)\n"
+			      "see 'timeline report --help'\n");
+	ck_assert_int_eq(access(path_in(test_dir, "x.html"), F_OK), -1);
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --by app p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --by groups the comparison of --a and --b; "
-					    "without them each section has its own groups");
+	ck_assert_str_eq(err, "timeline report: --by groups the comparison of --a and --b; "
+			      "without them each section has its own groups\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	out = sh(2, &err, "cd %s && %s report --bins 0 p.timeline -o x.html", test_dir, timeline_bin());
-	ck_assert_str_eq(strtok(err, "\n"), "timeline report: --bins takes a number from 1 to 100000");
+	ck_assert_str_eq(err, "timeline report: --bins takes a number from 1 to 100000\n"
+			      "see 'timeline report --help'\n");
 	free(out);
 	free(err);
 	/* a bad input among good ones: named, exit 2, the page still written
@@ -318,6 +341,143 @@ START_TEST(test_bad_usage_and_bad_inputs_say_why)
 	ck_assert_str_eq(err, "timeline report: no/such/dir/r.html: No such file or directory\n");
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* Writes TEST_DIR/SIDE/rR/APP.timeline: N pairs of app APP of one packet,
+ * each of CYCLES cycles. */
+static void flat_app(char side, int r, const char *app, size_t n, uint64_t cycles)
+{
+	uint64_t packets[127], cyc[127];
+	char path[64];
+	for (size_t i = 0; i < n; i++) {
+		packets[i] = 1;
+		cyc[i] = cycles;
+	}
+	snprintf(path, sizeof path, "%c", side);
+	mkdir(path_in(test_dir, path), 0700);
+	snprintf(path, sizeof path, "%c/r%d", side, r);
+	mkdir(path_in(test_dir, path), 0700);
+	snprintf(path, sizeof path, "%c/r%d/%s.timeline", side, r, app);
+	app_pairs_log(path_in(test_dir, path), app, n, packets, cyc);
+}
+
+/* Two sides of 4 runs (a directory each, a log per app), one app per
+ * verdict of diff --absolute: slow 100 -> 130 cycles a packet (SLOWER),
+ * fast 200 -> 150 (faster), same 300 (no change shown), thin 400 -> 480
+ * with 2 pairs a run in B (few samples), rare in runs 0 and 1 only (too
+ * few runs); run r adds r cycles (rare 50 r). */
+static void verdict_runs(void)
+{
+	for (int r = 0; r < 4; r++)
+		for (int s = 0; s < 2; s++) {
+			char side = s ? 'B' : 'A';
+			flat_app(side, r, "slow", 12, (s ? 130 : 100) + (uint64_t)r);
+			flat_app(side, r, "fast", 12, (s ? 150 : 200) + (uint64_t)r);
+			flat_app(side, r, "same", 12, 300 + (uint64_t)r);
+			flat_app(side, r, "thin", s ? 2 : 12, (s ? 480 : 400) + (uint64_t)r);
+			if (r < 2)
+				flat_app(side, r, "rare", 12, 500 + 50 * (uint64_t)r);
+		}
+}
+
+/* The report's look of each verdict (issue 30): SLOWER, faster, no change
+ * shown, too few runs and few samples each get a class of their own, and
+ * each class its own colour (timeline(1), report). */
+START_TEST(test_each_verdict_has_its_own_class_and_colour)
+{
+	char *out;
+	verdict_runs();
+	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
+		timeline_bin()));
+	out = sh(0, NULL, "cd %s && grep -o '<td class=\"[a-z]*\">[a-zA-Z ]*</td>' v.html | "
+		 "grep -v 'class=\"n\"' | sort", test_dir);
+	ck_assert_str_eq(out, "<td class=\"faster\">faster</td>\n"
+			      "<td class=\"fewsamples\">few samples</td>\n"
+			      "<td class=\"nochange\">no change shown</td>\n"
+			      "<td class=\"slower\">SLOWER</td>\n"
+			      "<td class=\"toofew\">too few runs</td>\n");
+	free(out);
+	out = sh(0, NULL, "cd %s && grep -o '\\.\\(slower\\|faster\\|nochange\\|toofew\\|fewsamples\\)"
+		 "{[^}]*}' v.html", test_dir);
+	ck_assert_str_eq(out, ".slower{color:#c00;font-weight:700}\n"
+			      ".faster{color:#070}\n"
+			      ".nochange{color:#555}\n"
+			      ".toofew{color:#9a5b00;font-style:italic}\n"
+			      ".fewsamples{color:#6a3d9a;font-style:italic}\n");
+	free(out);
+}
+END_TEST
+
+/* The report's JSON of an over-time chart: its x axis label. */
+#define XLABEL " | python3 -c 'import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if c.get(\"kind\")==\"time\": print(c[\"span\"],c[\"x\"])'"
+
+/* The time axis takes the largest unit of which the span holds one: spans
+ * of 10^6 - 1, 10^6, 10^9 - 1 and 10^9 cycles at 1 GHz (the ticks from
+ * the first entry to the last, both included: two pairs, the first of 500
+ * cycles, 1000 between them) are in us, ms, ms and s. */
+START_TEST(test_time_axis_unit_changes_at_exactly_1_ms_and_1_s)
+{
+	static const uint64_t span[] = { 999999, 1000000, 999999999, 1000000000 };
+	static const char *const unit[] = { "us", "ms", "ms", "s" };
+	for (int i = 0; i < 4; i++) {
+		uint64_t packets[] = { 10, 10 }, cycles[] = { 500, span[i] - 1501 };
+		char *out, *want = xasprintf("%llu time since the first entry (%s)\n",
+					     (unsigned long long)span[i], unit[i]);
+		app_pairs_log(path_in(test_dir, "s.timeline"), "x", 2, packets, cycles);
+		out = sh(0, NULL, "cd %s && %s report -f json s.timeline" XLABEL, test_dir,
+			 timeline_bin());
+		ck_assert_msg(!strcmp(out, want), "span %llu: %s", (unsigned long long)span[i], out);
+		free(out);
+		free(want);
+		unlink(path_in(test_dir, "s.timeline"));
+	}
+}
+END_TEST
+
+/* Pairs of 0 cycles a packet, which a log axis cannot place: counted as
+ * zeros in the distribution, beside its n (a pair of 0 and two of 50). */
+START_TEST(test_a_distribution_counts_pairs_of_0_cycles_as_zeros)
+{
+	static const uint64_t packets[] = { 5, 10, 10 }, cycles[] = { 0, 500, 500 };
+	char *out;
+	app_pairs_log(path_in(test_dir, "z.timeline"), "x", 3, packets, cycles);
+	out = sh(0, NULL, "cd %s && %s report -f json z.timeline | python3 -c 'import json,sys\n"
+		 "for l in sys.stdin:\n"
+		 "  c=json.loads(l)\n"
+		 "  if c.get(\"kind\")==\"hists\":\n"
+		 "    for h in c[\"hists\"]: print(h[\"label\"],h[\"n\"],h[\"zeros\"],h[\"p50\"],"
+		 "[b[\"count\"] for b in h[\"bins\"]])'", test_dir, timeline_bin());
+	ck_assert_str_eq(out, "app.push x 3 1 50 [2]\n");
+	free(out);
+}
+END_TEST
+
+/* A diff report lists the groups on one side only, each with its side,
+ * runs and n, in the order of their keys: app z in A only, y in B only, x
+ * on both. */
+START_TEST(test_a_diff_report_lists_the_groups_of_one_side_only)
+{
+	static const uint64_t packets[] = { 1, 1, 1 }, cycles[] = { 100, 100, 100 };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	app_pairs_log(path_in(test_dir, "A/x.timeline"), "x", 3, packets, cycles);
+	app_pairs_log(path_in(test_dir, "A/z.timeline"), "z", 2, packets, cycles);
+	app_pairs_log(path_in(test_dir, "B/x.timeline"), "x", 3, packets, cycles);
+	app_pairs_log(path_in(test_dir, "B/y.timeline"), "y", 3, packets, cycles);
+	out = sh(0, NULL, "cd %s && %s report -f json --a A --b B | python3 -c 'import json,sys\n"
+		 "for l in sys.stdin:\n"
+		 "  c=json.loads(l)\n"
+		 "  if c.get(\"chart\")==\"diff-only\": print(c[\"title\"]); print(c[\"rows\"])'",
+		 test_dir, timeline_bin());
+	ck_assert_str_eq(out, "groups on one side only\n"
+			      "[{'side': 'B', 'group': 'app.push y', 'runs': 1, 'n': 3}, "
+			      "{'side': 'A', 'group': 'app.push z', 'runs': 1, 'n': 2}]\n");
+	free(out);
 }
 END_TEST
 
@@ -406,6 +566,26 @@ START_TEST(test_chromium_shows_names_that_are_markup_as_text)
 }
 END_TEST
 
+/* Each verdict as Chromium shows it: its class's colour, weight and style
+ * computed by the browser, each verdict apart (tests/browser.py
+ * --verdicts; the rows in diff's order, sorted here). */
+START_TEST(test_chromium_shows_each_verdict_in_its_own_colour)
+{
+	char *py = browser(), *out;
+	verdict_runs();
+	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
+		timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | sort", test_dir, py);
+	ck_assert_str_eq(out, "SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
+			      "faster | faster | rgb(0, 119, 0) | 400 | normal\n"
+			      "few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"
+			      "no change shown | nochange | rgb(85, 85, 85) | 400 | normal\n"
+			      "too few runs | toofew | rgb(154, 91, 0) | 400 | italic\n");
+	free(out);
+	free(py);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -419,6 +599,10 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first);
 	tcase_add_test(t, test_the_page_is_self_contained);
 	tcase_add_test(t, test_bad_usage_and_bad_inputs_say_why);
+	tcase_add_test(t, test_each_verdict_has_its_own_class_and_colour);
+	tcase_add_test(t, test_time_axis_unit_changes_at_exactly_1_ms_and_1_s);
+	tcase_add_test(t, test_a_distribution_counts_pairs_of_0_cycles_as_zeros);
+	tcase_add_test(t, test_a_diff_report_lists_the_groups_of_one_side_only);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");
@@ -427,6 +611,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_chromium_shows_every_section_of_the_page_of_the_engines);
 	tcase_add_test(t, test_chromium_shows_every_section_of_the_page_of_the_snabb_log);
 	tcase_add_test(t, test_chromium_shows_names_that_are_markup_as_text);
+	tcase_add_test(t, test_chromium_shows_each_verdict_in_its_own_colour);
 	suite_add_tcase(s, t);
 	return s;
 }

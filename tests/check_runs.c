@@ -66,6 +66,75 @@ START_TEST(test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_
 END_TEST
 
 
+/* Unequal sides (issue 30): the exact p is centred on A's mean rank sum,
+ * whichever side is the larger; by enumeration (tests/mwu_exact.py),
+ * 3 runs against 5 fully apart: 2 of C(8, 3) = 56 splits as far out; 4
+ * against 7 interleaved (W = 16 of 4 x 12 / 2 = 24): 54 of 330. */
+START_TEST(test_exact_p_with_unequal_sides_is_centred_on_a_s_mean_rank_sum)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6, 7, 8 };
+	double c[] = { 1, 3, 5, 7 }, d[] = { 2, 4, 6, 8, 9, 10, 11 };
+	ck_assert_double_eq_tol(runs_mwu_p(a, 3, b, 5), 2.0 / 56, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(b, 5, a, 3), 2.0 / 56, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(c, 4, d, 7), 54.0 / 330, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(d, 7, c, 4), 54.0 / 330, EPS);
+	/* the smallest p of 3 against 5 is below 0.05, of 5 against 2 not */
+	ck_assert_double_eq_tol(runs_min_p(3, 5), 2.0 / 56, EPS);
+	ck_assert_double_eq_tol(runs_min_p(5, 2), 2.0 / 21, EPS);
+	ck_assert_double_eq_tol(runs_min_p(2, 5), 2.0 / 21, EPS);
+}
+END_TEST
+
+/* The interval's critical count with unequal sides, by enumerating U
+ * (tests/mwu_exact.py): 1 for 3 runs against 5 (P(U = 0) = 1/56 <= 0.025,
+ * P(U <= 1) = 2/56 > 0.025) either way round, 4 for 4 against 7 (P(U <= 3)
+ * = 7/330, P(U <= 4) = 12/330); the interval is the c-th smallest and
+ * largest of the ratios b/a. */
+START_TEST(test_interval_with_unequal_sides_takes_a_s_critical_count)
+{
+	double a[] = { 10, 11, 12 }, b[] = { 13, 14, 15, 16, 17 };
+	double c[] = { 100, 110, 120, 130 }, d[] = { 125, 135, 145, 155, 165, 175, 185 };
+	double ch, lo, hi;
+	ck_assert_int_eq(runs_change(a, 3, b, 5, 0.05, &ch, &lo, &hi), 0);
+	ck_assert_double_eq_tol(ch, 15.0 / 11 - 1, EPS);   /* the 8th of 15 ratios */
+	ck_assert_double_eq_tol(lo, 13.0 / 12 - 1, EPS);   /* the smallest */
+	ck_assert_double_eq_tol(hi, 17.0 / 10 - 1, EPS);   /* the largest */
+	ck_assert_int_eq(runs_change(b, 5, a, 3, 0.05, &ch, &lo, &hi), 0);
+	ck_assert_double_eq_tol(ch, 11.0 / 15 - 1, EPS);
+	ck_assert_double_eq_tol(lo, 10.0 / 17 - 1, EPS);
+	ck_assert_double_eq_tol(hi, 12.0 / 13 - 1, EPS);
+	/* 28 ratios: the change the geometric mean of the 14th and 15th,
+	 * 175/130 and 135/100; the interval the 4th (145/130) and the 25th
+	 * (165/100) */
+	ck_assert_int_eq(runs_change(c, 4, d, 7, 0.05, &ch, &lo, &hi), 0);
+	ck_assert_double_eq_tol(ch, sqrt(175.0 / 130 * 135 / 100) - 1, EPS);
+	ck_assert_double_eq_tol(lo, 145.0 / 130 - 1, EPS);
+	ck_assert_double_eq_tol(hi, 165.0 / 100 - 1, EPS);
+}
+END_TEST
+
+/* 64 runs in all, the largest number tested exactly, and 66 by the normal
+ * approximation with its continuity correction: A = 100, 102, ..., B =
+ * 111, 113, ... (no ties). Exact at 32 a side, by counting the splits in
+ * integers (tests/mwu_exact.py): 0.030480999148156992, where the normal
+ * approximation would give 0.031157280233589577; at 33 a side the
+ * approximation, 0.033265736346818356 (0.032738672448452195 without the
+ * correction); 30 against 40, U from A's rank sum either way round,
+ * 0.00037882660738853006. */
+START_TEST(test_64_runs_are_tested_exactly_and_more_by_the_corrected_normal)
+{
+	double a[40], b[40];
+	for (int i = 0; i < 40; i++) {
+		a[i] = 100 + 2 * i;
+		b[i] = 111 + 2 * i;
+	}
+	ck_assert_double_eq_tol(runs_mwu_p(a, 32, b, 32), 0.030480999148156992, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(a, 33, b, 33), 0.033265736346818356, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(a, 30, b, 40), 0.00037882660738853006, EPS);
+	ck_assert_double_eq_tol(runs_mwu_p(b, 40, a, 30), 0.00037882660738853006, EPS);
+}
+END_TEST
+
 /* Four groups, runs 0 and 2 at speed 1, runs 1 and 3 twice as slow; group
  * 2 costs 1.5 times more in runs 2 and 3 (side B). */
 static const double four_groups[4 * 4] = {
@@ -178,6 +247,41 @@ START_TEST(test_relative_second_pass_finds_the_change_most_groups_share)
 }
 END_TEST
 
+/* Five groups, an odd number, runs 0-1 (side A) and 2-3 (B): groups 2-4
+ * 1.3 times dearer on B's machine, groups 0 and 1 unmoved. The change most
+ * share comes from the tightest three of the five changes (half rounded
+ * up): 1.3, B's machine slower; of two, two unmoved groups would tie with
+ * no change. */
+START_TEST(test_relative_shared_change_of_five_groups_is_the_tightest_three)
+{
+	static const unsigned char side[4] = { 0, 0, 1, 1 };
+	static const double v[5 * 4] = {
+		10, 10, 10, 10,
+		20, 20, 20, 20,
+		1, 1, 1.3, 1.3,         /* yardstick 1.15 */
+		2, 2, 2.6, 2.6,         /* 2.3 */
+		3, 3, 3.9, 3.9,         /* 3.45 */
+	};
+	double out[20], speed[4];
+	ck_assert_int_eq(runs_relative(v, 5, 4, side, out, speed), 0);
+	/* groups 2-4 each from the three nearest the shared change (the other
+	 * two of 2-4, then group 0): in A 1/1.15, 1/1.15 and 1, whose median
+	 * is 1/1.15; in B 1.3/1.15: each reads its yardstick in every run */
+	for (int g = 2; g < 5; g++)
+		for (int r = 0; r < 4; r++)
+			ck_assert_double_eq_tol(out[g * 4 + r], (g - 1) * 1.15, EPS);
+	/* the runs' speeds from the four nearest (groups 2, 3, 4, 0): the
+	 * median of 1/1.15 three times and 1 */
+	ck_assert_double_eq_tol(speed[0], 20 / 23.0, EPS);
+	ck_assert_double_eq_tol(speed[1], 20 / 23.0, EPS);
+	ck_assert_double_eq_tol(speed[2], 26 / 23.0, EPS);
+	ck_assert_double_eq_tol(speed[3], 26 / 23.0, EPS);
+	/* group 0 seen from groups 2-4: 1.3 times cheaper in B */
+	ck_assert_double_eq_tol(out[0], 11.5, EPS);
+	ck_assert_double_eq_tol(out[2], 10 * 23 / 26.0, EPS);
+}
+END_TEST
+
 /* Medians of cycles per packet of an A/A run of the demo engine that made
  * diff flag the source SLOWER (+24%): in runs 6 and 7 three cheap apps
  * (lookup, rewrite, sink) ran 35-50% faster together, the others did not.
@@ -275,10 +379,14 @@ Suite *runs_suite(void)
 	tcase_add_test(t, test_runs_needed_to_reach_alpha);
 	tcase_add_test(t, test_change_and_its_exact_interval);
 	tcase_add_test(t, test_change_of_an_even_number_of_ratios_is_the_geometric_mean_of_the_middle_two);
+	tcase_add_test(t, test_exact_p_with_unequal_sides_is_centred_on_a_s_mean_rank_sum);
+	tcase_add_test(t, test_interval_with_unequal_sides_takes_a_s_critical_count);
+	tcase_add_test(t, test_64_runs_are_tested_exactly_and_more_by_the_corrected_normal);
 	tcase_add_test(t, test_relative_cancels_the_speed_of_a_run);
 	tcase_add_test(t, test_relative_second_pass_leaves_out_the_groups_that_moved);
 	tcase_add_test(t, test_relative_second_pass_finds_the_change_most_groups_share);
 	tcase_add_test(t, test_relative_second_pass_with_half_the_groups_moved_together);
+	tcase_add_test(t, test_relative_shared_change_of_five_groups_is_the_tightest_three);
 	tcase_add_test(t, test_relative_a_group_missing_in_a_run_gives_its_place_to_the_next);
 	tcase_add_test(t, test_relative_leaves_a_run_with_fewer_than_three_other_groups);
 	tcase_add_test(t, test_relative_skips_a_group_without_a_value_in_the_run);

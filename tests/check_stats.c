@@ -501,16 +501,79 @@ START_TEST(test_diff_lists_one_sided_groups_and_warns_below_10_samples)
 }
 END_TEST
 
+/* -a and -b are --a and --b, the sides, as a newcomer reading "--a PATH,
+ * --b PATH" types them: the same table as the long forms and as A B.
+ * --alpha and --by are long only; stats, with no sides, keeps -b for
+ * --by. -a or -b meant for --alpha or --by is a one-line error naming
+ * --a and --b. */
+START_TEST(test_diff_dash_a_and_dash_b_are_the_sides)
+{
+	static const char *const bad[][2] = {
+		{ "-a 0.01 a b", "with --a and --b (-a, -b), give the inputs there only "
+				 "(--alpha and --by have no short form)" },
+		{ "-b app a b", "with --a and --b (-a, -b), give the inputs there only "
+				"(--alpha and --by have no short form)" },
+		{ "-a a", "give --a and --b (-a, -b), with one or more each" },
+		{ "--b b", "give --a and --b (-a, -b), with one or more each" },
+		{ "-a a -b", "option '-b' requires an argument" },
+	};
+	char *pos, *lng, *shrt, *by, *b;
+	cost_log("a", 5, 1.0, 1, 300);
+	cost_log("b", 5, 1.2, 20, 300);
+	pos = tl(1, "diff --per packets --alpha 0.01 --by event a b");
+	lng = tl(1, "diff --per packets --alpha 0.01 --by event --a a --b b");
+	shrt = tl(1, "diff --per packets --alpha 0.01 --by event -a a -b b");
+	ck_assert_str_eq(lng, pos);
+	ck_assert_str_eq(shrt, pos);
+	ck_assert_ptr_nonnull(strstr(pos, "(threshold 5%, alpha 0.01, intervals at 99%)\n"));
+	ck_assert_ptr_nonnull(strstr(line_of(pos, "app.push "), " SLOWER"));
+	by = tl(0, "stats --per packets --by app a");
+	b = tl(0, "stats --per packets -b app a");
+	ck_assert_str_eq(b, by);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *cmd = xasprintf("cd %s && %s diff %s", test_dir, timeline_bin(), bad[i][0]);
+		char *want = xasprintf("timeline diff: %s\nsee 'timeline diff --help'\n", bad[i][1]);
+		char *out, *err;
+		ck_assert_int_eq(run(cmd, &out, &err), 2);
+		ck_assert_str_eq(err, want);
+		ck_assert_str_eq(out, "");
+		free(cmd);
+		free(want);
+		free(out);
+		free(err);
+	}
+	free(pos);
+	free(lng);
+	free(shrt);
+	free(by);
+	free(b);
+}
+END_TEST
+
 START_TEST(test_stats_and_diff_usage_errors_exit_2)
 {
-	static const char *const bad[] = {
-		"stats", "stats --by nope x", "stats --bucket packets x", "stats --bucket p=5,1 x",
-		"diff one", "diff --alpha 2 a b", "diff --threshold x a b", "stats --pair a x",
+	static const char *const bucket = "--bucket takes ARG=EDGES with increasing edges, e.g. "
+					  "packets=0,1,16,32,64,inf";
+	static const char *const bad[][2] = {
+		{ "stats", "missing input" },
+		{ "stats --by nope x",
+		  "--by: unknown key 'nope' (event, app, process, cpu, numa, host, group)" },
+		{ "stats --bucket packets x", bucket },
+		{ "stats --bucket p=5,1 x", bucket },
+		{ "diff one", "give two inputs A B, or --a and --b (-a, -b) with one or more each" },
+		{ "diff --alpha 2 a b", "--alpha takes a level between 0 and 1, e.g. 0.05" },
+		{ "diff --threshold x a b", "--threshold takes a percentage, e.g. 5" },
+		{ "stats --pair a x", "--pair takes BEGIN=END, e.g. rx_start=rx_end" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char *cmd = xasprintf("%s %s", timeline_bin(), bad[i]), *err;
+		char *cmd = xasprintf("%s %s", timeline_bin(), bad[i][0]), *err, *want;
+		size_t n = strcspn(bad[i][0], " ");
+		/* the reason, then where the usage is: not the usage itself */
+		want = xasprintf("timeline %.*s: %s\nsee 'timeline %.*s --help'\n", (int)n, bad[i][0],
+				 bad[i][1], (int)n, bad[i][0]);
 		ck_assert_int_eq(run(cmd, NULL, &err), 2);
-		ck_assert_msg(!strncmp(err, "timeline ", 9) && strstr(err, "usage:"), "%s: %s", bad[i], err);
+		ck_assert_str_eq(err, want);
+		free(want);
 		free(cmd);
 		free(err);
 	}
@@ -536,6 +599,7 @@ Suite *stats_suite(void)
 	tcase_add_test(t, test_diff_of_two_samples_of_one_distribution_exits_0);
 	tcase_add_test(t, test_diff_lists_one_sided_groups_and_warns_below_10_samples);
 	tcase_add_test(t, test_stats_and_diff_usage_errors_exit_2);
+	tcase_add_test(t, test_diff_dash_a_and_dash_b_are_the_sides);
 	suite_add_tcase(s, t);
 	return s;
 }

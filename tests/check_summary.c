@@ -193,6 +193,26 @@ START_TEST(test_a_summary_made_with_other_fixed_options_is_refused)
 	ck_assert_msg(strstr(out, "--- exit 2\ntimeline diff: a.sum: made with '--per packets --from "
 			       "1000000ns' but read with '--per bytes --from 1000000ns' ("), "%s", out);
 	free(out);
+	/* one reason, not two: no warning that the logs (none read) hold no
+	 * pairs; and read without a --per it says so, not "read with ''" */
+	{
+		static const char *const cases[][3] = {
+			{ "--per packets", "--per bytes", "with '--per packets' but read with '--per bytes'" },
+			{ "--per packets", "", "with '--per packets' but read without fixed options" },
+			{ "", "--per packets", "without fixed options but read with '--per packets'" },
+		};
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			char *want = xasprintf("--- exit 2\ntimeline stats: a.sum: made %s (a summary "
+					       "fixes --per, --pair, --bucket and the window: --from, "
+					       "--to, --last, --event, --app, --cpu and --numa; read "
+					       "it with the same)\n", cases[i][2]);
+			save(cases[i][0]);
+			out = tl_all("stats %s a.sum", cases[i][1]);
+			ck_assert_str_eq(strstr(out, "--- exit"), want);
+			free(out);
+			free(want);
+		}
+	}
 }
 END_TEST
 
@@ -217,6 +237,213 @@ START_TEST(test_save_replaces_the_file_whole_and_reports_where_it_cannot)
 }
 END_TEST
 
+/* Writes TEST_DIR/DIR/NAME of LAGS (N) into a ring of ENTRIES, DIR made if new. */
+static void lags_in(const char *dir, const char *name, uint64_t entries, const uint64_t *lags,
+		    size_t n)
+{
+	mkdir(path_in(test_dir, dir), 0700);
+	lags_log(path_in(test_dir, test_str("%s/%s", dir, name)), entries, lags, n);
+}
+
+/* Checks that `timeline ARGS` exits 0 and prints the lines WANT (without
+ * the last newline) on stdout. */
+static void prints(const char *args, const char *want)
+{
+	char *out = tl_all("%s", args), *all = xasprintf("%s\n\n--- exit 0\n", want);
+	ck_assert_msg(!strncmp(out, all, strlen(all)), "timeline %s:\n%s\nwant:\n%s", args, out, want);
+	free(all);
+	free(out);
+}
+
+/* Lags of exactly 0 and above 2^32 (issue 30): the histogram's zeros and
+ * the sum of squares' high limb (2^66 + 1 from 2^33 and 1) written and read
+ * back, alone and merged, as stats gives them of the logs. */
+START_TEST(test_summaries_of_lags_of_0_and_above_2_32_merge_as_their_logs)
+{
+	static const uint64_t zeros[] = { 0, 0, 5, 7 }, big[] = { 8589934592ull, 1 };
+	lags_in("z", "z.timeline", 256, zeros, 4);
+	lags_in("b", "b.timeline", 256, big, 2);
+	free(tl_all("stats --save z.sum z && %s stats --save b.sum b && %s stats --save zb.sum "
+		    "z.sum b.sum", timeline_bin(), timeline_bin()));
+	same("stats -f json --hist", "z", "z.sum");
+	same("stats -f json --hist", "b", "b.sum");
+	same("stats -f json --hist", "z b", "z.sum b.sum");
+	same("stats --hist", "z b", "zb.sum");
+	/* by hand: 0 0 1 5 7 2^33; n 6, p50 the 3rd, p90 the 6th; the mean
+	 * 8589934605 / 6; the sample deviation sqrt((sum of squares - 6 mean^2)
+	 * / 5) = 3506826111.318955 (exact in fractions, rounded once) */
+	prints("stats -f json --hist zb.sum",
+	       "{\"table\":\"lag\",\"event\":\"e.tick\",\"n\":6,\"min\":0,\"p50\":1,\"p90\":8589934592,"
+	       "\"p99\":8589934592,\"p99.9\":8589934592,\"max\":8589934592,\"mean\":1431655767.5,"
+	       "\"stddev\":3506826111.3189549,\"min_ns\":0,\"p50_ns\":1,\"p90_ns\":8589934592,"
+	       "\"p99_ns\":8589934592,\"p99.9_ns\":8589934592,\"max_ns\":8589934592,"
+	       "\"mean_ns\":1431655767.5,\"stddev_ns\":3506826111.3189549}\n"
+	       "{\"table\":\"hist\",\"event\":\"e.tick\",\"from\":0,\"below\":0,\"count\":2}\n"
+	       "{\"table\":\"hist\",\"event\":\"e.tick\",\"from\":1,\"below\":2,\"count\":1}\n"
+	       "{\"table\":\"hist\",\"event\":\"e.tick\",\"from\":4,\"below\":8,\"count\":2}\n"
+	       "{\"table\":\"hist\",\"event\":\"e.tick\",\"from\":8589934592,\"below\":17179869184,"
+	       "\"count\":1}");
+	/* each alone: 0 0 5 7 (deviation sqrt(38)/sqrt(3)), 1 and 2^33 */
+	prints("stats b.sum", "lag in cycles (ns where the TSC frequency is known)\n"
+	       "event   n  min  p50         p90         p99       p99.9         max        mean      "
+	       "stddev  p50_ns      p99_ns\n"
+	       "e.tick  2    1    1  8589934592  8589934592  8589934592  8589934592  4294967296  "
+	       "6074000999       1  8589934592");
+	prints("stats z.sum", "lag in cycles (ns where the TSC frequency is known)\n"
+	       "event   n  min  p50  p90  p99  p99.9  max  mean  stddev  p50_ns  p99_ns\n"
+	       "e.tick  4    0    0    7    7      7    7     3   3.559       0       7");
+}
+END_TEST
+
+/* Writes TEST_DIR/DIR/u.timeline of app x: ENDS ends without a begin, a
+ * pair of 10 packets in 500 cycles, then BEGINS begins without an end (a
+ * begin after a begin leaves the first unmatched). */
+static void unmatched_log(const char *dir, int ends, int begins)
+{
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	tl_log *log;
+	uint16_t x[2];
+	uint64_t t = 1000;
+	mkdir(path_in(test_dir, dir), 0700);
+	log = open_manual(path_in(test_dir, test_str("%s/u.timeline", dir)), 256);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	for (int i = 0; i < ends; i++, t += 100) {
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, x[1], 0, 0, 0, 0, 0, 0);
+	}
+	tl_set_manual_clock(log, t += 1000, 0);
+	tl_append(log, x[0], 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, t += 500, 0);
+	tl_append(log, x[1], 10, 0, 0, 0, 0, 0);
+	for (int i = 0; i < begins; i++) {
+		tl_set_manual_clock(log, t += 100, 0);
+		tl_append(log, x[0], 10, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* Unmatched begins and unmatched ends, in unequal numbers, each kept in
+ * its own field through a summary and a merge (issue 30). */
+START_TEST(test_a_summary_keeps_unmatched_begins_and_ends_apart)
+{
+	unmatched_log("u", 1, 3);
+	unmatched_log("v", 0, 2);
+	free(tl_all("stats --per packets --save u.sum u && %s stats --per packets --save v.sum v",
+		    timeline_bin()));
+	same("stats --per packets -f json", "u", "u.sum");
+	same("stats --per packets", "u v", "u.sum v.sum");
+	prints("stats --per packets -f json u.sum",
+	       "{\"table\":\"per\",\"event\":\"app.push\",\"app\":\"x\",\"pairs\":1,\"packets\":10,"
+	       "\"cycles/packet\":50,\"p50\":50,\"p90\":50,\"p99\":50,\"empty\":0}\n"
+	       "{\"table\":\"unmatched\",\"pair\":\"app.push\",\"ends_without_begin\":1,"
+	       "\"begins_without_end\":3}");
+	prints("stats --per packets -f json u.sum v.sum",
+	       "{\"table\":\"per\",\"event\":\"app.push\",\"app\":\"x\",\"pairs\":2,\"packets\":20,"
+	       "\"cycles/packet\":50,\"p50\":50,\"p90\":50,\"p99\":50,\"empty\":0}\n"
+	       "{\"table\":\"unmatched\",\"pair\":\"app.push\",\"ends_without_begin\":1,"
+	       "\"begins_without_end\":5}");
+}
+END_TEST
+
+/* --bucket without inf leaves its last range open: a pair of exactly the
+ * last edge's packets (8) and one above it (10) in "8+", one below (7) in
+ * "0-7", an empty pair counted there; read back from a summary. */
+START_TEST(test_a_summary_keeps_the_open_last_bucket_range)
+{
+	static const uint64_t packets[] = { 7, 8, 10, 0 }, cycles[] = { 700, 1600, 500, 300 };
+	mkdir(path_in(test_dir, "p"), 0700);
+	app_pairs_log(path_in(test_dir, "p/p.timeline"), "x", 4, packets, cycles);
+	free(tl_all("stats --per packets --bucket packets=0,8 --save p.sum p"));
+	same("stats --per packets --bucket packets=0,8", "p", "p.sum");
+	/* 8+: 18 packets in 2100 cycles; p50 of 200 and 50 the 1st */
+	prints("stats --per packets --bucket packets=0,8 -f json p.sum",
+	       "{\"table\":\"per\",\"event\":\"app.push\",\"app\":\"x\",\"bucket\":\"0-7\",\"pairs\":1,"
+	       "\"packets\":7,\"cycles/packet\":100,\"p50\":100,\"p90\":100,\"p99\":100,\"empty\":1}\n"
+	       "{\"table\":\"per\",\"event\":\"app.push\",\"app\":\"x\",\"bucket\":\"8+\",\"pairs\":2,"
+	       "\"packets\":18,\"cycles/packet\":116.66666666666667,\"p50\":50,\"p90\":200,\"p99\":200,"
+	       "\"empty\":0}");
+}
+END_TEST
+
+/* diff --runs dir with two logs a run saves the sides it judged, each
+ * counted once: 4 directories a side, directory i holding 10 lags of
+ * FROM + i cycles and 12 of FROM + i + 1 (A from 100, B from 120). */
+START_TEST(test_diff_runs_dir_judges_and_saves_each_log_once)
+{
+	static const char *const want = "\"event\",\"runs_a\",\"runs_b\",\"n_a\",\"n_b\",\"p50_a\","
+		"\"p50_b\",\"p90_a\",\"p90_b\",\"change%\",\"ci_lo%\",\"ci_hi%\",\"p\",\"p_pairs\","
+		"\"verdict\"\n"
+		"\"e.tick\",4,4,88,88,102,122,104,124,19.512621529025754,16.346153846153854,"
+		"22.772277227722771,0.028571428571428571,9.4766288912589954e-31,\"SLOWER\"\n"
+		"\n--- exit 1\n";
+	char *out;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < 4; i++) {
+			uint64_t lag[12], from = (s ? 120 : 100) + (uint64_t)i;
+			const char *dir = test_str("%c", 'a' + s);
+			mkdir(path_in(test_dir, dir), 0700);
+			for (int k = 0; k < 12; k++)
+				lag[k] = from;
+			lags_in(test_str("%s/%d", dir, i), "x.timeline", 256, lag, 10);
+			for (int k = 0; k < 12; k++)
+				lag[k] = from + 1;
+			lags_in(test_str("%s/%d", dir, i), "y.timeline", 256, lag, 12);
+		}
+	/* the runs' medians 101..104 and 121..124 (the 11th of 22); pooled,
+	 * 88 lags a side, p50 the 44th, p90 the 80th; the change the geometric
+	 * mean of 123/103 and 122/102, the interval 121/104 to 124/101, p 2/70 */
+	out = tl_all("diff --runs dir -f csv --a a --b b");
+	ck_assert_msg(!strncmp(out, want, strlen(want)), "%s", out);
+	free(out);
+	out = tl_all("diff --runs dir -f csv --save-a da.sum --save-b db.sum --a a --b b");
+	ck_assert_msg(!strncmp(out, want, strlen(want)), "%s", out);
+	free(out);
+	out = tl_all("diff --runs dir -f csv --a da.sum --b db.sum");
+	ck_assert_msg(!strncmp(out, want, strlen(want)), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The entries counters of `stats -f openmetrics ARGS`, without the labels
+ * process and host (a pid and this host's name). */
+#define COUNTERS " | grep '^timeline_entries_' | sed 's/process=\"[^\"]*\",host=\"[^\"]*\",//'"
+
+/* Prints the inputs table of a report's JSON: group entries read wrapped skipped. */
+#define INPUTS " | python3 -c 'import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if c.get(\"chart\")==\"summary-inputs\":\n" \
+	"    for r in c[\"rows\"]: print(r[\"group\"],r[\"entries\"],r[\"read\"],r[\"wrapped\"],r[\"skipped\"])'"
+
+/* A log that lost entries (issue 30): lap/, 100 entries into a ring of 64
+ * (36 overwritten); torn/, 5 entries under a cursor set to 7 (2 written
+ * but incomplete). Every output that shows losses shows them, apart:
+ * info, OpenMetrics of the logs, of their summaries and of a summary of
+ * both, and the report's inputs table. */
+START_TEST(test_a_log_that_lost_entries_shows_its_losses_in_every_output)
+{
+	static const char counters[] = "timeline_entries_written_total{group=\"lap\"} 100\n"
+				       "timeline_entries_written_total{group=\"torn\"} 7\n"
+				       "timeline_entries_lost_total{group=\"lap\"} 36\n"
+				       "timeline_entries_lost_total{group=\"torn\"} 2";
+	uint64_t lag[99], cursor = 7;
+	for (int k = 0; k < 99; k++)
+		lag[k] = 10;
+	lags_in("lap", "l.timeline", 64, lag, 99);
+	lags_in("torn", "t.timeline", 256, lag, 4);
+	patch_file(path_in(test_dir, "torn/t.timeline"), 64, &cursor, sizeof cursor);   /* cursor */
+	prints("info -f json lap torn | python3 -c 'import json,sys\n"
+	       "for l in sys.stdin: i=json.loads(l); print(i[\"written\"],i[\"wrapped\"],i[\"used\"])'",
+	       "100 36 64\n7 0 5");
+	prints("stats -f openmetrics lap torn" COUNTERS, counters);
+	free(tl_all("stats --save l.sum lap && %s stats --save t.sum torn && %s stats --save lt.sum "
+		    "l.sum t.sum", timeline_bin(), timeline_bin()));
+	prints("stats -f openmetrics l.sum t.sum" COUNTERS, counters);
+	prints("stats -f openmetrics lt.sum" COUNTERS, counters);
+	prints("report -f json lap torn" INPUTS, "lap 64 64 36 0\ntorn 5 5 0 2");
+}
+END_TEST
+
 Suite *summary_suite(void)
 {
 	Suite *s = suite_create("summary");
@@ -227,6 +454,11 @@ Suite *summary_suite(void)
 	tcase_add_test(t, test_diff_of_summaries_is_diff_of_their_logs_byte_for_byte);
 	tcase_add_test(t, test_a_summary_made_with_other_fixed_options_is_refused);
 	tcase_add_test(t, test_save_replaces_the_file_whole_and_reports_where_it_cannot);
+	tcase_add_test(t, test_summaries_of_lags_of_0_and_above_2_32_merge_as_their_logs);
+	tcase_add_test(t, test_a_summary_keeps_unmatched_begins_and_ends_apart);
+	tcase_add_test(t, test_a_summary_keeps_the_open_last_bucket_range);
+	tcase_add_test(t, test_diff_runs_dir_judges_and_saves_each_log_once);
+	tcase_add_test(t, test_a_log_that_lost_entries_shows_its_losses_in_every_output);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -51,24 +51,6 @@ static void tick_log(const char *name, uint64_t hz, uint64_t lag, int n)
 	tl_close(log);
 }
 
-/* A log NAME of the manual clock at 1 GHz: e.tick after each of the N lags
- * LAGS in turn, so that its lag row holds exactly those values. */
-static void lags_log(const char *name, const uint64_t *lags, int n)
-{
-	tl_log *log = open_manual(path_in(test_dir, name), 256);
-	uint64_t t = 1000;
-	uint16_t id;
-	ck_assert_int_le(n, 255);
-	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
-	for (int i = 0; i <= n; i++) {
-		if (i)
-			t += lags[i - 1];
-		tl_set_manual_clock(log, t, 0);
-		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
-	}
-	tl_close(log);
-}
-
 /* The hundred lags FROM + 1 .. FROM + 100, shuffled (37 k mod 101 walks 1..100). */
 static void hundred_lags(uint64_t *v, uint64_t from)
 {
@@ -163,7 +145,7 @@ START_TEST(test_windows_in_cycles_durations_wall_time_and_last)
 	ck_assert_int_eq(ticks_in("--from 1us --to 3000ns"), 2);
 	ck_assert_int_eq(ticks_in("--last 2us"), 2);        /* >= 8000 */
 	ck_assert_int_eq(ticks_in("--last 1h"), 9);
-	ck_assert_int_eq(ticks_in("--from 1h"), -1);        /* nothing left: no row */
+
 	/* wall time, as `dump --time wall` prints it, and with a zone */
 	r = tl_reader_open(path_in(test_dir, "w.timeline"), &err);
 	ck_assert_msg(r != NULL, "%s", err.msg);
@@ -308,14 +290,123 @@ START_TEST(test_options_that_find_nothing_say_so)
 	free(out);
 	free(err);
 	out = tl(2, &err, "stats --bucket packets=0,8 b.timeline");
-	ck_assert_ptr_nonnull(strstr(err, "timeline stats: --bucket needs --per: it sorts begin/end "
-					  "pairs by what they moved\nusage: timeline stats"));
+	ck_assert_str_eq(err, "timeline stats: --bucket needs --per: it sorts begin/end "
+			      "pairs by what they moved\nsee 'timeline stats --help'\n");
 	free(out);
 	free(err);
-	out = tl(0, &err, "stats empty");
-	ck_assert_str_eq(err, "timeline stats: warning: no logs in the inputs\n");
+	/* nothing to read is an error, with one reason: not also a warning
+	 * that the logs hold no pairs */
+	out = tl(2, &err, "stats --per packets empty");
+	ck_assert_str_eq(err, "timeline stats: empty: no logs\n");
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* The wall time of TSC in log NAME: as `dump --time wall` prints it into
+ * ISO (48 bytes), and as Unix seconds with 9 decimals into SECS. */
+static void wall_of(const char *name, uint64_t tsc, char *iso, char *secs)
+{
+	tl_info info = info_at(path_in(test_dir, name));
+	int64_t ns = tl_wall_ns(&info, tsc);
+	tl_format_wall(iso, 48, ns);
+	snprintf(secs, 48, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
+}
+
+/* Runs timeline ARGS, which must exit 2 having read nothing, and checks
+ * its stderr is exactly WANT ("timeline " and the command before it). */
+static void says(const char *args, const char *want)
+{
+	char *err, *out = tl(2, &err, "%s", args);
+	char *line = xasprintf("timeline %.*s: %s\n", (int)strcspn(args, " "), args, want);
+	ck_assert_str_eq(err, line);
+	free(line);
+	free(out);
+	free(err);
+}
+
+/* A window that holds none of a path's entries says so, with each log's
+ * span in the bound's own form (wall times as dump --time wall prints
+ * them, durations in seconds since the log's first entry, cycles since
+ * it, dump's bare numbers in its --time unit), and exits 2: nothing was
+ * read. Where one log of the path has entries in it, the others are no
+ * news. */
+START_TEST(test_an_empty_window_says_so_with_each_logs_span)
+{
+	static const char *const secs = "w.timeline spans 0s to 0.000009s";
+	char a[48], b[48], sa[48], sb[48], *out;
+	/* 1 GHz: entries at 1000 .. 10000 ticks, 0 .. 9 us after the first */
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	wall_of("w.timeline", 1000, a, sa);
+	wall_of("w.timeline", 10000, b, sb);
+	says("stats --from 1h w.timeline", S("no entries at or after 1h; %s", secs));
+	/* the case of the issue: one reason, not also "no begin/end pairs" */
+	says("stats --per packets --from 2030-01-01T00:00:00Z w.timeline",
+	     S("no entries at or after 2030-01-01T00:00:00Z; w.timeline spans %s to %s", a, b));
+	says("stats --from 20000 --to 30000 w.timeline",
+	     "no entries between 20000 and 30000; w.timeline spans 0 to 9000 cycles");
+	says("stats --to 2000-01-01T00:00:00Z --last 1us w.timeline",
+	     S("no entries at or before 2000-01-01T00:00:00Z in the last 1us; w.timeline spans %s "
+	       "to %s", a, b));
+	/* dump's bare numbers are in its --time unit; its other forms as above */
+	says("dump --from 20000 w.timeline",
+	     "no entries at or after 20000; w.timeline spans 0 to 9000 cycles");
+	says("dump -t ns --to -1 w.timeline",
+	     "no entries at or before -1; w.timeline spans 0 to 9000 ns");
+	says("dump -t wall --to 1 w.timeline",
+	     S("no entries at or before 1; w.timeline spans %s to %s Unix seconds", sa, sb));
+	says("dump --from 1s w.timeline", S("no entries at or after 1s; %s", secs));
+	/* merge, copy, export alike */
+	says("merge --from 1s w.timeline", S("no entries at or after 1s; %s", secs));
+	says("export -f csv -o - --from 1s w.timeline", S("no entries at or after 1s; %s", secs));
+	says("copy --from 1s w.timeline c.timeline", S("no entries at or after 1s; %s", secs));
+	/* a second log 0 .. 90 us long: in one path with w.timeline, a window
+	 * past w's end but not its end is no news; in a path of its own (a
+	 * side of diff; report), w's is */
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d"), 0700), 0);
+	tick_log("d/long.timeline", 1000000000ull, 10000, 10);
+	ck_assert_int_eq(rename(path_in(test_dir, "w.timeline"), path_in(test_dir, "d/w.timeline")), 0);
+	free(tl(0, NULL, "dump --from 50us d"));
+	says("diff --from 50us d/w.timeline d/long.timeline",
+	     S("no entries at or after 50us; d/%s", secs));
+	says("report -f json -o - --from 50us d/w.timeline",
+	     S("no entries at or after 50us; d/%s", secs));
+	/* nothing read: no page of nothing */
+	out = tl(2, NULL, "report -f json -o - --from 50us d/w.timeline");
+	ck_assert_str_eq(out, "");
+	free(out);
+}
+END_TEST
+
+/* --from after --to, in one form, holds nothing: a usage error of every
+ * command that takes a window. */
+START_TEST(test_from_after_to_is_a_usage_error_of_every_windowed_command)
+{
+	static const char *const cmds[] = { "dump", "merge", "stats", "diff", "report -o r.html",
+					    "copy", "export -f csv -o x.csv" };
+	static const char *const bounds[][3] = {
+		{ "5s", "2s", "5s is after --to 2s" },
+		{ "3000", "2000", "3000 is after --to 2000" },
+		{ "2026-11-23T14:10:12Z", "2026-11-23T14:10:11.5Z",
+		  "2026-11-23T14:10:12Z is after --to 2026-11-23T14:10:11.5Z" },
+	};
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++) {
+			size_t n = strcspn(cmds[i], " ");
+			char *err, *out = tl(2, &err, "%s --from %s --to %s w.timeline w.timeline x", cmds[i],
+					     bounds[k][0], bounds[k][1]);
+			ck_assert_str_eq(err, S("timeline %.*s: --from %s: the window holds nothing\n"
+						"see 'timeline %.*s --help'\n", (int)n, cmds[i],
+						bounds[k][2], (int)n, cmds[i]));
+			ck_assert_str_eq(out, "");
+			free(out);
+			free(err);
+		}
+	/* equal bounds are a window of one instant; bounds of two forms are
+	 * placed in each log */
+	free(tl(0, NULL, "dump --from 3000 --to 3000 w.timeline"));
+	free(tl(0, NULL, "dump --from 1us --to 2000 w.timeline"));
 }
 END_TEST
 
@@ -450,7 +541,7 @@ START_TEST(test_percentiles_of_lags_1_to_100_are_the_50th_90th_and_99th_values)
 	uint64_t lags[100];
 	char *out;
 	hundred_lags(lags, 0);
-	lags_log("h.timeline", lags, 100);
+	lags_log(path_in(test_dir, "h.timeline"), 256, lags, 100);
 	out = tl(0, NULL, "stats -f csv h.timeline");
 	/* n min p50 p90 p99 p99.9 max mean stddev, then the same in ns (1 GHz) */
 	ck_assert_str_eq(out, "\"event\",\"n\",\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"max\","
@@ -501,7 +592,7 @@ static void hundred_runs(const char *dir, uint64_t from)
 	ck_assert_int_eq(mkdir(path_in(test_dir, dir), 0700), 0);
 	hundred_lags(lags, from);
 	for (int i = 0; i < 4; i++)
-		lags_log(S("%s/r%d.timeline", dir, i), lags, 100);
+		lags_log(path_in(test_dir, S("%s/r%d.timeline", dir, i)), 256, lags, 100);
 }
 
 /* The first line of diff's CSV: its columns. */
@@ -600,6 +691,89 @@ START_TEST(test_diff_with_p_exactly_at_alpha_is_no_finding)
 }
 END_TEST
 
+/* Runs of e.tick in DIR: N logs, log i of 20 lags of FROM + i cycles each. */
+static void flat_runs(const char *dir, int n, uint64_t from)
+{
+	ck_assert_int_eq(mkdir(path_in(test_dir, dir), 0700), 0);
+	for (int i = 0; i < n; i++)
+		tick_log(S("%s/r%d.timeline", dir, i), 1000000000ull, from + (uint64_t)i, 21);
+}
+
+/* Unequal sides (issue 30): 3 runs (medians 100, 101, 102) against 5
+ * (110..114) can reach alpha 0.05 (the smallest p is 2/56) and do; 5
+ * against 2 cannot (2/21): too few runs, whichever side has the two
+ * (tests/mwu_exact.py). */
+START_TEST(test_diff_over_3_runs_against_5_is_tested_and_5_against_2_is_too_few)
+{
+	char *out, *err;
+	flat_runs("A", 3, 100);
+	flat_runs("B", 5, 110);
+	flat_runs("C", 2, 110);
+	/* p = 2/56, fully apart; the change the 8th of 15 ratios, 112/101; the
+	 * interval (critical count 1) the smallest, 110/102, and the largest,
+	 * 114/100 */
+	out = tl(1, NULL, "diff -f csv A B");
+	diff_row(out, "\"e.tick\",3,5,60,100,101,112,102,114,10.8910891089109,7.8431372549019551,"
+		      "13.999999999999989,0.035714285714285712,", "\"SLOWER\"\n");
+	free(out);
+	/* 5 against 3: the same p, the change 101/112, the interval 100/114
+	 * to 102/110 */
+	out = tl(0, NULL, "diff -f csv B A");
+	diff_row(out, "\"e.tick\",5,3,100,60,112,101,114,102,-9.82142857142857,"
+		      "-12.280701754385969,-7.2727272727272751,0.035714285714285712,", "\"faster\"\n");
+	free(out);
+	/* 5 against 2: p 8/21 here, and no data could go below 2/21 */
+	out = tl(0, &err, "diff -f csv B C");
+	diff_row(out, "\"e.tick\",5,2,100,40,112,110,114,111,-1.336362958097459,,,"
+		      "0.38095238095238093,", "\"too few runs\"\n");
+	ck_assert_ptr_nonnull(strstr(err, "5 runs in A and 2 in B: no test over runs can reach alpha "
+					  "0.05 (the smallest p is 0.0952)"));
+	free(out);
+	free(err);
+	out = tl(0, NULL, "diff -f csv C B");
+	diff_row(out, "\"e.tick\",2,5,40,100,110,112,111,114,", "\"too few runs\"\n");
+	free(out);
+}
+END_TEST
+
+/* Fewer than 10 samples on either side: no verdict on the group, whatever
+ * its runs say; 10 are enough. A: 4 runs of 20 lags (100..103 cycles); B:
+ * 4 runs of 120..123 cycles with 2, 2, 2 and 3 lags (9 in all), or 2, 2,
+ * 3 and 3 (10). The runs are fully apart (p = 2/70): SLOWER with enough. */
+START_TEST(test_diff_with_fewer_than_10_samples_on_either_side_gives_few_samples)
+{
+	static const int nine[4] = { 2, 2, 2, 3 }, ten[4] = { 2, 2, 3, 3 };
+	char *out, *err;
+	flat_runs("A", 4, 100);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B9"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B10"), 0700), 0);
+	for (int i = 0; i < 4; i++) {
+		tick_log(S("B9/r%d.timeline", i), 1000000000ull, 120 + (uint64_t)i, nine[i] + 1);
+		tick_log(S("B10/r%d.timeline", i), 1000000000ull, 120 + (uint64_t)i, ten[i] + 1);
+	}
+	/* B9 pooled: 120 120 121 121 122 122 123 123 123, p50 the 5th, p90 the
+	 * 9th; the change the geometric mean of 121/101 and 122/102, the
+	 * interval 120/103 to 123/100 */
+	out = tl(0, &err, "diff -f csv A B9");
+	diff_row(out, "\"e.tick\",4,4,80,9,101,122,103,123,19.704872311269227,16.50485436893203,23,"
+		      "0.028571428571428571,", "\"few samples\"\n");
+	ck_assert_ptr_nonnull(strstr(err, "e.tick: fewer than 10 samples (A 80, B 9)\n"));
+	free(out);
+	free(err);
+	out = tl(0, &err, "diff -f csv B9 A");
+	diff_row(out, "\"e.tick\",4,4,9,80,122,101,123,103,", "\"few samples\"\n");
+	ck_assert_ptr_nonnull(strstr(err, "e.tick: fewer than 10 samples (A 9, B 80)\n"));
+	free(out);
+	free(err);
+	out = tl(1, &err, "diff -f csv A B10");
+	diff_row(out, "\"e.tick\",4,4,80,10,101,122,103,123,19.704872311269227,16.50485436893203,23,"
+		      "0.028571428571428571,", "\"SLOWER\"\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* A log NAME of four events whose lags are 10, 20, 30 and 40 cycles times
  * SPEED (the whole run slower or faster), the last also times F. */
 static void four_log(const char *name, uint64_t speed, double f)
@@ -695,6 +869,8 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_every_json_line_parses_strictly_and_carries_full_precision);
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
+	tcase_add_test(t, test_an_empty_window_says_so_with_each_logs_span);
+	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);
@@ -702,6 +878,8 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_percentiles_of_100_pairs_per_packet_are_the_50th_90th_and_99th_values);
 	tcase_add_test(t, test_diff_at_exactly_the_threshold_is_no_finding_just_below_it_slower);
 	tcase_add_test(t, test_diff_with_p_exactly_at_alpha_is_no_finding);
+	tcase_add_test(t, test_diff_over_3_runs_against_5_is_tested_and_5_against_2_is_too_few);
+	tcase_add_test(t, test_diff_with_fewer_than_10_samples_on_either_side_gives_few_samples);
 	tcase_add_test(t, test_diff_judges_each_run_relative_to_its_speed);
 	suite_add_tcase(s, t);
 	return s;

@@ -34,6 +34,9 @@ start=$(date +%s)
 
 # The tracked files as they are now (edits included), else the tree without build/.
 mkdir -p "$tree" "$work/tmp"
+# Tests that drop to another user (uid 65534 in `create`) need to pass
+# through the directories above their TMPDIR: searchable, not listable.
+chmod 0711 "$work" "$work/tmp"
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	(cd "$src" && git ls-files -z |
 		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
@@ -90,7 +93,20 @@ build() {
 
 # Runs the suites SPEC ("all", or words SUITE or SUITE:TCASE); 0 when all pass.
 # FAILED gets the first that failed and the first failure it printed.
+# A suite that fails only by a test's timeout is run once more: a loaded
+# machine can time out a test the mutant never reached, so such a kill
+# counts only when the second run fails too (RERUN then says so).
 run_suites() {
+	rerun=
+	run_suites_once "$1" && return 0
+	grep -q 'Test timeout expired' "$log" || return 1
+	run_suites_once "$1" && { rerun="timed out, passed when rerun"; return 0; }
+	rerun="timed out, failed again when rerun"
+	failed="$failed ($rerun)"
+	return 1
+}
+
+run_suites_once() {
 	failed= killer=
 	for s in $1; do
 		case $s in
@@ -110,6 +126,11 @@ run_suites() {
 	return 0
 }
 command -v timeout >/dev/null && TIMEOUT="timeout 1200"
+
+# cell TEXT: TEXT fit for a cell of a Markdown table (a | would end the cell)
+cell() {
+	printf '%s' "$1" | sed 's/|/\\|/g'
+}
 
 [ "$#" -gt 0 ] && only=" $* " || only=
 specs=
@@ -174,7 +195,7 @@ while [ "$i" -le "$count" ]; do
 		stale=$((stale + 1))
 		stales="$stales $id"
 		table="$table
-| $id | \`$file\` | $bug | stale: $why | |"
+| $id | \`$file\` | $(cell "$bug") | stale: $why | |"
 		i=$((i + 1))
 		continue
 	fi
@@ -184,7 +205,7 @@ while [ "$i" -le "$count" ]; do
 	elif ! run_suites "$suites"; then
 		result=killed how=$failed
 	else
-		result=survived how="($suites passed)"
+		result=survived how="(${rerun:+$rerun; }$suites passed)"
 	fi
 	# back as it was, and newer than the mutant's objects, so that make rebuilds them
 	cp "$work/original" "$tree/$file"
@@ -196,7 +217,7 @@ while [ "$i" -le "$count" ]; do
 	esac
 	printf '%-8s %-24s %-22s %4ss  %s\n' "$result" "$id" "$file" "$(($(date +%s) - t0))" "$how"
 	table="$table
-| $id | \`$file\` | $bug | $result | ${killer:+\`$killer\`} |"
+| $id | \`$file\` | $(cell "$bug") | $result${rerun:+ ($rerun)} | ${killer:+\`$killer\`} |"
 	i=$((i + 1))
 done
 

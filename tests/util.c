@@ -256,6 +256,43 @@ tl_log *open_manual(const char *path, uint64_t entries)
 	return log;
 }
 
+void lags_log(const char *path, uint64_t entries, const uint64_t *lags, size_t n)
+{
+	tl_log *log = open_manual(path, entries);
+	uint64_t t = 1000;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "1,9|e.tick: n", &id, NULL), TL_OK);
+	for (size_t i = 0; i <= n; i++) {
+		if (i)
+			t += lags[i - 1];
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+void app_pairs_log(const char *path, const char *app, size_t n, const uint64_t *packets,
+	       const uint64_t *cycles)
+{
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	tl_log *log = open_manual(path, 256);
+	char *tags = xasprintf("app=%s", app);
+	uint64_t t = 1000, total = 0;
+	uint16_t id[2];
+	ck_assert_uint_le(n, 127);
+	ck_assert_int_eq(tl_register(log, defs, 2, tags, id, NULL), TL_OK);
+	for (size_t i = 0; i < n; i++) {
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, id[0], total, 0, 0, 0, 0, 0);
+		total += packets[i];
+		tl_set_manual_clock(log, t += cycles[i], 0);
+		tl_append(log, id[1], total, 0, 0, 0, 0, 0);
+		t += 1000;
+	}
+	tl_close(log);
+	free(tags);
+}
+
 tl_info info_at(const char *path)
 {
 	tl_error err;

@@ -79,6 +79,18 @@ const char *timeline_bin(void);
 /* Opens a log at PATH with ENTRIES entries and the manual clock (tsc_hz 1 GHz). */
 tl_log *open_manual(const char *path, uint64_t entries);
 
+/* Writes a log at PATH of the manual clock at 1 GHz, ENTRIES slots: e.tick
+ * at tsc 1000, then after each of the N lags LAGS in turn (N + 1 entries),
+ * so that its lag row holds exactly those values (the last ENTRIES - 1 of
+ * them when the ring laps). */
+void lags_log(const char *path, uint64_t entries, const uint64_t *lags, size_t n);
+
+/* Writes a log at PATH of the manual clock at 1 GHz: N pairs
+ * app.push/app.pushed of app APP, pair i of PACKETS[i] packets (inpackets,
+ * a running total) taking CYCLES[i] cycles, 1000 cycles after the last. */
+void app_pairs_log(const char *path, const char *app, size_t n, const uint64_t *packets,
+	       const uint64_t *cycles);
+
 /* What the header of the log at PATH says (tl_reader_info()). */
 tl_info info_at(const char *path);
 
@@ -111,6 +123,7 @@ Suite *follow_suite(void);
 Suite *top_suite(void);
 Suite *summary_suite(void);
 Suite *metrics_suite(void);
+Suite *install_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

@@ -223,7 +223,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "engine: %s: %s\n", dir, strerror(errno));
 			return 1;
 		}
-		snprintf(path, sizeof path, "%s/%s-%d.timeline", dir, name, (int)getpid());
+		size_t n = strlen(dir);
+		while (n > 0 && dir[n - 1] == '/')
+			n--;   /* DIR/ gives DIR/NAME-PID.timeline, not DIR//... */
+		snprintf(path, sizeof path, "%.*s/%s-%d.timeline", (int)n, dir, name, (int)getpid());
 	}
 	/* a log that cannot be created must not stop the engine: log nothing */
 	if (!(log = tl_open(dir ? path : NULL, &o, &err))) {

@@ -103,7 +103,7 @@ FIXTURES ?= tests/fixtures
 	$(BUILD)/bench/runcmd.o
 
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
-	demo bench bench-deps clean deps fuzz fuzz-corpus fuzz-replay
+	demo bench bench-quick bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
 all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
 
@@ -187,8 +187,15 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 # Under the sanitizers a test runs several times slower: its time limits too.
 # The install suite builds programs against this tree's libraries (with its
 # sanitizers) and runs `make install` with its variables.
+# The tests run python3 as the interpreter itself (a link in $(BUILD)/tests/bin
+# first on PATH), not through a version manager's shim: pyenv's costs 0.4 s
+# of CPU a call, seconds on a loaded machine.
 check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H) $(LIBA) $(LIBSO0)
-	$(Q)CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,$${CK_TIMEOUT_MULTIPLIER:-1}) \
+	$(Q)mkdir -p $(BUILD)/tests/bin && rm -f $(BUILD)/tests/bin/python3 && \
+		if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$$py" ]; \
+		then ln -s "$$py" $(BUILD)/tests/bin/python3; fi
+	$(Q)PATH=$(abspath $(BUILD))/tests/bin:$$PATH \
+		CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,$${CK_TIMEOUT_MULTIPLIER:-1}) \
 		TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
 		TIMELINE_LIB_DIR=$(abspath $(dir $(LIBSO))) TIMELINE_SAN_FLAGS='$(SAN)' \
 		TIMELINE_MAKE_VARS='BUILD=$(BUILD)$(if $(SANITIZE), SANITIZE=$(SANITIZE))$(if $(TL_NO_ASM), TL_NO_ASM=$(TL_NO_ASM))' \
@@ -231,6 +238,9 @@ endif
 # (bench/report.sh, with Chromium), LTTng-UST side by side, and the CPU
 # `timeline top` takes while it watches; all land in
 # bench/results/latest.csv. Peers that are missing are skipped.
+# `make bench-quick` runs every benchmark of bench/ (summary.sh and
+# calibrate.sh too) with small counts in about a minute, to show each still
+# runs: it fails when one does, and CI runs it (bench/quick.sh).
 bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
@@ -238,6 +248,9 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/report.sh $(BUILD)
 	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
+
+bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
+	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/quick.sh $(BUILD)
 
 # The optional peers of `make bench`: LTTng-UST and its session daemon,
 # babeltrace2, and valgrind for the instruction counts.

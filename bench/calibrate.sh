@@ -6,7 +6,8 @@
 # against RUNS runs with --slow lookup=SLOW on side B, the same noise.
 # Beside them, what one run per side would say under the same noise, judged
 # by the test over pairs (p_pairs), as diff did before runs were samples.
-# Prints a table and appends rows to bench/results/latest.csv.
+# Prints a table and appends rows to $BENCH_CSV (default
+# bench/results/latest.csv).
 #   sh bench/calibrate.sh [BUILD]   (env: N=20 RUNS=5 SECS=0.5 SLOW=10;
 #   KEEP=1 keeps the runs and diffs, and names the comparisons that missed)
 set -eu
@@ -16,9 +17,13 @@ engine=$build/examples/engine/engine
 n=${N:-20} runs=${RUNS:-5} secs=${SECS:-0.5} slow=${SLOW:-10}
 cpus=$(nproc)
 dir=$(mktemp -d)
-if [ "${KEEP:-}" = 1 ]; then echo "calibrate: keeping $dir" >&2; else trap 'rm -rf "$dir"' EXIT; fi
-csv=bench/results/latest.csv
-mkdir -p bench/results
+bp=
+# the busy loop of a run under way, whatever ends the script
+trap '[ -z "$bp" ] || kill "$bp" 2>/dev/null || true
+[ "${KEEP:-}" = 1 ] || rm -rf "$dir"' EXIT
+[ "${KEEP:-}" != 1 ] || echo "calibrate: keeping $dir" >&2
+csv=${BENCH_CSV:-bench/results/latest.csv}
+mkdir -p "$(dirname "$csv")"
 seed=${SEED:-$$}
 
 # run DIR [ARGS...]: one engine run into DIR, under contention half the time
@@ -37,6 +42,7 @@ run() {
 	if [ "$busy" = 1 ] && [ "$cpus" -gt 1 ]; then
 		kill "$bp"
 		wait "$bp" 2>/dev/null || true
+		bp=
 	fi
 	echo "$busy" >> "$dir/busy"
 }

@@ -1,6 +1,7 @@
 /* logger.c: the logger's cost in TSC ticks per call, each case a ratio to
- * a bare RDTSC loop measured in the same run: medians and p99 of REPS
- * repetitions of CALLS calls. Writes bench/results/latest.csv. */
+ * a bare RDTSC loop measured in the same run: medians and p99 of 21
+ * repetitions of 10^6 calls (`logger [CALLS [REPS]]` for fewer, as `make
+ * bench-quick` runs it). Writes $BENCH_CSV, else bench/results/latest.csv. */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <stdio.h>
@@ -12,8 +13,10 @@
 #include "bench_events.h"
 #include "format.h"
 
-#define REPS 21
-#define CALLS 1000000
+#define MAX_REPS 21
+
+static uint64_t calls = 1000000;     /* calls a repetition: argv[1] */
+static int reps = MAX_REPS;          /* repetitions: argv[2], at most MAX_REPS */
 
 static tl_log *log_on, *log_rdpid, *log_rdtscp, *log_lsl, *log_unord, *log_hot, *log_auto, *log_off;
 static uint64_t tsc_hz;              /* as the library calibrated it */
@@ -30,16 +33,16 @@ static inline uint64_t ticks(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* The cases; each runs CALLS calls and keeps its loop variable live. */
+/* The cases; each makes `calls` calls and keeps its loop variable live. */
 static void c_empty(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		__asm__ volatile("" ::"r"(i));
 }
 
 static void c_rdtsc(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++) {
+	for (uint64_t i = 0, n = calls; i < n; i++) {
 		uint32_t lo, hi;
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	}
@@ -47,7 +50,7 @@ static void c_rdtsc(void)
 
 static void c_rdtscp(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++) {
+	for (uint64_t i = 0, n = calls; i < n; i++) {
 		uint32_t lo, hi, c;
 		__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(c));
 	}
@@ -55,7 +58,7 @@ static void c_rdtscp(void)
 
 static void c_rdtsc_rdpid(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++) {
+	for (uint64_t i = 0, n = calls; i < n; i++) {
 		uint32_t lo, hi;
 		uint64_t p;
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
@@ -66,7 +69,7 @@ static void c_rdtsc_rdpid(void)
 /* The floor where RDPID is missing: Linux's per-CPU segment limit. */
 static void c_rdtsc_lsl(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++) {
+	for (uint64_t i = 0, n = calls; i < n; i++) {
 		uint32_t lo, hi, p = 0x7b;
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 		__asm__ volatile("lsl %0, %0" : "+r"(p)::"cc");
@@ -79,7 +82,7 @@ static void c_rdtsc_lsl(void)
 static void c_rdtsc_rseq(void)
 {
 	long off = rseq_off;
-	for (uint64_t i = 0; i < CALLS; i++) {
+	for (uint64_t i = 0, n = calls; i < n; i++) {
 		uint32_t lo, hi, cpu, node;
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 		__asm__ volatile("movl %%fs:4(%2), %0\n\tmovl %%fs:20(%2), %1"
@@ -92,7 +95,7 @@ static void c_rdtsc_rseq(void)
 static void c_lfence_rdtsc_rseq(void)
 {
 	long off = rseq_off;
-	for (uint64_t i = 0; i < CALLS; i++) {
+	for (uint64_t i = 0, n = calls; i < n; i++) {
 		uint32_t lo, hi, cpu, node;
 		__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi));
 		__asm__ volatile("movl %%fs:4(%2), %0\n\tmovl %%fs:20(%2), %1"
@@ -102,26 +105,26 @@ static void c_lfence_rdtsc_rseq(void)
 
 static void c_disabled_inline(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		bench_six(log_off, &ev_off, i, i, i, i, i, i);
 }
 
 static void c_disabled_call(void)
 {
 	unsigned code = tl_event_code(ev_off.id[BENCH_SIX], 5);
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_event(log_off, code, i, i, i, i, i, i);
 }
 
 static void c_enabled(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append(log_on, six_on, i, i, i, i, i, i);
 }
 
 static void c_enabled_generated(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		bench_six(log_on, &ev_on, i, i, i, i, i, i);
 }
 
@@ -129,25 +132,25 @@ static void c_enabled_generated(void)
  * streaming 64 MiB, closer to a real loop that logs a few events a breath. */
 static void c_enabled_hot(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append(log_hot, six_hot, i, i, i, i, i, i);
 }
 
 static void c_enabled_rdpid(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append(log_rdpid, six_rdpid, i, i, i, i, i, i);
 }
 
 static void c_enabled_rdtscp(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append(log_rdtscp, six_rdtscp, i, i, i, i, i, i);
 }
 
 static void c_enabled_lsl(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append(log_lsl, six_lsl, i, i, i, i, i, i);
 }
 
@@ -156,23 +159,23 @@ static void c_enabled_lsl(void)
  * clock run ahead of the work before it. */
 static void c_enabled_unordered(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append(log_unord, six_unord, i, i, i, i, i, i);
 }
 
 static void c_enabled_c(void)
 {
-	for (uint64_t i = 0; i < CALLS; i++)
+	for (uint64_t i = 0, n = calls; i < n; i++)
 		tl_append_c(log_on, six_on, i, i, i, i, i, i);
 }
 
 /* Snabb-style: a breath of 10 events at rates 3..9, then a new rate draw.
- * CALLS / 10 breaths, so the per-call figure is per event. */
+ * calls / 10 breaths, so the per-call figure is per event. */
 static void c_sampled(void)
 {
 	const struct bench_events *e = &ev_auto;
 	tl_log *l = log_auto;
-	for (uint64_t i = 0; i < CALLS / 10; i++) {
+	for (uint64_t i = 0, n = calls / 10; i < n; i++) {
 		bench_r9(l, e, i, 1, 2, 3, 4, 5);
 		bench_r8(l, e, i, 1, 2, 3, 4, 5);
 		bench_r7(l, e, i, 1, 2, 3, 4, 5);
@@ -245,22 +248,22 @@ static int runs(const struct bcase *c)
 	return (c->need & cpu_has()) == c->need;
 }
 
-/* Runs every case REPS times, interleaved, so drift hits all alike. */
+/* Runs every case reps times, interleaved, so drift hits all alike. */
 static void measure(void)
 {
-	static double t[NCASES][REPS];
-	for (int r = 0; r < REPS; r++)
+	static double t[NCASES][MAX_REPS];
+	for (int r = 0; r < reps; r++)
 		for (size_t c = 0; c < NCASES; c++) {
 			if (!runs(&cases[c]))
 				continue;
 			uint64_t t0 = ticks();
 			cases[c].fn();
-			t[c][r] = (double)(ticks() - t0) / CALLS;
+			t[c][r] = (double)(ticks() - t0) / calls;
 		}
 	for (size_t c = 0; c < NCASES; c++) {
-		qsort(t[c], REPS, sizeof t[c][0], cmp_double);
-		cases[c].med = t[c][REPS / 2];
-		cases[c].p99 = t[c][REPS - 1];   /* of 21 repetitions: the maximum */
+		qsort(t[c], reps, sizeof t[c][0], cmp_double);
+		cases[c].med = t[c][reps / 2];
+		cases[c].p99 = t[c][reps - 1];   /* the slowest repetition */
 	}
 }
 
@@ -360,13 +363,20 @@ static const char *verdict(const struct bcase *c, double rdtsc, double empty)
 	return "";
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char model[256], date[64];
 	time_t now = time(NULL);
 	double rdtsc, empty;
+	const char *path = getenv("BENCH_CSV");
 	FILE *csv;
 
+	if (argc > 1 && (calls = strtoull(argv[1], NULL, 10)) < 10)
+		return fprintf(stderr, "logger: CALLS takes a number of at least 10\n"), 2;
+	if (argc > 2 && ((reps = atoi(argv[2])) < 1 || reps > MAX_REPS))
+		return fprintf(stderr, "logger: REPS takes 1 to %d\n", MAX_REPS), 2;
+	if (!path || !*path)
+		path = "bench/results/latest.csv";
 	open_logs();
 	measure();
 	rdtsc = find("rdtsc")->med;
@@ -376,10 +386,12 @@ int main(void)
 	printf("timeline logger benchmark, %s\n%s, %ld CPUs, TSC %.3f GHz; AUTO clock: %s\n", date,
 	       model, sysconf(_SC_NPROCESSORS_ONLN), (double)tsc_hz / 1e9,
 	       tl_clock_name(auto_clock) ? tl_clock_name(auto_clock) : "unknown");
-	printf("TSC ticks per call: median and max of %d repetitions of %d calls\n\n", REPS, CALLS);
+	printf("TSC ticks per call: median and max of %d repetitions of %llu calls\n\n", reps,
+	       (unsigned long long)calls);
 	printf("%-18s %9s %9s %8s  %-32s %s\n", "case", "median", "p99", "x rdtsc", "what", "");
-	mkdir("bench/results", 0755);
-	csv = fopen("bench/results/latest.csv", "w");
+	if (!getenv("BENCH_CSV"))
+		mkdir("bench/results", 0755);
+	csv = fopen(path, "w");
 	if (csv)
 		fprintf(csv, "name,value,unit,ratio,baseline\nmeta_date,%s,date,,\n"
 			     "meta_cpu,\"%s\",model,,\nmeta_tsc_hz,%llu,Hz,,\nmeta_auto_clock,%s,name,,\n",
@@ -399,6 +411,6 @@ int main(void)
 			fprintf(csv, "%s,%.3f,ticks,%.3f,rdtsc\n", b->name, b->med, b->med / rdtsc);
 	}
 	if (csv && fclose(csv) == 0)
-		printf("\nwritten: bench/results/latest.csv\n");
+		printf("\nwritten: %s\n", path);
 	return 0;
 }

@@ -6,16 +6,22 @@
 # (build/tests/stress, a ring of 2^20 entries); ten demo engines paced at
 # 20,000 breaths/s each with the per-breath draw (the default, Snabb's way);
 # the same ten logging every event (--rate all). The target: under 5% of
-# one CPU in each case. Appends to bench/results/latest.csv; run by `make
-# bench`. TOP_REFRESHES=N (default 20) sets the length of each case.
+# one CPU in each case. Appends to $BENCH_CSV (default
+# bench/results/latest.csv); run by `make bench`. TOP_REFRESHES=N (default
+# 20) sets the length of each case, TOP_DELAY=S (default 1) the refresh.
 set -eu
 build=${1:-build}
 tl=${TIMELINE:-./timeline}
 n=${TOP_REFRESHES:-20}
+delay=${TOP_DELAY:-1}
 dir=$(mktemp -d)
-trap 'kill $(cat "$dir"/*.pid 2>/dev/null) 2>/dev/null; rm -rf "$dir"' EXIT
-csv=bench/results/latest.csv
-mkdir -p bench/results
+# the writers still running, if a step failed; none left is the usual case,
+# and the kill's failure then must not become the script's status (set -e)
+trap 'for p in "$dir"/*.pid; do [ ! -e "$p" ] || kill "$(cat "$p")" 2>/dev/null || true; done
+rm -rf "$dir"' EXIT
+csv=${BENCH_CSV:-bench/results/latest.csv}
+mkdir -p "$(dirname "$csv")"
+secs=$(awk -v n="$n" -v d="$delay" 'BEGIN { s = n * d; print (s == int(s) ? s : int(s) + 1) }')
 
 # What top read of what was written over the run, from its JSON blocks:
 # entries written per second, the % read, lost per second.
@@ -34,11 +40,14 @@ print("%.0f %.1f %.0f" % (w/s, 100.0*r/w if w else 100, l/s))' "$1"
 # measure NAME LABEL: top over $dir/NAME for $n refreshes, one line and CSV rows.
 measure() {
 	name=$1 label=$2
-	# shellcheck disable=SC2046
-	set -- $("$build/bench/runcmd" 1 sh -c "exec '$tl' top -b -f json -n $n '$dir/$name' > '$dir/$name.json'")
+	# a failed command fails the script (set -e sees an assignment's status)
+	t=$("$build/bench/runcmd" 1 sh -c "exec '$tl' top -b -f json -d $delay -n $n '$dir/$name' > '$dir/$name.json'")
+	# shellcheck disable=SC2086
+	set -- $t
 	wall=$1 cpu=$3
-	# shellcheck disable=SC2046
-	set -- $(read_share "$dir/$name.json")
+	t=$(read_share "$dir/$name.json")
+	# shellcheck disable=SC2086
+	set -- $t
 	pct=$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.2f", 100 * c / w }')
 	printf '%-44s %6s %12s %7s %10s\n' "$label" "$pct" "$1" "$2" "$3"
 	{
@@ -50,27 +59,29 @@ measure() {
 	echo "top_${name}: $pct% of one CPU: target < 5%: $verdict"
 }
 
-printf '\n%-44s %6s %12s %7s %10s\n' "timeline top, default refresh, $n s" "CPU %" "written/s" "read %" "lost/s"
+printf '\n%-44s %6s %12s %7s %10s\n' "timeline top, refresh ${delay}s, $n refreshes" "CPU %" "written/s" "read %" "lost/s"
 
 mkdir -p "$dir/flat"
-"$build/tests/stress" write "$dir/flat/stress.timeline" $((n + 4)) > "$dir/flat.out" &
+"$build/tests/stress" write "$dir/flat/stress.timeline" $((secs + 4)) > "$dir/flat.out" &
 echo $! > "$dir/flat.pid"
 sleep 1
 measure flat "one writer flat out"
 wait "$(cat "$dir/flat.pid")"
 rm "$dir/flat.pid"
-awk -v s=$((n + 4)) '{ printf "  (the writer: %.1f M entries/s)\n", $3 / s / 1e6 }' "$dir/flat.out"
+awk -v s=$((secs + 4)) '{ printf "  (the writer: %.1f M entries/s)\n", $3 / s / 1e6 }' "$dir/flat.out"
 rm -rf "$dir/flat"
 
 for rate in auto all; do
 	mkdir -p "$dir/ten_$rate"
 	for i in 0 1 2 3 4 5 6 7 8 9; do
 		"$build/examples/engine/engine" --dir "$dir/ten_$rate" --name "e$i" --workload imix \
-			--pace 20000 --rate "$rate" --seconds $((n + 3)) > /dev/null &
+			--pace 20000 --rate "$rate" --seconds $((secs + 3)) > /dev/null &
 		echo $! > "$dir/ten_$rate.$i.pid"
 	done
 	sleep 1
 	measure "ten_$rate" "ten engines, 20000 breaths/s each, rate $rate"
+	# measured: the engines' last seconds are not waited for
+	for p in "$dir"/ten_"$rate".*.pid; do kill "$(cat "$p")" 2>/dev/null || true; done
 	wait
 	rm -f "$dir"/ten_"$rate".*.pid
 	rm -rf "$dir/ten_$rate"

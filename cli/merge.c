@@ -136,7 +136,7 @@ static void run(struct merge *m)
 /* ---- --follow -------------------------------------------------------------- */
 
 /* How long merge --follow holds an entry for the other live logs to show
- * an earlier one: 100 ms after it was read. */
+ * an earlier one: 100 ms after the snapshot it was read in was taken. */
 #define MERGE_HOLD_NS 100000000ull
 
 /* A followed log and its entry waiting to be printed. */
@@ -147,7 +147,8 @@ struct live {
 	int has;
 	int drained;                 /* its snapshot is read to the end */
 	int last;                    /* its writer had ended before that snapshot */
-	uint64_t snap_at;            /* when that snapshot was taken (follow_now) */
+	uint64_t snap_at;            /* when that snapshot was taken (follow_now(), read
+				      * after it: never before an entry it holds was written) */
 };
 
 static volatile int stopped;   /* SIGINT, SIGTERM or SIGHUP came */
@@ -172,9 +173,11 @@ static void refill(struct merge *m, struct live *l, uint64_t now)
 	} else if (now - l->snap_at >= FOLLOW_POLL_NS) {
 		l->last = !follow_alive(&l->f);
 		follow_snapshot(&l->f, 0, NULL);
-		l->snap_at = now;
+		/* the hold counts from here: a follower descheduled between NOW
+		 * and the snapshot would otherwise hold the entry less */
+		l->snap_at = follow_now();
 		l->drained = 0;
-		refill(m, l, now);
+		refill(m, l, l->snap_at);
 		if (!l->has && (gap = follow_gap(&l->f)))
 			view_lost(&m->view, l->f.in, gap, l->f.next - gap);
 	}
@@ -228,6 +231,7 @@ static void merge_live(struct merge *m, struct live *l, size_t n)
 		struct live *min;
 		for (size_t i = 0; i < n; i++)
 			refill(m, &l[i], now);
+		now = follow_now();   /* no snapshot is later than it */
 		min = first(l, n, now, &ready, &done);
 		if (done || stopped)
 			break;

@@ -1,4 +1,4 @@
-/* check_crash.c: writers SIGKILLed at 1,002 random moments, three processes
+/* check_crash.c: writers SIGKILLed at 1,008 random moments, three processes
  * at a time, never lose an event whose call returned, and no incomplete entry
  * ever reads as complete, after a crash or while a live writer laps a reader.
  * Beside these timing-dependent tests, deterministic ones (tcase "torn"):
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -24,7 +25,7 @@
 #include "../lib/format.h"
 
 #define RING 4096
-#define ROUNDS 334   /* rounds of WRITERS processes: 1,002 kills */
+#define ROUNDS 84    /* rounds of WRITERS processes a quarter: 1,008 kills in four */
 #define WRITERS 3
 
 
@@ -52,6 +53,21 @@ static void __attribute__((noreturn)) writer(tl_log *log, volatile uint64_t *ret
 	}
 }
 
+/* The writer of a round, in a child: a timer on its own CPU time sends it
+ * SIGKILL once it has run PAUSE ns (and the next scheduler tick comes), at
+ * whatever instruction it is then. Its moment of death is its own: it
+ * does not wait on when a killer gets the CPU, which a loaded machine
+ * delays by tens of ms. Exits 2 if the timer cannot be set. */
+static void __attribute__((noreturn)) doomed_writer(tl_log *log, volatile uint64_t *returned, long pause)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL };
+	struct itimerspec its = { .it_value = { pause / 1000000000, pause > 0 ? pause % 1000000000 : 1 } };
+	timer_t t;
+	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &t) || timer_settime(t, 0, &its, NULL))
+		_exit(2);
+	writer(log, returned);
+}
+
 /* Checks the log at P after its writer, which had returned from R calls,
  * was killed; returns the entries checked. */
 static size_t check_killed(const char *p, uint64_t r, unsigned seed)
@@ -65,10 +81,9 @@ static size_t check_killed(const char *p, uint64_t r, unsigned seed)
 	 * is full, entry RING may be under way over entry 0: r == RING counts) */
 	ck_assert_uint_ge(n, r - first - (r >= RING));
 	for (size_t k = 0; k < n; k++) {
-		ck_assert_msg(consistent(&v[k]), "round %u: entry %llu torn", seed,
-			      (unsigned long long)v[k].seq);
-		if (k)
-			ck_assert_uint_eq(v[k].seq, v[k - 1].seq + 1);
+		tl_check(consistent(&v[k]), "round %u: entry %llu torn", seed, (unsigned long long)v[k].seq);
+		tl_check(!k || v[k].seq == v[k - 1].seq + 1, "round %u: entry %llu after %llu", seed,
+			 (unsigned long long)v[k].seq, (unsigned long long)v[k - 1].seq);
 	}
 	if (r > 0) {
 		ck_assert_uint_gt(n, 0);
@@ -80,111 +95,153 @@ static size_t check_killed(const char *p, uint64_t r, unsigned seed)
 	return n;
 }
 
-/* One round: fork WRITERS writers, each into its own log, kill each after
- * its own random pause, check every file. Returns the entries checked. */
-static size_t crash_round(volatile uint64_t *returned, unsigned seed)
+/* One round: fork WRITERS writers, each into its own log and killed after
+ * its own random run of 0 to 2 ms of CPU, check every file. Returns the
+ * entries checked; *UNWRAPPED counts the writers killed before their ring
+ * wrapped. */
+static size_t crash_round(volatile uint64_t *returned, unsigned seed, unsigned *unwrapped)
 {
 	tl_options o = { .entries = RING, .clock = TL_CLOCK_AUTO, .no_prefault = 1,
 			 .strings_bytes = 4096 };
 	tl_error err;
 	tl_log *log[WRITERS];
 	pid_t pid[WRITERS];
-	long pause[WRITERS];
 	size_t checked = 0;
 	for (int w = 0; w < WRITERS; w++) {
 		log[w] = tl_open(path_in(test_dir, w ? (w == 1 ? "b.timeline" : "c.timeline") : "a.timeline"),
 				 &o, &err);
 		ck_assert_msg(log[w] != NULL, "%s", err.msg);
 		returned[w] = 0;
-		pause[w] = (long)((seed >> (4 * w)) % 2000) * 1000;   /* 0 to 2 ms */
-		if ((pid[w] = fork()) == 0) {
-			/* more writers than cores: let the killer wake on time */
-			if (nice(19) == -1)
-				_exit(1);
-			writer(log[w], &returned[w]);
-		}
-	}
-	/* kill in order of pause, each at its own moment */
-	for (long slept = 0, left = WRITERS; left > 0; left--) {
-		int next = -1;
-		for (int w = 0; w < WRITERS; w++)
-			if (pid[w] > 0 && (next < 0 || pause[w] < pause[next]))
-				next = w;
-		struct timespec ts = { 0, pause[next] - slept };
-		nanosleep(&ts, NULL);
-		slept = pause[next];
-		kill(pid[next], SIGKILL);
-		waitpid(pid[next], NULL, 0);
-		pid[next] = 0;
+		if ((pid[w] = fork()) == 0)
+			doomed_writer(log[w], &returned[w], (long)((seed >> (4 * w)) % 2000) * 1000);
 	}
 	for (int w = 0; w < WRITERS; w++) {
+		int st;
+		uint64_t r;
+		ck_assert_int_eq(waitpid(pid[w], &st, 0), pid[w]);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "writer %d: status %#x", w, st);
 		tl_close(log[w]);
+		r = __atomic_load_n(&returned[w], __ATOMIC_ACQUIRE);
+		*unwrapped += r < RING;
 		checked += check_killed(path_in(test_dir, w ? (w == 1 ? "b.timeline" : "c.timeline")
-						     : "a.timeline"),
-					__atomic_load_n(&returned[w], __ATOMIC_ACQUIRE), seed);
+						     : "a.timeline"), r, seed);
 	}
 	return checked;
 }
 
+/* Run four times (a loop test, _i 0 to 3), each a quarter of the 1,008
+ * kills with its own seed: each a test of its own, a few seconds long on a
+ * loaded machine. */
 START_TEST(test_sigkill_never_loses_a_returned_event)
 {
 	volatile uint64_t *returned = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 					   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	size_t checked = 0;
+	unsigned unwrapped = 0;
 	ck_assert_ptr_ne((void *)returned, MAP_FAILED);
-	srand(7);
+	srand(7 + (unsigned)_i);
 	for (unsigned i = 0; i < ROUNDS; i++)
-		checked += crash_round(returned, (unsigned)rand());
+		checked += crash_round(returned, (unsigned)rand(), &unwrapped);
 	munmap((void *)returned, 4096);
 	/* the figures tests/README.md quotes */
-	fprintf(stderr, "crash: %d writers killed, %zu entries checked, 0 torn\n",
-		ROUNDS * WRITERS, checked);
+	fprintf(stderr, "crash: quarter %d: %d writers killed (%u before their ring wrapped), %zu "
+		"entries checked, 0 torn\n", _i + 1, ROUNDS * WRITERS, unwrapped, checked);
 }
 END_TEST
 
-/* A writer laps a small ring while the reader takes snapshots: every entry
- * returned is complete and in order, and skipped ones are counted. */
+#define LIVE_RING (1u << 16)
+#define LIVE_SNAPS 300    /* snapshots read; every tenth with a lap made */
+#define LIVE_FIRST 4096   /* entries read of a snapshot before its lap */
+
+/* The log's cursor, as the writer publishes it. */
+static uint64_t cursor_of(tl_log *log)
+{
+	return __atomic_load_n(&((struct tl_header *)(void *)log)->cursor, __ATOMIC_ACQUIRE);
+}
+
+/* Waits (at most 20 s) until the writer of LOG has written entry N. */
+static void wait_cursor(tl_log *log, uint64_t n)
+{
+	time_t stop = time(NULL) + 20;
+	while (cursor_of(log) < n && time(NULL) < stop)
+		sched_yield();
+	ck_assert_uint_ge(cursor_of(log), n);
+}
+
+/* Reads R's snapshot on from where it is: every entry whole and after the
+ * one before (*PREV, *FIRST); at most MAX entries; returns how many. */
+static uint64_t read_live(tl_reader *r, uint64_t max, uint64_t *prev, int *first)
+{
+	uint64_t n = 0;
+	tl_entry e;
+	while (n < max && tl_reader_next(r, &e)) {
+		tl_check(consistent(&e), "torn entry %llu", (unsigned long long)e.seq);
+		tl_check(*first || e.seq > *prev, "entry %llu after %llu", (unsigned long long)e.seq,
+			 (unsigned long long)*prev);
+		*prev = e.seq;
+		*first = 0;
+		n++;
+	}
+	return n;
+}
+
+/* A writer laps a ring while the reader takes snapshots: every entry
+ * returned is complete and in order, and skipped ones are counted. How the
+ * two share the CPUs decides what the free snapshots see; every tenth is
+ * made to be lapped: the writer stopped (SIGSTOP) while the reader takes it
+ * and reads its first LIVE_FIRST entries, then let go until it has
+ * overwritten the whole snapshot, whose other entries must all read as
+ * skipped, none returned. */
 START_TEST(test_live_reader_never_returns_a_torn_entry)
 {
 	const char *p = path_in(test_dir, "live.timeline");
-	tl_options o = { .entries = 1 << 16, .clock = TL_CLOCK_AUTO };
+	tl_options o = { .entries = LIVE_RING, .clock = TL_CLOCK_AUTO };
 	tl_error err;
 	tl_log *log = tl_open(p, &o, &err);
 	tl_reader *r;
-	tl_entry e;
-	uint64_t seen = 0, skipped = 0, prev;
+	uint64_t seen = 0, skipped = 0, prev = 0;
 	pid_t pid;
 	ck_assert_ptr_nonnull(log);
 	pid = fork();
+	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		uint64_t dummy;
-		writer(log, &dummy);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		doomed_writer(log, &dummy, 60000000000);   /* 60 s of CPU at most */
 	}
 	r = tl_reader_open(p, &err);
 	ck_assert_ptr_nonnull(r);
-	while (tl_reader_rewind(r) < (1 << 16))   /* let the writer fill the ring once */
-		sched_yield();
-	/* at least 300 snapshots, and more until the reader both read entries
-	 * and was lapped (how often depends on the machine), for at most 30 s */
-	time_t stop = time(NULL) + 30;
-	for (int snap = 0; snap < 300 || ((seen < 300 || !skipped) && time(NULL) < stop); snap++) {
+	wait_cursor(log, LIVE_RING);   /* the ring filled once */
+	for (int snap = 0; snap < LIVE_SNAPS; snap++) {
 		int first = 1;
-		tl_reader_rewind(r);
-		while (tl_reader_next(r, &e)) {
-			ck_assert_msg(consistent(&e), "torn entry %llu", (unsigned long long)e.seq);
-			ck_assert(first || e.seq > prev);
-			prev = e.seq;
-			first = 0;
-			seen++;
+		if (snap % 10) {   /* free: whatever the writer does meanwhile */
+			tl_reader_rewind(r);
+			seen += read_live(r, UINT64_MAX, &prev, &first);
+			skipped += tl_reader_skipped(r);
+		} else {
+			uint64_t c, n;
+			ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+			ck_assert_int_eq(waitpid(pid, NULL, WUNTRACED), pid);
+			c = cursor_of(log);   /* stopped: the snapshot's cursor */
+			ck_assert_uint_eq(tl_reader_rewind(r), LIVE_RING);
+			/* the oldest slot may hold the entry under way: skipped */
+			ck_assert_uint_eq(read_live(r, LIVE_FIRST, &prev, &first), LIVE_FIRST);
+			ck_assert_uint_le(tl_reader_skipped(r), 1);
+			ck_assert_int_eq(kill(pid, SIGCONT), 0);
+			wait_cursor(log, c + LIVE_RING + 1);
+			n = read_live(r, UINT64_MAX, &prev, &first);
+			ck_assert_uint_eq(n, 0);
+			ck_assert_uint_eq(LIVE_FIRST + tl_reader_skipped(r), LIVE_RING);
+			seen += LIVE_FIRST;
+			skipped += tl_reader_skipped(r);
 		}
-		skipped += tl_reader_skipped(r);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	tl_reader_close(r);
 	tl_close(log);
-	ck_assert_uint_ge(seen, 300);           /* it read while the writer wrote */
-	ck_assert_uint_gt(skipped, 0);          /* and was lapped: the check was exercised */
+	ck_assert_uint_ge(seen, LIVE_SNAPS / 10 * LIVE_FIRST);
+	ck_assert_uint_ge(skipped, LIVE_SNAPS / 10 * (LIVE_RING - LIVE_FIRST));
 }
 END_TEST
 
@@ -749,8 +806,8 @@ Suite *crash_suite(void)
 	Suite *s = suite_create("crash");
 	TCase *t = tcase_create("crash");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
-	tcase_set_timeout(t, 240);   /* 1,002 kills take about 20 s, 3 times that sanitized */
-	tcase_add_test(t, test_sigkill_never_loses_a_returned_event);
+	tcase_set_timeout(t, 120);   /* a quarter of the kills: seconds, 3 times that sanitized */
+	tcase_add_loop_test(t, test_sigkill_never_loses_a_returned_event, 0, 4);
 	tcase_add_test(t, test_live_reader_never_returns_a_torn_entry);
 	suite_add_tcase(s, t);
 	t = tcase_create("torn");

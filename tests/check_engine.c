@@ -162,26 +162,37 @@ START_TEST(test_diff_of_a_slowed_checksum_exits_1_and_names_the_app)
 	 * miss it, and on an Intel Xeon guest they slowed the rewrite app by
 	 * 20-58% in 2 of 5 runs, which diff rightly reported. An unordered
 	 * clock shows here as the app after the checksum (rewrite) slower. */
-	char *cmd = xasprintf("%s diff --per packets --threshold 20 %s/normal %s/slow", timeline_bin(),
+	char *cmd = xasprintf("%s diff --per packets --threshold 20 -f csv %s/normal %s/slow", timeline_bin(),
 			      test_dir, test_dir);
-	char *out, *line;
-	int slower = 0;
+	char *out, *line, top[64] = "";
+	double most = -1e9;
+	int slowed = 0;
 	for (int i = 0; i < 4; i++) {
 		free(engine("normal", "--seconds 0.3 --cpu 0 --workload imix --seed 3"));
 		free(engine("slow", "--seconds 0.3 --cpu 0 --workload imix --seed 3 --slow checksum=200"));
 	}
 	ck_assert_int_eq(run(cmd, &out, NULL), 1);
-	/* the slowed app's row says SLOWER; no other app's does (the breaths,
-	 * which hold the checksum, may, and so may the row (all), the program
-	 * as a whole) */
-	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
-		if (strstr(line, "SLOWER")) {
-			int slowed = strstr(line, "app.push") && strstr(line, " checksum ");
-			ck_assert_msg(slowed || !strncmp(line, "engine.breath ", 14) ||
-				      !strncmp(line, "(all) ", 6), "%s", line);
-			slower += slowed;
+	/* the slowed app's row says SLOWER, and its change is the largest of
+	 * the apps': diff names it. Another app's row may say SLOWER too on a
+	 * loaded machine, and rightly: the checksum's longer breaths leave the
+	 * lookup's table to other processes' cache traffic for longer (+60% to
+	 * +120% seen under a load of 15 on 2 CPUs); that is no property of
+	 * diff, nor of our code, so it is not asserted either way */
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char app[64];
+		double change;
+		if (sscanf(line, "\"app.push\",\"%63[^\"]\",%*d,%*d,%*d,%*d,%*g,%*g,%*g,%*g,%lg,", app,
+			   &change) != 2)
+			continue;
+		if (change > most) {
+			most = change;
+			snprintf(top, sizeof top, "%s", app);
 		}
-	ck_assert_int_eq(slower, 1);
+		if (!strcmp(app, "checksum"))
+			slowed = strstr(line, ",\"SLOWER\"") != NULL;
+	}
+	ck_assert_msg(slowed, "checksum not SLOWER");
+	ck_assert_str_eq(top, "checksum");
 	free(cmd);
 	free(out);
 }

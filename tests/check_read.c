@@ -396,7 +396,7 @@ static struct rfc_csv rfc_csv_parse(const char *s)
 			if (*s == '"') {
 				s++;
 				for (;;) {
-					ck_assert_msg(*s != '\0', "CSV: unterminated quoted field");
+					tl_check(*s != '\0', "CSV: unterminated quoted field");
 					if (*s == '"' && s[1] == '"') {
 						PUSH('"');
 						s += 2;
@@ -411,7 +411,7 @@ static struct rfc_csv rfc_csv_parse(const char *s)
 					      "CSV: text after a closing quote: '%.20s'", s);
 			} else {
 				while (*s && *s != ',' && *s != '\n' && *s != '\r') {
-					ck_assert_msg(*s != '"', "CSV: quote in an unquoted field");
+					tl_check(*s != '"', "CSV: quote in an unquoted field");
 					PUSH(*s++);
 				}
 			}
@@ -470,7 +470,7 @@ static char *u64s(uint64_t v) { return xasprintf("%llu", (unsigned long long)v);
 static void field_eq_u64(const char *field, uint64_t want, size_t row, const char *col)
 {
 	char *w = u64s(want);
-	ck_assert_msg(!strcmp(field, w), "row %zu, %s: got '%s', want '%s'", row, col, field, w);
+	tl_check(!strcmp(field, w), "row %zu, %s: got '%s', want '%s'", row, col, field, w);
 	free(w);
 }
 
@@ -1241,7 +1241,7 @@ static uint64_t whole(const char *s)
 {
 	char *end;
 	double d = strtod(s, &end);
-	ck_assert_msg(*end == '\0' && d >= 0 && d == (double)(uint64_t)d, "'%s' is not a whole number", s);
+	tl_check(*end == '\0' && d >= 0 && d == (double)(uint64_t)d, "'%s' is not a whole number", s);
 	return (uint64_t)d;
 }
 

@@ -23,7 +23,7 @@ char *xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
-	ck_assert_int_ge(n, 0);
+	tl_check(n >= 0, "out of memory");
 	return s;
 }
 
@@ -124,17 +124,17 @@ const char *path_in(const char *dir, const char *name)
 void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
+	tl_check(f, "%s: %s", path, strerror(errno));
+	tl_check(fwrite(data, 1, len, f) == len, "%s: %s", path, strerror(errno));
+	tl_check(fclose(f) == 0, "%s: %s", path, strerror(errno));
 }
 
 void patch_file(const char *path, long off, const void *p, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
-	ck_assert_int_eq(pwrite(fd, p, len, off), (ssize_t)len);
-	ck_assert_int_eq(close(fd), 0);
+	tl_check(fd >= 0, "%s: %s", path, strerror(errno));
+	tl_check(pwrite(fd, p, len, off) == (ssize_t)len, "%s: %s", path, strerror(errno));
+	tl_check(close(fd) == 0, "%s: %s", path, strerror(errno));
 }
 
 char *bytes_word(uint64_t bytes)

@@ -1675,6 +1675,7 @@ static void rate_shown(const char *set, const char *now, const char *line)
 {
 	tl_info i = info_at(P("r.timeline"));
 	const char *out, *row;
+	struct res r;
 	ck_assert_str_eq(OK(tl("rate r.timeline")), S("r.timeline: %s\n", line));
 	out = OK(tl("info r.timeline"));
 	ck_assert_ptr_nonnull(strstr(out, strcmp(set, "auto") ?
@@ -1687,6 +1688,11 @@ static void rate_shown(const char *set, const char *now, const char *line)
 								i.process)));
 	ck_assert_ptr_nonnull(strstr(OK(tl("top -b -n 1 -d 0.1 -f json .")),
 				     S(",\"running\":true,\"rate\":\"%s\",", set)));
+	/* the report's table of inputs (it warns that the log has no pairs) */
+	r = tl("report -f json .");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_msg(strstr(r.out, S(",\"rate\":\"%s\",\"entries\":1,", set)) != NULL,
+		      "report: rate %s not in:\n%.300s", set, strstr(r.out, "summary-inputs"));
 	/* top's row of the log: PID LOG RATE ... */
 	out = OK(tl("top -b -n 1 -d 0.1 -g process ."));
 	row = strstr(out, S("%u %s ", (unsigned)getpid(), i.name));
@@ -1698,12 +1704,16 @@ static void rate_shown(const char *set, const char *now, const char *line)
 }
 
 /* One vocabulary: every value timeline rate takes, then auto after it, is
- * one word in rate, info, ls, top and their JSON (1 is all; the number
- * where that is what was set). 0 is no rate (tl_rate_parse()). */
+ * one word in rate, info, ls, top, the report and their JSON (1 is all;
+ * the number where that is what was set). 0 is no rate (tl_rate_parse()). */
 START_TEST(test_rate_has_one_vocabulary_in_rate_info_ls_top_and_json)
 {
 	tl_log *log = rate_log();
 	struct res r = tl("rate r.timeline 0");
+	uint16_t id;
+	/* an entry, for the report to read */
+	ck_assert_int_eq(tl_intern(log, TICK, &id, NULL), TL_OK);
+	tl_append(log, id, 1, 2, 3, 4, 5, 6);
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.err, "timeline rate: RATE must be all, 1 to 9, off or auto\n"
 				"see 'timeline rate --help'\n");

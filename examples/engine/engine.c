@@ -51,7 +51,10 @@ static const char usage[] =
 	"                        an engine with little traffic does (default: flat out)\n"
 	"       --seed N         the random generator's seed (default: from the pid)\n"
 	"   -k, --clock NAME     the log's clock source, as `timeline info` names it:\n"
-	"                        auto (the default), rdtsc+rseq, rdtsc+rseq-unordered,\n"
+	"                        auto (the default: $TIMELINE_CLOCK if set, else the\n"
+	"                        cheapest ordered source), rdtsc+rseq,\n"
+	"                        rdtsc+rseq-unordered (no LFENCE: cheaper, and a time\n"
+	"                        may fall before the end of the work ahead of it),\n"
 	"                        rdtsc+rdpid, rdtscp, rdtsc+lsl, rdtsc or monotonic\n"
 	"   -h, --help           show this help\n"
 	"\n"
@@ -109,10 +112,8 @@ static void pace(tl_log *log, struct engine_events *eng, uint64_t breath, double
  * only tests set, is not offered. */
 static int clock_by_name(const char *name)
 {
-	for (int c = TL_CLOCK_AUTO; tl_clock_name(c); c++)
-		if (c != TL_CLOCK_MANUAL && !strcmp(tl_clock_name(c), name))
-			return c;
-	return -1;
+	int c = tl_clock_parse(name);
+	return c == TL_CLOCK_MANUAL ? -1 : c;
 }
 
 static int number(const char *s, double *v)

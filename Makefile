@@ -226,13 +226,16 @@ $(BENCH_LTTNG): bench/lttng.c bench/lttng_tp.h $(LIBA)
 		-llttng-ust -ldl
 endif
 
-# Logger costs in TSC ticks (ratios to RDTSC in the same run), instruction
-# counts with callgrind, the reading side, the report's scale targets
-# (bench/report.sh, with Chromium), LTTng-UST side by side, and the CPU
-# `timeline top` takes while it watches; all land in
-# bench/results/latest.csv. Peers that are missing are skipped.
+# Logger costs in TSC ticks (ratios to RDTSC in the same run), what the
+# demo engine feels (ENGINE_RUNS interleaved runs of each of off, auto and
+# all, default 20), instruction counts with callgrind, the reading side,
+# the report's scale targets (bench/report.sh, with Chromium), LTTng-UST
+# side by side, and the CPU `timeline top` takes while it watches; all land
+# in bench/results/latest.csv. Peers that are missing are skipped.
+ENGINE_RUNS ?= 20
 bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)$(abspath $(BUILD))/bench/logger
+	$(Q)sh bench/engine.sh $(BUILD) $(ENGINE_RUNS)
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/read.sh $(BUILD)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/report.sh $(BUILD)

@@ -1,7 +1,6 @@
 /* append.c: the portable C twin of asm/append.S, tl_append_c() and tl_event_c().
- * Same stores in the same order, the clock read first as the asm's rseq
- * path reads it; on machines without the asm it also provides tl_append()
- * and tl_event() themselves. */
+ * Same stores in the same order; on machines without the asm it also
+ * provides tl_append() and tl_event() themselves. */
 #include "timeline.h"
 #include "format.h"
 #include "clock.h"
@@ -60,8 +59,6 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 	uint64_t tsc;
 	uint16_t aux;
 
-	/* the clock first, as the asm's rseq path reads it */
-	read_clock(h, &tsc, &aux);
 	/* 1. busy marker, ordered before the payload */
 	STORE(&e->seq, tl_seq_busy(n));
 	__atomic_thread_fence(__ATOMIC_RELEASE);
@@ -73,7 +70,10 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 	STORE(&e->args[4], a4);
 	STORE(&e->args[5], a5);
 	STORE(&e->msgid, (uint16_t)msgid);
-	/* 3. clock */
+	/* 3. clock: read here, once the arguments are stored, so that no
+	 * register has to keep them across it (read first, as the asm's rseq
+	 * path does, gcc saves five registers: 8 instructions more) */
+	read_clock(h, &tsc, &aux);
 	STORE(&e->tsc, tsc);
 	STORE(&e->aux, aux);
 	/* 4. complete, 5. published */

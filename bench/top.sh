@@ -13,7 +13,7 @@ build=${1:-build}
 tl=${TIMELINE:-./timeline}
 n=${TOP_REFRESHES:-20}
 dir=$(mktemp -d)
-trap 'kill $(cat "$dir"/*.pid 2>/dev/null) 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill $(cat "$dir"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$dir"' EXIT
 csv=bench/results/latest.csv
 mkdir -p bench/results
 

@@ -61,6 +61,14 @@ const char *tl_clock_name(int clock)
 	return NULL;
 }
 
+int tl_clock_parse(const char *name)
+{
+	for (int c = TL_CLOCK_AUTO; name && tl_clock_name(c); c++)
+		if (!strcmp(tl_clock_name(c), name))
+			return c;
+	return -1;
+}
+
 uint64_t tl_ns(int clockid)
 {
 	struct timespec ts;

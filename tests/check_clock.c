@@ -440,6 +440,78 @@ START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
 }
 END_TEST
 
+/* The clock of a log opened at P with CLOCK under TIMELINE_CLOCK=ENV, or
+ * -1 with the error in MSG. */
+static int clock_under_env(const char *env, int clock, char *msg, size_t size)
+{
+	const char *p = path_in(test_dir, "env.timeline");
+	tl_options o = { .entries = 2, .clock = clock, .no_prefault = 1 };
+	tl_error err;
+	tl_log *log;
+	int got;
+	ck_assert_int_eq(setenv(TL_CLOCK_ENV, env, 1), 0);
+	log = tl_open(p, &o, &err);
+	unsetenv(TL_CLOCK_ENV);
+	if (!log) {
+		snprintf(msg, size, "%s", err.msg);
+		return -1;
+	}
+	tl_close(log);
+	got = info_at(p).clock;
+	unlink(p);
+	return got;
+}
+
+/* Every name tl_clock_name() gives parses back to its source. */
+START_TEST(test_clock_names_parse_back)
+{
+	for (int c = TL_CLOCK_AUTO; c <= TL_CLOCK_RDTSC_RSEQ_UNORDERED; c++)
+		ck_assert_int_eq(tl_clock_parse(tl_clock_name(c)), c);
+	ck_assert_int_eq(tl_clock_parse("rdtsc+rseq-unordered"), TL_CLOCK_RDTSC_RSEQ_UNORDERED);
+	ck_assert_int_eq(tl_clock_parse("RDTSC"), -1);
+	ck_assert_int_eq(tl_clock_parse("rdtsc "), -1);
+	ck_assert_int_eq(tl_clock_parse(""), -1);
+	ck_assert_int_eq(tl_clock_parse(NULL), -1);
+}
+END_TEST
+
+/* TIMELINE_CLOCK chooses the source of a log opened with AUTO, by name;
+ * a source in the options wins; a name that is no source, or "manual",
+ * refuses the open with the list of names; empty is unset. */
+START_TEST(test_clock_env_chooses_the_source_of_auto_logs)
+{
+	char msg[sizeof ((tl_error *)0)->msg] = "", *want;
+	const char *list = "(TIMELINE_CLOCK): auto, rdtsc+rseq, rdtsc+rseq-unordered, rdtscp, "
+			   "rdtsc+rdpid, rdtsc+lsl, rdtsc or monotonic";
+	int autoc = clock_under_env("", TL_CLOCK_AUTO, msg, sizeof msg);
+	ck_assert_int_ge(autoc, 0);
+	ck_assert_int_eq(clock_under_env("auto", TL_CLOCK_AUTO, msg, sizeof msg), autoc);
+	ck_assert_int_eq(clock_under_env("monotonic", TL_CLOCK_AUTO, msg, sizeof msg),
+			 TL_CLOCK_MONOTONIC);
+	/* the program's own choice stands */
+	ck_assert_int_eq(clock_under_env("rdtsc+rseq-unordered", TL_CLOCK_MONOTONIC, msg, sizeof msg),
+			 TL_CLOCK_MONOTONIC);
+	if (host_has_rseq()) {
+		ck_assert_int_eq(clock_under_env("rdtsc+rseq-unordered", TL_CLOCK_AUTO, msg, sizeof msg),
+				 TL_CLOCK_RDTSC_RSEQ_UNORDERED);
+		ck_assert_int_eq(autoc, TL_CLOCK_RDTSC_RSEQ);   /* never picked by AUTO */
+	} else {
+		ck_assert_int_eq(clock_under_env("rdtsc+rseq-unordered", TL_CLOCK_AUTO, msg, sizeof msg),
+				 -1);
+		ck_assert_str_eq(msg, "TIMELINE_CLOCK=rdtsc+rseq-unordered needs a TSC and an rseq "
+				      "area with the node (glibc 2.35 and Linux 6.3 or later)");
+	}
+	ck_assert_int_eq(clock_under_env("manual", TL_CLOCK_AUTO, msg, sizeof msg), -1);
+	want = xasprintf("no clock source 'manual' %s", list);
+	ck_assert_str_eq(msg, want);
+	free(want);
+	ck_assert_int_eq(clock_under_env("rdtsc+unordered", TL_CLOCK_AUTO, msg, sizeof msg), -1);
+	want = xasprintf("no clock source 'rdtsc+unordered' %s", list);
+	ck_assert_str_eq(msg, want);
+	free(want);
+}
+END_TEST
+
 /* A stand-in for a thread's rseq area, at the offsets the kernel uses. */
 struct stand_in {
 	uint32_t cpu_id_start, cpu_id;   /* 0, 4 (TL_RSEQ_CPU_ID) */
@@ -552,6 +624,8 @@ Suite *clock_suite(void)
 	tcase_add_test(t, test_pick_of_a_named_source_needs_each_of_its_features);
 	tcase_add_test(t, test_open_refuses_each_source_the_host_lacks_with_its_message);
 	tcase_add_test(t, test_auto_falls_back_when_glibc_registers_no_rseq);
+	tcase_add_test(t, test_clock_names_parse_back);
+	tcase_add_test(t, test_clock_env_chooses_the_source_of_auto_logs);
 	suite_add_tcase(s, t);
 	return s;
 }

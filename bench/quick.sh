@@ -2,9 +2,10 @@
 # quick.sh: `make bench-quick`: every benchmark of bench/ once, with small
 # counts, in about a minute: the logger, engine.sh, callgrind.sh, read.sh,
 # report.sh, lttng.sh, top.sh, summary.sh and calibrate.sh. It shows that
-# each still runs, not what it measures: its figures go to $BUILD/bench/quick.csv, not
-# bench/results/latest.csv. Any script that fails fails it (exit 1), naming
-# the script; CI runs it, so a benchmark that rots is caught at once.
+# each still runs, not what it measures: its figures go to
+# $BUILD/bench/quick.csv, not bench/results/latest.csv. Any script that
+# fails fails it (exit 1), naming the script; CI runs it, so a benchmark
+# that rots is caught at once.
 # Usage: TIMELINE=path sh bench/quick.sh [BUILD]
 set -eu
 build=${1:-build}

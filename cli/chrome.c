@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
 #include "export.h"
 #include "json.h"
 #include "out.h"
+#include "usage.h"
 
 /* One queued event: an entry, and for a span its end. */
 struct item {

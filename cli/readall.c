@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
 #include "input.h"
 #include "readall.h"
 #include "sumfile.h"
+#include "usage.h"
 #include "warm.h"
 
 void readall_init(struct readall *r, const char *cmd)

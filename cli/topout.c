@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
 #include "json.h"
 #include "openmetrics.h"
 #include "out.h"
 #include "sink.h"
 #include "table.h"
 #include "top.h"
+#include "usage.h"
 #include "view.h"
 
 size_t top_keep(const struct top *t)

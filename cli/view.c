@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
 #include "json.h"
 #include "out.h"
+#include "usage.h"
 #include "view.h"
 
 int view_format(const char *arg, int *format, const char **why)

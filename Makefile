@@ -132,7 +132,7 @@ $(LIBSO0): $(LIBSO)
 	$(Q)ln -sf $(notdir $(LIBSO)) $@
 
 $(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
-$(BUILD)/cli/%.o: CPPFLAGS += -Icli -Icli/stats
+$(BUILD)/cli/%.o: CPPFLAGS += -Icli   # "out.h": a shared module; "stats/readall.h": a family's
 $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) $(LIB_LIBS) -lcsv -lm && \

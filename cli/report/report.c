@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "anopts.h"
 #include "commands.h"
-#include "diff.h"
 #include "out.h"
-#include "readall.h"
 #include "report.h"
+#include "stats/anopts.h"
+#include "stats/diff.h"
+#include "stats/readall.h"
 #include "view.h"
 
 static const char usage[] =

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
-#include "rowkey.h"
-#include "statsout.h"
+#include "stats/rowkey.h"
+#include "stats/statsout.h"
 #include "view.h"
 
 const char *const rp_box_names[BOX_NV] = { "min", "p5",  "p25", "p50", "p75",

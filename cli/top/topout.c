@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
-#include "openmetrics.h"
 #include "out.h"
 #include "sink.h"
+#include "stats/openmetrics.h"
 #include "table.h"
 #include "top.h"
 #include "usage.h"

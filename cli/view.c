@@ -1,5 +1,6 @@
 /* view.c: printing entries as text, CSV or JSON lines, with time conversion
- * and the --event, --cpu, --numa, --from, --to and --limit filters. */
+ * and the --event, --cpu, --numa, --from, --to and --limit filters; the
+ * options of dump and merge, the commands that print entries. */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 #include "out.h"
 #include "usage.h"
 #include "view.h"
+
+#define VIEW_FOLLOW 0x170   /* getopt code of --follow (long only) */
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -43,15 +46,24 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	return taken;
 }
 
-int view_parse(struct view *v, const char *cmd, const char *usage,
-	       const struct option *options, int argc, char **argv)
+static const struct option options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "follow", no_argument, NULL, VIEW_FOLLOW },
+	{ "time", required_argument, NULL, 't' },
+	{ "limit", required_argument, NULL, 'l' },
+	WINDOW_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int view_parse(struct view *v, const char *cmd, const char *usage, int argc, char **argv)
 {
 	const char *why;
 	int c;
 	v->cmd = cmd;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:t:l:" WINDOW_SHORT "h", options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return cli_finish(cmd, EXIT_OK);

@@ -2,10 +2,12 @@
  * (usage.h).
  *
  * Adding a subcommand:
- *   1. write cli/<name>.c with one usage string, one struct option table and
+ *   1. write cli/<name>.c (or cli/<family>/<name>.c, beside the commands it
+ *      belongs with) with one usage string, one struct option table and
  *      int cmd_<name>(int argc, char **argv), returning an EXIT_* code;
  *   2. declare it below and add it to the table in cli/main.c;
- *   3. document it in man/timeline.1 (SYNOPSIS = its --help) and the README;
+ *   3. document it in man/timeline.1 (SYNOPSIS = its --help), the README
+ *      and cli/README.md;
  *   4. add tests in tests/check_cli.c that run the built program. */
 #ifndef TL_COMMANDS_H
 #define TL_COMMANDS_H

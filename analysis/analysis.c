@@ -62,67 +62,92 @@ struct an_ev {
 	struct an_ev *begin;         /* end: its begin once found */
 	struct an_ev *next_begin;    /* begin: the file's list of begins */
 	char *match_key;             /* begin: "name\x1fattrs" */
-	int pending;                 /* begin: seen, not yet ended */
-	uint64_t ptsc, pargs[TL_MAX_ARGS];
+	int pending;                 /* begin: seen, not yet ended ... */
+	uint64_t begin_tsc;          /* ... at this time ... */
+	uint64_t begin_args[TL_MAX_ARGS];   /* ... with these arguments */
 	struct an_row *row;          /* the row of its last entry ... */
 	uint16_t row_aux;            /* ... for this cpu/node word ... */
 	int row_bucket;              /* ... and bucket: most entries reuse it */
-	struct an_row **brow;        /* --bucket: the last row of each bucket (index
+	struct an_row **bucket_rows; /* --bucket: the last row of each bucket (index
 				      * bucket + 1), made on first use ... */
-	uint16_t *baux;              /* ... and its cpu/node word */
+	uint16_t *bucket_aux;        /* ... and its cpu/node word */
 	size_t unmatched;            /* end: its index in the unmatched counts + 1, 0 unset */
 	int share;                   /* app pair end: index in the file's shares, -1 unset */
 	int series;                  /* pair end: index in the file's series, -1 unset */
-	unsigned breath;             /* 1: a breath_end with the summary's arguments */
-	int b_breath, b_packets, b_bytes;
+	unsigned breath;             /* 1: a breath_end with the summary's arguments, ... */
+	int breath_arg, packets_arg, bytes_arg;   /* ... at these indexes */
+};
+
+/* A series of (time, value) samples of the current file. */
+struct samples {
+	struct bin_sample *s;
+	size_t n, cap;
+};
+
+/* A breath_end's time and running totals, for the throughput over time. */
+struct totals {
+	uint64_t t, breath, packets, bytes;
+};
+
+/* A pair whose end carries no unit, kept until its breath ends. */
+struct deferred {
+	struct an_ev *ev;
+	tl_entry e;
+	double cycles;
 };
 
 struct an {
-	struct an_options o;
-	struct an_pair *pairs;
-	double *edges;
-	char **bucket_labels;
-	/* rows, hashed by their joined key */
+	struct an_options opts;      /* as given to an_new(), pointing at the copies below */
+	struct an_pair *pairs;       /* the pair rules, copied */
+	double *edges;               /* the --bucket edges, copied */
+	char **bucket_labels;        /* each --bucket range as shown: "1", "16-31", "64+" */
+	/* the rows, hashed by their joined key */
 	struct an_row **rows;
-	char **row_keys;
-	size_t nrows, rcap;
-	size_t *slots, nslots;       /* index + 1 */
+	char **row_keys;             /* rows[i]'s key values joined by \x1f */
+	size_t nrows, rows_cap;
+	size_t *row_slots;           /* open addressing: index into rows + 1, 0 empty */
+	size_t nrow_slots;
 	/* the current file */
-	struct an_file f;
-	an_def_fn *def;
-	void *ctx;
-	struct an_ev **evs;          /* by msgid */
-	struct an_ev *begins;
+	struct an_file file;
+	an_def_fn *def_fn;           /* the caller's definitions of its message ids */
+	void *def_ctx;
+	struct an_ev **events;       /* its events, by msgid, made on first use */
+	struct an_ev *begins;        /* the begin events among them */
 	/* for Snabb's lag: the latest entry of each level that no later entry of
 	 * a lower or equal level has passed; levels rise from the bottom */
-	struct { uint64_t tsc; unsigned level; } lag[10];
-	unsigned nlag;
-	uint64_t unknown;            /* entries of this file whose msgid names nothing */
+	struct { uint64_t tsc; unsigned level; } lag_stack[10];
+	unsigned lag_depth;
+	uint64_t unknown_entries;    /* entries of this file whose msgid names nothing */
+	/* a record per file, the current one at breaths[nbreaths] */
 	struct an_breaths *breaths;
-	size_t nbreaths, bcap;
-	uint64_t b_first[4], b_last[4];   /* tsc, breath, packets, bytes */
+	size_t nbreaths, breaths_cap;
+	uint64_t breath_end_first[4];/* the file's first breath_end: tsc, breath, packets, bytes */
+	uint64_t breath_end_last[4]; /* ... and its last */
 	/* unmatched pairs */
 	struct an_unmatched *unmatched;
 	size_t nunmatched;
 	struct an_found found;       /* what the options found, for warnings */
 	/* the breath under way: each app's cycles so far (by share index) */
-	double *acc;
-	size_t acap;
-	int in_breath, acc_any;
+	double *app_cycles;
+	size_t app_cycles_cap;
+	int in_breath;               /* a breath_start seen, its breath_end not yet */
+	int breath_has_app;          /* an app's pair ended inside it */
 	/* ... and its pairs whose end carries no unit, waiting for the breath's */
-	struct deferred { struct an_ev *ev; tl_entry e; double cycles; } *deferred;
-	size_t ndeferred, dcap;
-	/* the current file over time (o.series): its span, samples per pair,
-	 * breath_end running totals; the files done */
-	uint64_t ft0, ft1;
-	int fany;
-	struct sbuf { struct bin_sample *s; size_t n, cap; } *sv, *su;
-	struct an_series *ser;       /* labels of sv[i] (and su[i] for the breath) */
-	size_t nser, sercap;         /* series in this file; sv and su made so far */
-	struct totals { uint64_t t, breath, packets, bytes; } *tot;
-	size_t ntot, tcap;
-	struct an_timeline *tl;
-	size_t ntl;
+	struct deferred *deferred;
+	size_t ndeferred, deferred_cap;
+	/* the current file over time (opts.series): its span, samples per pair,
+	 * breath_end running totals; then the timelines of the files done */
+	uint64_t file_tsc_min, file_tsc_max;
+	int file_has_tsc;            /* an entry was seen: the two above are set */
+	struct samples *series_values;   /* each pair's cycles per unit ... */
+	struct samples *series_units;    /* ... and (the breath's) units moved */
+	struct an_series *series;    /* labels of series_values[i] (and series_units[i]) */
+	size_t nseries;              /* series in this file */
+	size_t series_made;          /* series_values and series_units made so far */
+	struct totals *totals;
+	size_t ntotals, totals_cap;
+	struct an_timeline *timelines;
+	size_t ntimelines;
 };
 
 struct an_breaths;
@@ -148,20 +173,20 @@ static void *xcalloc(size_t n, size_t size)
 struct an *an_new(const struct an_options *o)
 {
 	struct an *a = xcalloc(1, sizeof *a);
-	a->o = *o;
+	a->opts = *o;
 	a->pairs = xcalloc(o->npairs, sizeof *a->pairs);
 	for (size_t i = 0; i < o->npairs; i++) {
 		a->pairs[i].begin = xstrdup(o->pairs[i].begin);
 		a->pairs[i].end = xstrdup(o->pairs[i].end);
 		a->pairs[i].prefix = o->pairs[i].prefix ? xstrdup(o->pairs[i].prefix) : NULL;
 	}
-	a->o.pairs = a->pairs;
-	a->o.per = o->per ? xstrdup(o->per) : NULL;
-	a->o.bucket_arg = o->bucket_arg ? xstrdup(o->bucket_arg) : NULL;
+	a->opts.pairs = a->pairs;
+	a->opts.per = o->per ? xstrdup(o->per) : NULL;
+	a->opts.bucket_arg = o->bucket_arg ? xstrdup(o->bucket_arg) : NULL;
 	a->edges = xcalloc(o->nedges, sizeof *a->edges);
 	if (o->nedges)
 		memcpy(a->edges, o->edges, o->nedges * sizeof *a->edges);
-	a->o.edges = a->edges;
+	a->opts.edges = a->edges;
 	a->bucket_labels = xcalloc(o->nedges, sizeof *a->bucket_labels);
 	for (size_t i = 0; i < o->nedges && !isinf(o->edges[i]); i++) {
 		double lo = o->edges[i], hi = i + 1 < o->nedges ? o->edges[i + 1] : INFINITY;
@@ -179,27 +204,27 @@ struct an *an_new(const struct an_options *o)
 			abort();
 		a->bucket_labels[i] = s;
 	}
-	if (a->o.bucket_arg)
-		a->o.by |= 1u << AN_BUCKET;
+	if (a->opts.bucket_arg)
+		a->opts.by |= 1u << AN_BUCKET;
 	return a;
 }
 
 const struct an_options *an_opts(const struct an *a)
 {
-	return &a->o;
+	return &a->opts;
 }
 
 const char *an_bucket_label(const struct an *a, int i)
 {
-	return i >= 0 && (size_t)i < a->o.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";
+	return i >= 0 && (size_t)i < a->opts.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";
 }
 
 static void free_evs(struct an *a)
 {
-	if (!a->evs)
+	if (!a->events)
 		return;
 	for (size_t i = 0; i < 65536; i++) {
-		struct an_ev *e = a->evs[i];
+		struct an_ev *e = a->events[i];
 		if (!e)
 			continue;
 		free(e->name);
@@ -207,12 +232,12 @@ static void free_evs(struct an *a)
 		free(e->label);
 		free(e->begin_key);
 		free(e->match_key);
-		free(e->brow);
-		free(e->baux);
+		free(e->bucket_rows);
+		free(e->bucket_aux);
 		free(e);
 	}
-	free(a->evs);
-	a->evs = NULL;
+	free(a->events);
+	a->events = NULL;
 	a->begins = NULL;
 }
 
@@ -232,7 +257,7 @@ void an_free(struct an *a)
 	}
 	free(a->rows);
 	free(a->row_keys);
-	free(a->slots);
+	free(a->row_slots);
 	for (size_t i = 0; i < a->nbreaths; i++) {
 		free(a->breaths[i].process);
 		free(a->breaths[i].path);
@@ -241,43 +266,43 @@ void an_free(struct an *a)
 		free_shares(&a->breaths[i]);
 	}
 	free(a->breaths);
-	free(a->acc);
+	free(a->app_cycles);
 	free(a->deferred);
-	for (size_t i = 0; i < a->sercap; i++) {
-		free(a->sv[i].s);
-		free(a->su[i].s);
+	for (size_t i = 0; i < a->series_made; i++) {
+		free(a->series_values[i].s);
+		free(a->series_units[i].s);
 	}
-	for (size_t i = 0; i < a->nser; i++) {
-		free(a->ser[i].label);
-		free(a->ser[i].app);
+	for (size_t i = 0; i < a->nseries; i++) {
+		free(a->series[i].label);
+		free(a->series[i].app);
 	}
-	free(a->sv);
-	free(a->su);
-	free(a->ser);
-	free(a->tot);
-	for (size_t i = 0; i < a->ntl; i++)
-		free_timeline(&a->tl[i]);
-	free(a->tl);
+	free(a->series_values);
+	free(a->series_units);
+	free(a->series);
+	free(a->totals);
+	for (size_t i = 0; i < a->ntimelines; i++)
+		free_timeline(&a->timelines[i]);
+	free(a->timelines);
 	for (size_t i = 0; i < a->nunmatched; i++)
 		free(a->unmatched[i].label);
 	free(a->unmatched);
-	for (size_t i = 0; i < a->o.npairs; i++) {
+	for (size_t i = 0; i < a->opts.npairs; i++) {
 		free((char *)a->pairs[i].begin);
 		free((char *)a->pairs[i].end);
 		free((char *)a->pairs[i].prefix);
 	}
 	free(a->pairs);
-	for (size_t i = 0; i < a->o.nedges; i++)
+	for (size_t i = 0; i < a->opts.nedges; i++)
 		free(a->bucket_labels[i]);
 	free(a->bucket_labels);
 	free(a->edges);
-	free((char *)a->o.per);
-	free((char *)a->o.bucket_arg);
-	free((char *)a->f.path);
-	free((char *)a->f.process);
-	free((char *)a->f.host);
-	free((char *)a->f.group);
-	free((char *)a->f.run);
+	free((char *)a->opts.per);
+	free((char *)a->opts.bucket_arg);
+	free((char *)a->file.path);
+	free((char *)a->file.process);
+	free((char *)a->file.host);
+	free((char *)a->file.group);
+	free((char *)a->file.run);
 	free(a);
 }
 
@@ -398,7 +423,7 @@ const struct an_found *an_found(const struct an *a)
 
 static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 {
-	const tl_def *d = a->def(a->ctx, msgid);
+	const tl_def *d = a->def_fn(a->def_ctx, msgid);
 	struct an_ev *ev = xcalloc(1, sizeof *ev);
 	char buf[256];
 	ev->msgid = msgid;
@@ -408,8 +433,8 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	ev->level = d->known && d->level < 10 ? d->level : 9;
 	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
 	ev->series = -1;
-	if (d->known && a->o.per) {
-		for (size_t r = 0; r < a->o.npairs && ev->role == ROLE_NONE; r++) {
+	if (d->known && a->opts.per) {
+		for (size_t r = 0; r < a->opts.npairs && ev->role == ROLE_NONE; r++) {
 			const struct an_pair *p = &a->pairs[r];
 			if (names(p->begin, d->name))
 				ev->role = ROLE_BEGIN;
@@ -445,18 +470,18 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
 					 d->name, p->begin);
 			an_pair_label(unit, sizeof unit, buf, d->name);
 			ev->label = xstrdup(unit);
-			ev->unit = unit_index(d, p, a->o.per, ev->unit_name, sizeof ev->unit_name);
-			if (a->o.bucket_arg)
-				ev->bucket_arg = unit_index(d, p, a->o.bucket_arg, ev->bucket_name,
+			ev->unit = unit_index(d, p, a->opts.per, ev->unit_name, sizeof ev->unit_name);
+			if (a->opts.bucket_arg)
+				ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
 							    sizeof ev->bucket_name);
 			note_end(a, d, ev);
 		}
 	}
 	if (d->known && !strcmp(strchr(d->name, '.') ? strchr(d->name, '.') + 1 : d->name, "breath_end")) {
-		ev->b_breath = arg_index(d, "breath");
-		ev->b_packets = arg_index(d, "totalpackets");
-		ev->b_bytes = arg_index(d, "totalbytes");
-		ev->breath = ev->b_breath >= 0 && ev->b_packets >= 0 && ev->b_bytes >= 0;
+		ev->breath_arg = arg_index(d, "breath");
+		ev->packets_arg = arg_index(d, "totalpackets");
+		ev->bytes_arg = arg_index(d, "totalbytes");
+		ev->breath = ev->breath_arg >= 0 && ev->packets_arg >= 0 && ev->bytes_arg >= 0;
 	}
 	return ev;
 }
@@ -465,37 +490,37 @@ static struct an_ev *make_ev(struct an *a, uint16_t msgid)
  * past the end, and one to add. */
 static void breath_room(struct an *a)
 {
-	if (a->nbreaths + 2 <= a->bcap)
+	if (a->nbreaths + 2 <= a->breaths_cap)
 		return;
-	a->bcap = 2 * (a->nbreaths + 2);
-	if (!(a->breaths = realloc(a->breaths, a->bcap * sizeof *a->breaths)))
+	a->breaths_cap = 2 * (a->nbreaths + 2);
+	if (!(a->breaths = realloc(a->breaths, a->breaths_cap * sizeof *a->breaths)))
 		abort();
 }
 
 int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx)
 {
 	free_evs(a);
-	free((char *)a->f.path);
-	free((char *)a->f.process);
-	free((char *)a->f.host);
-	free((char *)a->f.group);
-	free((char *)a->f.run);
-	a->f.path = xstrdup(f->path);
-	a->f.process = xstrdup(f->process);
-	a->f.host = xstrdup(f->host);
-	a->f.group = xstrdup(f->group);
-	a->f.run = xstrdup(f->run ? f->run : f->path);
-	a->f.tsc_hz = f->tsc_hz;
-	a->f.order = f->order;
-	a->f.written = f->written;
-	a->f.lost = f->lost;
-	a->def = def;
-	a->ctx = ctx;
-	a->evs = xcalloc(65536, sizeof *a->evs);
-	a->nlag = 0;
-	a->unknown = 0;
-	memset(a->b_first, 0, sizeof a->b_first);
-	memset(a->b_last, 0, sizeof a->b_last);
+	free((char *)a->file.path);
+	free((char *)a->file.process);
+	free((char *)a->file.host);
+	free((char *)a->file.group);
+	free((char *)a->file.run);
+	a->file.path = xstrdup(f->path);
+	a->file.process = xstrdup(f->process);
+	a->file.host = xstrdup(f->host);
+	a->file.group = xstrdup(f->group);
+	a->file.run = xstrdup(f->run ? f->run : f->path);
+	a->file.tsc_hz = f->tsc_hz;
+	a->file.order = f->order;
+	a->file.written = f->written;
+	a->file.lost = f->lost;
+	a->def_fn = def;
+	a->def_ctx = ctx;
+	a->events = xcalloc(65536, sizeof *a->events);
+	a->lag_depth = 0;
+	a->unknown_entries = 0;
+	memset(a->breath_end_first, 0, sizeof a->breath_end_first);
+	memset(a->breath_end_last, 0, sizeof a->breath_end_last);
 	breath_room(a);
 	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
 	return 0;
@@ -515,15 +540,15 @@ uint64_t an_hash_str(const char *s)
 
 static void rehash(struct an *a)
 {
-	size_t n = a->nslots ? a->nslots * 2 : 256;
-	free(a->slots);
-	a->slots = xcalloc(n, sizeof *a->slots);
-	a->nslots = n;
+	size_t n = a->nrow_slots ? a->nrow_slots * 2 : 256;
+	free(a->row_slots);
+	a->row_slots = xcalloc(n, sizeof *a->row_slots);
+	a->nrow_slots = n;
 	for (size_t i = 0; i < a->nrows; i++) {
 		size_t h = an_hash_str(a->row_keys[i]) & (n - 1);
-		while (a->slots[h])
+		while (a->row_slots[h])
 			h = (h + 1) & (n - 1);
-		a->slots[h] = i + 1;
+		a->row_slots[h] = i + 1;
 	}
 }
 
@@ -534,31 +559,31 @@ static struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket
 	size_t len = 0, h;
 	struct an_row *r;
 	for (int k = 0; k < AN_NKEYS; k++)
-		if (a->o.by & (1u << k))
+		if (a->opts.by & (1u << k))
 			len += (size_t)snprintf(joined + len, len < sizeof joined ? sizeof joined - len : 0,
 						"%s\x1f", kv[k] ? kv[k] : "-");
 	if (len >= sizeof joined)
 		len = sizeof joined - 1;
 	joined[len] = '\0';
-	if (2 * (a->nrows + 1) > a->nslots)
+	if (2 * (a->nrows + 1) > a->nrow_slots)
 		rehash(a);
-	for (h = an_hash_str(joined) & (a->nslots - 1); a->slots[h]; h = (h + 1) & (a->nslots - 1))
-		if (!strcmp(a->row_keys[a->slots[h] - 1], joined))
-			return a->rows[a->slots[h] - 1];
-	if (a->nrows == a->rcap) {
-		a->rcap = a->rcap ? 2 * a->rcap : 64;
-		if (!(a->rows = realloc(a->rows, a->rcap * sizeof *a->rows)) ||
-		    !(a->row_keys = realloc(a->row_keys, a->rcap * sizeof *a->row_keys)))
+	for (h = an_hash_str(joined) & (a->nrow_slots - 1); a->row_slots[h]; h = (h + 1) & (a->nrow_slots - 1))
+		if (!strcmp(a->row_keys[a->row_slots[h] - 1], joined))
+			return a->rows[a->row_slots[h] - 1];
+	if (a->nrows == a->rows_cap) {
+		a->rows_cap = a->rows_cap ? 2 * a->rows_cap : 64;
+		if (!(a->rows = realloc(a->rows, a->rows_cap * sizeof *a->rows)) ||
+		    !(a->row_keys = realloc(a->row_keys, a->rows_cap * sizeof *a->row_keys)))
 			abort();
 	}
 	r = xcalloc(1, sizeof *r);
 	for (int k = 0; k < AN_NKEYS; k++)
-		if (a->o.by & (1u << k))
+		if (a->opts.by & (1u << k))
 			r->key[k] = xstrdup(kv[k] ? kv[k] : "-");
 	r->bucket = bucket;
 	a->rows[a->nrows] = r;
 	a->row_keys[a->nrows] = xstrdup(joined);
-	a->slots[h] = ++a->nrows;
+	a->row_slots[h] = ++a->nrows;
 	return r;
 }
 
@@ -599,13 +624,13 @@ static void keys_of(const struct an *a, const struct an_ev *ev, const char *even
 	cpu_numa(e, cpu, numa);
 	kv[AN_EVENT] = (char *)event;
 	kv[AN_APP] = ev->app;
-	kv[AN_PROCESS] = (char *)a->f.process;
+	kv[AN_PROCESS] = (char *)a->file.process;
 	kv[AN_CPU] = cpu;
 	kv[AN_NUMA] = numa;
-	kv[AN_HOST] = (char *)a->f.host;
-	kv[AN_GROUP] = (char *)a->f.group;
+	kv[AN_HOST] = (char *)a->file.host;
+	kv[AN_GROUP] = (char *)a->file.group;
 	kv[AN_BUCKET] = NULL;
-	kv[AN_RUN] = (char *)a->f.run;
+	kv[AN_RUN] = (char *)a->file.run;
 }
 
 /* The --bucket range holding V: [edge i, edge i+1), the last open. */
@@ -622,8 +647,8 @@ static inline struct an_row *cached_row(struct an *a, struct an_ev *ev, const ch
 {
 	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
 		return ev->row;
-	if (ev->brow && ev->brow[bucket + 1] && ev->baux[bucket + 1] == e->aux) {
-		ev->row = ev->brow[bucket + 1];
+	if (ev->bucket_rows && ev->bucket_rows[bucket + 1] && ev->bucket_aux[bucket + 1] == e->aux) {
+		ev->row = ev->bucket_rows[bucket + 1];
 		ev->row_aux = e->aux;
 		ev->row_bucket = bucket;
 		return ev->row;
@@ -640,23 +665,23 @@ static struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event
 	ev->row = row_for(a, kv, bucket);
 	ev->row_aux = e->aux;
 	ev->row_bucket = bucket;
-	note_hz(ev->row, a->f.tsc_hz);
-	if (a->o.nedges && !ev->brow) {   /* the rows of every bucket, remembered */
-		ev->brow = xcalloc(a->o.nedges + 1, sizeof *ev->brow);
-		ev->baux = xcalloc(a->o.nedges + 1, sizeof *ev->baux);
+	note_hz(ev->row, a->file.tsc_hz);
+	if (a->opts.nedges && !ev->bucket_rows) {   /* the rows of every bucket, remembered */
+		ev->bucket_rows = xcalloc(a->opts.nedges + 1, sizeof *ev->bucket_rows);
+		ev->bucket_aux = xcalloc(a->opts.nedges + 1, sizeof *ev->bucket_aux);
 	}
-	if (ev->brow) {
-		ev->brow[bucket + 1] = ev->row;
-		ev->baux[bucket + 1] = e->aux;
+	if (ev->bucket_rows) {
+		ev->bucket_rows[bucket + 1] = ev->row;
+		ev->bucket_aux[bucket + 1] = e->aux;
 	}
 	return ev->row;
 }
 
 static int bucket_of(const struct an *a, double v)
 {
-	for (size_t i = 0; i < a->o.nedges && !isinf(a->o.edges[i]); i++) {
-		double hi = i + 1 < a->o.nedges ? a->o.edges[i + 1] : INFINITY;
-		if (v >= a->o.edges[i] && v < hi)
+	for (size_t i = 0; i < a->opts.nedges && !isinf(a->opts.edges[i]); i++) {
+		double hi = i + 1 < a->opts.nedges ? a->opts.edges[i + 1] : INFINITY;
+		if (v >= a->opts.edges[i] && v < hi)
 			return (int)i;
 	}
 	return -1;
@@ -688,19 +713,19 @@ static int share_of(struct an *a, struct an_ev *ev)
 		abort();
 	b->shares[b->nshares].app = xstrdup(ev->app);
 	b->shares[b->nshares].cycles = 0;
-	if (b->nshares + 1 > a->acap) {
-		a->acap = 2 * (b->nshares + 1);
-		if (!(a->acc = realloc(a->acc, a->acap * sizeof *a->acc)))
+	if (b->nshares + 1 > a->app_cycles_cap) {
+		a->app_cycles_cap = 2 * (b->nshares + 1);
+		if (!(a->app_cycles = realloc(a->app_cycles, a->app_cycles_cap * sizeof *a->app_cycles)))
 			abort();
 	}
-	a->acc[b->nshares] = 0;
+	a->app_cycles[b->nshares] = 0;
 	return ev->share = (int)b->nshares++;
 }
 
 /* Is EV of the rule breath_start/breath_end, built in last of the rules? */
 static inline int is_breath(const struct an *a, const struct an_ev *ev)
 {
-	return ev->rule == (int)a->o.npairs - 1;
+	return ev->rule == (int)a->opts.npairs - 1;
 }
 
 /* B's split of where the cycles go for the CPU of entry E (added if new). */
@@ -718,10 +743,10 @@ static struct an_where *where_of(struct an_breaths *b, const tl_entry *e)
 	return w;
 }
 
-/* Counts a breath of CYCLES ended by entry E, holding the cycles ACC of
+/* Counts a breath of CYCLES ended by entry E, holding the cycles APP_CYCLES of
  * B's apps (by share index), into B's split by CPU. */
 static void count_where(struct an_breaths *b, const tl_entry *e, double cycles,
-			const double *acc)
+			const double *app_cycles)
 {
 	struct an_where *w = where_of(b, e);
 	if (w->napps < b->nshares) {
@@ -733,7 +758,7 @@ static void count_where(struct an_breaths *b, const tl_entry *e, double cycles,
 	w->breaths++;
 	w->cycles += cycles;
 	for (size_t i = 0; i < b->nshares; i++)
-		w->apps[i] += acc[i];
+		w->apps[i] += app_cycles[i];
 }
 
 /* Counts the CYCLES of the pair ended by EV (entry E) towards where the
@@ -743,18 +768,18 @@ static void share_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
 	if (is_breath(a, ev)) {
-		if (a->in_breath && a->acc_any) {
+		if (a->in_breath && a->breath_has_app) {
 			b->share_breaths++;
 			b->share_cycles += cycles;
 			for (size_t i = 0; i < b->nshares; i++)
-				b->shares[i].cycles += a->acc[i];
-			count_where(b, e, cycles, a->acc);
+				b->shares[i].cycles += a->app_cycles[i];
+			count_where(b, e, cycles, a->app_cycles);
 		}
 		a->in_breath = 0;
 	} else if (a->in_breath && strcmp(ev->app, "-")) {
-		int k = share_of(a, ev);   /* may move a->acc: before indexing it */
-		a->acc[k] += cycles;
-		a->acc_any = 1;
+		int k = share_of(a, ev);   /* may move a->app_cycles: before indexing it */
+		a->app_cycles[k] += cycles;
+		a->breath_has_app = 1;
 	}
 }
 
@@ -764,15 +789,15 @@ static void share_begin(struct an *a, const struct an_ev *ev)
 	if (!is_breath(a, ev))
 		return;
 	a->in_breath = 1;
-	a->acc_any = 0;
+	a->breath_has_app = 0;
 	a->ndeferred = 0;
 	for (size_t i = 0; i < a->breaths[a->nbreaths].nshares; i++)
-		a->acc[i] = 0;
+		a->app_cycles[i] = 0;
 }
 
-/* ---- the current file over time (o.series) ---- */
+/* ---- the current file over time (opts.series) ---- */
 
-static int sbuf_add(struct sbuf *b, uint64_t t, double v)
+static int samples_add(struct samples *b, uint64_t t, double v)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 1024;
@@ -791,23 +816,23 @@ static int sbuf_add(struct sbuf *b, uint64_t t, double v)
 static int series_of(struct an *a, struct an_ev *ev)
 {
 	size_t k;
-	for (k = 0; k < a->nser; k++)
-		if (!strcmp(a->ser[k].label, ev->label) && !strcmp(a->ser[k].app, ev->app))
+	for (k = 0; k < a->nseries; k++)
+		if (!strcmp(a->series[k].label, ev->label) && !strcmp(a->series[k].app, ev->app))
 			return ev->series = (int)k;
-	if (k == a->sercap) {   /* the buffers of earlier files are reused */
-		if (!(a->ser = realloc(a->ser, (k + 1) * sizeof *a->ser)) ||
-		    !(a->sv = realloc(a->sv, (k + 1) * sizeof *a->sv)) ||
-		    !(a->su = realloc(a->su, (k + 1) * sizeof *a->su)))
+	if (k == a->series_made) {   /* the buffers of earlier files are reused */
+		if (!(a->series = realloc(a->series, (k + 1) * sizeof *a->series)) ||
+		    !(a->series_values = realloc(a->series_values, (k + 1) * sizeof *a->series_values)) ||
+		    !(a->series_units = realloc(a->series_units, (k + 1) * sizeof *a->series_units)))
 			abort();
-		memset(&a->sv[k], 0, sizeof *a->sv);
-		memset(&a->su[k], 0, sizeof *a->su);
-		a->sercap = k + 1;
+		memset(&a->series_values[k], 0, sizeof *a->series_values);
+		memset(&a->series_units[k], 0, sizeof *a->series_units);
+		a->series_made = k + 1;
 	}
-	memset(&a->ser[k], 0, sizeof *a->ser);
-	a->sv[k].n = a->su[k].n = 0;
-	a->ser[k].label = xstrdup(ev->label);
-	a->ser[k].app = xstrdup(ev->app);
-	a->nser = k + 1;
+	memset(&a->series[k], 0, sizeof *a->series);
+	a->series_values[k].n = a->series_units[k].n = 0;
+	a->series[k].label = xstrdup(ev->label);
+	a->series[k].app = xstrdup(ev->app);
+	a->nseries = k + 1;
 	return ev->series = (int)k;
 }
 
@@ -816,9 +841,9 @@ static int series_of(struct an *a, struct an_ev *ev)
 static int series_add(struct an *a, struct an_ev *ev, uint64_t t, double v, double units)
 {
 	int k = ev->series >= 0 ? ev->series : series_of(a, ev);
-	if (sbuf_add(&a->sv[k], t, v) < 0)
+	if (samples_add(&a->series_values[k], t, v) < 0)
 		return -1;
-	return is_breath(a, ev) ? sbuf_add(&a->su[k], t, units) : 0;
+	return is_breath(a, ev) ? samples_add(&a->series_units[k], t, units) : 0;
 }
 
 /* ---- pairs ---- */
@@ -837,7 +862,7 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	}
 	r->cycles += cycles;
 	r->units += units;
-	if (a->o.series && series_add(a, ev, e->tsc, cycles / units, units) < 0)
+	if (a->opts.series && series_add(a, ev, e->tsc, cycles / units, units) < 0)
 		return -1;
 	return hist_add(&r->h, cycles / units);
 }
@@ -846,9 +871,9 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
  * unit, until the breath under way ends. */
 static void defer(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles)
 {
-	if (a->ndeferred == a->dcap) {
-		a->dcap = a->dcap ? 2 * a->dcap : 16;
-		if (!(a->deferred = realloc(a->deferred, a->dcap * sizeof *a->deferred)))
+	if (a->ndeferred == a->deferred_cap) {
+		a->deferred_cap = a->deferred_cap ? 2 * a->deferred_cap : 16;
+		if (!(a->deferred = realloc(a->deferred, a->deferred_cap * sizeof *a->deferred)))
 			abort();
 	}
 	a->deferred[a->ndeferred].ev = ev;
@@ -884,7 +909,7 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 			;
 		if (b) {
 			/* a running counter when the begin carries the same argument */
-			bd = a->def(a->ctx, b->msgid);
+			bd = a->def_fn(a->def_ctx, b->msgid);
 			ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
 			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
 		}
@@ -897,7 +922,7 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 		return 0;
 	}
 	b->pending = 0;
-	cycles = e->tsc >= b->ptsc ? (double)(e->tsc - b->ptsc) : 0;
+	cycles = e->tsc >= b->begin_tsc ? (double)(e->tsc - b->begin_tsc) : 0;
 	share_pair(a, ev, e, cycles);
 	if (ev->unit < 0) {
 		/* no such unit in this pair: an app's inside a breath takes the
@@ -910,11 +935,11 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 	}
 	units = (double)e->args[ev->unit];
 	if (ev->begin_unit >= 0)
-		units -= (double)b->pargs[ev->begin_unit];
+		units -= (double)b->begin_args[ev->begin_unit];
 	if (ev->bucket_arg >= 0) {
 		double batch = (double)e->args[ev->bucket_arg];
 		if (ev->begin_bucket >= 0)
-			batch -= (double)b->pargs[ev->begin_bucket];
+			batch -= (double)b->begin_args[ev->begin_bucket];
 		bucket = bucket_of(a, batch);
 	}
 	if (count_pair(a, ev, e, cycles, units, bucket, ev->begin_unit >= 0) < 0)
@@ -925,53 +950,53 @@ static int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 /* The current file's span over time: entries at T come in. */
 static inline void note_time(struct an *a, uint64_t t)
 {
-	if (!a->fany || t < a->ft0)
-		a->ft0 = t;
-	if (!a->fany || t > a->ft1)
-		a->ft1 = t;
-	a->fany = 1;
+	if (!a->file_has_tsc || t < a->file_tsc_min)
+		a->file_tsc_min = t;
+	if (!a->file_has_tsc || t > a->file_tsc_max)
+		a->file_tsc_max = t;
+	a->file_has_tsc = 1;
 }
 
 /* Keeps a breath_end's time and running totals V (tsc, breath, packets,
  * bytes) for the throughput over time. Returns -1 out of memory, else 0. */
 static int add_totals(struct an *a, const uint64_t v[4])
 {
-	if (a->ntot == a->tcap) {
-		size_t cap = a->tcap ? 2 * a->tcap : 1024;
-		struct totals *t = realloc(a->tot, cap * sizeof *t);
+	if (a->ntotals == a->totals_cap) {
+		size_t cap = a->totals_cap ? 2 * a->totals_cap : 1024;
+		struct totals *t = realloc(a->totals, cap * sizeof *t);
 		if (!t)
 			return -1;
-		a->tot = t;
-		a->tcap = cap;
+		a->totals = t;
+		a->totals_cap = cap;
 	}
-	a->tot[a->ntot++] = (struct totals){ v[0], v[1], v[2], v[3] };
+	a->totals[a->ntotals++] = (struct totals){ v[0], v[1], v[2], v[3] };
 	return 0;
 }
 
 int an_entry(struct an *a, const tl_entry *e)
 {
-	struct an_ev *ev = a->evs[e->msgid];
+	struct an_ev *ev = a->events[e->msgid];
 	if (!ev)
-		ev = a->evs[e->msgid] = make_ev(a, e->msgid);
-	a->unknown += (unsigned)ev->unknown;
-	if (a->o.series)
+		ev = a->events[e->msgid] = make_ev(a, e->msgid);
+	a->unknown_entries += (unsigned)ev->unknown;
+	if (a->opts.series)
 		note_time(a, e->tsc);
 	if (ev->breath) {
-		uint64_t v[4] = { e->tsc, e->args[ev->b_breath], e->args[ev->b_packets],
-				  e->args[ev->b_bytes] };
+		uint64_t v[4] = { e->tsc, e->args[ev->breath_arg], e->args[ev->packets_arg],
+				  e->args[ev->bytes_arg] };
 		if (a->breaths[a->nbreaths].n++ == 0)
-			memcpy(a->b_first, v, sizeof v);
-		memcpy(a->b_last, v, sizeof v);
-		if (a->o.series && add_totals(a, v) < 0)
+			memcpy(a->breath_end_first, v, sizeof v);
+		memcpy(a->breath_end_last, v, sizeof v);
+		if (a->opts.series && add_totals(a, v) < 0)
 			return -1;
 	}
-	if (a->o.per) {
+	if (a->opts.per) {
 		if (ev->role == ROLE_BEGIN) {
 			if (ev->pending)
 				unmatched_for(a, ev->name)->begins++;
 			ev->pending = 1;
-			ev->ptsc = e->tsc;
-			memcpy(ev->pargs, e->args, sizeof ev->pargs);
+			ev->begin_tsc = e->tsc;
+			memcpy(ev->begin_args, e->args, sizeof ev->begin_args);
 			share_begin(a, ev);
 			return 0;
 		}
@@ -982,19 +1007,19 @@ int an_entry(struct an *a, const tl_entry *e)
 	/* Snabb's lag: the distance to the previous entry of this level or lower,
 	 * the top of the stack once the higher levels are popped */
 	{
-		unsigned l = ev->level, n = a->nlag;
+		unsigned l = ev->level, n = a->lag_depth;
 		uint64_t prev;
 		struct an_row *r;
 		int found;
-		while (n && a->lag[n - 1].level > l)
+		while (n && a->lag_stack[n - 1].level > l)
 			n--;
 		found = n > 0;
-		prev = found ? a->lag[n - 1].tsc : 0;
-		if (found && a->lag[n - 1].level == l)
+		prev = found ? a->lag_stack[n - 1].tsc : 0;
+		if (found && a->lag_stack[n - 1].level == l)
 			n--;
-		a->lag[n].tsc = e->tsc;
-		a->lag[n].level = l;
-		a->nlag = n + 1;
+		a->lag_stack[n].tsc = e->tsc;
+		a->lag_stack[n].level = l;
+		a->lag_depth = n + 1;
 		r = cached_row(a, ev, ev->name, e, -1);
 		r->entries++;
 		if (found && e->tsc >= prev)
@@ -1005,12 +1030,12 @@ int an_entry(struct an *a, const tl_entry *e)
 
 void an_file_lost(struct an *a, uint64_t n)
 {
-	a->f.lost += n;
+	a->file.lost += n;
 }
 
 uint64_t an_file_unknown(const struct an *a)
 {
-	return a->unknown;
+	return a->unknown_entries;
 }
 
 static void free_shares(struct an_breaths *b)
@@ -1027,18 +1052,18 @@ static void free_shares(struct an_breaths *b)
 	b->nwhere = 0;
 }
 
-/* The number of bins for N samples: N / AN_PER_BIN, from 1 to o.series. */
+/* The number of bins for N samples: N / AN_PER_BIN, from 1 to opts.series. */
 static size_t nbins_for(const struct an *a, size_t n)
 {
 	n /= AN_PER_BIN;
-	return n < 1 ? 1 : n > a->o.series ? a->o.series : n;
+	return n < 1 ? 1 : n > a->opts.series ? a->opts.series : n;
 }
 
 /* Adds the change between consecutive breath_end totals to the bins of T. */
 static void bin_totals(const struct an *a, struct an_timeline *t)
 {
-	for (size_t i = 1; i < a->ntot; i++) {
-		const struct totals *p = &a->tot[i - 1], *c = &a->tot[i];
+	for (size_t i = 1; i < a->ntotals; i++) {
+		const struct totals *p = &a->totals[i - 1], *c = &a->totals[i];
 		size_t k = bin_index(c->t, t->t0, t->span, t->nbins);
 		t->breaths[k] += (double)(int64_t)(c->breath - p->breath);
 		t->packets[k] += (double)(int64_t)(c->packets - p->packets);
@@ -1053,37 +1078,37 @@ static int make_timeline(struct an *a)
 {
 	struct an_timeline *t;
 	int rc = 0;
-	if (!(a->tl = realloc(a->tl, (a->ntl + 1) * sizeof *a->tl)))
+	if (!(a->timelines = realloc(a->timelines, (a->ntimelines + 1) * sizeof *a->timelines)))
 		abort();
-	t = memset(&a->tl[a->ntl++], 0, sizeof *t);
-	t->process = xstrdup(a->f.process);
-	t->path = xstrdup(a->f.path);
-	t->group = xstrdup(a->f.group);
-	t->order = a->f.order;
-	t->hz = a->f.tsc_hz;
-	t->t0 = a->ft0;
-	t->span = a->ft1 - a->ft0 + 1;
-	t->nbins = nbins_for(a, a->ntot);
-	t->s = xcalloc(a->nser, sizeof *t->s);
-	t->ns = a->nser;
-	for (size_t k = 0; k < a->nser; k++) {
+	t = memset(&a->timelines[a->ntimelines++], 0, sizeof *t);
+	t->process = xstrdup(a->file.process);
+	t->path = xstrdup(a->file.path);
+	t->group = xstrdup(a->file.group);
+	t->order = a->file.order;
+	t->hz = a->file.tsc_hz;
+	t->t0 = a->file_tsc_min;
+	t->span = a->file_tsc_max - a->file_tsc_min + 1;
+	t->nbins = nbins_for(a, a->ntotals);
+	t->s = xcalloc(a->nseries, sizeof *t->s);
+	t->ns = a->nseries;
+	for (size_t k = 0; k < a->nseries; k++) {
 		struct an_series *s = &t->s[k];
-		*s = a->ser[k];   /* takes its label and app */
-		s->nbins = nbins_for(a, a->sv[k].n);
+		*s = a->series[k];   /* takes its label and app */
+		s->nbins = nbins_for(a, a->series_values[k].n);
 		s->v = xcalloc(s->nbins, sizeof *s->v);
-		rc |= bins_make(a->sv[k].s, a->sv[k].n, t->t0, t->span, s->nbins, s->v);
-		if (a->su[k].n) {
+		rc |= bins_make(a->series_values[k].s, a->series_values[k].n, t->t0, t->span, s->nbins, s->v);
+		if (a->series_units[k].n) {
 			s->units = xcalloc(s->nbins, sizeof *s->units);
-			rc |= bins_make(a->su[k].s, a->su[k].n, t->t0, t->span, s->nbins, s->units);
+			rc |= bins_make(a->series_units[k].s, a->series_units[k].n, t->t0, t->span, s->nbins, s->units);
 		}
-		a->sv[k].n = a->su[k].n = 0;
+		a->series_values[k].n = a->series_units[k].n = 0;
 	}
 	t->breaths = xcalloc(t->nbins, sizeof *t->breaths);
 	t->packets = xcalloc(t->nbins, sizeof *t->packets);
 	t->bytes = xcalloc(t->nbins, sizeof *t->bytes);
 	t->cycles = xcalloc(t->nbins, sizeof *t->cycles);
 	bin_totals(a, t);
-	a->nser = a->ntot = 0;
+	a->nseries = a->ntotals = 0;
 	return rc;
 }
 
@@ -1091,20 +1116,20 @@ static int make_timeline(struct an *a)
  * breath_end and the file's names. */
 static void fill_breaths(const struct an *a, struct an_breaths *b)
 {
-	b->process = xstrdup(a->f.process);
-	b->path = xstrdup(a->f.path);
-	b->group = xstrdup(a->f.group);
-	b->host = xstrdup(a->f.host);
-	b->hz = a->f.tsc_hz;
-	b->cycles = a->b_last[0] - a->b_first[0];
-	b->breaths = a->b_last[1] - a->b_first[1];
-	b->packets = a->b_last[2] - a->b_first[2];
-	b->bytes = a->b_last[3] - a->b_first[3];
-	b->last_breath = a->b_last[1];
-	b->last_packets = a->b_last[2];
-	b->written = a->f.written;
-	b->lost = a->f.lost;
-	b->order = a->f.order;
+	b->process = xstrdup(a->file.process);
+	b->path = xstrdup(a->file.path);
+	b->group = xstrdup(a->file.group);
+	b->host = xstrdup(a->file.host);
+	b->hz = a->file.tsc_hz;
+	b->cycles = a->breath_end_last[0] - a->breath_end_first[0];
+	b->breaths = a->breath_end_last[1] - a->breath_end_first[1];
+	b->packets = a->breath_end_last[2] - a->breath_end_first[2];
+	b->bytes = a->breath_end_last[3] - a->breath_end_first[3];
+	b->last_breath = a->breath_end_last[1];
+	b->last_packets = a->breath_end_last[2];
+	b->written = a->file.written;
+	b->lost = a->file.lost;
+	b->order = a->file.order;
 }
 
 int an_file_end(struct an *a)
@@ -1113,9 +1138,9 @@ int an_file_end(struct an *a)
 	int rc = 0;
 	a->in_breath = 0;
 	a->ndeferred = 0;
-	if (a->o.series && a->fany && (a->nser || a->ntot))
+	if (a->opts.series && a->file_has_tsc && (a->nseries || a->ntotals))
 		rc = make_timeline(a);
-	a->fany = 0;
+	a->file_has_tsc = 0;
 	/* every file has a record: its entries' counters; the breath figures
 	 * when it has breath_end entries */
 	fill_breaths(a, b);
@@ -1146,7 +1171,7 @@ static int cmp_key(const char *x, const char *y)
 
 int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y)
 {
-	return an_row_cmp_keys(a, x, y, a->o.by);
+	return an_row_cmp_keys(a, x, y, a->opts.by);
 }
 
 int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_row *y,
@@ -1154,7 +1179,7 @@ int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_
 {
 	for (int k = 0; k < AN_NKEYS; k++) {
 		int c;
-		if (!(a->o.by & keys & (1u << k)))
+		if (!(a->opts.by & keys & (1u << k)))
 			continue;
 		if (k == AN_BUCKET)
 			c = (x->bucket < 0) - (y->bucket < 0) ? (x->bucket < 0) - (y->bucket < 0)
@@ -1182,9 +1207,9 @@ struct an_row **an_rows(struct an *a, size_t *n)
 		free(a->row_keys[i]);
 		a->row_keys[i] = xstrdup("");
 	}
-	free(a->slots);
-	a->slots = NULL;
-	a->nslots = 0;
+	free(a->row_slots);
+	a->row_slots = NULL;
+	a->nrow_slots = 0;
 	*n = a->nrows;
 	return a->rows;
 }
@@ -1278,21 +1303,21 @@ static int timeline_order(const void *x, const void *y)
 /* Adds FROM's timelines to INTO's, in file order. */
 static void merge_timelines(struct an *into, const struct an *from)
 {
-	if (!from->ntl)
+	if (!from->ntimelines)
 		return;
-	if (!(into->tl = realloc(into->tl, (into->ntl + from->ntl) * sizeof *into->tl)))
+	if (!(into->timelines = realloc(into->timelines, (into->ntimelines + from->ntimelines) * sizeof *into->timelines)))
 		abort();
-	for (size_t i = 0; i < from->ntl; i++) {
-		into->tl[into->ntl] = from->tl[i];
-		copy_timeline(&into->tl[into->ntl++]);
+	for (size_t i = 0; i < from->ntimelines; i++) {
+		into->timelines[into->ntimelines] = from->timelines[i];
+		copy_timeline(&into->timelines[into->ntimelines++]);
 	}
-	qsort(into->tl, into->ntl, sizeof *into->tl, timeline_order);
+	qsort(into->timelines, into->ntimelines, sizeof *into->timelines, timeline_order);
 }
 
 const struct an_timeline *an_timelines(const struct an *a, size_t *n)
 {
-	*n = a->ntl;
-	return a->tl;
+	*n = a->ntimelines;
+	return a->timelines;
 }
 
 /* Adds the values of row F to row R. Returns -1 out of memory, else 0. */
@@ -1341,7 +1366,7 @@ void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
 
 const struct an_options *an_options_of(const struct an *a)
 {
-	return &a->o;
+	return &a->opts;
 }
 
 void an_add_breaths(struct an *a, const struct an_breaths *from)
@@ -1368,7 +1393,7 @@ void an_add_found(struct an *a, const struct an_found *f)
 
 int an_merge(struct an *into, const struct an *from)
 {
-	int bucket = (into->o.by >> AN_BUCKET) & 1;   /* not when projected away */
+	int bucket = (into->opts.by >> AN_BUCKET) & 1;   /* not when projected away */
 	for (size_t i = 0; i < from->nrows; i++) {
 		const struct an_row *f = from->rows[i];
 		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1), f) < 0)
@@ -1385,7 +1410,7 @@ int an_merge(struct an *into, const struct an *from)
 
 struct an *an_project(const struct an *from, unsigned by)
 {
-	struct an_options o = from->o;
+	struct an_options o = from->opts;
 	struct an *a;
 	o.by = by;
 	o.series = 0;
@@ -1433,7 +1458,7 @@ static void cut_breaths(struct an *a, struct an *into)
 		free(s.group);
 		free(s.host);
 	}
-	memcpy(a->b_first, a->b_last, sizeof a->b_first);
+	memcpy(a->breath_end_first, a->breath_end_last, sizeof a->breath_end_first);
 	b->n = b->n > 0;
 	b->share_breaths = 0;
 	b->share_cycles = 0;
@@ -1467,7 +1492,7 @@ int an_cut(struct an *a, struct an *into)
 
 void an_gap(struct an *a)
 {
-	a->nlag = 0;
+	a->lag_depth = 0;
 	a->in_breath = 0;
 	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
 		ev->pending = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "xalloc.h"
 
 const char *const an_key_names[AN_NKEYS] = { "event", "app", "process", "cpu",
 					     "numa",  "host", "group",   "bucket", "run" };
@@ -153,22 +154,6 @@ struct an {
 struct an_breaths;
 static void free_shares(struct an_breaths *b);
 static void free_timeline(struct an_timeline *t);
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d)
-		abort();
-	return d;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
 
 struct an *an_new(const struct an_options *o)
 {
@@ -1229,14 +1214,6 @@ const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
 static int by_label(const void *x, const void *y)
 {
 	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
-}
-
-static void *xmemdup(const void *p, size_t n)
-{
-	void *d = xcalloc(1, n);
-	if (n)
-		memcpy(d, p, n);
-	return d;
 }
 
 /* B, a copy of a breath summary: its strings, shares and split by CPU

@@ -89,11 +89,6 @@ const struct an_options *an_opts(const struct an *a)
 	return &a->opts;
 }
 
-const struct an_options *an_options_of(const struct an *a)
-{
-	return &a->opts;
-}
-
 const char *an_bucket_label(const struct an *a, int i)
 {
 	return i >= 0 && (size_t)i < a->opts.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";

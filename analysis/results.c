@@ -171,8 +171,7 @@ struct an *an_project(const struct an *from, unsigned by)
 		o.edges = NULL;
 		o.nedges = 0;
 	}
-	if (!(a = an_new(&o)))
-		return NULL;
+	a = an_new(&o);
 	if (an_merge(a, from) < 0) {
 		an_free(a);
 		return NULL;

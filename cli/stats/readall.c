@@ -362,8 +362,7 @@ static struct an *engine_for(struct worker *w, struct an *target)
 		abort();   /* stats feeds one engine, diff two, report four */
 	if (!w->target[k]) {
 		w->target[k] = target;
-		if (!(w->mine[k] = an_new(an_opts(target))))
-			abort();
+		w->mine[k] = an_new(an_opts(target));
 	}
 	return w->mine[k];
 }

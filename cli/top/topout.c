@@ -259,8 +259,6 @@ static void metrics(struct top *t, FILE *f)
 	struct an *per = an_new(&topstat_per_opts), *lag = an_new(&topstat_lag_opts);
 	struct an *files = an_new(&topstat_lag_opts);
 	char over[96];
-	if (!per || !lag || !files)
-		abort();
 	for (size_t i = 0; i < t->nlogs; i++) {
 		struct top_log *l = t->logs[i];
 		struct an_breaths b;

@@ -368,9 +368,6 @@ tl_reader *tl_reader_open(const char *path, tl_error *err);
  * may be closed after the call. */
 tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err);
 
-/* The reader's enum tl_format. */
-int tl_reader_format(const tl_reader *r);
-
 /* Fills IDS with up to MAX message ids of the interned definitions, in table
  * order. @return how many there are (may exceed MAX). */
 size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max);

@@ -273,12 +273,9 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 {
 	struct json j = JSON_INIT;
 	json_begin_object(&j);
-	JSON_KEY(&j, "file");
-	json_string(&j, in->path);
-	JSON_KEY(&j, "seq");
-	json_uint(&j, e->seq);
-	JSON_KEY(&j, "tsc");
-	json_uint(&j, e->tsc);
+	JSON_KEY_STRING(&j, "file", in->path);
+	JSON_KEY_UINT(&j, "seq", e->seq);
+	JSON_KEY_UINT(&j, "tsc", e->tsc);
 	JSON_KEY(&j, "time");
 	if (v->time == TIME_WALL) {
 		char b[48];
@@ -287,14 +284,10 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	} else {
 		json_int(&j, t);
 	}
-	JSON_KEY(&j, "cpu");
-	json_uint(&j, e->cpu);
-	JSON_KEY(&j, "numa");
-	json_uint(&j, e->numa);
-	JSON_KEY(&j, "event");
-	json_string(&j, ev->name);
-	JSON_KEY(&j, "attrs");
-	json_string(&j, ev->attrs);
+	JSON_KEY_UINT(&j, "cpu", e->cpu);
+	JSON_KEY_UINT(&j, "numa", e->numa);
+	JSON_KEY_STRING(&j, "event", ev->name);
+	JSON_KEY_STRING(&j, "attrs", ev->attrs);
 	JSON_KEY(&j, "args");
 	json_begin_object(&j);
 	for (unsigned i = 0; i < ev->nargs; i++) {
@@ -418,15 +411,12 @@ void view_lost(const struct view *v, const struct input *in, uint64_t n, uint64_
 	} else if (v->format == FMT_JSON) {
 		struct json j = JSON_INIT;
 		json_begin_object(&j);
-		JSON_KEY(&j, "file");
-		json_string(&j, in->path);
+		JSON_KEY_STRING(&j, "file", in->path);
 		JSON_KEY(&j, "lost");
 		if (n) {
 			json_uint(&j, n);
-			JSON_KEY(&j, "first_seq");
-			json_uint(&j, first);
-			JSON_KEY(&j, "last_seq");
-			json_uint(&j, first + n - 1);
+			JSON_KEY_UINT(&j, "first_seq", first);
+			JSON_KEY_UINT(&j, "last_seq", first + n - 1);
 		} else {
 			json_null(&j);
 		}

@@ -117,6 +117,11 @@ $(BUILD)/asm/%.o: asm/%.S
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(SAN) -fPIC -c -o $@ $<
 
+# The library's objects hide every symbol but those lib/timeline.h declares
+# (inside its #pragma GCC visibility push(default)): libtimeline.so exports
+# the public API alone, and the internal tl_ functions stay inside it.
+$(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
 $(LIBA): $(LIB_OBJ) $(ASM_OBJ)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^

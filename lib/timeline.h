@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+/* What this header declares is what libtimeline.so exports; the library is
+ * built with -fvisibility=hidden, so everything else in it stays inside. */
+#pragma GCC visibility push(default)
+
 #define TL_VERSION_MAJOR 0
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
@@ -559,6 +563,8 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 		 uint64_t a3, uint64_t a4, uint64_t a5);
 void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
 		uint64_t a3, uint64_t a4, uint64_t a5);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -89,11 +89,6 @@ const struct an_options *an_opts(const struct an *a)
 	return &a->opts;
 }
 
-const char *an_bucket_label(const struct an *a, int i)
-{
-	return i >= 0 && (size_t)i < a->opts.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";
-}
-
 void an_free(struct an *a)
 {
 	if (!a)
@@ -132,7 +127,7 @@ void an_free(struct an *a)
 	free(a->series_values);
 	free(a->series_units);
 	free(a->series);
-	free(a->totals);
+	free(a->breath_totals);
 	for (size_t i = 0; i < a->ntimelines; i++)
 		free_timeline(&a->timelines[i]);
 	free(a->timelines);
@@ -290,7 +285,7 @@ int an_file_end(struct an *a)
 	int rc = 0;
 	a->in_breath = 0;
 	a->ndeferred = 0;
-	if (a->opts.series && a->file_has_tsc && (a->nseries || a->ntotals))
+	if (a->opts.series && a->file_has_tsc && (a->nseries || a->nbreath_totals))
 		rc = make_timeline(a);
 	a->file_has_tsc = 0;
 	/* every file has a record: its entries' counters; the breath figures

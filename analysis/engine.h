@@ -62,7 +62,7 @@ struct samples {
 };
 
 /* A breath_end's time and running totals, for the throughput over time. */
-struct totals {
+struct breath_totals {
 	uint64_t t, breath, packets, bytes;
 };
 
@@ -121,8 +121,8 @@ struct an {
 	struct an_series *series;    /* labels of series_values[i] (and series_units[i]) */
 	size_t nseries;              /* series in this file */
 	size_t series_made;          /* series_values and series_units made so far */
-	struct totals *totals;
-	size_t ntotals, totals_cap;
+	struct breath_totals *breath_totals;
+	size_t nbreath_totals, breath_totals_cap;
 	struct an_timeline *timelines;
 	size_t ntimelines;
 };

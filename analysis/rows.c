@@ -1,6 +1,6 @@
 /* rows.c: the engine's rows (see engine.h): a hash table of rows by their
- * joined key, an entry's key values, the --bucket range of a batch, the
- * TSC frequencies behind a row, the counts of unmatched pairs. */
+ * joined key, an entry's key values, the --bucket range of a batch and its
+ * label, the TSC frequencies behind a row, the counts of unmatched pairs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +167,11 @@ struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
 		ev->bucket_aux[bucket + 1] = e->aux;
 	}
 	return ev->row;
+}
+
+const char *an_bucket_label(const struct an *a, int i)
+{
+	return i >= 0 && (size_t)i < a->opts.nedges && a->bucket_labels[i] ? a->bucket_labels[i] : "-";
 }
 
 /* The --bucket range holding V: [edge i, edge i+1), the last open. */

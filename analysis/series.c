@@ -21,15 +21,15 @@ void note_time(struct an *a, uint64_t t)
  * bytes) for the throughput over time. Returns -1 out of memory, else 0. */
 int add_totals(struct an *a, const uint64_t v[4])
 {
-	if (a->ntotals == a->totals_cap) {
-		size_t cap = a->totals_cap ? 2 * a->totals_cap : 1024;
-		struct totals *t = realloc(a->totals, cap * sizeof *t);
+	if (a->nbreath_totals == a->breath_totals_cap) {
+		size_t cap = a->breath_totals_cap ? 2 * a->breath_totals_cap : 1024;
+		struct breath_totals *t = realloc(a->breath_totals, cap * sizeof *t);
 		if (!t)
 			return -1;
-		a->totals = t;
-		a->totals_cap = cap;
+		a->breath_totals = t;
+		a->breath_totals_cap = cap;
 	}
-	a->totals[a->ntotals++] = (struct totals){ v[0], v[1], v[2], v[3] };
+	a->breath_totals[a->nbreath_totals++] = (struct breath_totals){ v[0], v[1], v[2], v[3] };
 	return 0;
 }
 
@@ -92,8 +92,8 @@ static size_t nbins_for(const struct an *a, size_t n)
 /* Adds the change between consecutive breath_end totals to the bins of T. */
 static void bin_totals(const struct an *a, struct an_timeline *t)
 {
-	for (size_t i = 1; i < a->ntotals; i++) {
-		const struct totals *p = &a->totals[i - 1], *c = &a->totals[i];
+	for (size_t i = 1; i < a->nbreath_totals; i++) {
+		const struct breath_totals *p = &a->breath_totals[i - 1], *c = &a->breath_totals[i];
 		size_t k = bin_index(c->t, t->t0, t->span, t->nbins);
 		t->breaths[k] += (double)(int64_t)(c->breath - p->breath);
 		t->packets[k] += (double)(int64_t)(c->packets - p->packets);
@@ -118,7 +118,7 @@ int make_timeline(struct an *a)
 	t->hz = a->file.tsc_hz;
 	t->t0 = a->file_tsc_min;
 	t->span = a->file_tsc_max - a->file_tsc_min + 1;
-	t->nbins = nbins_for(a, a->ntotals);
+	t->nbins = nbins_for(a, a->nbreath_totals);
 	t->s = xcalloc(a->nseries, sizeof *t->s);
 	t->ns = a->nseries;
 	for (size_t k = 0; k < a->nseries; k++) {
@@ -138,7 +138,7 @@ int make_timeline(struct an *a)
 	t->bytes = xcalloc(t->nbins, sizeof *t->bytes);
 	t->cycles = xcalloc(t->nbins, sizeof *t->cycles);
 	bin_totals(a, t);
-	a->nseries = a->ntotals = 0;
+	a->nseries = a->nbreath_totals = 0;
 	return rc;
 }
 

@@ -10,16 +10,19 @@
  * stores in program order, so no fence is needed):
  *   1. entry.seq = ~(n+1)      the slot is busy: its old contents are void
  *   2. arguments, msgid        the payload
- *   3. tsc, cpu/node word      the clock, read once the slot is claimed
+ *   3. tsc, cpu/node word      the clock's values (see below for the read)
  *   4. entry.seq = n+1         the entry is complete
  *   5. header.cursor = n+1     the entry is published
  * A reader accepts slot n & mask as entry n only if seq reads n+1 both
  * before and after it copies the slot (see lib/reader.c).
  *
  * Reading the clock is not a store, so it may come earlier than step 3:
- * the rseq source (the usual one) issues RDTSC right after step 1 and the
- * first argument, and the other stores run under its latency, about 25
- * ticks on Zen 3. The other sources keep the order above.
+ * the rseq source (the usual one) reads it first of all, before the slot is
+ * claimed, and stores the two halves RDTSC returns as they are; the other
+ * sources read it after step 2. On a Zen 5 guest the rseq order costs 1.10x
+ * the ordered floor against 1.12x for the order before (the clock after
+ * the busy marker and a0, its halves joined first); bench/README.md,
+ * "The stores under the floor".
  *
  * Every TSC read waits for the work before it: LFENCE before RDTSC, or
  * RDTSCP, which waits by itself. Without it the core reads the TSC before
@@ -35,14 +38,17 @@
 	.text
 	.hidden	tl_slow_clock			/* lib/clock.c, internal */
 
-/* tl_event: log EVENT (msgid << 8 | rate) if its rate >= the current rate. */
+/* tl_event: log EVENT (msgid << 8 | rate) if its rate >= the current rate.
+ * Disabled, it is the compare, a branch not taken and the RET beside it:
+ * no taken branch to a RET elsewhere. */
 	.globl	tl_event
 	.type	tl_event,@function
 	.p2align 4
 tl_event:
 	cmpb	TL_HDR_RATE(%rdi), %sil		/* event's rate below the current rate? */
-	jb	9f				/* then not this breath: return */
-	shr	$8, %esi			/* esi = msgid */
+	jae	1f
+	ret					/* then not this breath */
+1:	shr	$8, %esi			/* esi = msgid */
 	/* fall through into tl_append */
 	.size	tl_event, .-tl_event
 
@@ -51,53 +57,55 @@ tl_event:
 	.type	tl_append,@function
 tl_append:
 	cmpb	$TL_CLK_RDTSC_RSEQ, TL_HDR_CLOCK(%rdi)
-	je	3f				/* the usual source */
-	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)
-	jne	0f				/* another clock: the general path */
-3:
-
-	/* RDTSC + rseq. Claim the next slot: n = cursor, r11 = &ring[n & mask] */
+	jne	8f				/* not the usual source */
+	movq	%rdx, %xmm0			/* a0, out of RDTSC's way */
+	/* LFENCE: RDTSC runs only once the caller's work before the call is
+	 * done, so the time of an event never leaks the tail of the work
+	 * before it into the interval after it (see timeline(3), the rseq
+	 * source) */
+	lfence
+3:	rdtsc					/* edx:eax = TSC, first of all */
+	/* claim the next slot: n = cursor, r11 = its offset from the header */
 	mov	TL_HDR_CURSOR(%rdi), %r10	/* r10 = n, this entry's number */
 	mov	TL_HDR_MASK(%rdi), %r11		/* r11 = entries - 1 */
 	and	%r10, %r11			/* r11 = slot index */
 	shl	$TL_ENTRY_SHIFT, %r11		/* r11 = slot offset in the ring */
-	lea	TL_HEADER_BYTES(%rdi,%r11), %r11 /* r11 = slot address */
-	/* 1. mark the slot busy before touching its payload */
-	lea	1(%r10), %eax			/* eax = low 32 bits of n+1 */
-	not	%eax				/* eax = busy marker ~(n+1) */
-	mov	%eax, TL_ENT_SEQ(%r11)
-	mov	%rdx, TL_ENT_ARG0+0(%r11)	/* 2. a0, before RDTSC takes rdx */
-	/* the clock now, the other stores under its latency. LFENCE first: it
-	 * lets RDTSC run only once the caller's work before the call is done,
-	 * so the time of an event never leaks the tail of the work before it
-	 * into the interval after it (see timeline(3), the rseq source) */
-	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)
-	je	4f				/* asked for no LFENCE */
-	lfence
-4:	rdtsc					/* edx:eax = TSC */
-	mov	%rcx, TL_ENT_ARG0+8(%r11)	/* a1 */
-	mov	%r8, TL_ENT_ARG0+16(%r11)	/* a2 */
-	mov	%r9, TL_ENT_ARG0+24(%r11)	/* a3 */
+	add	$1, %r10			/* r10 = n+1 */
+	/* 1. mark the slot busy before touching its payload; the complement
+	 * of all 64 bits, twice, keeps n+1 whole past 2^32 */
+	not	%r10				/* r10d = busy marker ~(n+1) */
+	mov	%r10d, TL_HEADER_BYTES+TL_ENT_SEQ(%rdi,%r11)
+	not	%r10				/* r10 = n+1 again */
+	/* 2. the payload: six arguments, the message id */
+	movq	%xmm0, TL_HEADER_BYTES+TL_ENT_ARG0+0(%rdi,%r11)	/* a0 */
+	mov	%rcx, TL_HEADER_BYTES+TL_ENT_ARG0+8(%rdi,%r11)	/* a1 */
+	mov	%r8, TL_HEADER_BYTES+TL_ENT_ARG0+16(%rdi,%r11)	/* a2 */
+	mov	%r9, TL_HEADER_BYTES+TL_ENT_ARG0+24(%rdi,%r11)	/* a3 */
 	mov	8(%rsp), %rcx			/* a4 from the stack */
-	mov	%rcx, TL_ENT_ARG0+32(%r11)
+	mov	%rcx, TL_HEADER_BYTES+TL_ENT_ARG0+32(%rdi,%r11)
 	mov	16(%rsp), %rcx			/* a5 from the stack */
-	mov	%rcx, TL_ENT_ARG0+40(%r11)
-	mov	%si, TL_ENT_MSGID(%r11)		/* msgid = low 16 bits of esi */
-	/* the cpu/node word from this thread's rseq area (lib/format.h) */
+	mov	%rcx, TL_HEADER_BYTES+TL_ENT_ARG0+40(%rdi,%r11)
+	mov	%si, TL_HEADER_BYTES+TL_ENT_MSGID(%rdi,%r11)	/* low 16 bits of esi */
+	/* 3. the clock: the TSC's halves as RDTSC gave them, then the
+	 * cpu/node word from this thread's rseq area (lib/format.h) */
+	mov	%eax, TL_HEADER_BYTES+TL_ENT_TSC(%rdi,%r11)
+	mov	%edx, TL_HEADER_BYTES+TL_ENT_TSC+4(%rdi,%r11)
 	mov	TL_HDR_RSEQ(%rdi), %r8		/* r8 = __rseq_offset */
 	mov	%fs:TL_RSEQ_CPU_ID(%r8), %ecx	/* ecx = cpu_id */
 	mov	%fs:TL_RSEQ_NODE_ID(%r8), %r8d	/* r8d = node_id */
 	shl	$12, %r8d
 	or	%r8d, %ecx			/* ecx = node << 12 | cpu */
-	shl	$32, %rdx
-	or	%rdx, %rax			/* rax = 64-bit TSC */
-	/* 3. the clock; 4. the entry is complete; 5. publish it */
-	mov	%rax, TL_ENT_TSC(%r11)
-	mov	%cx, TL_ENT_AUX(%r11)
-	lea	1(%r10), %rax			/* rax = n+1 */
-	mov	%eax, TL_ENT_SEQ(%r11)		/* seq = low 32 bits of n+1 */
-	mov	%rax, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
+	mov	%cx, TL_HEADER_BYTES+TL_ENT_AUX(%rdi,%r11)
+	/* 4. the entry is complete; 5. publish it */
+	mov	%r10d, TL_HEADER_BYTES+TL_ENT_SEQ(%rdi,%r11)	/* seq = low 32 bits of n+1 */
+	mov	%r10, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
 	ret
+
+	/* the rseq source without its LFENCE, on request only */
+8:	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)
+	jne	0f				/* another clock: the general path */
+	movq	%rdx, %xmm0
+	jmp	3b
 
 	/* The general path: the payload first, then the clock. */
 0:	mov	TL_HDR_CURSOR(%rdi), %r10	/* r10 = n, this entry's number */
@@ -138,7 +146,7 @@ tl_append:
 	lea	1(%r10), %rax			/* rax = n+1 */
 	mov	%eax, TL_ENT_SEQ(%r11)		/* seq = low 32 bits of n+1 */
 	mov	%rax, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
-9:	ret
+	ret
 
 	/* the other clock sources, out of the hot path */
 2:	cmpb	$TL_CLK_RDTSC_LSL, TL_HDR_CLOCK(%rdi)	/* no RDPID */

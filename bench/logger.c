@@ -1,7 +1,11 @@
 /* logger.c: the logger's cost in TSC ticks per call, each case a ratio to
- * a bare RDTSC loop measured in the same run: medians and p99 of 21
- * repetitions of 10^6 calls (`logger [CALLS [REPS]]` for fewer, as `make
- * bench-quick` runs it). Writes $BENCH_CSV, else bench/results/latest.csv. */
+ * a bare RDTSC loop and to the ordered floor (the cheapest ordered read of
+ * the TSC and the cpu/node word AUTO could pick here) measured in the same
+ * run: medians and p99 of 21 repetitions of 10^6 calls (`logger [CALLS
+ * [REPS]]` for fewer, as `make bench-quick` runs it). Writes $BENCH_CSV,
+ * else bench/results/latest.csv. Built with every loop at a 64-byte
+ * boundary (Makefile), so that no case pays for straddling two fetch
+ * windows by where the linker happened to put it. */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <stdio.h>
@@ -87,6 +91,18 @@ static void c_rdtsc_rseq(void)
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 		__asm__ volatile("movl %%fs:4(%2), %0\n\tmovl %%fs:20(%2), %1"
 				 : "=r"(cpu), "=r"(node) : "r"(off));
+	}
+}
+
+/* The ordered floor with RDPID: LFENCE, RDTSC, RDPID, as the RDPID source
+ * reads them. */
+static void c_lfence_rdtsc_rdpid(void)
+{
+	for (uint64_t i = 0, n = calls; i < n; i++) {
+		uint32_t lo, hi;
+		uint64_t p;
+		__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi));
+		__asm__ volatile("rdpid %0" : "=r"(p));
 	}
 }
 
@@ -204,10 +220,12 @@ static struct bcase cases[] = {
 	{ "empty", c_empty, "empty loop", 0, 0, 0 },
 	{ "rdtsc", c_rdtsc, "bare RDTSC", 0, 0, 0 },
 	{ "rdtscp", c_rdtscp, "bare RDTSCP", NEED_RDTSCP, 0, 0 },
-	{ "rdtsc_rdpid", c_rdtsc_rdpid, "bare RDTSC + RDPID: the floor", NEED_RDPID, 0, 0 },
-	{ "rdtsc_lsl", c_rdtsc_lsl, "bare RDTSC + LSL: floor w/o RDPID", 0, 0, 0 },
+	{ "rdtsc_rdpid", c_rdtsc_rdpid, "bare RDTSC + RDPID", NEED_RDPID, 0, 0 },
+	{ "rdtsc_lsl", c_rdtsc_lsl, "bare RDTSC + LSL", 0, 0, 0 },
 	{ "rdtsc_rseq", c_rdtsc_rseq, "bare RDTSC + rseq loads", 0, 0, 0 },
-	{ "lfence_rdtsc_rseq", c_lfence_rdtsc_rseq, "LFENCE+RDTSC + rseq: rseq floor", 0, 0, 0 },
+	{ "lfence_rdtsc_rdpid", c_lfence_rdtsc_rdpid, "LFENCE+RDTSC + RDPID: ordered", NEED_RDPID, 0,
+	  0 },
+	{ "lfence_rdtsc_rseq", c_lfence_rdtsc_rseq, "LFENCE+RDTSC + rseq: ordered", NEED_RSEQ, 0, 0 },
 	{ "disabled_inline", c_disabled_inline, "generated event, rate off", 0, 0, 0 },
 	{ "disabled_call", c_disabled_call, "tl_event() call, rate off", 0, 0, 0 },
 	{ "enabled", c_enabled, "tl_append(), AUTO clock", 0, 0, 0 },
@@ -322,11 +340,17 @@ static tl_log *bench_log(const char *dir, const char *name, uint64_t entries, in
 	return log;
 }
 
+/* The logs live in memory (/dev/shm, tmpfs), as they do under /run: on a
+ * disk file system the kernel writes a MAP_SHARED ring's dirty pages back
+ * every few seconds and write-protects them, and the next store to each
+ * page takes a fault, which made some repetitions of a 64 MiB ring 1.5x
+ * dearer here (ext4). */
 static void open_logs(void)
 {
-	char dir[] = "/tmp/tlbench.XXXXXX";
+	char shm[] = "/dev/shm/tlbench.XXXXXX", tmp[] = "/tmp/tlbench.XXXXXX";
+	char *dir = mkdtemp(shm) ? shm : mkdtemp(tmp);
 	tl_error err;
-	if (!mkdtemp(dir))
+	if (!dir)
 		exit(1);
 	log_on = bench_log(dir, "on", 0, TL_CLOCK_AUTO, 1, &ev_on);
 	if (cpu_has() & NEED_RDPID)
@@ -350,11 +374,34 @@ static void open_logs(void)
 	tl_seed(log_auto, 1);
 }
 
-/* Targets from issue 2, as (case, limit, what the limit is). */
-static const char *verdict(const struct bcase *c, double rdtsc, double empty)
+/* The ordered floor: the cheapest of the ordered reads AUTO could pick on
+ * this host (RDTSC+rseq, RDTSCP, LFENCE+RDTSC+RDPID; LSL, twice RDTSC on
+ * every class seen, is never the cheapest). */
+static const struct bcase *ordered_floor(void)
 {
-	if (!strcmp(c->name, "enabled") || !strcmp(c->name, "enabled_unordered"))
-		return c->med <= 1.2 * rdtsc ? "target <= 1.2x rdtsc: met" : "target <= 1.2x rdtsc: MISSED";
+	static const char *const reads[] = { "lfence_rdtsc_rseq", "rdtscp", "lfence_rdtsc_rdpid" };
+	const struct bcase *best = NULL;
+	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+		const struct bcase *c = find(reads[i]);
+		if (runs(c) && (!best || c->med < best->med))
+			best = c;
+	}
+	return best;
+}
+
+/* Is C an ordered read or an ordered logger, measured against the floor? */
+static int against_floor(const struct bcase *c)
+{
+	return !strncmp(c->name, "lfence_", 7) || !strcmp(c->name, "rdtscp") ||
+	       (!strncmp(c->name, "enabled", 7) && strcmp(c->name, "enabled_unordered"));
+}
+
+/* Targets from issues 2 and 27, as (case, limit, what the limit is). */
+static const char *verdict(const struct bcase *c, double floor, double empty)
+{
+	if (!strcmp(c->name, "enabled"))
+		return !floor ? "" : c->med <= 1.15 * floor ? "target <= 1.15x floor: met"
+							   : "target <= 1.15x floor: MISSED";
 	if (!strcmp(c->name, "disabled_inline"))
 		return c->med <= empty + 1 ? "target <= empty + 1 tick: met"
 					   : "target <= empty + 1 tick: MISSED";
@@ -367,7 +414,8 @@ int main(int argc, char **argv)
 {
 	char model[256], date[64];
 	time_t now = time(NULL);
-	double rdtsc, empty;
+	double rdtsc, empty, floor;
+	const struct bcase *fl;
 	const char *path = getenv("BENCH_CSV");
 	FILE *csv;
 
@@ -381,34 +429,46 @@ int main(int argc, char **argv)
 	measure();
 	rdtsc = find("rdtsc")->med;
 	empty = find("empty")->med;
+	fl = ordered_floor();
+	floor = fl ? fl->med : 0;
 	cpu_model(model, sizeof model);
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	printf("timeline logger benchmark, %s\n%s, %ld CPUs, TSC %.3f GHz; AUTO clock: %s\n", date,
 	       model, sysconf(_SC_NPROCESSORS_ONLN), (double)tsc_hz / 1e9,
 	       tl_clock_name(auto_clock) ? tl_clock_name(auto_clock) : "unknown");
-	printf("TSC ticks per call: median and max of %d repetitions of %llu calls\n\n", reps,
-	       (unsigned long long)calls);
-	printf("%-18s %9s %9s %8s  %-32s %s\n", "case", "median", "p99", "x rdtsc", "what", "");
+	printf("TSC ticks per call: median and max of %d repetitions of %llu calls; the ordered\n"
+	       "floor: %s\n\n", reps, (unsigned long long)calls,
+	       fl ? fl->name : "none (no ordered read here)");
+	printf("%-18s %9s %9s %8s %8s  %-32s %s\n", "case", "median", "p99", "x rdtsc", "x floor",
+	       "what", "");
 	if (!getenv("BENCH_CSV"))
 		mkdir("bench/results", 0755);
 	csv = fopen(path, "w");
 	if (csv)
 		fprintf(csv, "name,value,unit,ratio,baseline\nmeta_date,%s,date,,\n"
-			     "meta_cpu,\"%s\",model,,\nmeta_tsc_hz,%llu,Hz,,\nmeta_auto_clock,%s,name,,\n",
+			     "meta_cpu,\"%s\",model,,\nmeta_tsc_hz,%llu,Hz,,\nmeta_auto_clock,%s,name,,\n"
+			     "meta_ordered_floor,%s,name,,\n",
 			date, model, (unsigned long long)tsc_hz,
-			tl_clock_name(auto_clock) ? tl_clock_name(auto_clock) : "unknown");
+			tl_clock_name(auto_clock) ? tl_clock_name(auto_clock) : "unknown",
+			fl ? fl->name : "none");
 	for (size_t c = 0; c < NCASES; c++) {
 		struct bcase *b = &cases[c];
 		if (!runs(b)) {
-			printf("%-18s %9s %9s %8s  %-32s skipped: this CPU lacks %s\n", b->name, "-", "-",
-			       "-", b->what,
+			printf("%-18s %9s %9s %8s %8s  %-32s skipped: this CPU lacks %s\n", b->name, "-",
+			       "-", "-", "-", b->what,
 			       b->need & NEED_RDPID ? "RDPID" : b->need & NEED_RSEQ ? "an rseq area" : "RDTSCP");
 			continue;
 		}
-		printf("%-18s %9.2f %9.2f %8.2f  %-32s %s\n", b->name, b->med, b->p99, b->med / rdtsc,
-		       b->what, verdict(b, rdtsc, empty));
+		char xf[16] = "";
+		if (floor && against_floor(b))
+			snprintf(xf, sizeof xf, "%.2f", b->med / floor);
+		printf("%-18s %9.2f %9.2f %8.2f %8s  %-32s %s\n", b->name, b->med, b->p99,
+		       b->med / rdtsc, xf, b->what, verdict(b, floor, empty));
 		if (csv)
 			fprintf(csv, "%s,%.3f,ticks,%.3f,rdtsc\n", b->name, b->med, b->med / rdtsc);
+		if (csv && *xf)
+			fprintf(csv, "%s_vs_floor,%.3f,x,%.3f,%s\n", b->name, b->med / floor,
+				b->med / floor, fl->name);
 	}
 	if (csv && fclose(csv) == 0)
 		printf("\nwritten: %s\n", path);

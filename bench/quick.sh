@@ -1,8 +1,8 @@
 #!/bin/sh
 # quick.sh: `make bench-quick`: every benchmark of bench/ once, with small
-# counts, in about a minute: the logger, callgrind.sh, read.sh, report.sh,
-# lttng.sh, top.sh, summary.sh and calibrate.sh. It shows that each still
-# runs, not what it measures: its figures go to $BUILD/bench/quick.csv, not
+# counts, in about a minute: the logger, engine.sh, callgrind.sh, read.sh,
+# report.sh, lttng.sh, top.sh, summary.sh and calibrate.sh. It shows that
+# each still runs, not what it measures: its figures go to $BUILD/bench/quick.csv, not
 # bench/results/latest.csv. Any script that fails fails it (exit 1), naming
 # the script; CI runs it, so a benchmark that rots is caught at once.
 # Usage: TIMELINE=path sh bench/quick.sh [BUILD]
@@ -29,6 +29,7 @@ step() {
 
 rm -f "$BENCH_CSV"
 step logger "$build/bench/logger" 20000 3
+step engine env ENGINE_SECONDS=0.2 sh bench/engine.sh "$build" 2
 step callgrind sh bench/callgrind.sh "$build/bench/instructions"
 step read env ENTRIES=16384 RUNS=1 sh bench/read.sh "$build"
 step report env ENTRIES=16384 RUNS=1 ROUNDS=1 OPENS=1 sh bench/report.sh "$build"
@@ -43,4 +44,4 @@ if [ -n "$failed" ]; then
 	echo "bench-quick: failed:$failed ($secs s)"
 	exit 1
 fi
-echo "bench-quick: all 8 ran in $secs s; figures in $BENCH_CSV"
+echo "bench-quick: all 9 ran in $secs s; figures in $BENCH_CSV"

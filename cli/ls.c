@@ -1,5 +1,5 @@
 /* ls.c: `timeline ls`, the logs under the default roots (or given roots):
- * pid, whether its writer runs, entries written, size on disk, rate. */
+ * pid, whether its writer runs, entries written, size on disk, rate, clock. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -18,7 +18,8 @@ static const char usage[] =
 	"/var/run/timeline, $XDG_RUNTIME_DIR/timeline and /tmp/timeline-UID, for\n"
 	"root every user's, and /var/run/snabb; those this user cannot read are\n"
 	"passed over): pid, whether the writer runs (pid and start time), entries\n"
-	"written, size on disk, current rate.\n"
+	"written, size on disk, current rate, clock source (as `timeline info` names\n"
+	"it: rdtsc+rseq-unordered is the one whose times may run ahead of the work).\n"
 	"\n"
 	"   -f, --format FMT    text (default) or json (one object per log)\n"
 	"   -h, --help          show this help\n";
@@ -44,6 +45,7 @@ struct row {
 	int alive;                   /* enum tl_liveness */
 	uint64_t disk, bytes;        /* size on disk, length */
 	char rate[32];
+	const char *clock;           /* tl_clock_name(), "-" for Snabb, "unknown" */
 };
 
 static void print_json(const struct row *w)
@@ -64,6 +66,7 @@ static void print_json(const struct row *w)
 	JSON_KEY_UINT(&j, "disk_bytes", w->disk);
 	JSON_KEY_UINT(&j, "bytes", w->bytes);
 	JSON_KEY_STRING(&j, "rate", w->rate);
+	JSON_KEY_STRING(&j, "clock", w->clock);
 	json_end_object(&j);
 	out_char('\n');
 }
@@ -81,7 +84,8 @@ static void print_text(const struct row *w, int first)
 	const char *process = w->i->format == TL_FORMAT_NATIVE ? w->i->process : "(snabb)";
 	char size[16];
 	if (first)
-		out_str("    PID ALIVE     WRITTEN     SIZE RATE     PROCESS          PATH\n");
+		out_str("    PID ALIVE     WRITTEN     SIZE RATE     CLOCK                "
+			"PROCESS          PATH\n");
 	out_pad(w->pid, 7);
 	out_str(w->alive == TL_RUNNING ? " yes  " : w->alive == TL_PID_RUNNING ? " yes? " : " no   ");
 	out_pad(w->i->cursor, 12);
@@ -91,6 +95,7 @@ static void print_text(const struct row *w, int first)
 	out_str(size);
 	out_char(' ');
 	out_left(w->rate, 9);
+	out_left(w->clock, 21);
 	out_left(process, 16);
 	out_char(' ');
 	out_str(w->path);
@@ -111,10 +116,12 @@ static int ls_one(const char *path, int named, void *arg)
 	if (w.i->format != TL_FORMAT_NATIVE) {
 		w.pid = input_pid(in);
 		snprintf(w.rate, sizeof w.rate, "-");
+		w.clock = "-";   /* Snabb's files do not say (its logger takes RDTSCP) */
 		w.alive = tl_pid_alive(w.pid, 0);
 	} else {
 		w.pid = w.i->pid;
 		tl_rate_name(w.rate, sizeof w.rate, w.i->rate, w.i->rate_fixed);   /* all, 2-9, off, auto */
+		w.clock = tl_clock_name(w.i->clock) ? tl_clock_name(w.i->clock) : "unknown";
 		w.alive = tl_pid_alive(w.pid, w.i->start_ticks);
 	}
 	if (log_size(path, &w.disk, &w.bytes) != 0)

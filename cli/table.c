@@ -14,6 +14,7 @@ struct table {
 	char **cols;
 	char **cells;                /* nrows * ncols */
 	size_t nrows, cap;
+	unsigned char *words;        /* per column: strings in JSON (table_words()) */
 };
 
 static char *dup(const char *s)
@@ -27,7 +28,8 @@ static char *dup(const char *s)
 struct table *table_new(const char *name, const char *const *cols, int ncols)
 {
 	struct table *t = calloc(1, sizeof *t);
-	if (!t || !(t->cols = calloc((size_t)ncols, sizeof *t->cols)))
+	if (!t || !(t->cols = calloc((size_t)ncols, sizeof *t->cols)) ||
+	    !(t->words = calloc((size_t)ncols, 1)))
 		abort();
 	t->name = dup(name);
 	t->ncols = ncols;
@@ -48,6 +50,11 @@ void table_add(struct table *t, char *const *cells)
 	t->nrows++;
 }
 
+void table_words(struct table *t, int c)
+{
+	t->words[c] = 1;
+}
+
 size_t table_rows(const struct table *t)
 {
 	return t->nrows;
@@ -63,6 +70,7 @@ void table_free(struct table *t)
 		free(t->cols[i]);
 	free(t->cells);
 	free(t->cols);
+	free(t->words);
 	free(t->name);
 	free(t);
 }
@@ -156,7 +164,7 @@ static void json_members(const struct table *t, size_t r, struct json *j)
 	for (int c = 0; c < t->ncols; c++) {
 		const char *s = cell(t, r, c);
 		json_key(j, t->cols[c]);
-		if (is_number(s))
+		if (is_number(s) && !t->words[c])
 			json_raw(j, s, strlen(s));
 		else if (!strcmp(s, "-"))
 			json_null(j);

@@ -13,6 +13,10 @@ struct table *table_new(const char *name, const char *const *cols, int ncols);
 /* Adds a row of the table's column count of cells (copied). */
 void table_add(struct table *t, char *const *cells);
 
+/* Column C holds words, some of which look like numbers (a rate: "all",
+ * "2"): in JSON they stay strings, as the other commands print them. */
+void table_words(struct table *t, int c);
+
 size_t table_rows(const struct table *t);
 
 /* T's number of columns, the name of column C, the cell of row R in it. */

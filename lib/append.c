@@ -70,7 +70,9 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 	STORE(&e->args[4], a4);
 	STORE(&e->args[5], a5);
 	STORE(&e->msgid, (uint16_t)msgid);
-	/* 3. clock */
+	/* 3. clock: read here, once the arguments are stored, so that no
+	 * register has to keep them across it (read first, as the asm's rseq
+	 * path does, gcc saves five registers: 8 instructions more) */
 	read_clock(h, &tsc, &aux);
 	STORE(&e->tsc, tsc);
 	STORE(&e->aux, aux);

@@ -61,6 +61,14 @@ const char *tl_clock_name(int clock)
 	return NULL;
 }
 
+int tl_clock_parse(const char *name)
+{
+	for (int c = TL_CLOCK_AUTO; name && tl_clock_name(c); c++)
+		if (!strcmp(tl_clock_name(c), name))
+			return c;
+	return -1;
+}
+
 uint64_t tl_ns(int clockid)
 {
 	struct timespec ts;
@@ -129,6 +137,14 @@ int64_t tl_rseq_offset(void)
 	return 0;
 }
 
+uint32_t tl_rseq_agrees(const volatile uint32_t *rs, unsigned c0, unsigned n0)
+{
+	uint32_t cpu, node;
+	cpu = rs[TL_RSEQ_CPU_ID / 4];
+	node = rs[TL_RSEQ_NODE_ID / 4];
+	return cpu == c0 && node == n0 ? TL_HOST_RSEQ : 0;
+}
+
 /* Can the cpu/node word come from the calling thread's rseq area? Only if
  * glibc registered it (__rseq_size > 0: not with glibc < 2.35, nor with
  * GLIBC_TUNABLES=glibc.pthread.rseq=0, nor under valgrind, which refuses
@@ -145,15 +161,14 @@ static uint32_t rseq_usable(void)
 	rs = (const volatile uint32_t *)((char *)__builtin_thread_pointer() + tl_rseq_offset());
 	for (int tries = 0; tries < 8; tries++) {
 		unsigned c0, n0, c1, n1;
-		uint32_t cpu, node;
+		uint32_t agrees;
 		if (syscall(SYS_getcpu, &c0, &n0, NULL) != 0)
 			return 0;
-		cpu = rs[TL_RSEQ_CPU_ID / 4];
-		node = rs[TL_RSEQ_NODE_ID / 4];
+		agrees = tl_rseq_agrees(rs, c0, n0);
 		if (syscall(SYS_getcpu, &c1, &n1, NULL) != 0)
 			return 0;
 		if (c0 == c1 && n0 == n1)
-			return cpu == c0 && node == n0 ? TL_HOST_RSEQ : 0;
+			return agrees;
 	}
 #endif
 	return 0;

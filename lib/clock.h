@@ -97,6 +97,14 @@ uint32_t tl_cpu_features(void);
  * area gives the cpu/node word and agrees with getcpu(2). */
 #define TL_HOST_RSEQ (1u << 31)
 
+/* Does the rseq area at RS (the fields at TL_RSEQ_CPU_ID and
+ * TL_RSEQ_NODE_ID) say cpu C0 and node N0, getcpu(2)'s answer for the
+ * calling thread? TL_HOST_RSEQ if both agree, else 0. The check AUTO makes
+ * at tl_open() of the thread's own area, called with it between two
+ * getcpu(2); a test calls it with a stand-in. */
+uint32_t tl_rseq_agrees(const volatile uint32_t *rs, unsigned c0, unsigned n0)
+	__attribute__((visibility("hidden")));
+
 /* tl_cpu_features() and TL_HOST_RSEQ, checked now: what TL_CLOCK_AUTO picks from. */
 uint32_t tl_host_features(void);
 

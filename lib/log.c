@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -44,6 +45,35 @@ static int valid_name(const char *s)
 	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
 }
 
+/* Fills *CLOCK with the source WANT (an enum tl_clock) gives on this host:
+ * with TL_CLOCK_AUTO, the one $TIMELINE_CLOCK names if it is set. */
+static int pick_clock(int want, int *clock, tl_error *err)
+{
+	const char *env = want == TL_CLOCK_AUTO ? getenv(TL_CLOCK_ENV) : NULL;
+	char what[96];
+	if (env && *env) {
+		want = tl_clock_parse(env);
+		if (want < 0 || want == TL_CLOCK_MANUAL)
+			return tl_fail(err, TL_E_INVAL, 0,
+				       "no clock source '%.40s' (" TL_CLOCK_ENV "): auto, rdtsc+rseq, "
+				       "rdtsc+rseq-unordered, rdtscp, rdtsc+rdpid, rdtsc+lsl, rdtsc "
+				       "or monotonic",
+				       env);
+		snprintf(what, sizeof what, TL_CLOCK_ENV "=%s", env);
+	} else {
+		snprintf(what, sizeof what, "clock source %d", want);
+	}
+	*clock = tl_clock_pick(want, tl_host_features());
+	if (*clock < 0 && (want == TL_CLOCK_RDTSC_RSEQ || want == TL_CLOCK_RDTSC_RSEQ_UNORDERED))
+		return tl_fail(err, TL_E_INVAL, 0,
+			       "%s needs a TSC and an rseq area with the node "
+			       "(glibc 2.35 and Linux 6.3 or later)",
+			       what);
+	if (*clock < 0)
+		return tl_fail(err, TL_E_INVAL, 0, "%s is not supported by this CPU", what);
+	return TL_OK;
+}
+
 /* Checks OPT and fills the effective sizes and clock. */
 static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strings, int *clock,
 			 tl_error *err)
@@ -64,17 +94,7 @@ static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strin
 			       TL_MAX_STRINGS);
 	if (!tl_clock_name(o->clock))
 		return tl_fail(err, TL_E_INVAL, 0, "clock source %d does not exist", o->clock);
-	*clock = tl_clock_pick(o->clock, tl_host_features());
-	if (*clock < 0 && (o->clock == TL_CLOCK_RDTSC_RSEQ ||
-			   o->clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED))
-		return tl_fail(err, TL_E_INVAL, 0,
-			       "clock source %d needs a TSC and an rseq area with the node "
-			       "(glibc 2.35 and Linux 6.3 or later)",
-			       o->clock);
-	if (*clock < 0)
-		return tl_fail(err, TL_E_INVAL, 0, "clock source %d is not supported by this CPU",
-			       o->clock);
-	return TL_OK;
+	return pick_clock(o->clock, clock, err);
 }
 
 /* Touches every page for writing so that logging takes no page faults. */

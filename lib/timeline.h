@@ -99,6 +99,15 @@ enum tl_clock {
  * tl_clock value. */
 const char *tl_clock_name(int clock);
 
+/* The enum tl_clock named NAME as tl_clock_name() gives it, or -1. */
+int tl_clock_parse(const char *name);
+
+/* The environment variable that chooses the clock source of the logs a
+ * process opens with TL_CLOCK_AUTO, by name: TIMELINE_CLOCK=rdtsc+rseq-unordered
+ * takes the unordered source without a change to the program. A source
+ * given in tl_options wins over it; "manual" is refused. */
+#define TL_CLOCK_ENV "TIMELINE_CLOCK"
+
 #define TL_DEFAULT_ENTRIES (1u << 20)        /* ring entries: 64 MiB of entries */
 #define TL_DEFAULT_STRINGS (1u << 20)        /* string table bytes: 65,536 ids */
 #define TL_MAX_STRINGS     (1u << 20)        /* msgid = offset / 16 must fit 16 bits */
@@ -108,7 +117,8 @@ const char *tl_clock_name(int clock);
 typedef struct tl_options {
 	uint64_t entries;        /* ring size: a power of two from 2 to 2^31; 0 = 2^20 */
 	uint32_t strings_bytes;  /* string table size: a multiple of 16 up to 1 MiB; 0 = 1 MiB */
-	int clock;               /* an enum tl_clock; TL_CLOCK_AUTO picks by CPU features */
+	int clock;               /* an enum tl_clock; TL_CLOCK_AUTO takes $TIMELINE_CLOCK if
+				  * set, else picks by CPU features */
 	const char *name;        /* log name for the default path and header, [A-Za-z0-9._-]
 				  * up to 63 characters, no leading dot; NULL = "timeline" */
 	uint64_t tsc_hz;         /* ticks per second to record; 0 = calibrate (MANUAL: 0 = unknown) */

@@ -166,6 +166,58 @@ START_TEST(test_every_clock_source_stamps_time_and_cpu)
 }
 END_TEST
 
+/* The rseq path keeps the cursor in a 64-bit register across the busy
+ * marker (a 32-bit complement there would cut entry numbers at 2^32): six
+ * entries from 2^32 - 3 through FN with CLOCK, each whole, in order, with
+ * its arguments, and the cursor after them. 0 where tl_open() refuses CLOCK. */
+static int rseq_across_2_32(int clock, append_fn fn, unsigned code)
+{
+	tl_options o = { .entries = 8, .clock = clock, .no_prefault = 1 };
+	const char *p = path_in(dir, "big.timeline");
+	const uint64_t start = (1ull << 32) - 3;
+	tl_error err;
+	tl_log *log = tl_open(p, &o, &err);
+	size_t n;
+	tl_entry *v;
+	if (!log) {   /* glibc < 2.35, rseq off, or Linux < 6.3 */
+		assert_rseq_refused(&err, clock);
+		return 0;
+	}
+	((struct tl_header *)log)->cursor = start;
+	tl_set_rate(log, 1);
+	for (uint64_t i = start; i < start + 6; i++)
+		fn(log, code, i, ~i, i << 1, i >> 1, i * 3, i ^ 0x5555);
+	ck_assert_uint_eq(((struct tl_header *)log)->cursor, start + 6);
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n, 6);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t i = start + k;
+		uint64_t want[6] = { i, ~i, i << 1, i >> 1, i * 3, i ^ 0x5555 };
+		ck_assert_uint_eq(v[k].seq, i);
+		ck_assert_uint_eq(v[k].msgid, 9);
+		ck_assert_int_eq(memcmp(v[k].args, want, sizeof want), 0);
+		ck_assert_uint_lt(v[k].cpu, (uint64_t)sysconf(_SC_NPROCESSORS_CONF));
+		if (k)
+			ck_assert_uint_le(v[k - 1].tsc, v[k].tsc);
+	}
+	free(v);
+	return 1;
+}
+
+START_TEST(test_rseq_path_numbers_entries_past_2_to_the_32)
+{
+	int clocks[2] = { TL_CLOCK_RDTSC_RSEQ, TL_CLOCK_RDTSC_RSEQ_UNORDERED };
+	for (int c = 0; c < 2; c++) {
+		if (!rseq_across_2_32(clocks[c], tl_append, 9))
+			continue;   /* refused, as checked: no rseq path to take */
+		ck_assert(rseq_across_2_32(clocks[c], tl_append_c, 9));
+		ck_assert(rseq_across_2_32(clocks[c], tl_event, tl_event_code(9, 5)));
+		ck_assert(rseq_across_2_32(clocks[c], tl_event_c, tl_event_code(9, 5)));
+	}
+}
+END_TEST
+
 START_TEST(test_auto_clock_cpu_word_matches_the_running_cpu)
 {
 	tl_options o = { .entries = 16, .clock = TL_CLOCK_AUTO };
@@ -225,6 +277,7 @@ Suite *append_suite(void)
 	tcase_add_test(t, test_event_logs_rates_at_or_above_the_current_rate);
 	tcase_add_test(t, test_every_clock_source_stamps_time_and_cpu);
 	tcase_add_test(t, test_auto_clock_cpu_word_matches_the_running_cpu);
+	tcase_add_test(t, test_rseq_path_numbers_entries_past_2_to_the_32);
 	tcase_add_test(t, test_disabled_log_logs_nothing_and_never_fails);
 	suite_add_tcase(s, t);
 	return s;

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,13 +130,17 @@ START_TEST(test_rseq_word_is_getcpu_on_every_cpu)
 }
 END_TEST
 
-/* The other sources that read a word give the same, where the CPU has them. */
+/* The other sources that read a word give the same, where the CPU has them;
+ * the monotonic source (getcpu()) everywhere: cpu 1 of node 0 reads cpu 1,
+ * numa 0, on any host of two CPUs or more. */
 START_TEST(test_other_sources_word_is_getcpu_on_every_cpu)
 {
 	const char *p = path_in(test_dir, "probe.timeline");
 	tl_info in;
 	tl_close(open_clock(p, TL_CLOCK_AUTO, 2));
 	in = info_at(p);
+	check_every_cpu(TL_CLOCK_MONOTONIC, tl_append);
+	check_every_cpu(TL_CLOCK_MONOTONIC, tl_append_c);
 	if (in.cpu_features & TL_CPU_RDPID)
 		check_every_cpu(TL_CLOCK_RDTSC_RDPID, tl_append);
 	if (in.cpu_features & TL_CPU_RDTSCP)
@@ -268,6 +273,107 @@ START_TEST(test_auto_fallback_order)
 }
 END_TEST
 
+/* A source asked for by name needs its features, the TSC first: each
+ * refused (-1) without any one of them, taken with them all. */
+START_TEST(test_pick_of_a_named_source_needs_each_of_its_features)
+{
+	static const struct { int clock; uint32_t needs; } named[] = {
+		{ TL_CLOCK_RDTSC_RDPID, TL_CPU_TSC | TL_CPU_RDPID },
+		{ TL_CLOCK_RDTSCP, TL_CPU_TSC | TL_CPU_RDTSCP },
+		{ TL_CLOCK_RDTSC, TL_CPU_TSC },
+		{ TL_CLOCK_RDTSC_LSL, TL_CPU_TSC | TL_CPU_LSL },
+		{ TL_CLOCK_RDTSC_RSEQ, TL_CPU_TSC | TL_HOST_RSEQ },
+		{ TL_CLOCK_RDTSC_RSEQ_UNORDERED, TL_CPU_TSC | TL_HOST_RSEQ },
+	};
+	const uint32_t every = TL_CPU_TSC | TL_CPU_RDTSCP | TL_CPU_RDPID | TL_CPU_INVARIANT |
+			       TL_CPU_LSL | TL_HOST_RSEQ;
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		int c = named[i].clock;
+		ck_assert_int_eq(tl_clock_pick(c, named[i].needs), c);
+		ck_assert_int_eq(tl_clock_pick(c, every), c);
+		ck_assert_int_eq(tl_clock_pick(c, 0), -1);
+		for (int bit = 0; bit < 32; bit++) {
+			uint32_t one = 1u << bit;
+			if (!(named[i].needs & one))
+				continue;
+			ck_assert_msg(tl_clock_pick(c, named[i].needs & ~one) == -1,
+				      "%s without feature %#x: %d", tl_clock_name(c), one,
+				      tl_clock_pick(c, named[i].needs & ~one));
+			ck_assert_msg(tl_clock_pick(c, every & ~one) == -1,
+				      "%s with all but feature %#x: %d", tl_clock_name(c), one,
+				      tl_clock_pick(c, every & ~one));
+		}
+	}
+	/* the two that need nothing; and no such source */
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_MONOTONIC, 0), TL_CLOCK_MONOTONIC);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_MANUAL, 0), TL_CLOCK_MANUAL);
+	ck_assert_int_eq(tl_clock_pick(TL_CLOCK_RDTSC_RSEQ_UNORDERED + 1, every), -1);
+	ck_assert_int_eq(tl_clock_pick(-1, every), -1);
+}
+END_TEST
+
+/* The refusal tl_open() gives for source CLOCK where the host lacks what
+ * it needs (tl_clock_pick() -1): rseq's two say what they need. */
+static const char *refusal_of(int clock)
+{
+	static char msg[160];
+	if (clock == TL_CLOCK_RDTSC_RSEQ || clock == TL_CLOCK_RDTSC_RSEQ_UNORDERED)
+		snprintf(msg, sizeof msg, "clock source %d needs a TSC and an rseq area with the node "
+					  "(glibc 2.35 and Linux 6.3 or later)", clock);
+	else if (!tl_clock_name(clock))
+		snprintf(msg, sizeof msg, "clock source %d does not exist", clock);
+	else
+		snprintf(msg, sizeof msg, "clock source %d is not supported by this CPU", clock);
+	return msg;
+}
+
+/* Opens a log of every source, and of no source, in DIR and prints to F a
+ * line each: "CLOCK: PICKED", or "CLOCK: MESSAGE" when refused; returns
+ * how many were refused with another message than refusal_of() or taken
+ * as another source than tl_clock_pick() gives for FEATURES. */
+static int open_every_source(FILE *f, const char *dir, uint32_t features)
+{
+	int wrong = 0;
+	for (int c = -1; c <= TL_CLOCK_RDTSC_RSEQ_UNORDERED + 1; c++) {
+		char p[4096];
+		tl_options o = { .entries = 4, .clock = c, .no_prefault = 1, .strings_bytes = 4096 };
+		tl_error err;
+		tl_log *log;
+		int want = tl_clock_name(c) ? tl_clock_pick(c, features) : -1;
+		snprintf(p, sizeof p, "%s/source%d.timeline", dir, c);
+		if ((log = tl_open(p, &o, &err))) {
+			int got = ((const struct tl_header *)log)->clock;
+			fprintf(f, "%d: %d\n", c, got);
+			wrong += got != want;
+			tl_close(log);
+		} else {
+			fprintf(f, "%d: %s\n", c, err.msg);
+			wrong += want >= 0 || err.code != TL_E_INVAL || strcmp(err.msg, refusal_of(c));
+		}
+	}
+	return wrong;
+}
+
+/* On this host: every source tl_clock_pick() refuses is refused by
+ * tl_open() with its message, the others taken as picked. */
+START_TEST(test_open_refuses_each_source_the_host_lacks_with_its_message)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int wrong;
+	ck_assert_ptr_nonnull(f);
+	wrong = open_every_source(f, test_dir, tl_host_features());
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(wrong == 0, "%s", out);
+	/* the sources that need nothing are never refused; no source is */
+	ck_assert_ptr_nonnull(strstr(out, "\n4: 4\n5: 5\n"));
+	ck_assert_ptr_nonnull(strstr(out, "-1: clock source -1 does not exist\n"));
+	ck_assert_ptr_nonnull(strstr(out, "9: clock source 9 does not exist\n"));
+	free(out);
+}
+END_TEST
+
 /* The child of the next test, run as this binary with TL_TEST_CLOCK_CHILD
  * set to a directory: prints what AUTO picked with its cpu features, whether
  * glibc registered rseq, and whether asking for rseq failed as it must.
@@ -294,6 +400,8 @@ int clock_child(const char *dir)
 					      "the node (glibc 2.35 and Linux 6.3 or later)");
 	printf("clock %d features %u registered %d rseq refused %d\n", clock, tl_cpu_features(),
 	       host_has_rseq(), refused);
+	/* then every source, the two of rseq refused with what they need */
+	printf("wrong %d\n", open_every_source(stdout, dir, tl_cpu_features()));
 	return 0;
 }
 
@@ -311,6 +419,13 @@ START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
 				&features, &registered, &refused), 4);
 	ck_assert_int_eq(registered, 0);   /* the tunable took */
 	ck_assert_int_eq(refused, 1);
+	/* every source as this host's CPU allows it, and both of rseq's
+	 * refused with what they need, the unordered one too */
+	ck_assert_msg(strstr(out, "\nwrong 0\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n7: clock source 7 needs a TSC and an rseq area with the node "
+				  "(glibc 2.35 and Linux 6.3 or later)\n8: clock source 8 needs a TSC "
+				  "and an rseq area with the node (glibc 2.35 and Linux 6.3 or later)\n"),
+		      "%s", out);
 	/* in silence, the next source in the order; here, a KVM guest without
 	 * RDPID or RDTSCP, that is RDTSC+LSL */
 	ck_assert_int_eq(clock, fallback_for(features));
@@ -325,12 +440,140 @@ START_TEST(test_auto_falls_back_when_glibc_registers_no_rseq)
 }
 END_TEST
 
-/* A stand-in for this thread's rseq area, at the offsets the kernel uses. */
-static __thread struct {
+/* The clock of a log opened at P with CLOCK under TIMELINE_CLOCK=ENV, or
+ * -1 with the error in MSG. */
+static int clock_under_env(const char *env, int clock, char *msg, size_t size)
+{
+	const char *p = path_in(test_dir, "env.timeline");
+	tl_options o = { .entries = 2, .clock = clock, .no_prefault = 1 };
+	tl_error err;
+	tl_log *log;
+	int got;
+	ck_assert_int_eq(setenv(TL_CLOCK_ENV, env, 1), 0);
+	log = tl_open(p, &o, &err);
+	unsetenv(TL_CLOCK_ENV);
+	if (!log) {
+		snprintf(msg, size, "%s", err.msg);
+		return -1;
+	}
+	tl_close(log);
+	got = info_at(p).clock;
+	unlink(p);
+	return got;
+}
+
+/* Every name tl_clock_name() gives parses back to its source. */
+START_TEST(test_clock_names_parse_back)
+{
+	for (int c = TL_CLOCK_AUTO; c <= TL_CLOCK_RDTSC_RSEQ_UNORDERED; c++)
+		ck_assert_int_eq(tl_clock_parse(tl_clock_name(c)), c);
+	ck_assert_int_eq(tl_clock_parse("rdtsc+rseq-unordered"), TL_CLOCK_RDTSC_RSEQ_UNORDERED);
+	ck_assert_int_eq(tl_clock_parse("RDTSC"), -1);
+	ck_assert_int_eq(tl_clock_parse("rdtsc "), -1);
+	ck_assert_int_eq(tl_clock_parse(""), -1);
+	ck_assert_int_eq(tl_clock_parse(NULL), -1);
+}
+END_TEST
+
+/* TIMELINE_CLOCK chooses the source of a log opened with AUTO, by name;
+ * a source in the options wins; a name that is no source, or "manual",
+ * refuses the open with the list of names; empty is unset. */
+START_TEST(test_clock_env_chooses_the_source_of_auto_logs)
+{
+	char msg[sizeof ((tl_error *)0)->msg] = "", *want;
+	const char *list = "(TIMELINE_CLOCK): auto, rdtsc+rseq, rdtsc+rseq-unordered, rdtscp, "
+			   "rdtsc+rdpid, rdtsc+lsl, rdtsc or monotonic";
+	int autoc = clock_under_env("", TL_CLOCK_AUTO, msg, sizeof msg);
+	ck_assert_int_ge(autoc, 0);
+	ck_assert_int_eq(clock_under_env("auto", TL_CLOCK_AUTO, msg, sizeof msg), autoc);
+	ck_assert_int_eq(clock_under_env("monotonic", TL_CLOCK_AUTO, msg, sizeof msg),
+			 TL_CLOCK_MONOTONIC);
+	/* the program's own choice stands */
+	ck_assert_int_eq(clock_under_env("rdtsc+rseq-unordered", TL_CLOCK_MONOTONIC, msg, sizeof msg),
+			 TL_CLOCK_MONOTONIC);
+	if (host_has_rseq()) {
+		ck_assert_int_eq(clock_under_env("rdtsc+rseq-unordered", TL_CLOCK_AUTO, msg, sizeof msg),
+				 TL_CLOCK_RDTSC_RSEQ_UNORDERED);
+		ck_assert_int_eq(autoc, TL_CLOCK_RDTSC_RSEQ);   /* never picked by AUTO */
+	} else {
+		ck_assert_int_eq(clock_under_env("rdtsc+rseq-unordered", TL_CLOCK_AUTO, msg, sizeof msg),
+				 -1);
+		ck_assert_str_eq(msg, "TIMELINE_CLOCK=rdtsc+rseq-unordered needs a TSC and an rseq "
+				      "area with the node (glibc 2.35 and Linux 6.3 or later)");
+	}
+	ck_assert_int_eq(clock_under_env("manual", TL_CLOCK_AUTO, msg, sizeof msg), -1);
+	want = xasprintf("no clock source 'manual' %s", list);
+	ck_assert_str_eq(msg, want);
+	free(want);
+	ck_assert_int_eq(clock_under_env("rdtsc+unordered", TL_CLOCK_AUTO, msg, sizeof msg), -1);
+	want = xasprintf("no clock source 'rdtsc+unordered' %s", list);
+	ck_assert_str_eq(msg, want);
+	free(want);
+}
+END_TEST
+
+/* A stand-in for a thread's rseq area, at the offsets the kernel uses. */
+struct stand_in {
 	uint32_t cpu_id_start, cpu_id;   /* 0, 4 (TL_RSEQ_CPU_ID) */
 	uint64_t rseq_cs;                /* 8 */
-	uint32_t flags, mm_cid;          /* 16, 20 */
-} __attribute__((aligned(32))) fake_rseq;
+	uint32_t flags, node_id, mm_cid; /* 16, 20 (TL_RSEQ_NODE_ID), 24 */
+} __attribute__((aligned(32)));
+_Static_assert(offsetof(struct stand_in, cpu_id) == TL_RSEQ_CPU_ID &&
+	       offsetof(struct stand_in, node_id) == TL_RSEQ_NODE_ID, "rseq layout");
+
+static __thread struct stand_in fake_rseq;
+
+/* AUTO's check of the rseq area at open (tl_rseq_agrees()), given a
+ * stand-in: taken only when its cpu_id and its node_id are both what
+ * getcpu(2) said; a wrong cpu with the right node, or the other way, is
+ * refused on any host, one node or many; and the node is node_id, not
+ * mm_cid beside it nor cpu_id_start before. */
+START_TEST(test_rseq_check_takes_an_area_only_when_its_cpu_and_node_agree)
+{
+	struct stand_in a = { .cpu_id_start = 36, .cpu_id = 37, .flags = 4, .node_id = 5,
+			      .mm_cid = 9 };
+	const volatile uint32_t *rs = (const volatile uint32_t *)&a;
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 37, 5), TL_HOST_RSEQ);
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 38, 5), 0);   /* the cpu wrong */
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 36, 5), 0);   /* ... cpu_id_start's */
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 37, 4), 0);   /* the node wrong */
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 37, 9), 0);   /* ... mm_cid's */
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 0, 0), 0);    /* both */
+	/* cpu 0 of node 0, as on a one-node host: an area that says cpu 1 or
+	 * node 1 is refused though the other field agrees */
+	memset(&a, 0, sizeof a);
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 0, 0), TL_HOST_RSEQ);
+	a.cpu_id = 1;
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 0, 0), 0);
+	a.cpu_id = 0;
+	a.node_id = 1;
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 0, 0), 0);
+	a.node_id = 0;
+	a.mm_cid = 1;   /* the concurrency id is no part of it */
+	ck_assert_uint_eq(tl_rseq_agrees(rs, 0, 0), TL_HOST_RSEQ);
+	/* this thread's own area, pinned, where the host has one */
+	if (host_has_rseq()) {
+		cpu_set_t all, one;
+		unsigned cpu, node;
+		const volatile uint32_t *own = (const volatile uint32_t *)
+			((char *)__builtin_thread_pointer() + tl_rseq_offset());
+		ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+		for (int c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &all))
+				continue;
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+			ck_assert_int_eq(syscall(SYS_getcpu, &cpu, &node, NULL), 0);
+			ck_assert_uint_eq(cpu, (unsigned)c);
+			ck_assert_uint_eq(tl_rseq_agrees(own, cpu, node), TL_HOST_RSEQ);
+			ck_assert_uint_eq(tl_rseq_agrees(own, cpu + 1, node), 0);
+			ck_assert_uint_eq(tl_rseq_agrees(own, cpu, node + 1), 0);
+		}
+		ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+	}
+}
+END_TEST
 
 /* The word's layout on any host, one node or many: the writers read the
  * cpu and the node through the offset in the header, here pointed at a
@@ -348,9 +591,9 @@ START_TEST(test_rseq_word_layout_from_a_stand_in_area)
 		tl_reader *r;
 		tl_entry e;
 		tl_error err;
-		_Static_assert(TL_RSEQ_CPU_ID == 4 && TL_RSEQ_NODE_ID == 20, "rseq layout");
 		fake_rseq.cpu_id = 37;
-		fake_rseq.mm_cid = 5;   /* node_id, at offset 20 */
+		fake_rseq.node_id = 5;
+		fake_rseq.mm_cid = 9;   /* beside node_id: no part of the word */
 		h->rseq_offset = (int64_t)((char *)&fake_rseq - (char *)__builtin_thread_pointer());
 		h->clock = k < 2 ? TL_CLOCK_RDTSC_RSEQ : TL_CLOCK_RDTSC_RSEQ_UNORDERED;
 		fns[k % 2](log, 1, 0, 0, 0, 0, 0, 0);
@@ -377,7 +620,12 @@ Suite *clock_suite(void)
 	tcase_add_test(t, test_rseq_word_in_concurrent_threads);
 	tcase_add_test(t, test_auto_picks_rseq_where_the_host_has_it);
 	tcase_add_test(t, test_auto_fallback_order);
+	tcase_add_test(t, test_rseq_check_takes_an_area_only_when_its_cpu_and_node_agree);
+	tcase_add_test(t, test_pick_of_a_named_source_needs_each_of_its_features);
+	tcase_add_test(t, test_open_refuses_each_source_the_host_lacks_with_its_message);
 	tcase_add_test(t, test_auto_falls_back_when_glibc_registers_no_rseq);
+	tcase_add_test(t, test_clock_names_parse_back);
+	tcase_add_test(t, test_clock_env_chooses_the_source_of_auto_logs);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -229,6 +229,63 @@ START_TEST(test_engine_clock_option_picks_the_source)
 }
 END_TEST
 
+/* TIMELINE_CLOCK=rdtsc+rseq-unordered: the engine, which asks for AUTO,
+ * logs with the unordered source, and info and ls say so; where the host
+ * has no rseq area the engine says why and runs without a log. */
+START_TEST(test_unordered_source_from_the_environment_shows_in_info_and_ls)
+{
+	char *cmd = xasprintf("TIMELINE_CLOCK=rdtsc+rseq-unordered %s --breaths 100 --dir %s/unord",
+			      engine_bin(), test_dir);
+	char *out, *err, *info;
+	ck_assert_int_eq(run(cmd, &out, &err), 0);
+	free(cmd);
+	if (*err) {
+		ck_assert_str_eq(err, "engine: TIMELINE_CLOCK=rdtsc+rseq-unordered needs a TSC and an "
+				      "rseq area with the node (glibc 2.35 and Linux 6.3 or later) "
+				      "(running without a log)\n");
+	} else {
+		cmd = xasprintf("%s info %s/unord", timeline_bin(), test_dir);
+		ck_assert_int_eq(run(cmd, &info, NULL), 0);
+		ck_assert_msg(strstr(info, "\n  clock        rdtsc+rseq-unordered, TSC ") != NULL, "%s",
+			      info);
+		free(info);
+		free(cmd);
+		cmd = xasprintf("%s info -f json %s/unord", timeline_bin(), test_dir);
+		ck_assert_int_eq(run(cmd, &info, NULL), 0);
+		ck_assert_msg(strstr(info, ",\"clock\":\"rdtsc+rseq-unordered\",") != NULL, "%s", info);
+		free(info);
+		free(cmd);
+		cmd = xasprintf("%s ls %s/unord", timeline_bin(), test_dir);
+		ck_assert_int_eq(run(cmd, &info, NULL), 0);
+		ck_assert_msg(strstr(info, " auto     rdtsc+rseq-unordered engine ") != NULL, "%s", info);
+		free(info);
+		free(cmd);
+	}
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The last line: the breath loop's seconds on the clock and of CPU, which
+ * bench/engine.sh divides the packets by; one thread's CPU time is never
+ * more than the time it ran for. */
+START_TEST(test_engine_prints_its_loop_time_on_the_clock_and_of_cpu)
+{
+	char *out = engine("loop", "--seconds 0.2 --workload small --rate all");
+	const char *last = strstr(out, "\nloop ");
+	double wall = 0, cpu = 0;
+	char end = 0;
+	ck_assert_msg(last != NULL, "%s", out);
+	ck_assert_int_eq(sscanf(last + 1, "loop %lf s, %lf s of CPU%c", &wall, &cpu, &end), 3);
+	ck_assert_int_eq(end, '\n');
+	ck_assert_ptr_eq(strchr(last + 1, '\n') + 1, out + strlen(out));   /* the last line */
+	ck_assert_double_ge(wall, 0.2);
+	ck_assert_double_gt(cpu, 0);
+	ck_assert_double_le(cpu, wall);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_engine_refuses_bad_options_with_exit_2)
 {
 	static const char *const bad[] = { "--workload nope", "--slow sink=10", "--slow lookup",
@@ -256,6 +313,8 @@ Suite *engine_suite(void)
 	tcase_add_test(t, test_diff_of_two_normal_runs_exits_0);
 	tcase_add_test(t, test_engine_clock_option_picks_the_source);
 	tcase_add_test(t, test_engine_refuses_bad_options_with_exit_2);
+	tcase_add_test(t, test_unordered_source_from_the_environment_shows_in_info_and_ls);
+	tcase_add_test(t, test_engine_prints_its_loop_time_on_the_clock_and_of_cpu);
 	suite_add_tcase(s, t);
 	return s;
 }

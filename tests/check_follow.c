@@ -379,6 +379,39 @@ static void wait_lines(const char *path, size_t n)
 	ck_assert_uint_ge(lines_in(path), n);
 }
 
+/* Waits up to 20 s until the file at PATH holds TEXT. */
+static void wait_text(const char *path, const char *text)
+{
+	char *s = read_file(path, NULL);
+	for (int k = 0; k < 2000 && !(s && strstr(s, text)); k++) {
+		usleep(10000);
+		free(s);
+		s = read_file(path, NULL);
+	}
+	ck_assert_msg(s && strstr(s, text), "%s: no '%s' in:\n%s", path, text, s ? s : "");
+	free(s);
+}
+
+/* Stops PID, which must stop (not end), and waits until it has. */
+static void stop_child(pid_t pid)
+{
+	int st;
+	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+	ck_assert_int_eq(waitpid(pid, &st, WUNTRACED), pid);
+	ck_assert_msg(WIFSTOPPED(st), "%d ended: %#x", (int)pid, st);
+}
+
+/* Ends the writer W, whose end ends the follower F (exit 0); returns what
+ * F printed to OUT, and what it printed to ERRP into *ERR if not NULL. */
+static char *follower_end(pid_t f, struct writer *w, const char *out, const char *errp, char **err)
+{
+	writer_end(w);
+	ck_assert_int_eq(reap(f), 0);
+	if (err)
+		*err = read_file(errp, NULL);
+	return read_file(out, NULL);
+}
+
 /* ---- dump --follow ------------------------------------------------------- */
 
 /* The line a follower says at its end, for PATH: N entries A to B. */
@@ -397,10 +430,11 @@ struct tally {
 	uint64_t read, lost, gaps;
 };
 
-static void tally_text(const char *out, struct tally *t)
+static void tally_from(const char *out, struct tally *t, uint64_t first)
 {
 	const char *l = out;
 	memset(t, 0, sizeof *t);
+	t->next = first;
 	while (*l) {
 		const char *nl = strchr(l, '\n'), *p;
 		unsigned long long n, a, b, v[6];
@@ -426,6 +460,12 @@ static void tally_text(const char *out, struct tally *t)
 		}
 		l = nl + 1;
 	}
+}
+
+/* The same from entry 0. */
+static void tally_text(const char *out, struct tally *t)
+{
+	tally_from(out, t, 0);
 }
 
 START_TEST(test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry)
@@ -471,6 +511,66 @@ START_TEST(test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry)
 	free(cmd);
 	free(err);
 	free(text);
+}
+END_TEST
+
+/* A ring that wrapped before the follower came: followed from its oldest
+ * entry, 12 of 0..19 in a ring of 8, each of 12..19 read once. */
+START_TEST(test_dump_follow_of_a_wrapped_ring_starts_at_its_oldest_entry)
+{
+	const char *p = P("w.timeline"), *out = P("out.txt"), *errp = P("err.txt");
+	struct writer w = writer_start(p, 8, 1);
+	char *cmd = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	char *text, *err, *want = followed("dump", p, 8, 12, 19, 8, 0);
+	struct tally t;
+	pid_t dump;
+	writer_do(&w, "20");
+	dump = spawn(cmd);
+	wait_text(out, " live.e i=19 ");
+	text = follower_end(dump, &w, out, errp, &err);
+	tally_from(text, &t, 12);   /* 12, 13, ..., each whole, no loss said */
+	ck_assert(t.next == 20 && t.read == 8 && t.lost == 0);
+	ck_assert_str_eq(err, want);
+	free(want);
+	free(cmd);
+	free(text);
+	free(err);
+}
+END_TEST
+
+/* A zstd copy of a running writer's log, and a copy of it that says it
+ * is of another host, hold all they will ever hold: followed, each ends
+ * once it is read, while the writer (of their pid, on this host) runs. */
+START_TEST(test_dump_follow_of_a_copy_ends_at_once_while_its_writer_runs)
+{
+	const char *p = P("w.timeline"), *zst = P("w.timeline.zst"), *other = P("other.timeline");
+	struct writer w = writer_start(p, 64, 1);
+	const char *copies[] = { zst, other };
+	char host[128] = "elsewhere", *cmd, *out, *err, *want;
+	writer_do(&w, "15");
+	cmd = xasprintf("'%s' copy --zstd %s %s && '%s' copy %s %s", timeline_bin(), p, zst, timeline_bin(),
+			p, other);
+	ck_assert_int_eq(run(cmd, NULL, NULL), 0);
+	free(cmd);
+	patch_file(other, 256, host, sizeof host);   /* the header's host */
+	for (int k = 0; k < 2; k++) {
+		/* a follower that waited for the writer would be killed by timeout
+		 * (SIGKILL: on SIGTERM it would end as asked, with its report) */
+		size_t lines = 0;
+		cmd = xasprintf("timeout -s KILL 20 '%s' dump --follow %s", timeline_bin(), copies[k]);
+		ck_assert_int_eq(run(cmd, &out, &err), 0);
+		for (const char *l = out; (l = strstr(l, " live.e i=")); l++)
+			lines++;
+		ck_assert_uint_eq(lines, 15);
+		want = followed("dump", copies[k], 15, 0, 14, 15, 0);
+		ck_assert_str_eq(err, want);
+		ck_assert_int_eq(kill(w.pid, 0), 0);   /* the writer ran all along */
+		free(want);
+		free(cmd);
+		free(out);
+		free(err);
+	}
+	writer_end(&w);
 }
 END_TEST
 
@@ -744,6 +844,136 @@ START_TEST(test_merge_follow_holds_an_entry_100_ms_for_an_idle_live_log)
 }
 END_TEST
 
+/* A lap while merge --follow reads: 2..21 into a ring of 8 with the merge
+ * stopped; the loss said from the first entry overwritten, 2 to 13, then
+ * 14..21, and the report's counts. */
+START_TEST(test_merge_follow_says_a_laps_loss_from_the_first_entry_overwritten)
+{
+	const char *p = P("w.timeline"), *out = P("out.txt"), *errp = P("err.txt");
+	struct writer w = writer_start(p, 8, 1);
+	char *cmd = xasprintf("exec '%s' merge --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	char *text, *err, *want = followed("merge", p, 22, 0, 21, 10, 12), *line;
+	struct tally t;
+	pid_t merge;
+	writer_do(&w, "2");
+	merge = spawn(cmd);
+	wait_lines(out, 2);
+	stop_child(merge);
+	writer_do(&w, "20");
+	ck_assert_int_eq(kill(merge, SIGCONT), 0);
+	wait_text(out, " live.e i=21 ");
+	text = follower_end(merge, &w, out, errp, &err);
+	tally_text(text, &t);   /* each loss from the entry expected next */
+	ck_assert(t.next == 22 && t.read == 10 && t.lost == 12 && t.gaps == 1);
+	line = xasprintf("[%d]: 12 entries lost (2 to 13): overwritten before they were read\n",
+			 (int)w.pid);
+	ck_assert_msg(strstr(text, line) != NULL, "%s", text);
+	ck_assert_str_eq(err, want);
+	free(line);
+	free(want);
+	free(cmd);
+	free(text);
+	free(err);
+}
+END_TEST
+
+/* Entries of equal time in two live logs: merge --follow gives them in
+ * the order of the inputs, as merge does (a's 0, b's 0, a's 1, ...). */
+START_TEST(test_merge_follow_keeps_the_inputs_order_at_equal_times)
+{
+	const char *a = P("a.timeline"), *b = P("b.timeline"), *out = P("out.txt");
+	struct writer wa = writer_start(a, 64, 1), wb = writer_start(b, 64, 1);
+	char *cmd = xasprintf("exec '%s' merge --follow %s %s >%s 2>/dev/null", timeline_bin(), a, b, out);
+	char *text, *plain, *want = xasprintf("%s", "");
+	pid_t merge;
+	writer_do(&wa, "3 1000 1");
+	writer_do(&wb, "3 1000 1");
+	merge = spawn(cmd);
+	wait_lines(out, 6);
+	writer_end(&wa);
+	text = follower_end(merge, &wb, out, NULL, NULL);
+	for (int k = 0; k < 6; k++) {
+		char *n = xasprintf("%s[%d] %d i=%d\n", want, (int)(k % 2 ? wb.pid : wa.pid), k / 2, k / 2);
+		free(want);
+		want = n;
+	}
+	plain = xasprintf("%s", "");
+	for (char *l = text; *l; l = strchr(l, '\n') + 1) {
+		int pid;
+		unsigned long long t, i;
+		char *n;
+		ck_assert_int_eq(sscanf(l, "%*[^[][%d] %llu %*u %*u  live.e i=%llu", &pid, &t, &i), 3);
+		n = xasprintf("%s[%d] %llu i=%llu\n", plain, pid, t, i);
+		free(plain);
+		plain = n;
+	}
+	ck_assert_str_eq(plain, want);
+	free(plain);
+	/* and the lines are merge's own over the same logs */
+	free(cmd);
+	cmd = xasprintf("'%s' merge %s %s", timeline_bin(), a, b);
+	ck_assert_int_eq(run(cmd, &plain, NULL), 0);
+	ck_assert_str_eq(text, plain);
+	free(plain);
+	free(want);
+	free(cmd);
+	free(text);
+}
+END_TEST
+
+/* The [last] interval counts of the blocks of top's JSON at PATH: the
+ * first block's read into *FIRST, all blocks' written and read added up. */
+static size_t top_reads(const char *path, uint64_t *first, uint64_t *written, uint64_t *read)
+{
+	char *text = read_file(path, NULL), *l, *nl;
+	size_t n = 0;
+	*first = *written = *read = 0;
+	for (l = text; l && (nl = strchr(l, '\n')); l = nl + 1, n++) {
+		unsigned long long w, r;
+		char *at = strstr(l, "\"last\":{");
+		ck_assert_msg(at && at < nl && sscanf(at, "\"last\":{\"seconds\":%*g,\"written\":%llu,\"read\":%llu",
+						    &w, &r) == 2, "%.300s", l);
+		*written += w;
+		*read += r;
+		if (!n)
+			*first = r;
+	}
+	free(text);
+	return n;
+}
+
+/* top finds a live Snabb log with 5 entries and follows it from its newest
+ * entry, by timestamp: nothing read at first, then exactly the 3 entries
+ * written after. */
+START_TEST(test_top_follows_a_live_snabb_log_from_its_newest_entry)
+{
+	const char *logs = P("logs"), *json = P("top.json");
+	pid_t snabb = spawn("exec sleep 60"), top;   /* the log's process, by its path */
+	uint64_t first, written, read;
+	unsigned char *m;
+	char *p, *cmd;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	m = snabb_log(logs, snabb, &p);
+	snabb_put(m, 0, 5);
+	cmd = xasprintf("exec '%s' top -b -f json -g event -d 0.2 %s >%s", timeline_bin(), logs, json);
+	top = spawn(cmd);
+	wait_lines(json, 1);
+	snabb_put(m, 5, 8);
+	for (int k = 0; k < 2000 && (top_reads(json, &first, &written, &read), read < 3); k++)
+		usleep(10000);
+	kill(top, SIGTERM);
+	ck_assert_int_eq(reap(top), 0);
+	kill(snabb, SIGKILL);
+	reap(snabb);
+	ck_assert_uint_ge(top_reads(json, &first, &written, &read), 1);
+	ck_assert_uint_eq(first, 0);
+	ck_assert_uint_eq(written, 3);
+	ck_assert_uint_eq(read, 3);
+	free(cmd);
+	free(p);
+}
+END_TEST
+
 /* ---- a log being born ----------------------------------------------------- */
 
 /* Starts a child that opens a log at PATH at once (manual clock), writes N
@@ -850,7 +1080,9 @@ static void check_followed_whole(const char *a, const char *b, const pid_t pid[2
 	free(want);
 	got = read_file(io[2], NULL);
 	m1 = sorted_lines(got);
-	m2 = relabel(w->merge, w->pid, pid);
+	want = relabel(w->merge, w->pid, pid);
+	m2 = sorted_lines(want);   /* relabelled, "[10000]" sorts before "[9999]" */
+	free(want);
 	ck_assert_str_eq(m1, m2);   /* in the order of its hold, which depends on timing */
 	free(m1);
 	free(m2);
@@ -1073,6 +1305,11 @@ Suite *follow_suite(void)
 	tcase_add_test(d, test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap);
 	tcase_add_test(m, test_merge_follow_interleaves_two_live_logs_in_time_order);
 	tcase_add_test(m, test_merge_follow_holds_an_entry_100_ms_for_an_idle_live_log);
+	tcase_add_test(m, test_merge_follow_says_a_laps_loss_from_the_first_entry_overwritten);
+	tcase_add_test(m, test_merge_follow_keeps_the_inputs_order_at_equal_times);
+	tcase_add_test(d, test_dump_follow_of_a_wrapped_ring_starts_at_its_oldest_entry);
+	tcase_add_test(d, test_dump_follow_of_a_copy_ends_at_once_while_its_writer_runs);
+	tcase_add_test(d, test_top_follows_a_live_snabb_log_from_its_newest_entry);
 	tcase_add_test(b, test_followers_started_with_their_writers_wait_for_the_logs_to_be_born);
 	tcase_add_test(b, test_followers_wait_for_a_header_written_late);
 	tcase_add_test(b, test_followers_say_a_path_still_no_log_after_2_s);

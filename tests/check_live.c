@@ -669,16 +669,24 @@ static const char *ls_rows(const char *out)
 		strcat(words, " ");
 		p += n;
 	}
-	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE PROCESS PATH ");
+	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE CLOCK PROCESS PATH ");
 	return nl + 1;
 }
 
 /* One `timeline ls` text line; ALIVE is "yes", "yes?" (the pid alone) or "no". */
+static const char *ls_line_clock(unsigned pid, const char *alive, unsigned long long written,
+				 const char *rate, const char *clock, const char *process,
+				 const char *path)
+{
+	return S("%7u %-5s%12llu%9s %-9s%-21s%-16s %s\n", pid, alive, written,
+		 own(disk_word(P(path), NULL)), rate, clock, process, path);
+}
+
+/* The same for a log of open_log(), whose clock is the manual one. */
 static const char *ls_line(unsigned pid, const char *alive, unsigned long long written,
 			   const char *rate, const char *process, const char *path)
 {
-	return S("%7u %-5s%12llu%9s %-9s%-16s %s\n", pid, alive, written, own(disk_word(P(path), NULL)),
-		 rate, process, path);
+	return ls_line_clock(pid, alive, written, rate, "manual", process, path);
 }
 
 /* What ls prints after its rows when one said "yes?". */
@@ -689,9 +697,11 @@ static const char *ls_line(unsigned pid, const char *alive, unsigned long long w
 /* ROOT with: a Snabb log at ROOT/<our pid>/events.timeline, a log written by
  * a child that exited (37 entries, rate 7 fixed), and three logs of ours:
  * 5 entries at the default rate, 4100 entries in a ring of 1024 with rate 4
- * fixed, and none with the rate off. Our logs stay open. */
+ * fixed, and none with the rate off, whose clock is the unordered source
+ * where the host has it, else monotonic (ls_off_clock). Our logs stay open. */
 static tl_log *ls_logs[3];
 static pid_t ls_dead;
+static const char *ls_off_clock;
 
 static void ls_root(void)
 {
@@ -720,7 +730,17 @@ static void ls_root(void)
 	ck_assert_ptr_nonnull(ls_logs[1] = open_log(P("root/logs/self-fixed.timeline"), 1024));
 	ck_assert_int_eq(put_entries(ls_logs[1], e, 4100), 0);
 	ck_assert_int_eq(tl_set_rate(ls_logs[1], 4), TL_OK);
-	ck_assert_ptr_nonnull(ls_logs[2] = open_log(P("root/logs/self-off.timeline"), 64));
+	{
+		tl_options o = { .entries = 64, .clock = TL_CLOCK_RDTSC_RSEQ_UNORDERED,
+				 .strings_bytes = 4096, .name = "test" };
+		ls_off_clock = "rdtsc+rseq-unordered";
+		if (!(ls_logs[2] = tl_open(P("root/logs/self-off.timeline"), &o, NULL))) {
+			o.clock = TL_CLOCK_MONOTONIC;   /* no rseq area on this host */
+			ls_off_clock = "monotonic";
+			ls_logs[2] = tl_open(P("root/logs/self-off.timeline"), &o, NULL);
+		}
+	}
+	ck_assert_ptr_nonnull(ls_logs[2]);
 	ck_assert_int_eq(tl_set_rate(ls_logs[2], TL_RATE_OFF), TL_OK);
 }
 
@@ -730,11 +750,12 @@ START_TEST(test_ls_lists_pid_liveness_written_and_rate_of_each_log)
 	unsigned me = (unsigned)getpid();
 	ls_root();
 	want = S("%s%s%s%s%s%s",
-		 ls_line(me, "yes?", 2577, "-", "(snabb)", S("root/%u/events.timeline", me)),
+		 ls_line_clock(me, "yes?", 2577, "-", "-", "(snabb)", S("root/%u/events.timeline", me)),
 		 ls_line((unsigned)ls_dead, "no", 37, "7", self_name(), "root/logs/dead.timeline"),
 		 ls_line(me, "yes", 5, "auto", self_name(), "root/logs/self-auto.timeline"),
 		 ls_line(me, "yes", 4100, "4", self_name(), "root/logs/self-fixed.timeline"),
-		 ls_line(me, "yes", 0, "off", self_name(), "root/logs/self-off.timeline"),
+		 ls_line_clock(me, "yes", 0, "off", ls_off_clock, self_name(),
+			       "root/logs/self-off.timeline"),
 		 LS_PID_ONLY);
 	/* the sizes: 4096 + 64 x 64 + 4096 and 4096 + 1024 x 64 + 4096 bytes */
 	ck_assert_uint_eq(size_of(P("root/logs/dead.timeline")), 12288);
@@ -753,8 +774,8 @@ START_TEST(test_ls_reads_a_snabb_logs_pid_from_its_path)
 	mkdirs(S("%s/root/run/%d", dir, (int)ls_dead));
 	snabb_at(S("%s/root/run/%d/events.timeline", dir, (int)ls_dead));
 	ck_assert_str_eq(ls_rows(OK(tl("ls root"))),
-			 ls_line((unsigned)ls_dead, "no", 2577, "-", "(snabb)",
-				 S("root/run/%d/events.timeline", (int)ls_dead)));
+			 ls_line_clock((unsigned)ls_dead, "no", 2577, "-", "-", "(snabb)",
+				       S("root/run/%d/events.timeline", (int)ls_dead)));
 }
 END_TEST
 
@@ -765,16 +786,16 @@ START_TEST(test_ls_json_lists_every_log_through_jq)
 	const char *p = self_name();
 	ls_root();
 	r = sh("'%s' ls --format json root | jq -r '[.path, .format, .pid, .alive, .process, "
-	       ".written, .rate] | @tsv'", timeline_bin());
+	       ".written, .rate, .clock] | @tsv'", timeline_bin());
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_str_eq(r.err, "");
 	ck_assert_str_eq(r.out,
-			 S("root/%u/events.timeline\tsnabb\t%u\ttrue\t\t2577\t-\n"
-			   "root/logs/dead.timeline\ttimeline\t%u\tfalse\t%s\t37\t7\n"
-			   "root/logs/self-auto.timeline\ttimeline\t%u\ttrue\t%s\t5\tauto\n"
-			   "root/logs/self-fixed.timeline\ttimeline\t%u\ttrue\t%s\t4100\t4\n"
-			   "root/logs/self-off.timeline\ttimeline\t%u\ttrue\t%s\t0\toff\n",
-			   me, me, (unsigned)ls_dead, p, me, p, me, p, me, p));
+			 S("root/%u/events.timeline\tsnabb\t%u\ttrue\t\t2577\t-\t-\n"
+			   "root/logs/dead.timeline\ttimeline\t%u\tfalse\t%s\t37\t7\tmanual\n"
+			   "root/logs/self-auto.timeline\ttimeline\t%u\ttrue\t%s\t5\tauto\tmanual\n"
+			   "root/logs/self-fixed.timeline\ttimeline\t%u\ttrue\t%s\t4100\t4\tmanual\n"
+			   "root/logs/self-off.timeline\ttimeline\t%u\ttrue\t%s\t0\toff\t%s\n",
+			   me, me, (unsigned)ls_dead, p, me, p, me, p, me, p, ls_off_clock));
 	for (int i = 0; i < 3; i++)
 		tl_close(ls_logs[i]);
 }
@@ -867,10 +888,10 @@ START_TEST(test_ls_header_labels_line_up_with_their_columns)
 	nl = strchr(out, '\n');
 	ck_assert_ptr_nonnull(nl);
 	/* PID, WRITTEN and SIZE end where their right-aligned values end;
-	 * ALIVE, RATE, PROCESS and PATH start where their values start */
+	 * ALIVE, RATE, CLOCK, PROCESS and PATH start where their values start */
 	ck_assert_str_eq(S("%.*s", (int)(nl + 1 - out), out),
-			 S("%7s %-5s%12s%9s %-9s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE", "RATE",
-			   "PROCESS", "PATH"));
+			 S("%7s %-5s%12s%9s %-9s%-21s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE", "RATE",
+			   "CLOCK", "PROCESS", "PATH"));
 	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), "yes", 1, "auto", self_name(), "r/a.timeline"));
 }
 END_TEST
@@ -1675,6 +1696,7 @@ static void rate_shown(const char *set, const char *now, const char *line)
 {
 	tl_info i = info_at(P("r.timeline"));
 	const char *out, *row;
+	struct res r;
 	ck_assert_str_eq(OK(tl("rate r.timeline")), S("r.timeline: %s\n", line));
 	out = OK(tl("info r.timeline"));
 	ck_assert_ptr_nonnull(strstr(out, strcmp(set, "auto") ?
@@ -1682,11 +1704,17 @@ static void rate_shown(const char *set, const char *now, const char *line)
 					  S("\n  rate         auto, drawn every breath, now %s (0 breaths)\n", now)));
 	ck_assert_ptr_nonnull(strstr(OK(tl("info -f json r.timeline")),
 				     S(",\"rate\":\"%s\",\"rate_now\":\"%s\",", set, now)));
-	ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json .")), S(",\"rate\":\"%s\"}\n", set)));
-	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-16s ./r.timeline\n", set,
-								i.process)));
+	ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json .")),
+				     S(",\"rate\":\"%s\",\"clock\":\"%s\"}\n", set, tl_clock_name(i.clock))));
+	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-21s%-16s ./r.timeline\n", set,
+								tl_clock_name(i.clock), i.process)));
 	ck_assert_ptr_nonnull(strstr(OK(tl("top -b -n 1 -d 0.1 -f json .")),
 				     S(",\"running\":true,\"rate\":\"%s\",", set)));
+	/* the report's table of inputs (it warns that the log has no pairs) */
+	r = tl("report -f json .");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_msg(strstr(r.out, S(",\"rate\":\"%s\",\"entries\":1,", set)) != NULL,
+		      "report: rate %s not in:\n%.300s", set, strstr(r.out, "summary-inputs"));
 	/* top's row of the log: PID LOG RATE ... */
 	out = OK(tl("top -b -n 1 -d 0.1 -g process ."));
 	row = strstr(out, S("%u %s ", (unsigned)getpid(), i.name));
@@ -1698,12 +1726,16 @@ static void rate_shown(const char *set, const char *now, const char *line)
 }
 
 /* One vocabulary: every value timeline rate takes, then auto after it, is
- * one word in rate, info, ls, top and their JSON (1 is all; the number
- * where that is what was set). 0 is no rate (tl_rate_parse()). */
+ * one word in rate, info, ls, top, the report and their JSON (1 is all;
+ * the number where that is what was set). 0 is no rate (tl_rate_parse()). */
 START_TEST(test_rate_has_one_vocabulary_in_rate_info_ls_top_and_json)
 {
 	tl_log *log = rate_log();
 	struct res r = tl("rate r.timeline 0");
+	uint16_t id;
+	/* an entry, for the report to read */
+	ck_assert_int_eq(tl_intern(log, TICK, &id, NULL), TL_OK);
+	tl_append(log, id, 1, 2, 3, 4, 5, 6);
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.err, "timeline rate: RATE must be all, 1 to 9, off or auto\n"
 				"see 'timeline rate --help'\n");

@@ -212,7 +212,13 @@ START_TEST(test_rate_file_sets_and_reads_what_tl_set_rate_would)
 	ck_assert_int_eq(fixed, 0);
 	ck_assert_int_eq(tl_rate_file(log, TL_RATE_OFF, &now, &fixed, &err), TL_OK);
 	ck_assert_uint_eq(now, TL_RATE_OFF);
+	/* one above off, the largest: out of range, and the log left as it was */
 	ck_assert_int_eq(tl_rate_file(log, 11, &now, &fixed, &err), TL_E_INVAL);
+	snprintf(zst, sizeof zst, "%s: rate 11 out of range", log);
+	ck_assert_str_eq(err.msg, zst);
+	ck_assert_int_eq(tl_rate_file(log, -1, &now, &fixed, &err), TL_OK);
+	ck_assert_uint_eq(now, TL_RATE_OFF);
+	ck_assert_int_eq(fixed, 1);
 	ck_assert_int_eq(tl_rate_file(snabb_zst(), 3, NULL, NULL, &err), TL_E_INVAL);
 	snprintf(zst, sizeof zst, "%s/a.zst", test_dir);
 	compress_file(log, zst);

@@ -787,6 +787,282 @@ START_TEST(test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so)
 }
 END_TEST
 
+/* ---- top at its edges: a lap, sampling, the window (issue 30) ------------- */
+
+/* A log of this process at DIR/w.timeline of ENTRIES slots on the manual
+ * clock, with its one event top.e; *ID gets the event's id. */
+static tl_log *own_log(const char *dir, uint64_t entries, uint16_t *id)
+{
+	tl_log *log = open_manual(test_str("%s/w.timeline", dir), entries);
+	tl_error err;
+	ck_assert_msg(tl_intern(log, "4,6|top.e: i", id, &err) == TL_OK, "%s", err.msg);
+	return log;
+}
+
+/* Appends N entries of ID to LOG, numbered from *NEXT on (1000 ticks
+ * apart), and moves *NEXT past them. */
+static void put_n(tl_log *log, uint16_t id, uint64_t *next, uint64_t n)
+{
+	for (uint64_t i = *next; i < *next + n; i++) {
+		tl_set_manual_clock(log, 1000 * (i + 1), 0);
+		tl_append(log, id, i, 0, 0, 0, 0, 0);
+	}
+	*next += n;
+}
+
+/* The occurrences of MARK in the file at PATH (0 when it is not there). */
+static size_t count_in(const char *path, const char *mark)
+{
+	char *text = read_file(path, NULL);
+	size_t n = 0;
+	for (const char *p = text; p && (p = strstr(p, mark)); p += strlen(mark))
+		n++;
+	free(text);
+	return n;
+}
+
+/* Waits until the file at PATH holds MARK N times (N blocks of top's). */
+static void wait_count(const char *path, const char *mark, size_t n)
+{
+	time_t stop = time(NULL) + PATIENCE;
+	while (count_in(path, mark) < n && time(NULL) < stop)
+		usleep(20000);
+	ck_assert_msg(count_in(path, mark) >= n, "%s: %zu blocks of %zu", path, count_in(path, mark), n);
+}
+
+/* Runs `top -b ARGS DIR` into OUT, each block holding MARK once; once the
+ * first block is out, top is stopped while N entries are written into LOG,
+ * so that one poll finds them all, however the machine shares its CPUs;
+ * then it goes on until two more blocks are out (the poll that found them
+ * in one of them) and is ended. */
+static void top_around(const char *args, const char *dir, const char *out, const char *mark,
+		       tl_log *log, uint16_t id, uint64_t *next, uint64_t n)
+{
+	pid_t top = spawn(test_str("exec '%s' top -b %s %s > %s", timeline_bin(), args, dir, out));
+	size_t blocks;
+	int st;
+	wait_count(out, mark, 1);
+	ck_assert_int_eq(kill(top, SIGSTOP), 0);
+	ck_assert_int_eq(waitpid(top, &st, WUNTRACED), top);
+	ck_assert_msg(WIFSTOPPED(st), "top ended: %#x", st);
+	blocks = count_in(out, mark);
+	put_n(log, id, next, n);
+	ck_assert_int_eq(kill(top, SIGCONT), 0);
+	wait_count(out, mark, blocks + 2);
+	end_top(top);
+}
+
+/* Per block of top's JSON (argv[1]), of its one log: the last interval's
+ * written, read, lost and unread, its events' per_s times its seconds
+ * added up, then the same of the window: "W R L U S | W R L U S". */
+static const char spans_py[] =
+	"import json,sys\n"
+	"def nan(c): raise ValueError(c)\n"
+	"def span(s): return \"%d %d %d %d %.6f\"%(s[\"written\"],s[\"read\"],s[\"lost\"],s[\"unread\"],"
+	"sum(e[\"per_s\"] for e in s[\"events\"])*s[\"seconds\"])\n"
+	"for l in open(sys.argv[1]):\n"
+	"  g=json.loads(l,parse_constant=nan)[\"logs\"]\n"
+	"  assert len(g)==1\n"
+	"  print(span(g[0][\"last\"]),\"|\",span(g[0][\"window\"]))\n";
+
+/* What spans_py prints of BLOCKS blocks when the interval of block K
+ * (from 1) alone holds entries, whose figures are LAST; the window holds
+ * every block. */
+static const char *spans_want(size_t blocks, size_t k, const char *last)
+{
+	char *w = xasprintf("%s", "");
+	for (size_t b = 1; b <= blocks; b++) {
+		char *n = xasprintf("%s%s | %s\n", w, b == k ? last : "0 0 0 0 0.000000",
+				    b < k ? "0 0 0 0 0.000000" : last);
+		free(w);
+		w = n;
+	}
+	return test_keep(w);
+}
+
+/* Lapped, not sampled: 10,000 entries into a ring of 4,096 in one poll,
+ * whatever top's budget (it reads 150,000 entries a poll before it has
+ * measured its cost): 5,904 lost, 4,096 read, none unread, each counted
+ * once; the rates (per_s, ENTRY/S) scaled up to what was written, in the
+ * interval and in the window (10 s: it holds them all). CSV's window is
+ * the sum of the intervals' seconds, to the last bit. */
+START_TEST(test_top_lapped_counts_each_entry_once_and_scales_its_rates_to_what_was_written)
+{
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
+	const char *csv = test_str("%s/top.csv", test_dir);
+	const char *lapped = "10000 4096 5904 0 10000.000000";
+	uint64_t next = 0;
+	uint16_t id;
+	tl_log *log;
+	char *out;
+	size_t blocks, k;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	log = own_log(logs, 4096, &id);
+	top_around("-f json -d 0.2 -w 10", logs, json, "\n", log, id, &next, 10000);
+	out = ok(test_str("python3 -c '%s' %s", spans_py, json));
+	/* the entries in the interval of the block after the stop or the one
+	 * after it; nothing before or after */
+	blocks = count_in(json, "\n");
+	for (k = 2; k <= blocks && strcmp(out, spans_want(blocks, k, lapped)); k++)
+		;
+	ck_assert_msg(k <= blocks, "%s", out);
+	free(out);
+	/* by process in CSV: ENTRY/S times the seconds is what was written,
+	 * LOST what the lap overwrote, in the interval and in the window; the
+	 * window's seconds are those of the intervals added up */
+	top_around("-f csv -g process -d 0.2 -w 10", logs, csv, "\n", log, id, &next, 10000);
+	out = ok(test_str("python3 -c 'import csv,sys\n"
+			  "r=list(csv.DictReader(open(sys.argv[1])))\n"
+			  "t=0.0\n"
+			  "for x in r:\n"
+			  "  t+=float(x[\"seconds\"])\n"
+			  "  assert float(x[\"window_seconds\"])==t,(x[\"window_seconds\"],t)\n"
+			  "  if float(x[\"entries_per_s\"]) or float(x[\"entries_per_s_window\"]):\n"
+			  "    print(\"%%.6f %%s %%s | %%.6f %%s\"%%(float(x[\"entries_per_s\"])*float(x[\"seconds\"]),"
+			  "x[\"lost\"],x[\"sampled\"],float(x[\"entries_per_s_window\"])*t,x[\"lost_window\"]))' %s", csv));
+	/* one row of the interval, then the window's rows after it */
+	ck_assert_msg(!strncmp(out, "10000.000000 5904 0 | 10000.000000 5904\n", 40), "%s", out);
+	for (const char *l = strchr(out, '\n') + 1; *l; l = strchr(l, '\n') + 1)
+		ck_assert_msg(!strncmp(l, "0.000000 0 0 | 10000.000000 5904\n", 33), "%s", out);
+	free(out);
+	tl_close(log);
+}
+END_TEST
+
+/* At a lap and sampled in one poll: 2^18 + 1,000 entries into a ring of
+ * 2^18 while top is stopped. Its first poll reads at most 150,000 (its
+ * budget of 30 ms at 200 ns an entry, until it has measured its cost):
+ * 1,000 lost to the lap, the rest of the ring read or left unread, each
+ * entry counted once and lost and unread apart; the status line's share
+ * is of what was read; OpenMetrics' lost counter leaves out the unread. */
+START_TEST(test_top_lapped_and_sampled_in_one_poll_counts_lost_and_unread_apart)
+{
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
+	const char *text = test_str("%s/top.txt", test_dir), *om = test_str("%s/top.prom", test_dir);
+	const uint64_t ring = 1u << 18, n = (1u << 18) + 1000;
+	uint64_t next = 0;
+	uint16_t id;
+	tl_log *log;
+	char *out, *t;
+	const char *line;
+	unsigned long long written = 0, read = 0, lost = 0;
+	int seen = 0;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	log = own_log(logs, ring, &id);
+	top_around("-f json -d 0.2 -w 10", logs, json, "\n", log, id, &next, n);
+	out = ok(test_str("python3 -c 'import json,sys\n"
+			  "def nan(c): raise ValueError(c)\n"
+			  "for l in open(sys.argv[1]):\n"
+			  "  g=json.loads(l,parse_constant=nan)[\"logs\"][0]\n"
+			  "  for k in (\"last\",\"window\"):\n"
+			  "    s=g[k]\n"
+			  "    if s[\"written\"]: print(k,s[\"written\"],s[\"lost\"],s[\"read\"]+s[\"unread\"],"
+			  "64<=s[\"read\"]<=150000,s[\"unread\"]>0)' %s", json));
+	/* one interval, then the window keeps it */
+	ck_assert_msg(!strncmp(out, "last 263144 1000 262144 True True\n", 34), "%s", out);
+	for (const char *l = out + 34; *l; l = strchr(l, '\n') + 1)
+		ck_assert_msg(!strncmp(l, "window 263144 1000 262144 True True\n", 36), "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "\nwindow "));
+	free(out);
+	/* the status line: the share read of what was new (the ring), rounded */
+	top_around("-d 0.2 -w 10", logs, text, "timeline top  ", log, id, &next, n);
+	t = read_file(text, NULL);
+	for (line = strstr(t, "\nlast "); line; line = strstr(line + 1, "\nlast ")) {
+		unsigned long long w, r, l;
+		char pct[32], want[32];
+		int got = sscanf(line + 1, "last %*gs: %llu entries written, %llu read, %llu lost to lapping  "
+				 "SAMPLED: read the newest %31[^%%]%% of what was new", &w, &r, &l, pct);
+		if (got >= 3 && !w)
+			continue;
+		ck_assert_msg(got == 4 && !seen, "%.300s", line + 1);
+		snprintf(want, sizeof want, "%.0f", 100.0 * (double)r / (double)(w - l));
+		ck_assert_str_eq(pct, want);
+		written = w, read = r, lost = l, seen = 1;
+	}
+	ck_assert_msg(seen && written == n && lost == 1000 && read >= 64 && read <= 150000, "%s", t);
+	free(t);
+	/* OpenMetrics: written the cursor, lost the lap's 1,000 alone */
+	top_around("-f openmetrics -d 0.2 -w 10", logs, om, "# TYPE timeline_entries_lost_total counter\n",
+		   log, id, &next, n);
+	out = ok(test_str("grep '^timeline_entries_' %s | tail -n 2 | sed 's/{.*}//'", om));
+	ck_assert_str_eq(out, "timeline_entries_written_total 789432\ntimeline_entries_lost_total 1000\n");
+	free(out);
+	tl_close(log);
+}
+END_TEST
+
+/* A window that is not a whole number of intervals (0.5 s of 0.2 s: 3),
+ * run for more refreshes than it holds, entries written all along: at
+ * every block the window's seconds (to the last bit), written, read, lost
+ * and unread are those of the last three intervals added up. */
+START_TEST(test_top_window_is_its_last_intervals_added_up_once_it_slides)
+{
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
+	uint64_t next = 0;
+	uint16_t id;
+	tl_log *log;
+	pid_t top;
+	char *out;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	log = own_log(logs, 4096, &id);
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 0.5 %s > %s", timeline_bin(), logs, json));
+	for (size_t k = 1; k <= 5; k++) {
+		wait_count(json, "\n", k);
+		put_n(log, id, &next, 100 * k);
+	}
+	wait_count(json, "\n", 9);
+	end_top(top);
+	out = ok(test_str("python3 -c 'import json,sys\n"
+			  "def nan(c): raise ValueError(c)\n"
+			  "b=[json.loads(l,parse_constant=nan) for l in open(sys.argv[1])]\n"
+			  "g=[x[\"logs\"][0] for x in b]\n"
+			  "slid=0\n"
+			  "for i in range(len(g)):\n"
+			  "  w=g[i][\"window\"]\n"
+			  "  s=0.0\n"
+			  "  for x in g[max(0,i-2):i+1]: s+=x[\"last\"][\"seconds\"]\n"
+			  "  assert w[\"seconds\"]==s,(i,w[\"seconds\"],s)\n"
+			  "  for k in (\"written\",\"read\",\"lost\",\"unread\"):\n"
+			  "    assert w[k]==sum(x[\"last\"][k] for x in g[max(0,i-2):i+1]),(i,k)\n"
+			  "  slid+=i>=3\n"
+			  "print(b[0][\"window_intervals\"],len(b)>=9,slid>=6,"
+			  "sum(x[\"last\"][\"written\"] for x in g),sum(x[\"last\"][\"read\"] for x in g))' %s", json));
+	ck_assert_str_eq(out, "3 True True 1500 1500\n");
+	free(out);
+	tl_close(log);
+}
+END_TEST
+
+/* The window holds ceil(window / delay) intervals, at most 3600: the title
+ * and JSON's window_intervals say how many, whole or not, and the cap. */
+START_TEST(test_top_window_holds_ceil_window_over_delay_intervals_up_to_3600)
+{
+	static const struct { const char *args, *title; int intervals; } w[] = {
+		{ "-d 0.3", "every 0.3s  window 10.2s  ", 34 },       /* the default 10 s */
+		{ "-d 0.2 -w 0.5", "every 0.2s  window 0.6s  ", 3 },
+		{ "-d 0.25 -w 0.5", "every 0.25s  window 0.5s  ", 2 },
+		{ "-d 0.1 -w 360", "every 0.1s  window 360s  ", 3600 },
+		{ "-d 0.1 -w 360.1", "every 0.1s  window 360s  ", 3600 },
+		{ "-d 0.1 -w 86400", "every 0.1s  window 360s  ", 3600 },
+	};
+	const char *logs = test_str("%s/logs", test_dir);
+	uint16_t id;
+	tl_log *log;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	log = own_log(logs, 64, &id);
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+		char *out = ok(test_str("'%s' top -b -n 1 %s %s", timeline_bin(), w[i].args, logs));
+		ck_assert_msg(strstr(out, w[i].title) != NULL, "%s: %s", w[i].args, out);
+		free(out);
+		out = ok(test_str("'%s' top -b -n 1 -f json %s %s", timeline_bin(), w[i].args, logs));
+		ck_assert_msg(strstr(out, test_str(",\"window_intervals\":%d,", w[i].intervals)) != NULL,
+			      "%s: %s", w[i].args, out);
+		free(out);
+	}
+	tl_close(log);
+}
+END_TEST
+
 START_TEST(test_top_batch_text_and_csv_show_each_refresh)
 {
 	const char *logs = test_str("%s/logs", test_dir);
@@ -1141,6 +1417,69 @@ START_TEST(test_top_screen_is_restored_after_sigint_and_sigterm)
 }
 END_TEST
 
+/* Rows PID LOG APP of the body lines FROM to TO of screen S, one a line. */
+static const char *body_keys(const char *s, int from, int to)
+{
+	char *keys = xasprintf("%s", ""), line[512];
+	for (int i = from; i <= to; i++) {
+		char pid[32] = "", log[32] = "", app[32] = "", *n;
+		ck_assert_int_eq(sscanf(line_of(s, i, line, sizeof line), "%31s %31s %31s", pid, log, app), 3);
+		n = xasprintf("%s%s %s %s\n", keys, pid, log, app);
+		free(keys);
+		keys = n;
+	}
+	return test_keep(keys);
+}
+
+/* The refresh screen S shows. */
+static int refresh_of(const char *s)
+{
+	int r = -1;
+	ck_assert_msg(strstr(s, " refresh ") && sscanf(strstr(s, " refresh "), " refresh %d ", &r) == 1,
+		      "%s", s);
+	return r;
+}
+
+/* More rows than the screen holds (two engines' ten apps, six lines of
+ * body in 12): moving the selection down past the last line shown
+ * scrolls just enough, the selected row on the body's last line. */
+START_TEST(test_top_screen_scrolls_to_keep_the_selected_row_in_sight)
+{
+	const char *logs = test_str("%s/logs", test_dir), *s = NULL, *all;
+	char line[512], *shot;
+	pid_t e[2];
+	int n = 0, at;
+	start(logs, e, 130, 40, 3);
+	wait_for("PAIRS/S");
+	keys("'<' '<' '<'");   /* by PID, then log and app: an order that stays */
+	for (time_t stop = time(NULL) + PATIENCE; time(NULL) < stop && n < 10; usleep(100000)) {
+		s = screen();
+		n = strstr(s, "PID* LOG") ? column(s, 0, NULL, NULL, 64) : 0;
+	}
+	ck_assert_msg(n == 10, "%d rows:\n%s", n, s);
+	all = body_keys(s, 5, 14);
+	free(tmux("resize-window -t t -x 130 -y 12"));
+	s = wait_for("\nq quit");
+	ck_assert(!strncmp(line_of(s, 11, line, sizeof line), "q quit", 6));
+	at = refresh_of(s);
+	keys("j j j j j j j");
+	/* two refreshes later top has read the keys: row 7 selected (in
+	 * reverse video) on the body's last line, 10 */
+	wait_for(test_str("refresh %d ", at + 2));
+	shot = tmux("capture-pane -e -p -t t");
+	ck_assert_msg(strstr(line_of(shot, 10, line, sizeof line), "\033[7m"), "%s", shot);
+	for (int i = 5; i < 10; i++)
+		ck_assert_msg(!strstr(line_of(shot, i, line, sizeof line), "\033[7m"), "%s", shot);
+	free(shot);
+	/* the body is rows 2 to 7 of the ten */
+	s = screen();
+	ck_assert_str_eq(body_keys(s, 5, 10), body_keys(all, 2, 7));
+	keys("q");
+	assert_restored();
+	stop(e);
+}
+END_TEST
+
 Suite *top_suite(void)
 {
 	Suite *s = suite_create("top");
@@ -1158,6 +1497,10 @@ Suite *top_suite(void)
 	tcase_add_test(b, test_top_follows_writers_started_and_stopped_while_it_runs);
 	tcase_add_test(b, test_top_reads_the_newest_part_when_it_cannot_keep_up_and_says_so);
 	tcase_add_test(b, test_top_batch_text_and_csv_show_each_refresh);
+	tcase_add_test(b, test_top_lapped_counts_each_entry_once_and_scales_its_rates_to_what_was_written);
+	tcase_add_test(b, test_top_lapped_and_sampled_in_one_poll_counts_lost_and_unread_apart);
+	tcase_add_test(b, test_top_window_is_its_last_intervals_added_up_once_it_slides);
+	tcase_add_test(b, test_top_window_holds_ceil_window_over_delay_intervals_up_to_3600);
 	tcase_add_test(b, test_top_openmetrics_file_is_stats_over_the_window);
 	tcase_add_test(b, test_top_openmetrics_counters_of_a_log_followed_from_its_middle);
 	tcase_add_test(b, test_top_openmetrics_without_o_prints_each_refresh);
@@ -1166,5 +1509,6 @@ Suite *top_suite(void)
 	tcase_add_test(b, test_top_batch_says_once_what_it_cannot_read_and_exits_2);
 	tcase_add_test(t, test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits);
 	tcase_add_test(t, test_top_screen_is_restored_after_sigint_and_sigterm);
+	tcase_add_test(t, test_top_screen_scrolls_to_keep_the_selected_row_in_sight);
 	return s;
 }

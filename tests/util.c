@@ -246,6 +246,15 @@ const char *timeline_bin(void)
 	return b && *b ? b : "./timeline";
 }
 
+void assert_rseq_refused(const tl_error *err, int clock)
+{
+	char *want = xasprintf("clock source %d needs a TSC and an rseq area with the node "
+			       "(glibc 2.35 and Linux 6.3 or later)", clock);
+	ck_assert_int_eq(err->code, TL_E_INVAL);
+	ck_assert_str_eq(err->msg, want);
+	free(want);
+}
+
 tl_log *open_manual(const char *path, uint64_t entries)
 {
 	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,

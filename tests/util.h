@@ -76,6 +76,10 @@ int reap(pid_t pid);
 /* The built timeline program ($TIMELINE_BIN, else ./timeline). */
 const char *timeline_bin(void);
 
+/* Checks that ERR is tl_open()'s refusal of the rseq source CLOCK (7 or
+ * 8) on a host without an rseq area with the node. */
+void assert_rseq_refused(const tl_error *err, int clock);
+
 /* Opens a log at PATH with ENTRIES entries and the manual clock (tsc_hz 1 GHz). */
 tl_log *open_manual(const char *path, uint64_t entries);
 

@@ -302,6 +302,7 @@ static struct table *inputs_table(const struct rp_input *in, int format)
 	static const char *const cols[] = { "process", "host", "group", "span_s", "span_cycles",
 					     "rate", "entries", "read", "wrapped", "skipped", "path" };
 	struct table *t = table_new("inputs", cols, 11);
+	table_words(t, 5);   /* the rate: "2" as ls -f json gives it, beside "all" */
 	for (size_t i = 0; i < in->nfiles; i++) {
 		const struct readall_file *f = &in->files[i];
 		const tl_info *info = &f->info;

@@ -80,7 +80,7 @@ ASM_OBJ = $(BUILD)/asm/append.o
 else
 ASM_OBJ =
 endif
-CLI_SRC = $(wildcard cli/*.c)
+CLI_SRC = $(wildcard cli/*.c cli/*/*.c)   # the shared modules, and each family's folder
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
 AN_SRC = $(wildcard analysis/*.c)
 AN_OBJ = $(AN_SRC:%.c=$(BUILD)/%.o)
@@ -117,6 +117,11 @@ $(BUILD)/asm/%.o: asm/%.S
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(SAN) -fPIC -c -o $@ $<
 
+# The library's objects hide every symbol but those lib/timeline.h declares
+# (inside its #pragma GCC visibility push(default)): libtimeline.so exports
+# the public API alone, and the internal tl_ functions stay inside it.
+$(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
 $(LIBA): $(LIB_OBJ) $(ASM_OBJ)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -132,16 +137,18 @@ $(LIBSO0): $(LIBSO)
 	$(Q)ln -sf $(notdir $(LIBSO)) $@
 
 $(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
+$(BUILD)/cli/%.o: CPPFLAGS += -Icli   # "out.h": a shared module; "stats/readall.h": a family's
 $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) $(LIB_LIBS) -lcsv -lm && \
 		mv -f $@.tmp $@
 
 # `timeline gen` writes the event headers. They depend on what generates them,
-# cli/gen.c and the events parser, not on the whole program: a change to
+# cli/gen/ and the events parser, not on the whole program: a change to
 # another command regenerates nothing. The program only has to be up to date.
 vpath %.events events bench
-$(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen.o $(BUILD)/lib/events.o | $(BIN)
+$(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genheader.o \
+	$(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
 	@mkdir -p $(@D)
 	$(Q)$(abspath $(BIN)) gen -o $@ $<
@@ -310,7 +317,7 @@ clean:
 
 # The header dependencies of this tree's objects (not of the variants in
 # build/san, build/noasm, ... nested under the default tree).
--include $(wildcard $(addprefix $(BUILD)/,$(addsuffix /*.d,lib asm cli analysis tests \
+-include $(wildcard $(addprefix $(BUILD)/,$(addsuffix /*.d,lib asm cli cli/* analysis tests \
 	examples examples/engine bench)))
 
 # Fuzzing (tests/fuzz): libFuzzer harnesses built by clang with ASan and

@@ -174,10 +174,11 @@ struct an_unmatched {
 
 struct an;
 
-/* A new engine for O (copied, strings too). NULL out of memory. */
+/* A new engine for O (copied, strings too). Never NULL: out of memory it
+ * aborts, as the engine's other allocations do (xalloc.h). */
 struct an *an_new(const struct an_options *o);
 
-/* The options engine A was made with (its copy). */
+/* The options engine A was made with (an_new()'s copy). */
 const struct an_options *an_opts(const struct an *a);
 void an_free(struct an *a);
 
@@ -258,9 +259,6 @@ void an_add_found(struct an *a, const struct an_found *f);
 
 /* The FNV-1a hash of S, for the tables keyed by strings. */
 uint64_t an_hash_str(const char *s);
-
-/* The options A was made with (an_new() copied them). */
-const struct an_options *an_options_of(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

@@ -1,5 +1,6 @@
 /* hist.c: log-bucketed histograms (see hist.h): adding and merging values,
- * ranks and quantiles, and the two-sample statistics of `timeline diff`. */
+ * ranks and quantiles, and the Mann-Whitney U test `timeline diff` shows
+ * beside its test over runs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,31 +385,4 @@ double hist_mwu_p(const struct hist *a, const struct hist *b)
 	if (z < 0)
 		z = 0;
 	return erfc(z / sqrt(2));
-}
-
-/* The 95% interval of H's median on the log scale: its standard error. */
-static int log_median_se(const struct hist *h, double *m, double *se)
-{
-	double n = (double)h->n, half = 1.959964 * sqrt(n) / 2;
-	double lo = floor(n / 2 - half), hi = ceil(n / 2 + half + 1);
-	double vlo, vhi;
-	*m = hist_quantile(h, 0.5);
-	vlo = hist_rank(h, lo < 1 ? 1 : (uint64_t)lo);
-	vhi = hist_rank(h, hi > n ? h->n : (uint64_t)hi);
-	if (!(*m > 0) || !(vlo > 0))
-		return -1;
-	*se = (log(vhi) - log(vlo)) / (2 * 1.959964);
-	return 0;
-}
-
-int hist_change_ci(const struct hist *a, const struct hist *b, double *lo, double *hi)
-{
-	double ma, mb, sa, sb, d, s;
-	if (a->n == 0 || b->n == 0 || log_median_se(a, &ma, &sa) || log_median_se(b, &mb, &sb))
-		return -1;
-	d = log(mb / ma);
-	s = 1.959964 * sqrt(sa * sa + sb * sb);
-	*lo = exp(d - s) - 1;
-	*hi = exp(d + s) - 1;
-	return 0;
 }

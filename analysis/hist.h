@@ -1,7 +1,7 @@
 /* hist.h: log-bucketed histograms of non-negative values (cycles, cycles per
  * packet) with a bounded relative error, and the statistics built on them:
- * percentiles, mean and deviation, the Mann-Whitney U test and a confidence
- * interval for the change between two medians. */
+ * percentiles, mean and deviation, and the Mann-Whitney U test of two
+ * samples. */
 #ifndef TL_HIST_H
 #define TL_HIST_H
 #include <stdint.h>
@@ -113,10 +113,4 @@ double hist_stddev(const struct hist *h);
  * with the tie correction; values in one bucket count as ties. Returns the
  * p-value (1 when either side is empty). */
 double hist_mwu_p(const struct hist *a, const struct hist *b);
-
-/* A 95% confidence interval for median(B) / median(A) - 1, from the
- * distribution-free interval of each median (order statistics, binomial
- * normal approximation) combined on the log scale. Returns -1 when it is
- * undefined (an empty side, or a median or bound of 0), else 0. */
-int hist_change_ci(const struct hist *a, const struct hist *b, double *lo, double *hi);
 #endif

@@ -558,7 +558,7 @@ static void map_keys(struct dec *d, const char *const key[NROWKEYS], int bucket,
 static int get_bucket(struct dec *d, int *bucket)
 {
 	uint64_t b;
-	const struct an_options *o = an_options_of(d->a);
+	const struct an_options *o = an_opts(d->a);
 	if (get_var(d, &b) < 0)
 		return -1;
 	if (b && (b > o->nedges || isinf(o->edges[b - 1])))

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
 #include "input.h"
+#include "usage.h"
 #include "window.h"
 
 /* ------------------------------------------------------------------------

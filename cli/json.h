@@ -40,6 +40,15 @@ static inline void json_raw(struct json *j, const char *text, size_t n);
 #define JSON_KEY(j, lit) json_raw_key((j), "\"" lit "\":", sizeof(lit) + 2)
 #define JSON_STRING(j, lit) json_raw((j), "\"" lit "\"", sizeof(lit) + 1)
 
+/* A member of an object in one call: the key LIT (as JSON_KEY) and its
+ * value, written as json_string(), json_uint() ... would write it. */
+#define JSON_KEY_STRING(j, lit, s) (JSON_KEY((j), lit), json_string((j), (s)))
+#define JSON_KEY_UINT(j, lit, v) (JSON_KEY((j), lit), json_uint((j), (v)))
+#define JSON_KEY_INT(j, lit, v) (JSON_KEY((j), lit), json_int((j), (v)))
+#define JSON_KEY_DOUBLE(j, lit, d) (JSON_KEY((j), lit), json_double((j), (d)))
+#define JSON_KEY_BOOL(j, lit, b) (JSON_KEY((j), lit), json_bool((j), (b)))
+#define JSON_KEY_NULL(j, lit) (JSON_KEY((j), lit), json_null(j))
+
 /* Inline below: what runs for every field of every entry. */
 
 /* Writes the separator the next item needs at P: none after a key or at

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
 #include "sink.h"
+#include "usage.h"
 
 int write_all(int fd, const void *buf, size_t len)
 {

@@ -178,8 +178,7 @@ static void print_json(const struct table *t)
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct json j = JSON_INIT;
 		json_begin_object(&j);
-		JSON_KEY(&j, "table");
-		json_string(&j, t->name);
+		JSON_KEY_STRING(&j, "table", t->name);
 		json_members(t, r, &j);
 		json_end_object(&j);
 		out_char('\n');

@@ -1,13 +1,16 @@
 /* view.c: printing entries as text, CSV or JSON lines, with time conversion
- * and the --event, --cpu, --numa, --from, --to and --limit filters. */
+ * and the --event, --cpu, --numa, --from, --to and --limit filters; the
+ * options of dump and merge, the commands that print entries. */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
 #include "json.h"
 #include "out.h"
+#include "usage.h"
 #include "view.h"
+
+#define VIEW_FOLLOW 0x170   /* getopt code of --follow (long only) */
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -43,15 +46,24 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	return taken;
 }
 
-int view_parse(struct view *v, const char *cmd, const char *usage,
-	       const struct option *options, int argc, char **argv)
+static const struct option options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "follow", no_argument, NULL, VIEW_FOLLOW },
+	{ "time", required_argument, NULL, 't' },
+	{ "limit", required_argument, NULL, 'l' },
+	WINDOW_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int view_parse(struct view *v, const char *cmd, const char *usage, int argc, char **argv)
 {
 	const char *why;
 	int c;
 	v->cmd = cmd;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" VIEW_SHORT "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:t:l:" WINDOW_SHORT "h", options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return cli_finish(cmd, EXIT_OK);
@@ -261,12 +273,9 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 {
 	struct json j = JSON_INIT;
 	json_begin_object(&j);
-	JSON_KEY(&j, "file");
-	json_string(&j, in->path);
-	JSON_KEY(&j, "seq");
-	json_uint(&j, e->seq);
-	JSON_KEY(&j, "tsc");
-	json_uint(&j, e->tsc);
+	JSON_KEY_STRING(&j, "file", in->path);
+	JSON_KEY_UINT(&j, "seq", e->seq);
+	JSON_KEY_UINT(&j, "tsc", e->tsc);
 	JSON_KEY(&j, "time");
 	if (v->time == TIME_WALL) {
 		char b[48];
@@ -275,14 +284,10 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	} else {
 		json_int(&j, t);
 	}
-	JSON_KEY(&j, "cpu");
-	json_uint(&j, e->cpu);
-	JSON_KEY(&j, "numa");
-	json_uint(&j, e->numa);
-	JSON_KEY(&j, "event");
-	json_string(&j, ev->name);
-	JSON_KEY(&j, "attrs");
-	json_string(&j, ev->attrs);
+	JSON_KEY_UINT(&j, "cpu", e->cpu);
+	JSON_KEY_UINT(&j, "numa", e->numa);
+	JSON_KEY_STRING(&j, "event", ev->name);
+	JSON_KEY_STRING(&j, "attrs", ev->attrs);
 	JSON_KEY(&j, "args");
 	json_begin_object(&j);
 	for (unsigned i = 0; i < ev->nargs; i++) {
@@ -406,15 +411,12 @@ void view_lost(const struct view *v, const struct input *in, uint64_t n, uint64_
 	} else if (v->format == FMT_JSON) {
 		struct json j = JSON_INIT;
 		json_begin_object(&j);
-		JSON_KEY(&j, "file");
-		json_string(&j, in->path);
+		JSON_KEY_STRING(&j, "file", in->path);
 		JSON_KEY(&j, "lost");
 		if (n) {
 			json_uint(&j, n);
-			JSON_KEY(&j, "first_seq");
-			json_uint(&j, first);
-			JSON_KEY(&j, "last_seq");
-			json_uint(&j, first + n - 1);
+			JSON_KEY_UINT(&j, "first_seq", first);
+			JSON_KEY_UINT(&j, "last_seq", first + n - 1);
 		} else {
 			json_null(&j);
 		}

@@ -27,15 +27,9 @@ struct view {
 	int follow;                  /* --follow: go on as the logs are written */
 };
 
-/* The long options every printing command takes, for its option table. */
-#define VIEW_FOLLOW 0x170             /* getopt code of --follow (long only) */
-#define VIEW_OPTIONS                                                \
-	{ "format", required_argument, NULL, 'f' },                 \
-	{ "follow", no_argument, NULL, VIEW_FOLLOW },               \
-	{ "time", required_argument, NULL, 't' },                   \
-	{ "limit", required_argument, NULL, 'l' },                  \
-	WINDOW_OPTIONS
-#define VIEW_SHORT "f:t:l:" WINDOW_SHORT
+/* The options of dump and merge, the printing commands, as their usage
+ * lists them (view_parse() takes them): they differ only in what comes
+ * before. */
 #define VIEW_USAGE                                                                  \
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"    \
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n" \
@@ -43,7 +37,8 @@ struct view {
 	"   -l, --limit N       stop after N entries\n"                                 \
 	"       --follow        go on printing entries as they are written, until the\n" \
 	"                       writers' processes end (or SIGINT, or --limit); a log\n" \
-	"                       being created is waited for, up to 2 s\n"
+	"                       being created is waited for, up to 2 s\n"  \
+	"   -h, --help          show this help\n"
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
 int view_format(const char *arg, int *format, const char **why);
@@ -52,11 +47,10 @@ int view_format(const char *arg, int *format, const char **why);
  * 0 when not a view option, -1 with *WHY set for a bad value. */
 int view_option(struct view *v, int c, const char *arg, const char **why);
 
-/* Parses the options of command CMD (VIEW_OPTIONS and --help in OPTIONS)
+/* Parses the options of command CMD (VIEW_USAGE's, USAGE is its --help)
  * into V and checks that inputs follow. Returns -1 to go on with the inputs
  * at argv[optind], or the exit code to return now (help, usage error). */
-int view_parse(struct view *v, const char *cmd, const char *usage,
-	       const struct option *options, int argc, char **argv);
+int view_parse(struct view *v, const char *cmd, const char *usage, int argc, char **argv);
 
 /* Prints the CSV header row when the format is CSV. */
 void view_begin(const struct view *v);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "commands.h"
+#include "usage.h"
 #include "window.h"
 
 /* Units of a duration, longest suffix first where one ends another. */

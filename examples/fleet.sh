@@ -7,7 +7,7 @@
 # directory (here a copy, there scp or `parallel --sshlogin`); then stats,
 # diff and report read the summaries alone. Exits 1 unless diff flags the
 # canaries' lookup as SLOWER and report exits as diff does. Run by CI
-# (.ci/run); its output is in the README.
+# (.ci/run); its output is in examples/README.md.
 set -eu
 engine=${ENGINE:-build/examples/engine/engine}
 tl=${TIMELINE:-./timeline}

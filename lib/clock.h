@@ -80,7 +80,7 @@ struct tl_clock_read {
 
 /* Reads CLOCK_MONOTONIC (ns) and getcpu(); used by TL_CLOCK_MONOTONIC and
  * called from asm/append.S. */
-struct tl_clock_read tl_slow_clock(const tl_log *log) __attribute__((visibility("hidden")));
+struct tl_clock_read tl_slow_clock(const tl_log *log);
 
 /* Does CLOCK count TSC ticks? */
 static inline int tl_clock_is_tsc(int clock)
@@ -91,7 +91,7 @@ static inline int tl_clock_is_tsc(int clock)
 }
 
 /* TL_CPU_* bits of this CPU (what the header's cpu_features records). */
-uint32_t tl_cpu_features(void) __attribute__((visibility("hidden")));
+uint32_t tl_cpu_features(void);
 
 /* Not a CPU feature, so never in cpu_features: the calling thread's rseq
  * area gives the cpu/node word and agrees with getcpu(2). */
@@ -106,20 +106,20 @@ uint32_t tl_rseq_agrees(const volatile uint32_t *rs, unsigned c0, unsigned n0)
 	__attribute__((visibility("hidden")));
 
 /* tl_cpu_features() and TL_HOST_RSEQ, checked now: what TL_CLOCK_AUTO picks from. */
-uint32_t tl_host_features(void) __attribute__((visibility("hidden")));
+uint32_t tl_host_features(void);
 
 /* glibc's __rseq_offset if glibc registered the threads' rseq areas, else 0. */
-int64_t tl_rseq_offset(void) __attribute__((visibility("hidden")));
+int64_t tl_rseq_offset(void);
 
 /* Resolves TL_CLOCK_AUTO for FEATURES; returns -1 if CLOCK needs what the CPU lacks. */
-int tl_clock_pick(int clock, uint32_t features) __attribute__((visibility("hidden")));
+int tl_clock_pick(int clock, uint32_t features);
 
 /* Reads CLOCK's timestamp now. */
-uint64_t tl_clock_now(int clock) __attribute__((visibility("hidden")));
+uint64_t tl_clock_now(int clock);
 
 /* Ticks per second of CLOCK: measured once per process for the TSC
  * (against CLOCK_MONOTONIC_RAW over about 10 ms), 1e9 for MONOTONIC. */
-uint64_t tl_clock_hz(int clock) __attribute__((visibility("hidden")));
+uint64_t tl_clock_hz(int clock);
 
-uint64_t tl_ns(int clockid) __attribute__((visibility("hidden")));
+uint64_t tl_ns(int clockid);
 #endif

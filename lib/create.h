@@ -9,19 +9,17 @@
  * $XDG_RUNTIME_DIR or /tmp, then <pid>/<name>.timeline for the main thread,
  * <pid>/<name>-<tid>.timeline for another), creating the directories 0700.
  * Returns TL_OK or a status with ERR filled. */
-int tl_default_path(const char *name, char *buf, size_t size, tl_error *err)
-	__attribute__((visibility("hidden")));
+int tl_default_path(const char *name, char *buf, size_t size, tl_error *err);
 
 /* Refuses PATH with TL_E_EXISTS when it holds a log this very process
  * wrote (not a copy; the header's pid and start time are ours), so that a
  * second tl_open() of a default path cannot wipe the first log. Anything
  * else, a log of a process gone that had our pid included, is TL_OK. */
-int tl_check_not_ours(const char *path, tl_error *err) __attribute__((visibility("hidden")));
+int tl_check_not_ours(const char *path, tl_error *err);
 
 /* Creates PATH as a new 0600 regular file of BYTES allocated bytes, replacing
  * an old regular file of this user but never following a symbolic link.
  * Returns the open fd, or a negative status with ERR filled and nothing left
  * behind. */
-int tl_create_file(const char *path, uint64_t bytes, tl_error *err)
-	__attribute__((visibility("hidden")));
+int tl_create_file(const char *path, uint64_t bytes, tl_error *err);
 #endif

@@ -6,8 +6,8 @@
 /* Fills ERR (if not NULL) with CODE, SYS_ERRNO and the printf-style message;
  * a nonzero SYS_ERRNO appends ": strerror(errno)". Returns CODE. */
 int tl_fail(tl_error *err, int code, int sys_errno, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5), visibility("hidden")));
+	__attribute__((format(printf, 4, 5)));
 
 /* Clears ERR (if not NULL) to TL_OK. */
-void tl_ok(tl_error *err) __attribute__((visibility("hidden")));
+void tl_ok(tl_error *err);
 #endif

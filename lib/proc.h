@@ -7,5 +7,5 @@
  * (sysconf(_SC_CLK_TCK)) after boot; 0 when /proc does not say. With
  * ZOMBIE not NULL, *ZOMBIE gets 1 when the process has exited but is not
  * yet reaped (state Z or X), else 0. */
-uint64_t tl_start_ticks(uint32_t pid, int *zombie) __attribute__((visibility("hidden")));
+uint64_t tl_start_ticks(uint32_t pid, int *zombie);
 #endif

@@ -206,11 +206,6 @@ void tl_reader_close(tl_reader *r)
 	}
 }
 
-int tl_reader_format(const tl_reader *r)
-{
-	return r->format;
-}
-
 uint64_t tl_reader_rewind(tl_reader *r)
 {
 	uint64_t c;

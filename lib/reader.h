@@ -44,40 +44,38 @@ struct tl_reader {
 /* Called with the ring slot about to be read: when SLOT starts a new chunk,
  * drops the pages of the previous one from the mapping (the page cache keeps
  * them; a later read faults them back in) and maps the new one's at once. */
-void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
-	__attribute__((visibility("hidden")));
+void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot);
 
 /* Checks a Snabb header against the mapping in R and fills R; NAME is for
  * messages. Returns TL_OK or TL_E_FORMAT/TL_E_VERSION/TL_E_NOMEM. */
-int tl_snabb_open(tl_reader *r, const char *name, tl_error *err)
-	__attribute__((visibility("hidden")));
-uint64_t tl_snabb_rewind(tl_reader *r) __attribute__((visibility("hidden")));
+int tl_snabb_open(tl_reader *r, const char *name, tl_error *err);
+uint64_t tl_snabb_rewind(tl_reader *r);
 /* Does slot I hold an entry (a whole-number timestamp above 0)? */
-int tl_snabb_slot_used(const tl_reader *r, uint64_t i) __attribute__((visibility("hidden")));
-int tl_snabb_next(tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
+int tl_snabb_slot_used(const tl_reader *r, uint64_t i);
+int tl_snabb_next(tl_reader *r, tl_entry *e);
 /* tl_reader_since() of a Snabb log: from slot FROM - 1 (or FROM, when that
  * one is unused) on, while the timestamps do not go back; returns the slot
  * after the last one taken. */
-uint64_t tl_snabb_since(tl_reader *r, uint64_t from) __attribute__((visibility("hidden")));
-int tl_snabb_newest(const tl_reader *r, tl_entry *e) __attribute__((visibility("hidden")));
-void tl_snabb_info(const tl_reader *r, tl_info *i) __attribute__((visibility("hidden")));
+uint64_t tl_snabb_since(tl_reader *r, uint64_t from);
+int tl_snabb_newest(const tl_reader *r, tl_entry *e);
+void tl_snabb_info(const tl_reader *r, tl_info *i);
 /* The file size a Snabb header HEAD announces. */
-uint64_t tl_snabb_bytes(const unsigned char head[64]) __attribute__((visibility("hidden")));
+uint64_t tl_snabb_bytes(const unsigned char head[64]);
 
 /* The file size the first 64 bytes HEAD of a log announce, or 0 when they
  * are not the start of a log of either format. */
-uint64_t tl_announced_bytes(const unsigned char head[64]) __attribute__((visibility("hidden")));
+uint64_t tl_announced_bytes(const unsigned char head[64]);
 
 /* Decompresses the zstd file open at FD (from its start) into an unlinked
  * temporary file, stopping at the size the log's header announces, and
  * returns its fd; or -1 with ERR "NAME: problem" (lib/unzstd.c). */
-int tl_unzstd(int fd, const char *name, tl_error *err) __attribute__((visibility("hidden")));
+int tl_unzstd(int fd, const char *name, tl_error *err);
 
 /* Decompresses only the start of FD: the enum tl_format of the log whose
  * header it holds, 0 when it holds something else, -1 when the frame is
  * damaged or cut short before the header. */
-int tl_unzstd_probe(int fd) __attribute__((visibility("hidden")));
+int tl_unzstd_probe(int fd);
 
 /* Frees tl_reader_def()'s cache (lib/defs.c). */
-void tl_defs_free(struct tl_defs *d) __attribute__((visibility("hidden")));
+void tl_defs_free(struct tl_defs *d);
 #endif

@@ -1,6 +1,12 @@
 /* timeline.h: the public API of libtimeline, the writer and reader of timeline logs.
  * A log is a file of fixed 64-byte entries in a ring, mapped MAP_SHARED, plus a
- * table of interned event definitions; see timeline(3) and timeline-format(5). */
+ * table of interned event definitions; see timeline(3) and timeline-format(5).
+ *
+ * In the order a program meets it: errors; writing a log (opening it,
+ * sampling, logging events, their definitions); reading logs (a reader,
+ * time, the rate of a log given by path, whether its writer runs). Hooks
+ * for tests, benchmarks and replays come last, apart: a program that logs
+ * or reads needs none of them. */
 #ifndef TIMELINE_H
 #define TIMELINE_H
 
@@ -10,6 +16,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* What this header declares is what libtimeline.so exports; the library is
+ * built with -fvisibility=hidden, so everything else in it stays inside. */
+#pragma GCC visibility push(default)
 
 #define TL_VERSION_MAJOR 0
 #define TL_VERSION_MINOR 1
@@ -69,7 +79,8 @@ enum tl_clock {
 	TL_CLOCK_RDTSCP = 2,        /* RDTSCP: time and cpu/node in one ordered instruction */
 	TL_CLOCK_RDTSC = 3,         /* LFENCE+RDTSC only; the cpu/node word is 0xffff (unknown) */
 	TL_CLOCK_MONOTONIC = 4,     /* clock_gettime(CLOCK_MONOTONIC) ns, for CPUs without a TSC */
-	TL_CLOCK_MANUAL = 5,        /* time and cpu/node set by tl_set_manual_clock(): tests, replays */
+	TL_CLOCK_MANUAL = 5,        /* time and cpu/node set by tl_set_manual_clock()
+	                               (the hooks at the end): tests, replays */
 	TL_CLOCK_RDTSC_LSL = 6,     /* LFENCE+RDTSC for time, the cpu/node word from Linux's per-CPU
 	                               segment limit (LSL), as the vDSO's getcpu() reads it
 	                               where RDPID is missing (e.g. many KVM guests) */
@@ -83,8 +94,9 @@ enum tl_clock {
 	                               ahead of it, which then counts in the next interval */
 };
 
-/* The name of clock source CLOCK, as `timeline info` prints it ("rdtsc+rdpid",
- * "monotonic", ...), or NULL if CLOCK is no enum tl_clock value. */
+/* The name of clock source CLOCK ("rdtsc+rdpid", "monotonic", ...), the
+ * word timeline(1) shows for tl_info.clock, or NULL if CLOCK is no enum
+ * tl_clock value. */
 const char *tl_clock_name(int clock);
 
 /* The enum tl_clock named NAME as tl_clock_name() gives it, or -1. */
@@ -175,22 +187,20 @@ void tl_breath(tl_log *log);
  * @return TL_OK, or TL_E_INVAL for a rate above 10 or the disabled log. */
 int tl_set_rate(tl_log *log, unsigned rate);
 
-/* The rate scale in words, the same for the library, the demo engine and
- * every place `timeline` shows a rate (rate, info, ls, top, their JSON): "all" (1: every event of rate 1 to 9 is logged),
- * "1".."9" (events of that rate and above), "off" (TL_RATE_OFF: nothing)
- * and "auto" (TL_RATE_AUTO: a rate drawn every breath, Snabb's way).
+/* Reads a rate written in words, for a program that takes one as an
+ * option or from its user: "all" (1: every event of rate 1 to 9 is
+ * logged), "1".."9" (events of that rate and above), "off" (TL_RATE_OFF:
+ * nothing) and "auto" (TL_RATE_AUTO: a rate drawn every breath, Snabb's
+ * way). timeline(1) takes and shows rates in the same words.
  * @return the rate for tl_set_rate(), or -1 for anything else. */
 int tl_rate_parse(const char *s);
 
-/* The word for a log's rate: "auto" when not FIXED, else "all", "2".."9" or
- * "off"; written into BUF of SIZE as snprintf does. @return its length. */
+/* Writes the word for a log's rate (tl_info.rate and .rate_fixed), the
+ * one tl_rate_parse() reads back: "auto" when not FIXED, else "all",
+ * "2".."9" or "off"; into BUF of SIZE as snprintf does. For a program that
+ * shows the rate of its own log or of one it reads.
+ * @return its length. */
 size_t tl_rate_name(char *buf, size_t size, unsigned rate, int fixed);
-
-/* Seeds the breath PRNG (for reproducible tests); seed 0 is replaced by 1. */
-void tl_seed(tl_log *log, uint64_t seed);
-
-/* With TL_CLOCK_MANUAL: the next events get timestamp TSC and cpu/node word AUX. */
-void tl_set_manual_clock(tl_log *log, uint64_t tsc, uint16_t aux);
 
 /* ------------------------------------------------------------------------
  * Logging events. These are what the generated functions call.
@@ -212,13 +222,6 @@ static inline unsigned tl_event_code(unsigned msgid, unsigned rate)
 	/* the rate in the low byte: tl_event compares it with one instruction */
 	return (msgid & 0xffffu) << 8 | (rate > 9 ? 9 : rate);   /* event rates are 0..9 */
 }
-
-/* The portable C twins of tl_append and tl_event: the same stores in the same
- * order. On x86-64 they exist for differential tests and benchmarks. */
-void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
-		 uint64_t a3, uint64_t a4, uint64_t a5);
-void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
-		uint64_t a3, uint64_t a4, uint64_t a5);
 
 /* ------------------------------------------------------------------------
  * Event definitions and the string table
@@ -378,9 +381,6 @@ tl_reader *tl_reader_open(const char *path, tl_error *err);
  * may be closed after the call. */
 tl_reader *tl_reader_open_fd(int fd, const char *name, tl_error *err);
 
-/* The reader's enum tl_format. */
-int tl_reader_format(const tl_reader *r);
-
 /* Fills IDS with up to MAX message ids of the interned definitions, in table
  * order. @return how many there are (may exceed MAX). */
 size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max);
@@ -440,7 +440,8 @@ uint64_t tl_reader_skipped(const tl_reader *r);
 
 /* For a helper thread: reads R's entries ahead of where tl_reader_next() is,
  * so that they come from the cache rather than memory when it gets there
- * (and page faults are taken by the helper). Touches the entries from
+ * (and page faults are taken by the helper): reading many large logs at
+ * once is bound by memory latency, and a second core hides it. Touches the entries from
  * max(FROM, the reader's position) to AHEAD entries past the position, at
  * most to the end of the snapshot. The only call that may run while another
  * thread calls tl_reader_next() on R; never while R is rewound or closed.
@@ -487,14 +488,16 @@ typedef int (*tl_keep_fn)(void *ctx, const tl_entry *e);
  * that says so, the string table whole; *DROPPED counts the entries torn or
  * overwritten while read. Snabb's: the file's bytes, with the timestamp of
  * every slot left out set to 0 (unused). *KEPT counts what the copy holds.
- * For a time window or a filter (`timeline copy --last 10s`). */
+ * For a copy of a time window, or of some events only, that a reader of
+ * it finds as it would find a log holding just those entries.
+ * @return as tl_reader_copy(). */
 int tl_reader_copy_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_fn write,
 		      void *ctx, uint64_t *kept, uint64_t *dropped, const char *name, tl_error *err);
 
 void tl_reader_close(tl_reader *r);
 
 /* ------------------------------------------------------------------------
- * Time, and the rate of a log given by path
+ * Time, whether a log's writer runs, and the rate of a log given by path
  * ------------------------------------------------------------------------ */
 
 /* TICKS of a clock of HZ ticks per second in nanoseconds, without overflow
@@ -506,14 +509,18 @@ uint64_t tl_ticks_to_ns(uint64_t ticks, uint64_t hz);
  * a Snabb log (no anchor, tsc_hz 0). */
 int64_t tl_wall_ns(const tl_info *info, uint64_t tsc);
 
-/* Formats NS since the epoch as "2026-11-22T04:13:00.123456789Z" (UTC,
- * nanoseconds; 31 bytes with the NUL) into BUF of SIZE, as snprintf does.
+/* Formats NS since the epoch (a tl_wall_ns() time) as
+ * "2026-11-22T04:13:00.123456789Z" (UTC, nanoseconds; 31 bytes with the NUL)
+ * into BUF of SIZE, as snprintf does: the form timeline(1) prints and takes,
+ * so that times a program prints can be given back to it (--from, --to).
  * @return the length it has or would have had. */
 size_t tl_format_wall(char *buf, size_t size, int64_t ns);
 
 /* Nonzero when the logs A and B were written on one host in one boot (same
  * host name; CLOCK_REALTIME - CLOCK_MONOTONIC at their anchors within a
- * second), so that their TSC values can be compared directly. */
+ * second), so that their TSC values can be compared directly. A program
+ * that orders the entries of several logs compares their tsc when it is,
+ * and their tl_wall_ns() times when it is not. */
 int tl_same_tsc(const tl_info *a, const tl_info *b);
 
 /* Whether the process that wrote a log runs, as tl_pid_alive() finds it. */
@@ -544,6 +551,30 @@ int tl_pid_alive(uint32_t pid, uint64_t start_ticks);
  *         process), a compressed copy, or a rate above TL_RATE_OFF; or the
  *         failure of opening it. */
 int tl_rate_file(const char *path, int rate, unsigned *now, int *fixed, tl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Hooks for tests, benchmarks and replays. A program that logs or reads
+ * needs none of these: they fix what is otherwise drawn or measured, and
+ * give the C twin of the assembly to compare it with.
+ * ------------------------------------------------------------------------ */
+
+/* Seeds the breath PRNG, so that a run draws the same rates again (tests,
+ * the demo engine's --seed); seed 0 is replaced by 1. A new log is seeded
+ * from the clock and the pid. */
+void tl_seed(tl_log *log, uint64_t seed);
+
+/* With TL_CLOCK_MANUAL: the next events get timestamp TSC and cpu/node word AUX. */
+void tl_set_manual_clock(tl_log *log, uint64_t tsc, uint16_t aux);
+
+/* The portable C twins of tl_append and tl_event: the same stores in the same
+ * order. On x86-64 they exist for differential tests and benchmarks; with
+ * TL_NO_ASM, or on other machines, tl_append and tl_event are these. */
+void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+		 uint64_t a3, uint64_t a4, uint64_t a5);
+void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,
+		uint64_t a3, uint64_t a4, uint64_t a5);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

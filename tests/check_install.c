@@ -1,8 +1,8 @@
 /* check_install.c: libtimeline used the ways the README gives, by a program
  * (tests/linked.c) built and run each way: against the library in the tree,
  * shared (with an rpath, or LD_LIBRARY_PATH) and static, and installed by
- * `make install PREFIX=DIR` and found through pkg-config; and what `make`
- * and `make clean` leave in lib/. */
+ * `make install PREFIX=DIR` and found through pkg-config; what `make`
+ * and `make clean` leave in lib/; and what the shared library exports. */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <stdio.h>
@@ -118,6 +118,42 @@ START_TEST(test_a_program_built_against_the_installed_library_through_pkg_config
 }
 END_TEST
 
+/* The functions lib/timeline.h declares (static inline ones aside), one a
+ * line, sorted. */
+#define DECLARED "grep -oE '^[a-z][a-z_0-9 *]*[ *]tl_[a-z_0-9]+\\(' lib/timeline.h | " \
+	"grep -v '^static' | sed -E 's/.*(tl_[a-z_0-9]+)\\($/\\1/' | sort"
+
+START_TEST(test_the_shared_library_exports_the_functions_of_timeline_h_and_no_other)
+{
+	char *exported = ok(test_str("nm -D --defined-only %s/libtimeline.so | awk '{ print $3 }' | sort",
+				     lib_dir()));
+	char *declared = ok(DECLARED), *name = ok("sed -n '/^\\.SH NAME/,/^\\.SH/p' man/timeline.3");
+	char *synopsis = ok("sed -n '/^\\.SH SYNOPSIS/,/^\\.SH/p' man/timeline.3");
+	/* the library hides its internal tl_ functions: what it exports is
+	 * what the header declares, all of it */
+	ck_assert_str_eq(exported, declared);
+	ck_assert_ptr_nonnull(strstr(exported, "tl_open\n"));
+	ck_assert_ptr_nonnull(strstr(exported, "tl_append\n"));   /* from the assembly */
+	ck_assert_ptr_null(strstr(exported, "tl_snabb_open"));    /* internal (lib/reader.h) */
+	/* and timeline(3) names each in NAME and SYNOPSIS */
+	for (char *c = name; *c; c++)   /* NAME's list, one line */
+		*c = *c == '\n' ? ' ' : *c;
+	for (char *f = strtok(exported, "\n"); f; f = strtok(NULL, "\n")) {
+		char comma[80], last[80], call[80];
+		snprintf(comma, sizeof comma, " %s,", f);
+		snprintf(last, sizeof last, " %s ", f);
+		snprintf(call, sizeof call, "%s(", f);
+		ck_assert_msg(strstr(name, comma) || strstr(name, last), "%s is not in timeline(3)'s NAME",
+			      f);
+		ck_assert_msg(strstr(synopsis, call), "%s is not in timeline(3)'s SYNOPSIS", f);
+	}
+	free(exported);
+	free(declared);
+	free(name);
+	free(synopsis);
+}
+END_TEST
+
 START_TEST(test_make_clean_removes_the_soname_link)
 {
 	const char *t = test_str("%s/tree", test_dir);
@@ -147,6 +183,7 @@ Suite *install_suite(void)
 	tcase_add_test(t, test_a_program_built_in_the_tree_against_the_static_library_runs);
 	tcase_add_test(t, test_a_program_built_against_the_installed_library_through_pkg_config_runs);
 	tcase_add_test(t, test_make_clean_removes_the_soname_link);
+	tcase_add_test(t, test_the_shared_library_exports_the_functions_of_timeline_h_and_no_other);
 	suite_add_tcase(s, t);
 	return s;
 }

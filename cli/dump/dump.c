@@ -14,14 +14,7 @@ static const char usage[] =
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
 	"either, or a directory of them), oldest first.\n"
-	"\n" VIEW_USAGE
-	"   -h, --help          show this help\n";
-
-static const struct option options[] = {
-	VIEW_OPTIONS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+	"\n" VIEW_USAGE;
 
 struct dump {
 	struct view view;
@@ -170,7 +163,7 @@ int cmd_dump(int argc, char **argv)
 	int rc;
 
 	memset(&d, 0, sizeof d);
-	if ((rc = view_parse(&d.view, "dump", usage, options, argc, argv)) >= 0)
+	if ((rc = view_parse(&d.view, "dump", usage, argc, argv)) >= 0)
 		return rc;
 	view_begin(&d.view);
 	if (d.view.follow)

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "anopts.h"
 #include "commands.h"
 #include "export.h"
 #include "out.h"
+#include "stats/anopts.h"
 
 static const char usage[] =
 	"usage: timeline export --format chrome|ctf|csv [OPTIONS] INPUT... -o OUT\n"

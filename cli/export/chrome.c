@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
 #include "export.h"
 #include "json.h"
 #include "out.h"
+#include "usage.h"
 
 /* One queued event: an entry, and for a span its end. */
 struct item {
@@ -61,10 +61,8 @@ static void put_ts(const struct export *x, struct input *in, uint64_t tsc)
 /* "pid":P,"tid":T */
 static void put_ids(int pid, unsigned tid)
 {
-	JSON_KEY(&C.j, "pid");
-	json_int(&C.j, pid);
-	JSON_KEY(&C.j, "tid");
-	json_uint(&C.j, tid);
+	JSON_KEY_INT(&C.j, "pid", pid);
+	JSON_KEY_UINT(&C.j, "tid", tid);
 }
 
 /* "args":{name:value,...} of entry E of EV, and EXTRA:V if any. */
@@ -102,10 +100,8 @@ static void put_name(const tl_def *ev, uint16_t msgid, const char *label)
 		memcpy(cache[msgid] + n, ev->name, c);
 		cache[msgid][n + c] = '\0';
 	}
-	JSON_KEY(&C.j, "name");
-	json_string(&C.j, cache[msgid]);
-	JSON_KEY(&C.j, "cat");
-	json_string(&C.j, cache[msgid] + strlen(cache[msgid]) + 1);
+	JSON_KEY_STRING(&C.j, "name", cache[msgid]);
+	JSON_KEY_STRING(&C.j, "cat", cache[msgid] + strlen(cache[msgid]) + 1);
 }
 
 static void thread_name(unsigned cpu)
@@ -125,8 +121,7 @@ static void thread_name(unsigned cpu)
 	put_ids(C.pid, cpu);
 	JSON_KEY(&C.j, "args");
 	json_begin_object(&C.j);
-	JSON_KEY(&C.j, "name");
-	json_string(&C.j, name);
+	JSON_KEY_STRING(&C.j, "name", name);
 	json_end_object(&C.j);
 	json_end_object(&C.j);
 }
@@ -174,13 +169,11 @@ static void counters(const struct export *x, struct input *in, const tl_def *ev,
 			if (strcmp(ev->args[i], names[k]))
 				continue;
 			json_begin_object(&C.j);
-			JSON_KEY(&C.j, "name");
-			json_string(&C.j, names[k]);
+			JSON_KEY_STRING(&C.j, "name", names[k]);
 			JSON_KEY(&C.j, "ph");
 			JSON_STRING(&C.j, "C");
 			put_ts(x, in, e->tsc);
-			JSON_KEY(&C.j, "pid");
-			json_int(&C.j, C.pid);
+			JSON_KEY_INT(&C.j, "pid", C.pid);
 			JSON_KEY(&C.j, "args");
 			json_begin_object(&C.j);
 			json_key(&C.j, names[k]);
@@ -284,8 +277,7 @@ static int chrome_begin(const struct export *x, struct input **in, size_t n)
 	JSON_STRING(&C.j, "timeline export");
 	if (x->wall) {
 		tl_format_wall(wall, sizeof wall, C.origin_ns);
-		JSON_KEY(&C.j, "ts_origin");
-		json_string(&C.j, wall);
+		JSON_KEY_STRING(&C.j, "ts_origin", wall);
 		JSON_KEY(&C.j, "ts_origin_ns");
 	} else {
 		JSON_KEY(&C.j, "ts_origin_ticks");
@@ -327,12 +319,10 @@ static void chrome_file(const struct export *x, size_t index, struct input *in)
 	JSON_STRING(&C.j, "M");
 	JSON_KEY(&C.j, "name");
 	JSON_STRING(&C.j, "process_name");
-	JSON_KEY(&C.j, "pid");
-	json_int(&C.j, C.pid);
+	JSON_KEY_INT(&C.j, "pid", C.pid);
 	JSON_KEY(&C.j, "args");
 	json_begin_object(&C.j);
-	JSON_KEY(&C.j, "name");
-	json_string(&C.j, name);
+	JSON_KEY_STRING(&C.j, "name", name);
 	json_end_object(&C.j);
 	json_end_object(&C.j);
 }

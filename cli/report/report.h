@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "analysis.h"
-#include "compare.h"
-#include "readall.h"
+#include "stats/compare.h"
+#include "stats/readall.h"
 #include "table.h"
 
 /* Where a chart goes, what it is called, and its axes' labels with their

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
 #include "input.h"
 #include "readall.h"
 #include "sumfile.h"
+#include "usage.h"
 #include "warm.h"
 
 void readall_init(struct readall *r, const char *cmd)
@@ -362,8 +362,7 @@ static struct an *engine_for(struct worker *w, struct an *target)
 		abort();   /* stats feeds one engine, diff two, report four */
 	if (!w->target[k]) {
 		w->target[k] = target;
-		if (!(w->mine[k] = an_new(an_opts(target))))
-			abort();
+		w->mine[k] = an_new(an_opts(target));
 	}
 	return w->mine[k];
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "toptable.h"
+#include "xalloc.h"
 
 /* The columns of each group: keys, then the figures of one span. */
 struct colspec {
@@ -74,14 +75,6 @@ static void short_num(char *buf, size_t size, double v, int count)
 		snprintf(buf, size, "%.1f%.*s", v, k > 0, &suffix[k]);
 	else
 		snprintf(buf, size, "%.2f%.*s", v, k > 0, &suffix[k]);
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		abort();
-	return d;
 }
 
 /* ---- the rows ------------------------------------------------------------ */

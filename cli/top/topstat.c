@@ -17,14 +17,6 @@ const struct an_options topstat_lag_opts = {
 	.by = 1u << AN_EVENT | 1u << AN_PROCESS, .pairs = an_default_pairs, .npairs = 3,
 };
 
-static struct an *engine(const struct an_options *o)
-{
-	struct an *a = an_new(o);
-	if (!a)
-		abort();
-	return a;
-}
-
 /* ---- figures ------------------------------------------------------------- */
 
 /* The breath figures of S from the breath summaries of PER: the summaries
@@ -164,8 +156,8 @@ struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const ch
 	snprintf(t->name, sizeof t->name, "%s",
 		 in->info.format == TL_FORMAT_NATIVE ? in->info.name : "snabb");
 	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
-	t->per = engine(&topstat_per_opts);
-	t->lag = engine(&topstat_lag_opts);
+	t->per = an_new(&topstat_per_opts);
+	t->lag = an_new(&topstat_lag_opts);
 	an_file_begin(t->per, &file, def_of, in);
 	an_file_begin(t->lag, &file, def_of, in);
 	t->alive = 1;
@@ -216,7 +208,7 @@ uint64_t toplog_poll(struct top_log *t, uint64_t max)
  * engines kept in t->wper and t->wlag. */
 static void window(struct top_log *t)
 {
-	struct an *per = engine(&topstat_per_opts), *lag = engine(&topstat_lag_opts);
+	struct an *per = an_new(&topstat_per_opts), *lag = an_new(&topstat_lag_opts);
 	struct top_span *w = &t->window;
 	an_free(t->wper);
 	an_free(t->wlag);
@@ -239,7 +231,7 @@ static void window(struct top_log *t)
 
 void toplog_cut(struct top_log *t, uint64_t now, size_t keep)
 {
-	struct top_iv iv = { engine(&topstat_per_opts), engine(&topstat_lag_opts), t->pending };
+	struct top_iv iv = { an_new(&topstat_per_opts), an_new(&topstat_lag_opts), t->pending };
 	tl_info info;
 	iv.counts.seconds = (double)(now - t->since) / 1e9;
 	t->since = now;

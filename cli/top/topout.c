@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
 #include "json.h"
-#include "openmetrics.h"
 #include "out.h"
 #include "sink.h"
+#include "stats/openmetrics.h"
 #include "table.h"
 #include "top.h"
+#include "usage.h"
 #include "view.h"
 
 size_t top_keep(const struct top *t)
@@ -135,18 +135,12 @@ static void json_apps(struct json *j, const struct top_span *s)
 	for (size_t i = 0; i < s->napps; i++) {
 		const struct top_app *a = &s->apps[i];
 		json_begin_object(j);
-		JSON_KEY(j, "app");
-		json_string(j, a->app);
-		JSON_KEY(j, "share_pct");
-		json_double(j, a->share);
-		JSON_KEY(j, "cycles_per_packet");
-		json_double(j, a->cycles_packet);
-		JSON_KEY(j, "p50");
-		json_double(j, a->p50);
-		JSON_KEY(j, "p99");
-		json_double(j, a->p99);
-		JSON_KEY(j, "pairs_per_s");
-		json_double(j, a->pairs_s);
+		JSON_KEY_STRING(j, "app", a->app);
+		JSON_KEY_DOUBLE(j, "share_pct", a->share);
+		JSON_KEY_DOUBLE(j, "cycles_per_packet", a->cycles_packet);
+		JSON_KEY_DOUBLE(j, "p50", a->p50);
+		JSON_KEY_DOUBLE(j, "p99", a->p99);
+		JSON_KEY_DOUBLE(j, "pairs_per_s", a->pairs_s);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -159,14 +153,10 @@ static void json_events(struct json *j, const struct top_span *s)
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct top_event *e = &s->events[i];
 		json_begin_object(j);
-		JSON_KEY(j, "event");
-		json_string(j, e->event);
-		JSON_KEY(j, "per_s");
-		json_double(j, e->count_s);
-		JSON_KEY(j, "lag_p50");
-		json_double(j, e->p50);
-		JSON_KEY(j, "lag_p99");
-		json_double(j, e->p99);
+		JSON_KEY_STRING(j, "event", e->event);
+		JSON_KEY_DOUBLE(j, "per_s", e->count_s);
+		JSON_KEY_DOUBLE(j, "lag_p50", e->p50);
+		JSON_KEY_DOUBLE(j, "lag_p99", e->p99);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -177,24 +167,15 @@ static void json_span(struct json *j, const char *name, const struct top_span *s
 {
 	json_key(j, name);
 	json_begin_object(j);
-	JSON_KEY(j, "seconds");
-	json_double(j, s->seconds);
-	JSON_KEY(j, "written");
-	json_uint(j, s->written);
-	JSON_KEY(j, "read");
-	json_uint(j, s->read);
-	JSON_KEY(j, "lost");
-	json_uint(j, s->lost);
-	JSON_KEY(j, "unread");
-	json_uint(j, s->unread);
-	JSON_KEY(j, "breaths_per_s");
-	json_double(j, s->breaths_s);
-	JSON_KEY(j, "packets_per_s");
-	json_double(j, s->packets_s);
-	JSON_KEY(j, "gbps");
-	json_double(j, s->gbps);
-	JSON_KEY(j, "cycles_per_packet");
-	json_double(j, s->cycles_packet);
+	JSON_KEY_DOUBLE(j, "seconds", s->seconds);
+	JSON_KEY_UINT(j, "written", s->written);
+	JSON_KEY_UINT(j, "read", s->read);
+	JSON_KEY_UINT(j, "lost", s->lost);
+	JSON_KEY_UINT(j, "unread", s->unread);
+	JSON_KEY_DOUBLE(j, "breaths_per_s", s->breaths_s);
+	JSON_KEY_DOUBLE(j, "packets_per_s", s->packets_s);
+	JSON_KEY_DOUBLE(j, "gbps", s->gbps);
+	JSON_KEY_DOUBLE(j, "cycles_per_packet", s->cycles_packet);
 	json_apps(j, s);
 	json_events(j, s);
 	json_end_object(j);
@@ -205,16 +186,12 @@ static void json_log(struct json *j, const struct top_log *l)
 	char rate[16];
 	tl_rate_name(rate, sizeof rate, l->rate, l->rate_fixed);
 	json_begin_object(j);
-	JSON_KEY(j, "path");
-	json_string(j, l->f.in->path);
-	JSON_KEY(j, "pid");
-	json_uint(j, l->pid);
-	JSON_KEY(j, "log");
-	json_string(j, l->name);
-	JSON_KEY(j, "process");
-	json_string(j, l->f.in->info.format == TL_FORMAT_NATIVE ? l->f.in->info.process : "");
-	JSON_KEY(j, "running");
-	json_bool(j, !l->ended);
+	JSON_KEY_STRING(j, "path", l->f.in->path);
+	JSON_KEY_UINT(j, "pid", l->pid);
+	JSON_KEY_STRING(j, "log", l->name);
+	JSON_KEY_STRING(j, "process",
+			l->f.in->info.format == TL_FORMAT_NATIVE ? l->f.in->info.process : "");
+	JSON_KEY_BOOL(j, "running", !l->ended);
 	JSON_KEY(j, "rate");
 	if (l->f.snabb)
 		json_null(j);
@@ -231,14 +208,10 @@ static void json_block(struct top *t)
 	char when[48];
 	tl_format_wall(when, sizeof when, t->wall);
 	json_begin_object(&j);
-	JSON_KEY(&j, "refresh");
-	json_uint(&j, t->refreshes);
-	JSON_KEY(&j, "time");
-	json_string(&j, when);
-	JSON_KEY(&j, "delay");
-	json_double(&j, t->delay);
-	JSON_KEY(&j, "window_intervals");
-	json_uint(&j, top_keep(t));
+	JSON_KEY_UINT(&j, "refresh", t->refreshes);
+	JSON_KEY_STRING(&j, "time", when);
+	JSON_KEY_DOUBLE(&j, "delay", t->delay);
+	JSON_KEY_UINT(&j, "window_intervals", top_keep(t));
 	JSON_KEY(&j, "logs");
 	json_begin_array(&j);
 	for (size_t i = 0; i < t->nlogs; i++)
@@ -259,8 +232,6 @@ static void metrics(struct top *t, FILE *f)
 	struct an *per = an_new(&topstat_per_opts), *lag = an_new(&topstat_lag_opts);
 	struct an *files = an_new(&topstat_lag_opts);
 	char over[96];
-	if (!per || !lag || !files)
-		abort();
 	for (size_t i = 0; i < t->nlogs; i++) {
 		struct top_log *l = t->logs[i];
 		struct an_breaths b;

@@ -13,9 +13,9 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
 #include "export.h"
 #include "sink.h"
+#include "usage.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define PACKET_BYTES (64 * 1024)

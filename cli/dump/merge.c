@@ -18,14 +18,7 @@ static const char usage[] =
 	"the file (or process) on every line. Logs of one host and boot merge by\n"
 	"TSC, others by wall clock; Snabb logs have no clock anchor and merge by\n"
 	"TSC, with a warning.\n"
-	"\n" VIEW_USAGE
-	"   -h, --help          show this help\n";
-
-static const struct option options[] = {
-	VIEW_OPTIONS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+	"\n" VIEW_USAGE;
 
 /* One input and its current entry. */
 struct source {
@@ -280,7 +273,7 @@ int cmd_merge(int argc, char **argv)
 
 	memset(&m, 0, sizeof m);
 	m.view.with_file = 1;
-	if ((rc = view_parse(&m.view, "merge", usage, options, argc, argv)) >= 0)
+	if ((rc = view_parse(&m.view, "merge", usage, argc, argv)) >= 0)
 		return rc;
 	if (m.view.follow)
 		input_wait_for_births();   /* a log just created may have no header yet */

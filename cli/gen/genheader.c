@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include "commands.h"
 #include "genheader.h"
+#include "usage.h"
 
 static const char *const c_keywords[] = {
 	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",

@@ -11,21 +11,15 @@
 static void head(struct json *j, const struct rp_chart *c, const char *kind)
 {
 	json_begin_object(j);
-	JSON_KEY(j, "section");
-	json_string(j, c->section);
-	JSON_KEY(j, "chart");
-	json_string(j, c->id);
-	JSON_KEY(j, "kind");
-	json_string(j, kind);
-	JSON_KEY(j, "title");
-	json_string(j, c->title);
+	JSON_KEY_STRING(j, "section", c->section);
+	JSON_KEY_STRING(j, "chart", c->id);
+	JSON_KEY_STRING(j, "kind", kind);
+	JSON_KEY_STRING(j, "title", c->title);
 	if (c->x[0]) {
-		JSON_KEY(j, "x");
-		json_string(j, c->x);
+		JSON_KEY_STRING(j, "x", c->x);
 	}
 	if (c->y[0]) {
-		JSON_KEY(j, "y");
-		json_string(j, c->y);
+		JSON_KEY_STRING(j, "y", c->y);
 	}
 }
 
@@ -40,10 +34,8 @@ static void begin(const struct rp_out *o, const char *title, const char *about)
 	struct json j = JSON_INIT;
 	(void)o;
 	json_begin_object(&j);
-	JSON_KEY(&j, "report");
-	json_string(&j, title);
-	JSON_KEY(&j, "about");
-	json_string(&j, about);
+	JSON_KEY_STRING(&j, "report", title);
+	JSON_KEY_STRING(&j, "about", about);
 	tail(&j);
 }
 
@@ -52,12 +44,9 @@ static void section(const struct rp_out *o, const char *id, const char *title, c
 	struct json j = JSON_INIT;
 	(void)o;
 	json_begin_object(&j);
-	JSON_KEY(&j, "section");
-	json_string(&j, id);
-	JSON_KEY(&j, "title");
-	json_string(&j, title);
-	JSON_KEY(&j, "about");
-	json_string(&j, about);
+	JSON_KEY_STRING(&j, "section", id);
+	JSON_KEY_STRING(&j, "title", title);
+	JSON_KEY_STRING(&j, "about", about);
 	tail(&j);
 }
 
@@ -83,22 +72,16 @@ static void stacks(const struct rp_out *o, const struct rp_chart *c, const struc
 	json_begin_array(&j);
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&j);
-		JSON_KEY(&j, "label");
-		json_string(&j, s[i].label);
-		JSON_KEY(&j, "breaths");
-		json_uint(&j, s[i].breaths);
-		JSON_KEY(&j, "cycles");
-		json_double(&j, s[i].cycles);
+		JSON_KEY_STRING(&j, "label", s[i].label);
+		JSON_KEY_UINT(&j, "breaths", s[i].breaths);
+		JSON_KEY_DOUBLE(&j, "cycles", s[i].cycles);
 		JSON_KEY(&j, "segments");
 		json_begin_array(&j);
 		for (size_t k = 0; k < s[i].n; k++) {
 			json_begin_object(&j);
-			JSON_KEY(&j, "app");
-			json_string(&j, s[i].apps[k]);
-			JSON_KEY(&j, "cycles");
-			json_double(&j, s[i].app_cycles[k]);
-			JSON_KEY(&j, "share%");
-			json_double(&j, 100 * s[i].app_cycles[k] / s[i].cycles);
+			JSON_KEY_STRING(&j, "app", s[i].apps[k]);
+			JSON_KEY_DOUBLE(&j, "cycles", s[i].app_cycles[k]);
+			JSON_KEY_DOUBLE(&j, "share%", 100 * s[i].app_cycles[k] / s[i].cycles);
 			json_end_object(&j);
 		}
 		json_end_array(&j);
@@ -141,30 +124,20 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	struct json j = JSON_INIT;
 	(void)o;
 	head(&j, c, "time");
-	JSON_KEY(&j, "process");
-	json_string(&j, t->process);
-	JSON_KEY(&j, "path");
-	json_string(&j, t->path);
-	JSON_KEY(&j, "group");
-	json_string(&j, t->group);
-	JSON_KEY(&j, "hz");
-	json_uint(&j, t->hz);
-	JSON_KEY(&j, "t0");
-	json_uint(&j, t->t0);
-	JSON_KEY(&j, "span");
-	json_uint(&j, t->span);
-	JSON_KEY(&j, "unit");
-	json_string(&j, rt->unit);
+	JSON_KEY_STRING(&j, "process", t->process);
+	JSON_KEY_STRING(&j, "path", t->path);
+	JSON_KEY_STRING(&j, "group", t->group);
+	JSON_KEY_UINT(&j, "hz", t->hz);
+	JSON_KEY_UINT(&j, "t0", t->t0);
+	JSON_KEY_UINT(&j, "span", t->span);
+	JSON_KEY_STRING(&j, "unit", rt->unit);
 	JSON_KEY(&j, "series");
 	json_begin_array(&j);
 	for (size_t k = 0; k < t->ns; k++) {
 		json_begin_object(&j);
-		JSON_KEY(&j, "event");
-		json_string(&j, t->s[k].label);
-		JSON_KEY(&j, "app");
-		json_string(&j, t->s[k].app);
-		JSON_KEY(&j, "nbins");
-		json_uint(&j, t->s[k].nbins);
+		JSON_KEY_STRING(&j, "event", t->s[k].label);
+		JSON_KEY_STRING(&j, "app", t->s[k].app);
+		JSON_KEY_UINT(&j, "nbins", t->s[k].nbins);
 		bins(&j, t->s[k].v, t->s[k].nbins);
 		if (t->s[k].units) {
 			JSON_KEY(&j, "units");
@@ -175,8 +148,7 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 		json_end_object(&j);
 	}
 	json_end_array(&j);
-	JSON_KEY(&j, "nbins");
-	json_uint(&j, t->nbins);
+	JSON_KEY_UINT(&j, "nbins", t->nbins);
 	JSON_KEY(&j, "breaths");
 	values(&j, t->breaths, t->nbins);
 	JSON_KEY(&j, "packets");
@@ -198,24 +170,17 @@ static void hists(const struct rp_out *o, const struct rp_chart *c, const struct
 	json_begin_array(&j);
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&j);
-		JSON_KEY(&j, "label");
-		json_string(&j, h[i].label);
-		JSON_KEY(&j, "n");
-		json_uint(&j, h[i].n);
-		JSON_KEY(&j, "zeros");
-		json_uint(&j, h[i].zeros);
-		JSON_KEY(&j, "p50");
-		json_double(&j, h[i].p50);
+		JSON_KEY_STRING(&j, "label", h[i].label);
+		JSON_KEY_UINT(&j, "n", h[i].n);
+		JSON_KEY_UINT(&j, "zeros", h[i].zeros);
+		JSON_KEY_DOUBLE(&j, "p50", h[i].p50);
 		JSON_KEY(&j, "bins");
 		json_begin_array(&j);
 		for (size_t b = 0; b < h[i].nbins; b++) {
 			json_begin_object(&j);
-			JSON_KEY(&j, "from");
-			json_double(&j, h[i].bins[b].lo);
-			JSON_KEY(&j, "below");
-			json_double(&j, h[i].bins[b].hi);
-			JSON_KEY(&j, "count");
-			json_uint(&j, h[i].bins[b].n);
+			JSON_KEY_DOUBLE(&j, "from", h[i].bins[b].lo);
+			JSON_KEY_DOUBLE(&j, "below", h[i].bins[b].hi);
+			JSON_KEY_UINT(&j, "count", h[i].bins[b].n);
 			json_end_object(&j);
 		}
 		json_end_array(&j);
@@ -235,10 +200,8 @@ static void boxes(const struct rp_out *o, const struct rp_chart *c, const struct
 	json_begin_array(&j);
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&j);
-		JSON_KEY(&j, "label");
-		json_string(&j, b[i].label);
-		JSON_KEY(&j, "n");
-		json_uint(&j, b[i].n);
+		JSON_KEY_STRING(&j, "label", b[i].label);
+		JSON_KEY_UINT(&j, "n", b[i].n);
 		for (int k = 0; k < BOX_NV; k++) {
 			json_key(&j, rp_box_names[k]);
 			json_double(&j, b[i].v[k]);
@@ -254,8 +217,7 @@ static void note(const struct rp_out *o, const char *text)
 	struct json j = JSON_INIT;
 	(void)o;
 	json_begin_object(&j);
-	JSON_KEY(&j, "note");
-	json_string(&j, text);
+	JSON_KEY_STRING(&j, "note", text);
 	tail(&j);
 }
 

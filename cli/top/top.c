@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include "commands.h"
 #include "out.h"
-#include "readall.h"
 #include "roots.h"
+#include "stats/readall.h"
 #include "top.h"
 #include "view.h"
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
 #include "sink.h"
 #include "sumfile.h"
+#include "usage.h"
 
 int sumfile_probe(int fd)
 {

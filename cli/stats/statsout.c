@@ -308,12 +308,9 @@ void statsout_unmatched(struct an *e, int format)
 			json_begin_object(&j);
 			JSON_KEY(&j, "table");
 			JSON_STRING(&j, "unmatched");
-			JSON_KEY(&j, "pair");
-			json_string(&j, u[i].label);
-			JSON_KEY(&j, "ends_without_begin");
-			json_uint(&j, u[i].ends);
-			JSON_KEY(&j, "begins_without_end");
-			json_uint(&j, u[i].begins);
+			JSON_KEY_STRING(&j, "pair", u[i].label);
+			JSON_KEY_UINT(&j, "ends_without_begin", u[i].ends);
+			JSON_KEY_UINT(&j, "begins_without_end", u[i].begins);
 			json_end_object(&j);
 			out_char('\n');
 			continue;

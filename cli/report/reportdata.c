@@ -7,20 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
-#include "rowkey.h"
-#include "statsout.h"
+#include "stats/rowkey.h"
+#include "stats/statsout.h"
 #include "view.h"
+#include "xalloc.h"
 
 const char *const rp_box_names[BOX_NV] = { "min", "p5",  "p25", "p50", "p75",
 					   "p90", "p95", "p99", "max" };
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
 
 /* A projection of IN's engine on KEYS (aborts out of memory). */
 static struct an *project(const struct rp_input *in, unsigned keys)

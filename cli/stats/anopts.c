@@ -7,7 +7,7 @@
 #include <string.h>
 #include "anopts.h"
 #include "rowkey.h"
-#include "commands.h"
+#include "usage.h"
 #include "view.h"
 
 static void anopts_init(struct anopts *a)

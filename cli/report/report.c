@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "anopts.h"
 #include "commands.h"
-#include "diff.h"
 #include "out.h"
-#include "readall.h"
 #include "report.h"
+#include "stats/anopts.h"
+#include "stats/diff.h"
+#include "stats/readall.h"
 #include "view.h"
 
 static const char usage[] =
@@ -148,13 +148,13 @@ static void make_engines(struct args *r, struct engines *e, int diff)
 	e->lo.by = 1u << AN_EVENT;
 	e->lo.bucket_arg = NULL;
 	e->lo.nedges = 0;
-	if (!(e->p = an_new(&e->po)) || !(e->lags = an_new(&e->lo)))
-		abort();
+	e->p = an_new(&e->po);
+	e->lags = an_new(&e->lo);
 	e->side[0] = e->side[1] = NULL;
 	if (diff) {
 		r->a.o.by |= 1u << AN_RUN;   /* as diff: each run's rows apart */
-		if (!(e->side[0] = an_new(&r->a.o)) || !(e->side[1] = an_new(&r->a.o)))
-			abort();
+		e->side[0] = an_new(&r->a.o);
+		e->side[1] = an_new(&r->a.o);
 	}
 }
 

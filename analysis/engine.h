@@ -1,0 +1,234 @@
+/* engine.h: the inside of the statistics engine, shared by its parts and
+ * by no one else (callers use analysis.h). Each part owns:
+ *
+ *   analysis.c  the engine's life: keys, an_new/an_free, a file begun, each
+ *               entry taken (Snabb's lag here, pairs handed to pairs.c), a
+ *               file ended with its record (struct an_breaths)
+ *   events.c    the per-file event cache: a message id's definition read
+ *               once into a struct an_ev (role in a pair, unit and --bucket
+ *               argument indexes); what the options found
+ *   rows.c      the rows: hashed by joined key, an entry's key values, the
+ *               --bucket range, TSC frequencies, unmatched counts
+ *   pairs.c     begin/end pairing into cycles per unit, deferred app pairs,
+ *               and where each breath's cycles go (shares, by CPU)
+ *   series.c    the current file over time (an_options.series): samples
+ *               and totals, cut into a timeline when the file ends
+ *   results.c   rows sorted, records and unmatched lists; an_merge,
+ *               an_project, an_cut, an_gap and the summary readers' pieces
+ *
+ * Most allocation aborts when memory runs out (xalloc.h); the histograms
+ * (hist.c) and the series' samples report it instead, and the functions
+ * that add to them return -1. */
+#ifndef TL_ENGINE_H
+#define TL_ENGINE_H
+#include "analysis.h"
+
+enum { ROLE_NONE, ROLE_BEGIN, ROLE_END };
+
+struct an_ev {
+	char *name, *app;            /* the event's name and app key ("-": none) */
+	unsigned level;
+	int role, rule;              /* begin or end of rule RULE */
+	char *label;                 /* its pair's label */
+	uint16_t msgid;
+	int unknown;                 /* the msgid names no definition */
+	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
+	char unit_name[128], bucket_name[128];
+	int begin_unit, begin_bucket;/* end: the same names' indexes in its begin, -1 none */
+	char *begin_key;             /* end: "begin name\x1fattrs" to find its begin */
+	struct an_ev *begin;         /* end: its begin once found */
+	struct an_ev *next_begin;    /* begin: the file's list of begins */
+	char *match_key;             /* begin: "name\x1fattrs" */
+	int pending;                 /* begin: seen, not yet ended ... */
+	uint64_t begin_tsc;          /* ... at this time ... */
+	uint64_t begin_args[TL_MAX_ARGS];   /* ... with these arguments */
+	struct an_row *row;          /* the row of its last entry ... */
+	uint16_t row_aux;            /* ... for this cpu/node word ... */
+	int row_bucket;              /* ... and bucket: most entries reuse it */
+	struct an_row **bucket_rows; /* --bucket: the last row of each bucket (index
+				      * bucket + 1), made on first use ... */
+	uint16_t *bucket_aux;        /* ... and its cpu/node word */
+	size_t unmatched;            /* end: its index in the unmatched counts + 1, 0 unset */
+	int share;                   /* app pair end: index in the file's shares, -1 unset */
+	int series;                  /* pair end: index in the file's series, -1 unset */
+	unsigned breath;             /* 1: a breath_end with the summary's arguments, ... */
+	int breath_arg, packets_arg, bytes_arg;   /* ... at these indexes */
+};
+
+/* A series of (time, value) samples of the current file. */
+struct samples {
+	struct bin_sample *s;
+	size_t n, cap;
+};
+
+/* A breath_end's time and running totals, for the throughput over time. */
+struct breath_totals {
+	uint64_t t, breath, packets, bytes;
+};
+
+/* A pair whose end carries no unit, kept until its breath ends. */
+struct deferred {
+	struct an_ev *ev;
+	tl_entry e;
+	double cycles;
+};
+
+struct an {
+	struct an_options opts;      /* as given to an_new(), pointing at the copies below */
+	struct an_pair *pairs;       /* the pair rules, copied */
+	double *edges;               /* the --bucket edges, copied */
+	char **bucket_labels;        /* each --bucket range as shown: "1", "16-31", "64+" */
+	/* the rows, hashed by their joined key */
+	struct an_row **rows;
+	char **row_keys;             /* rows[i]'s key values joined by \x1f */
+	size_t nrows, rows_cap;
+	size_t *row_slots;           /* open addressing: index into rows + 1, 0 empty */
+	size_t nrow_slots;
+	/* the current file */
+	struct an_file file;
+	an_def_fn *def_fn;           /* the caller's definitions of its message ids */
+	void *def_ctx;
+	struct an_ev **events;       /* its events, by msgid, made on first use */
+	struct an_ev *begins;        /* the begin events among them */
+	/* for Snabb's lag: the latest entry of each level that no later entry of
+	 * a lower or equal level has passed; levels rise from the bottom */
+	struct { uint64_t tsc; unsigned level; } lag_stack[10];
+	unsigned lag_depth;
+	uint64_t unknown_entries;    /* entries of this file whose msgid names nothing */
+	/* a record per file, the current one at breaths[nbreaths] */
+	struct an_breaths *breaths;
+	size_t nbreaths, breaths_cap;
+	uint64_t breath_end_first[4];/* the file's first breath_end: tsc, breath, packets, bytes */
+	uint64_t breath_end_last[4]; /* ... and its last */
+	/* unmatched pairs */
+	struct an_unmatched *unmatched;
+	size_t nunmatched;
+	struct an_found found;       /* what the options found, for warnings */
+	/* the breath under way: each app's cycles so far (by share index) */
+	double *app_cycles;
+	size_t app_cycles_cap;
+	int in_breath;               /* a breath_start seen, its breath_end not yet */
+	int breath_has_app;          /* an app's pair ended inside it */
+	/* ... and its pairs whose end carries no unit, waiting for the breath's */
+	struct deferred *deferred;
+	size_t ndeferred, deferred_cap;
+	/* the current file over time (opts.series): its span, samples per pair,
+	 * breath_end running totals; then the timelines of the files done */
+	uint64_t file_tsc_min, file_tsc_max;
+	int file_has_tsc;            /* an entry was seen: the two above are set */
+	struct samples *series_values;   /* each pair's cycles per unit ... */
+	struct samples *series_units;    /* ... and (the breath's) units moved */
+	struct an_series *series;    /* labels of series_values[i] (and series_units[i]) */
+	size_t nseries;              /* series in this file */
+	size_t series_made;          /* series_values and series_units made so far */
+	struct breath_totals *breath_totals;
+	size_t nbreath_totals, breath_totals_cap;
+	struct an_timeline *timelines;
+	size_t ntimelines;
+};
+
+/* ---- events.c ---- */
+
+/* Frees the current file's event cache. */
+void free_evs(struct an *a);
+
+/* The cache entry of MSGID in the current file, made from its definition. */
+struct an_ev *make_ev(struct an *a, uint16_t msgid);
+
+/* The index of D's argument NAME, or -1. */
+int arg_index(const tl_def *d, const char *name);
+
+/* Adds NAME to the set of argument names pair ends carry (at most 64). */
+void note_arg(struct an_found *f, const char *name);
+
+/* ---- rows.c ---- */
+
+/* The row for the key values KV (NULL where not grouped) and BUCKET, made if new. */
+struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket);
+
+/* Notes that a file of TSC frequency HZ (0: unknown) fed row R. */
+void note_hz(struct an_row *r, uint64_t hz);
+
+/* Adds the values of row F to row R; zeroes R's values. add_row returns
+ * -1 out of memory, else 0. */
+int add_row(struct an_row *r, const struct an_row *f);
+void clear_row(struct an_row *r);
+
+/* The cpu and numa key values of entry E ("?": unknown). */
+void cpu_numa(const tl_entry *e, char cpu[16], char numa[16]);
+
+/* The row of entry E of EV named EVENT in BUCKET, looked up and
+ * remembered in EV (cached_row() below tries EV's memory first). */
+struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
+			const tl_entry *e, int bucket) __attribute__((noinline));
+
+/* The --bucket range holding V, or -1. */
+int bucket_of(const struct an *a, double v);
+
+/* The unmatched counts of pair LABEL, made if new. */
+struct an_unmatched *unmatched_for(struct an *a, const char *label);
+
+/* ---- pairs.c ---- */
+
+/* A begin event EV: a breath's starts the count of where its cycles go. */
+void share_begin(struct an *a, const struct an_ev *ev);
+
+/* An end event EV, entry E: paired with its begin if pending, and counted.
+ * Returns -1 out of memory, else 0. */
+int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e);
+
+/* Frees breath summary B's shares and its split by CPU. */
+void free_shares(struct an_breaths *b);
+
+/* ---- series.c ---- */
+
+/* The current file's span over time: entries at T come in. */
+void note_time(struct an *a, uint64_t t);
+
+/* Keeps a breath_end's time and running totals V (tsc, breath, packets,
+ * bytes). Returns -1 out of memory, else 0. */
+int add_totals(struct an *a, const uint64_t v[4]);
+
+/* Adds the pair of EV ended at T, of cycles per unit V and UNITS, to the
+ * file's series. Returns -1 out of memory, else 0. */
+int series_add(struct an *a, struct an_ev *ev, uint64_t t, double v, double units);
+
+/* Cuts the current file's series into bins, as a new timeline of A.
+ * Returns -1 out of memory, else 0. */
+int make_timeline(struct an *a);
+
+/* Frees what timeline T points to; adds copies of FROM's timelines to INTO's. */
+void free_timeline(struct an_timeline *t);
+void merge_timelines(struct an *into, const struct an *from);
+
+/* ---- analysis.c ---- */
+
+/* Fills B, the current file's breath summary, from the first and last
+ * breath_end and the file's names. */
+void fill_breaths(const struct an *a, struct an_breaths *b);
+
+/* ---- shared inline ---- */
+
+/* Is EV of the rule breath_start/breath_end, built in last of the rules? */
+static inline int is_breath(const struct an *a, const struct an_ev *ev)
+{
+	return ev->rule == (int)a->opts.npairs - 1;
+}
+
+/* The row of entry E of EV: the one its last entry went to, when its cpu/node
+ * word and bucket are the same (the common case, kept free of find_row()'s
+ * stack frame), else found and remembered. */
+static inline struct an_row *cached_row(struct an *a, struct an_ev *ev, const char *event,
+					const tl_entry *e, int bucket)
+{
+	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
+		return ev->row;
+	if (ev->bucket_rows && ev->bucket_rows[bucket + 1] && ev->bucket_aux[bucket + 1] == e->aux) {
+		ev->row = ev->bucket_rows[bucket + 1];
+		ev->row_aux = e->aux;
+		ev->row_bucket = bucket;
+		return ev->row;
+	}
+	return find_row(a, ev, event, e, bucket);
+}
+#endif

@@ -1,0 +1,211 @@
+/* events.c: the engine's per-file event cache (see engine.h): each message
+ * id's definition read once, on first use, into a struct an_ev: its name,
+ * app and level, and whether it begins or ends a pair, with the indexes of
+ * its unit and --bucket arguments; and what the options found. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "xalloc.h"
+
+void free_evs(struct an *a)
+{
+	if (!a->events)
+		return;
+	for (size_t i = 0; i < 65536; i++) {
+		struct an_ev *e = a->events[i];
+		if (!e)
+			continue;
+		free(e->name);
+		free(e->app);
+		free(e->label);
+		free(e->begin_key);
+		free(e->match_key);
+		free(e->bucket_rows);
+		free(e->bucket_aux);
+		free(e);
+	}
+	free(a->events);
+	a->events = NULL;
+	a->begins = NULL;
+}
+
+/* Does RULE_NAME name event NAME ("cat.name")? With a dot it must match
+ * whole, else the part after the category. */
+static int names(const char *rule_name, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	if (strchr(rule_name, '.'))
+		return !strcmp(rule_name, name);
+	return !strcmp(rule_name, dot ? dot + 1 : name);
+}
+
+int an_pair_role(const struct an_pair *rules, size_t n, const char *name, size_t *rule,
+		 char *begin, size_t size)
+{
+	const char *dot = strchr(name, '.');
+	for (size_t r = 0; r < n; r++) {
+		*rule = r;
+		if (names(rules[r].begin, name))
+			return 1;
+		if (!names(rules[r].end, name))
+			continue;
+		if (strchr(rules[r].begin, '.'))
+			snprintf(begin, size, "%s", rules[r].begin);
+		else
+			snprintf(begin, size, "%.*s%s", (int)(dot ? dot - name + 1 : 0), name,
+				 rules[r].begin);
+		return 2;
+	}
+	return 0;
+}
+
+void an_pair_label(char *buf, size_t size, const char *begin_event, const char *end_name)
+{
+	const char *dot = strchr(begin_event, '.'), *b = dot ? dot + 1 : begin_event;
+	const char *e = strchr(end_name, '.') ? strchr(end_name, '.') + 1 : end_name;
+	size_t n = 0;
+	int cat = (int)(dot ? dot - begin_event : 0);
+	while (b[n] && b[n] == e[n])
+		n++;
+	if (!strncmp(b, e, strlen(b)))
+		snprintf(buf, size, "%.*s%s%s", cat, begin_event, dot ? "." : "", b);   /* push/pushed */
+	else if (n > 1 && b[n - 1] == '_')
+		snprintf(buf, size, "%.*s%s%.*s", cat, begin_event, dot ? "." : "", (int)n - 1, b);
+	else
+		snprintf(buf, size, "%s/%s", begin_event, e);
+}
+
+/* The app of a definition: its attribute app=NAME, else "-". */
+static char *app_of(const char *attrs)
+{
+	const char *p = attrs;
+	while (p && *p) {
+		size_t n;
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (n > 4 && !strncmp(p, "app=", 4)) {
+			char *s = xcalloc(1, n - 3);
+			memcpy(s, p + 4, n - 4);
+			return s;
+		}
+		p += n;
+	}
+	return xstrdup("-");
+}
+
+int arg_index(const tl_def *d, const char *name)
+{
+	for (unsigned i = 0; i < d->nargs; i++)
+		if (d->args[i] && !strcmp(d->args[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* The argument of D standing for UNIT under rule R: PREFIX+UNIT, UNIT,
+ * inUNIT, totalUNIT, outUNIT, the first D has; the name found in *FOUND. */
+static int unit_index(const tl_def *d, const struct an_pair *r, const char *unit,
+		      char *found, size_t size)
+{
+	const char *pre[] = { r ? r->prefix : NULL, "", "in", "total", "out" };
+	for (int i = 0; i < 5; i++) {
+		int k;
+		if (!pre[i])
+			continue;
+		snprintf(found, size, "%s%s", pre[i], unit);
+		if ((k = arg_index(d, found)) >= 0)
+			return k;
+	}
+	return -1;
+}
+
+/* Adds NAME to the set of argument names pair ends carry (at most 64). */
+void note_arg(struct an_found *f, const char *name)
+{
+	for (size_t i = 0; i < f->nargs; i++)
+		if (!strcmp(f->args[i], name))
+			return;
+	if (f->nargs < sizeof f->args / sizeof f->args[0])
+		f->args[f->nargs++] = xstrdup(name);
+}
+
+/* Notes what the pair end EV, of definition D, carries. */
+static void note_end(struct an *a, const tl_def *d, const struct an_ev *ev)
+{
+	a->found.ends++;
+	a->found.ends_with_unit += ev->unit >= 0;
+	a->found.ends_with_bucket += ev->bucket_arg >= 0;
+	for (unsigned i = 0; i < d->nargs; i++)
+		note_arg(&a->found, d->args[i]);
+}
+
+const struct an_found *an_found(const struct an *a)
+{
+	return &a->found;
+}
+
+struct an_ev *make_ev(struct an *a, uint16_t msgid)
+{
+	const tl_def *d = a->def_fn(a->def_ctx, msgid);
+	struct an_ev *ev = xcalloc(1, sizeof *ev);
+	char buf[256];
+	ev->msgid = msgid;
+	ev->name = xstrdup(d->known ? d->name : "?");
+	ev->unknown = !d->known;
+	ev->app = app_of(d->attrs);
+	ev->level = d->known && d->level < 10 ? d->level : 9;
+	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
+	ev->series = -1;
+	if (d->known && a->opts.per) {
+		for (size_t r = 0; r < a->opts.npairs && ev->role == ROLE_NONE; r++) {
+			const struct an_pair *p = &a->pairs[r];
+			if (names(p->begin, d->name))
+				ev->role = ROLE_BEGIN;
+			else if (names(p->end, d->name))
+				ev->role = ROLE_END;
+			else
+				continue;
+			ev->rule = (int)r;
+			a->found.rules |= 1ull << r;
+		}
+		if (ev->role == ROLE_BEGIN) {
+			snprintf(buf, sizeof buf, "%s\x1f%s", d->name, d->attrs);
+			ev->match_key = xstrdup(buf);
+			ev->next_begin = a->begins;
+			a->begins = ev;
+			/* the begin's own indexes, looked up by the end's names later */
+		}
+		if (ev->role == ROLE_END) {
+			const struct an_pair *p = &a->pairs[ev->rule];
+			const char *dot = strchr(d->name, '.');
+			char unit[128];
+			/* the begin's full name: the rule's, or the end's category + it */
+			if (strchr(p->begin, '.'))
+				snprintf(buf, sizeof buf, "%s\x1f%s", p->begin, d->attrs);
+			else
+				snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d->name + 1 : 0),
+					 d->name, p->begin, d->attrs);
+			ev->begin_key = xstrdup(buf);
+			if (strchr(p->begin, '.'))   /* --pair stage.begin=stage.end */
+				snprintf(buf, sizeof buf, "%s", p->begin);
+			else
+				snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d->name + 1 : 0),
+					 d->name, p->begin);
+			an_pair_label(unit, sizeof unit, buf, d->name);
+			ev->label = xstrdup(unit);
+			ev->unit = unit_index(d, p, a->opts.per, ev->unit_name, sizeof ev->unit_name);
+			if (a->opts.bucket_arg)
+				ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
+							    sizeof ev->bucket_name);
+			note_end(a, d, ev);
+		}
+	}
+	if (d->known && !strcmp(strchr(d->name, '.') ? strchr(d->name, '.') + 1 : d->name, "breath_end")) {
+		ev->breath_arg = arg_index(d, "breath");
+		ev->packets_arg = arg_index(d, "totalpackets");
+		ev->bytes_arg = arg_index(d, "totalbytes");
+		ev->breath = ev->breath_arg >= 0 && ev->packets_arg >= 0 && ev->bytes_arg >= 0;
+	}
+	return ev;
+}

@@ -1,0 +1,233 @@
+/* results.c: what the engine gives back (see engine.h): its rows sorted
+ * by key, the files' records in file order, the unmatched counts by label;
+ * engines merged, projected on fewer keys, and cut into intervals for a
+ * live view; and the pieces a reader of summaries adds with. */
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "xalloc.h"
+
+static const struct an *sort_an;
+
+/* Numbers compare as numbers, "-" and "?" last, the rest as strings. */
+static int cmp_key(const char *x, const char *y)
+{
+	char *ex, *ey;
+	double a = strtod(x, &ex), b = strtod(y, &ey);
+	if (ex != x && !*ex && ey != y && !*ey)
+		return a < b ? -1 : a > b;
+	return strcmp(x, y);
+}
+
+int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y)
+{
+	return an_row_cmp_keys(a, x, y, a->opts.by);
+}
+
+int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_row *y,
+		    unsigned keys)
+{
+	for (int k = 0; k < AN_NKEYS; k++) {
+		int c;
+		if (!(a->opts.by & keys & (1u << k)))
+			continue;
+		if (k == AN_BUCKET)
+			c = (x->bucket < 0) - (y->bucket < 0) ? (x->bucket < 0) - (y->bucket < 0)
+							      : (x->bucket > y->bucket) - (x->bucket < y->bucket);
+		else
+			c = cmp_key(x->key[k], y->key[k]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *p, const void *q)
+{
+	return an_row_cmp(sort_an, *(struct an_row *const *)p, *(struct an_row *const *)q);
+}
+
+struct an_row **an_rows(struct an *a, size_t *n)
+{
+	sort_an = a;
+	if (a->nrows)
+		qsort(a->rows, a->nrows, sizeof *a->rows, cmp_rows);
+	/* the hash indexes the old order: rebuild it for any later lookups */
+	for (size_t i = 0; i < a->nrows; i++) {
+		free(a->row_keys[i]);
+		a->row_keys[i] = xstrdup("");
+	}
+	free(a->row_slots);
+	a->row_slots = NULL;
+	a->nrow_slots = 0;
+	*n = a->nrows;
+	return a->rows;
+}
+
+static int by_order(const void *x, const void *y)
+{
+	const struct an_breaths *a = x, *b = y;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
+{
+	*n = a->nbreaths;
+	return a->breaths;
+}
+
+static int by_label(const void *x, const void *y)
+{
+	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
+}
+
+const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)
+{
+	if (a->nunmatched)
+		qsort(a->unmatched, a->nunmatched, sizeof *a->unmatched, by_label);
+	*n = a->nunmatched;
+	return a->unmatched;
+}
+
+/* B, a copy of a breath summary: its strings, shares and split by CPU
+ * copied too. */
+static void copy_breaths(struct an_breaths *b)
+{
+	b->process = xstrdup(b->process);
+	b->path = xstrdup(b->path);
+	b->group = xstrdup(b->group);
+	b->host = xstrdup(b->host);
+	b->shares = xmemdup(b->shares, b->nshares * sizeof *b->shares);
+	for (size_t k = 0; k < b->nshares; k++)
+		b->shares[k].app = xstrdup(b->shares[k].app);
+	b->where = xmemdup(b->where, b->nwhere * sizeof *b->where);
+	for (size_t k = 0; k < b->nwhere; k++)
+		b->where[k].apps = xmemdup(b->where[k].apps, b->where[k].napps * sizeof(double));
+}
+
+/* Appends copies of the N breath summaries FROM to INTO's list, kept in
+ * file order, with one more slot ready after it (an_file_begin's). */
+static void add_breaths(struct an *into, const struct an_breaths *from, size_t n)
+{
+	into->breaths = realloc(into->breaths, (into->nbreaths + n + 1) * sizeof *into->breaths);
+	if (!into->breaths)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		into->breaths[into->nbreaths] = from[i];
+		copy_breaths(&into->breaths[into->nbreaths++]);
+	}
+	memset(&into->breaths[into->nbreaths], 0, sizeof *into->breaths);
+	if (into->nbreaths)
+		qsort(into->breaths, into->nbreaths, sizeof *into->breaths, by_order);
+}
+
+void an_add_breaths(struct an *a, const struct an_breaths *from)
+{
+	add_breaths(a, from, 1);
+}
+
+void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins)
+{
+	struct an_unmatched *u = unmatched_for(a, label);
+	u->ends += ends;
+	u->begins += begins;
+}
+
+void an_add_found(struct an *a, const struct an_found *f)
+{
+	a->found.rules |= f->rules;
+	a->found.ends += f->ends;
+	a->found.ends_with_unit += f->ends_with_unit;
+	a->found.ends_with_bucket += f->ends_with_bucket;
+	for (size_t i = 0; i < f->nargs; i++)
+		note_arg(&a->found, f->args[i]);
+}
+
+int an_merge(struct an *into, const struct an *from)
+{
+	int bucket = (into->opts.by >> AN_BUCKET) & 1;   /* not when projected away */
+	for (size_t i = 0; i < from->nrows; i++) {
+		const struct an_row *f = from->rows[i];
+		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1), f) < 0)
+			return -1;
+	}
+	add_breaths(into, from->breaths, from->nbreaths);
+	merge_timelines(into, from);
+	an_add_found(into, &from->found);
+	for (size_t i = 0; i < from->nunmatched; i++)
+		an_add_unmatched(into, from->unmatched[i].label, from->unmatched[i].ends,
+				 from->unmatched[i].begins);
+	return 0;
+}
+
+struct an *an_project(const struct an *from, unsigned by)
+{
+	struct an_options o = from->opts;
+	struct an *a;
+	o.by = by;
+	o.series = 0;
+	if (!(by & (1u << AN_BUCKET))) {   /* an_new() would add the key back */
+		o.bucket_arg = NULL;
+		o.edges = NULL;
+		o.nedges = 0;
+	}
+	a = an_new(&o);
+	if (an_merge(a, from) < 0) {
+		an_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Cuts the current file's breath summary into INTO and starts the next
+ * one at the last breath_end. */
+static void cut_breaths(struct an *a, struct an *into)
+{
+	struct an_breaths *b = &a->breaths[a->nbreaths], s = *b;
+	if (b->n > 0 || b->share_breaths > 0) {
+		fill_breaths(a, &s);
+		add_breaths(into, &s, 1);
+		free(s.process);
+		free(s.path);
+		free(s.group);
+		free(s.host);
+	}
+	memcpy(a->breath_end_first, a->breath_end_last, sizeof a->breath_end_first);
+	b->n = b->n > 0;
+	b->share_breaths = 0;
+	b->share_cycles = 0;
+	for (size_t i = 0; i < b->nshares; i++)
+		b->shares[i].cycles = 0;
+	for (size_t i = 0; i < b->nwhere; i++) {
+		struct an_where *w = &b->where[i];
+		w->breaths = 0;
+		w->cycles = 0;
+		memset(w->apps, 0, w->napps * sizeof *w->apps);
+	}
+}
+
+int an_cut(struct an *a, struct an *into)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct an_row *r = a->rows[i];
+		if (add_row(row_for(into, r->key, r->bucket), r) < 0)
+			return -1;
+		clear_row(r);
+	}
+	cut_breaths(a, into);
+	for (size_t i = 0; i < a->nunmatched; i++) {
+		struct an_unmatched *u = unmatched_for(into, a->unmatched[i].label);
+		u->ends += a->unmatched[i].ends;
+		u->begins += a->unmatched[i].begins;
+		a->unmatched[i].ends = a->unmatched[i].begins = 0;
+	}
+	return 0;
+}
+
+void an_gap(struct an *a)
+{
+	a->lag_depth = 0;
+	a->in_breath = 0;
+	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
+		ev->pending = 0;
+}

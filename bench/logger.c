@@ -23,10 +23,12 @@ static uint64_t calls = 1000000;     /* calls a repetition: argv[1] */
 static int reps = MAX_REPS;          /* repetitions: argv[2], at most MAX_REPS */
 
 static tl_log *log_on, *log_rdpid, *log_rdtscp, *log_lsl, *log_unord, *log_hot, *log_auto, *log_off;
+static tl_log *log_sw;               /* AUTO, with two events switched off (r9 and r3) */
 static uint64_t tsc_hz;              /* as the library calibrated it */
 static int auto_clock = -1;          /* what TL_CLOCK_AUTO picked */
 static struct bench_events ev_on, ev_rdpid, ev_rdtscp, ev_lsl, ev_unord, ev_hot, ev_auto, ev_off;
-static unsigned six_on, six_rdpid, six_rdtscp, six_lsl, six_unord, six_hot;
+static struct bench_events ev_sw;
+static unsigned six_on, six_rdpid, six_rdtscp, six_lsl, six_unord, six_hot, six_sw;
 
 static long rseq_off;                /* glibc's __rseq_offset, from the AUTO log's header */
 
@@ -185,6 +187,22 @@ static void c_enabled_c(void)
 		tl_append_c(log_on, six_on, i, i, i, i, i, i);
 }
 
+/* An event that is on, in a log where others are switched off (r9 in the
+ * same switch word, r3): the switch test finds its bit clear. */
+static void c_enabled_switch_on(void)
+{
+	for (uint64_t i = 0, n = calls; i < n; i++)
+		tl_append(log_sw, six_sw, i, i, i, i, i, i);
+}
+
+/* A generated event whose rate is on and whose switch is off: the rate
+ * check, the call, the switch test and RET; nothing is written. */
+static void c_switched_off(void)
+{
+	for (uint64_t i = 0, n = calls; i < n; i++)
+		bench_r3(log_sw, &ev_sw, i, i, i, i, i, i);
+}
+
 /* Snabb-style: a breath of 10 events at rates 3..9, then a new rate draw.
  * calls / 10 breaths, so the per-call figure is per event. */
 static void c_sampled(void)
@@ -237,6 +255,8 @@ static struct bcase cases[] = {
 	{ "enabled_unordered", c_enabled_unordered, "tl_append(), rseq without LFENCE", NEED_RSEQ, 0,
 	  0 },
 	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
+	{ "enabled_switch_on", c_enabled_switch_on, "tl_append(), on, others off", 0, 0, 0 },
+	{ "switched_off", c_switched_off, "generated event, rate on, off", 0, 0, 0 },
 	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0, 0 },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
@@ -340,6 +360,15 @@ static tl_log *bench_log(const char *dir, const char *name, uint64_t entries, in
 	return log;
 }
 
+/* Switches ID off in LOG as tl_switch_file() does from outside, without
+ * the flag that has the writer record it (the loop measures the test). */
+static void switch_off(tl_log *log, uint16_t id)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	__atomic_fetch_or(&h->switches[TL_SWITCH_WORD(id)], 1ull << TL_SWITCH_BIT(id),
+			  __ATOMIC_SEQ_CST);
+}
+
 /* The logs live in memory (/dev/shm, tmpfs), as they do under /run: on a
  * disk file system the kernel writes a MAP_SHARED ring's dirty pages back
  * every few seconds and write-protects them, and the next store to each
@@ -362,6 +391,9 @@ static void open_logs(void)
 		log_unord = bench_log(dir, "unord", 0, TL_CLOCK_RDTSC_RSEQ_UNORDERED, 1, &ev_unord);
 	log_hot = bench_log(dir, "hot", 4096, TL_CLOCK_AUTO, 1, &ev_hot);
 	log_auto = bench_log(dir, "auto", 0, TL_CLOCK_AUTO, TL_RATE_AUTO, &ev_auto);
+	log_sw = bench_log(dir, "switched", 0, TL_CLOCK_AUTO, 1, &ev_sw);
+	switch_off(log_sw, ev_sw.id[BENCH_R9]);
+	switch_off(log_sw, ev_sw.id[BENCH_R3]);
 	rmdir(dir);
 	log_off = tl_disabled();
 	bench_events_register(log_off, &ev_off, NULL, &err);
@@ -371,6 +403,7 @@ static void open_logs(void)
 	six_lsl = ev_lsl.id[BENCH_SIX];
 	six_unord = ev_unord.id[BENCH_SIX];
 	six_hot = ev_hot.id[BENCH_SIX];
+	six_sw = ev_sw.id[BENCH_SIX];
 	tl_seed(log_auto, 1);
 }
 
@@ -407,6 +440,12 @@ static const char *verdict(const struct bcase *c, double floor, double empty)
 					   : "target <= empty + 1 tick: MISSED";
 	if (!strcmp(c->name, "disabled_call"))
 		return c->med <= 5 ? "target <= 5 ticks: met" : "target <= 5 ticks: MISSED";
+	if (!strcmp(c->name, "enabled_switch_on"))
+		return c->med <= find("enabled")->med + 1 ? "target <= enabled + 1 tick: met"
+							   : "target <= enabled + 1 tick: MISSED";
+	if (!strcmp(c->name, "switched_off"))
+		return c->med <= find("disabled_call")->med ? "target <= disabled_call: met"
+							     : "target <= disabled_call: MISSED";
 	return "";
 }
 

@@ -4,6 +4,7 @@
 #include "timeline.h"
 #include "format.h"
 #include "clock.h"
+#include "switch.h"
 
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
@@ -54,11 +55,32 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 		 uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	struct tl_header *h = (struct tl_header *)log;
-	uint64_t n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED);
-	struct tl_raw_entry *e = &tl_ring(h)[n & h->mask];
-	uint64_t tsc;
+
+	/* 0. the event's switch (an outside process may flip it), then its
+	 * changes recorded before this entry (lib/switch.c) */
+	for (;;) {
+		int off = __atomic_load_n(&h->switches[TL_SWITCH_WORD(msgid)], __ATOMIC_ACQUIRE) >>
+			  TL_SWITCH_BIT(msgid) & 1;
+		if (__atomic_load_n(&h->switch_pending, __ATOMIC_ACQUIRE))
+			tl_switch_record(log);
+		else if (off)
+			return;
+		else
+			break;
+	}
+	tl_append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
+}
+
+void tl_append_raw(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+		   uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	uint64_t n, tsc;
+	struct tl_raw_entry *e;
 	uint16_t aux;
 
+	n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED);
+	e = &tl_ring(h)[n & h->mask];
 	/* 1. busy marker, ordered before the payload */
 	STORE(&e->seq, tl_seq_busy(n));
 	__atomic_thread_fence(__ATOMIC_RELEASE);

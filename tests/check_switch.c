@@ -1,0 +1,458 @@
+/* check_switch.c: event switches (issue 28): an event switched off is never
+ * written and each change is recorded by the writer before its next entry
+ * (tcase "lib"); a writer logging flat out while another process flips a
+ * switch 10,000 times, read live, never shows an entry of the event while
+ * its record says off, nor a torn entry; writers killed while switches flip keep every returned
+ * event (tcase "race"); `timeline enable` and `disable` (tcase "cli"). */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+#include "../lib/format.h"
+
+static const char *const defs[] = {
+	"5,5|t.a: n m\nEvent a.", "5,5|t.b: n m\nEvent b.", "5,5|t.c: n m\nEvent c, never logged.",
+};
+
+/* Opens a log at P with the clock CLOCK and ENTRIES slots and registers
+ * t.a, t.b and t.c into IDS. */
+static tl_log *open_abc(const char *p, int clock, uint64_t entries, uint16_t ids[3])
+{
+	tl_options o = { .entries = entries, .clock = clock, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "sw", .no_prefault = 1 };
+	tl_error err;
+	tl_log *log = tl_open(p, &o, &err);
+	ck_assert_msg(log != NULL, "tl_open: %s", err.msg);
+	ck_assert_int_eq(tl_register(log, defs, 3, NULL, ids, &err), TL_OK);
+	return log;
+}
+
+/* Switches ID of the log at P off (OFF) or on; returns how many changed. */
+static size_t flip_one(const char *p, uint16_t id, int off)
+{
+	uint8_t o = (uint8_t)off;
+	size_t changed = 99;
+	tl_error err;
+	ck_assert_msg(tl_switch_file(p, &id, &o, 1, &changed, &err) == TL_OK, "%s", err.msg);
+	return changed;
+}
+
+static uint64_t bit_of(uint16_t id)
+{
+	return 1ull << ((id >> 2) & 63);
+}
+
+START_TEST(test_switched_off_event_is_never_written_and_the_change_is_recorded_first)
+{
+	const char *p = path_in(test_dir, "a.timeline");
+	uint16_t ids[3];
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_entry *v;
+	tl_reader *r;
+	tl_info in;
+	tl_error err;
+	size_t n;
+
+	ck_assert_uint_eq(ids[0], 0);   /* 128-byte aligned: 0, 8, 16 */
+	ck_assert_uint_eq(ids[1], 8);
+	ck_assert_uint_eq(ids[2], 16);
+	tl_set_manual_clock(log, 100, 1);
+	tl_append(log, ids[0], 1, 0, 0, 0, 0, 0);
+	ck_assert_uint_eq(flip_one(p, ids[0], 1), 1);
+	ck_assert_uint_eq(flip_one(p, ids[0], 1), 0);   /* already off: no change */
+	ck_assert_int_eq(tl_switched_off(log, ids[0]), 1);
+	ck_assert_int_eq(tl_switched_off(log, ids[1]), 0);
+	tl_set_manual_clock(log, 200, 1);
+	tl_append(log, ids[0], 2, 0, 0, 0, 0, 0);      /* off: dropped, by each entry point */
+	tl_append_c(log, ids[0], 3, 0, 0, 0, 0, 0);
+	tl_event(log, tl_event_code(ids[0], 9), 4, 0, 0, 0, 0, 0);
+	tl_event_c(log, tl_event_code(ids[0], 9), 5, 0, 0, 0, 0, 0);
+	tl_append(log, ids[1], 6, 0, 0, 0, 0, 0);      /* on: the record, then b */
+	tl_append(log, ids[1], 7, 0, 0, 0, 0, 0);      /* no second record */
+	ck_assert_uint_eq(flip_one(p, ids[0], 0), 1);
+	tl_set_manual_clock(log, 300, 1);
+	tl_append_c(log, ids[0], 8, 0, 0, 0, 0, 0);    /* the C twin records too */
+	tl_close(log);
+
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(v[0].msgid, ids[0]);
+	ck_assert_uint_eq(v[0].args[0], 1);
+	/* the record: generation 1, first 0, words 0..3 after the change */
+	ck_assert_uint_eq(v[1].msgid, 24);             /* interned after t.c, at 384 */
+	ck_assert_uint_eq(v[1].tsc, 200);
+	ck_assert_uint_eq(v[1].args[0], 1);
+	ck_assert_uint_eq(v[1].args[1], 0);
+	ck_assert_uint_eq(v[1].args[2], bit_of(ids[0]));
+	ck_assert_uint_eq(v[1].args[3] | v[1].args[4] | v[1].args[5], 0);
+	ck_assert_uint_eq(v[2].msgid, ids[1]);
+	ck_assert_uint_eq(v[2].args[0], 6);
+	ck_assert_uint_eq(v[3].args[0], 7);
+	ck_assert_uint_eq(v[4].msgid, 24);             /* generation 2: all on */
+	ck_assert_uint_eq(v[4].args[0], 2);
+	ck_assert_uint_eq(v[4].args[2], 0);
+	ck_assert_uint_eq(v[5].msgid, ids[0]);
+	ck_assert_uint_eq(v[5].args[0], 8);
+
+	r = tl_reader_open(p, &err);
+	ck_assert_str_eq(tl_reader_string(r, 24),
+			 "9,9|timeline.switches: generation first off0 off1 off2 off3\n"
+			 "The event switches of this log after an outside process changed them\n"
+			 "(timeline enable, timeline disable), recorded by the writer before its\n"
+			 "next entry: generation counts the changes made; off0 to off3 are the\n"
+			 "switch words first to first + 3, where bit b of word w set means the\n"
+			 "message ids 4 * (64 * w + b) to that + 3 are off. A record starts\n"
+			 "with first = 0; the words it leaves out are 0.\n");
+	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[1]), 1);
+	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[2]), 0);
+	tl_reader_info(r, &in);
+	ck_assert_uint_eq(in.minor, 2);
+	ck_assert_uint_eq(in.switched_off, 0);
+	ck_assert_uint_eq(in.switch_gen, 2);
+	ck_assert_uint_eq(in.switch_seen, 2);
+	tl_reader_close(r);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_a_record_names_every_word_that_is_or_was_off)
+{
+	const char *p = path_in(test_dir, "w.timeline");
+	uint16_t ids[3], far = 4 * 64 * 9 + 4 * 4;   /* word 9 (group 2), bit 4 */
+	uint64_t words[TL_SWITCH_WORDS_PER_LOG] = { 0 };
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_entry *v;
+	size_t n;
+	ck_assert_uint_eq(flip_one(p, far, 1), 1);
+	tl_append(log, ids[1], 1, 0, 0, 0, 0, 0);
+	ck_assert_uint_eq(flip_one(p, far, 0), 1);
+	tl_append(log, ids[1], 2, 0, 0, 0, 0, 0);
+	ck_assert_uint_eq(flip_one(p, ids[2], 1), 1);
+	tl_append(log, ids[1], 3, 0, 0, 0, 0, 0);
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	/* gen 1: group 0 (all 0), group 2 (word 9 = bit 3); b 1; gen 2: group 0,
+	 * group 2 (now 0, was not); b 2; gen 3: group 0 (c off) alone; b 3 */
+	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(v[0].args[1], 0);
+	ck_assert_uint_eq(v[1].args[1], 8);
+	ck_assert_uint_eq(v[1].args[3], 1ull << 4);
+	ck_assert_uint_eq(tl_switch_apply(words, &v[0]), 0);
+	ck_assert_uint_eq(tl_switch_apply(words, &v[1]), 1);
+	ck_assert_int_eq(tl_switch_is_off(words, far), 1);
+	ck_assert_uint_eq(v[3].args[0], 2);
+	ck_assert_uint_eq(v[4].args[1], 8);
+	ck_assert_uint_eq(v[4].args[3], 0);
+	ck_assert_uint_eq(tl_switch_apply(words, &v[3]) + tl_switch_apply(words, &v[4]), 1);
+	ck_assert_int_eq(tl_switch_is_off(words, far), 0);
+	ck_assert_uint_eq(v[6].args[0], 3);
+	ck_assert_uint_eq(v[6].args[1], 0);
+	ck_assert_uint_eq(v[6].args[2], bit_of(ids[2]));
+	ck_assert_uint_eq(v[7].args[0], 3);            /* b, not another group */
+	ck_assert_uint_eq(v[7].msgid, ids[1]);
+	/* a record's first entry clears what it leaves out, whatever was there */
+	words[100] = ~0ull;
+	ck_assert_uint_eq(tl_switch_apply(words, &v[6]), 65);
+	ck_assert_uint_eq(words[100], 0);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_a_reader_of_a_format_1_1_log_sees_every_event_on)
+{
+	const char *p = path_in(test_dir, "old.timeline");
+	uint16_t ids[3], minor = 1;
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_reader *r;
+	tl_info in;
+	tl_error err;
+	uint64_t words[TL_SWITCH_WORDS_PER_LOG];
+	ck_assert_uint_eq(flip_one(p, ids[0], 1), 1);
+	tl_close(log);
+	r = tl_reader_open(p, &err);
+	ck_assert_int_eq(tl_reader_switched_off(r, ids[0]), 1);
+	tl_reader_close(r);
+	patch_file(p, offsetof(struct tl_header, minor), &minor, sizeof minor);
+	r = tl_reader_open(p, &err);
+	tl_reader_info(r, &in);
+	ck_assert_uint_eq(in.minor, 1);
+	ck_assert_uint_eq(in.switched_off, 0);
+	ck_assert_uint_eq(in.switch_gen, 0);
+	ck_assert_int_eq(tl_reader_switched_off(r, ids[0]), 0);
+	tl_reader_switch_words(r, words);
+	ck_assert_uint_eq(words[0], 0);
+	tl_reader_close(r);
+	ck_assert_int_eq(tl_switch_file(p, ids, (const uint8_t *)"\1", 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg + strlen(p),
+			 ": a log of format 1.1 has no event switches (1.2 has)");
+}
+END_TEST
+
+START_TEST(test_switch_file_refuses_a_snabb_log_and_names_the_file)
+{
+	const char *f = getenv("TL_FIXTURES");
+	const char *p = path_in(test_dir, "snabb.timeline");
+	char *fixture = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst",
+				  f && *f ? f : "tests/fixtures");
+	uint16_t id = 0;
+	uint8_t off = 1;
+	tl_error err;
+	ck_assert_uint_eq(unzstd(fixture, p), 65000064);
+	ck_assert_int_eq(tl_switch_file(p, &id, &off, 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg + strlen(p), ": a Snabb log has no event switches");
+	ck_assert_int_eq(tl_switch_file(fixture, &id, &off, 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg + strlen(fixture), ": a compressed copy has no writer to switch");
+	free(fixture);
+}
+END_TEST
+
+/* ---- tcase race: processes racing ---- */
+
+#define FLIPS 10000
+
+/* What the writer shares with the test. */
+struct shared {
+	volatile int stop;
+	volatile uint64_t returned;  /* calls of a that returned */
+};
+
+/* Logs a and b (args n, ~n, n from 1) flat out until told to stop or 60 s pass. */
+static void __attribute__((noreturn)) writer(tl_log *log, const uint16_t *ids, struct shared *sh)
+{
+	time_t end = time(NULL) + 60;
+	for (uint64_t n = 1; !sh->stop && (n & 0xffff || time(NULL) < end); n++) {
+		tl_append(log, ids[0], n, ~n, 0, 0, 0, 0);
+		tl_append(log, ids[1], n, ~n, 0, 0, 0, 0);
+	}
+	_exit(0);
+}
+
+/* What one check of a snapshot found. */
+struct seen {
+	uint64_t a_on, records, torn;
+	uint64_t last_gen;
+};
+
+/* Checks the snapshot V (N entries) of the log: every entry whole (n, ~n),
+ * b's numbers rising, and no entry of a while the records say a is off
+ * (from a record on, and until entries are missing: the writer lapped
+ * the reader, and a record may be among them). */
+static void check_snapshot(const tl_entry *v, size_t n, const uint16_t *ids, uint16_t rec,
+			   struct seen *s)
+{
+	uint64_t words[TL_SWITCH_WORDS_PER_LOG] = { 0 }, last_b = 0;
+	int known = 0, any_b = 0;
+	for (size_t k = 0; k < n; k++) {
+		const tl_entry *e = &v[k];
+		if (k && e->seq != v[k - 1].seq + 1)
+			known = 0;   /* entries overwritten while read: records lost with them */
+		if (e->msgid == rec) {
+			tl_check(e->args[1] % 4 == 0 && e->args[1] < 256, "record %llu: first %llu",
+				 (unsigned long long)e->seq, (unsigned long long)e->args[1]);
+			tl_check(e->args[0] >= s->last_gen || !known, "record %llu: generation %llu after %llu",
+				 (unsigned long long)e->seq, (unsigned long long)e->args[0],
+				 (unsigned long long)s->last_gen);
+			tl_switch_apply(words, e);
+			known |= e->args[1] == 0;
+			s->last_gen = e->args[0];
+			s->records++;
+			continue;
+		}
+		if (e->args[1] != ~e->args[0]) {
+			s->torn++;
+			continue;
+		}
+		if (e->msgid == ids[1]) {
+			tl_check(!any_b || e->args[0] > last_b, "b %llu after %llu",
+				 (unsigned long long)e->args[0], (unsigned long long)last_b);
+			last_b = e->args[0];
+			any_b = 1;
+		} else if (e->msgid == ids[0] && known && tl_switch_is_off(words, ids[0])) {
+			tl_check(0, "a (entry %llu, n %llu) while its record says off",
+				 (unsigned long long)e->seq, (unsigned long long)e->args[0]);
+		} else if (e->msgid == ids[0]) {
+			s->a_on++;
+		} else {
+			tl_check(0, "entry %llu of msgid %u", (unsigned long long)e->seq, e->msgid);
+		}
+	}
+}
+
+/* The message id of the records in the log at P (interned at the first). */
+static uint16_t record_id(const char *p)
+{
+	tl_error err;
+	tl_reader *r = tl_reader_open(p, &err);
+	uint16_t ids[8];
+	size_t n = tl_reader_definitions(r, ids, 8);
+	tl_reader_close(r);
+	ck_assert_uint_eq(n, 4);
+	return ids[3];
+}
+
+START_TEST(test_reader_never_sees_an_event_while_it_is_off_across_10000_flips)
+{
+	const char *p = test_str("%s", path_in(test_dir, "t.timeline"));
+	struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+	uint16_t ids[3], rec;
+	tl_log *log = open_abc(p, TL_CLOCK_AUTO, 1 << 16, ids);
+	struct seen s = { 0 }, fin = { 0 };
+	pid_t w, f;
+	int st, snapshots = 0;
+	tl_entry *v;
+	size_t n;
+	uint64_t skipped;
+	tl_info in;
+
+	/* the first record interns its definition before the writer starts */
+	ck_assert_uint_eq(flip_one(p, ids[2], 1), 1);
+	tl_append(log, ids[1], 0, ~0ull, 0, 0, 0, 0);
+	rec = record_id(p);
+	if ((w = fork()) == 0)
+		writer(log, ids, sh);
+	if ((f = fork()) == 0) {
+		for (int i = 0; i < FLIPS; i++) {
+			uint8_t off = !(i & 1);
+			size_t changed = 0;
+			if (tl_switch_file(p, &ids[0], &off, 1, &changed, NULL) != TL_OK || changed != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	/* read live while the flips go on: each snapshot alone */
+	while (waitpid(f, &st, WNOHANG) == 0) {
+		v = read_all(p, &n, &skipped);
+		check_snapshot(v, n, ids, rec, &s);
+		free(v);
+		snapshots++;
+	}
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "flipper: status %#x", st);
+	/* a few more entries, so that the writer records the last flip */
+	usleep(20000);
+	sh->stop = 1;
+	ck_assert_int_eq(waitpid(w, &st, 0), w);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer: status %#x", st);
+	v = read_all(p, &n, &skipped);
+	check_snapshot(v, n, ids, rec, &fin);
+	free(v);
+	in = info_at(p);
+	ck_assert_uint_eq(in.switch_gen, FLIPS + 1);   /* c's, then a's 10,000 */
+	ck_assert_uint_eq(in.switch_seen, FLIPS + 1);  /* all recorded */
+	ck_assert_uint_gt(s.records, 0);
+	ck_assert_uint_eq(in.switched_off, 1);         /* c; a ends on (an even count) */
+	ck_assert_uint_eq(s.torn + fin.torn, 0);
+	ck_assert_uint_eq(skipped, 0);                 /* the writer had stopped */
+	tl_close(log);
+	munmap(sh, sizeof *sh);
+	ck_assert_uint_gt(fin.a_on, 0);
+	fprintf(stderr, "switch race: %d snapshots, %llu records, %llu entries of a\n", snapshots,
+		(unsigned long long)(s.records + fin.records), (unsigned long long)(s.a_on + fin.a_on));
+}
+END_TEST
+
+#define KILLS 60
+#define RING 4096
+
+/* A writer of a alone (args n, ~n), killed by a timer on its own CPU time
+ * after PAUSE ns, while a flipper switches c, which it never logs, so that
+ * records come between its entries. */
+static void __attribute__((noreturn)) doomed(tl_log *log, uint16_t a, struct shared *sh, long pause)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL };
+	struct itimerspec its = { .it_value = { 0, pause > 0 ? pause : 1 } };
+	timer_t t;
+	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &t) || timer_settime(t, 0, &its, NULL))
+		_exit(2);
+	for (uint64_t n = 0;; n++) {
+		tl_append(log, a, n, ~n, 0, 0, 0, 0);
+		__atomic_store_n(&sh->returned, n + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* Checks the log at P after its writer died having returned R calls of a. */
+static void check_killed(const char *p, uint16_t a, uint64_t r, int round)
+{
+	size_t n, as = 0;
+	uint64_t skipped, next = 0;
+	tl_entry *v = read_all(p, &n, &skipped);
+	ck_assert_uint_le(skipped, 2);
+	for (size_t k = 0; k < n; k++) {
+		const tl_entry *e = &v[k];
+		tl_check(!k || e->seq == v[k - 1].seq + 1, "round %d: entry %llu after %llu", round,
+			 (unsigned long long)e->seq, (unsigned long long)v[k - 1].seq);
+		if (e->msgid != a) {
+			tl_check(e->args[1] % 4 == 0 && e->args[1] < 256 && e->args[0] > 0,
+				 "round %d: record %llu torn", round, (unsigned long long)e->seq);
+			continue;
+		}
+		tl_check(e->args[1] == ~e->args[0], "round %d: entry %llu torn", round,
+			 (unsigned long long)e->seq);
+		tl_check(!as || e->args[0] == next, "round %d: a %llu after %llu", round,
+			 (unsigned long long)e->args[0], (unsigned long long)next - 1);
+		next = e->args[0] + 1;
+		as++;
+	}
+	/* every returned call is there up to the newest (or one more, under way) */
+	if (r > 0)
+		tl_check(as > 0 && (next == r || next == r + 1), "round %d: a up to %llu of %llu returned",
+			 round, (unsigned long long)next, (unsigned long long)r);
+	free(v);
+}
+
+START_TEST(test_writers_killed_while_switches_flip_keep_every_returned_event)
+{
+	struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+	unsigned seed = (unsigned)time(NULL);
+	for (int round = 0; round < KILLS; round++) {
+		const char *p = path_in(test_dir, "k.timeline");
+		uint16_t ids[3];
+		tl_log *log;
+		pid_t w, f;
+		int st;
+		unlink(p);
+		log = open_abc(p, TL_CLOCK_AUTO, RING, ids);
+		sh->returned = 0;
+		if ((f = fork()) == 0) {
+			for (uint8_t off = 1;; off = !off)
+				tl_switch_file(p, &ids[2], &off, 1, NULL, NULL);
+		}
+		if ((w = fork()) == 0)
+			doomed(log, ids[0], sh, (long)(rand_r(&seed) % 2000) * 1000);
+		ck_assert_int_eq(waitpid(w, &st, 0), w);
+		kill(f, SIGKILL);
+		waitpid(f, NULL, 0);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "writer: status %#x", st);
+		check_killed(p, ids[0], __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE), round);
+		tl_close(log);
+	}
+	munmap(sh, sizeof *sh);
+}
+END_TEST
+
+Suite *switch_suite(void)
+{
+	Suite *s = suite_create("switch");
+	TCase *t = tcase_create("lib");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_test(t, test_switched_off_event_is_never_written_and_the_change_is_recorded_first);
+	tcase_add_test(t, test_a_record_names_every_word_that_is_or_was_off);
+	tcase_add_test(t, test_a_reader_of_a_format_1_1_log_sees_every_event_on);
+	tcase_add_test(t, test_switch_file_refuses_a_snabb_log_and_names_the_file);
+	suite_add_tcase(s, t);
+	t = tcase_create("race");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_reader_never_sees_an_event_while_it_is_off_across_10000_flips);
+	tcase_add_test(t, test_writers_killed_while_switches_flip_keep_every_returned_event);
+	suite_add_tcase(s, t);
+	return s;
+}

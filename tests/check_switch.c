@@ -5,7 +5,9 @@
  * its record says off, nor a torn entry; writers killed while switches flip keep every returned
  * event (tcase "race"); `timeline enable` and `disable` (tcase "cli"). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,6 +440,169 @@ START_TEST(test_writers_killed_while_switches_flip_keep_every_returned_event)
 }
 END_TEST
 
+/* ---- tcase cli: timeline enable and disable ---- */
+
+static const char *const engine_defs[] = {
+	"5,9|app.push: inpackets\nAn app's push begins.", "5,9|app.pushed: inpackets\nIt ends.",
+	"1,9|engine.breath_start: breath\nA breath begins.", "1,9|engine.breath_end: breath\nIt ends.",
+};
+
+/* Makes a log at DIR/NAME written by this process: app.push and
+ * app.pushed of the apps lookup and source, engine.breath_start and
+ * breath_end (six events), one entry of each. */
+static tl_log *engine_log(const char *dir, const char *name)
+{
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "engine" };
+	uint16_t ids[4];
+	tl_error err;
+	tl_log *log = tl_open(path_in(dir, name), &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, engine_defs, 2, "app=lookup", ids, &err), TL_OK);
+	ck_assert_int_eq(tl_register(log, engine_defs, 2, "app=source", ids, &err), TL_OK);
+	ck_assert_int_eq(tl_register(log, engine_defs + 2, 2, NULL, ids, &err), TL_OK);
+	return log;
+}
+
+/* Runs `timeline ARGS` in TEST_DIR; *OUT and *ERR get its output. */
+static int tl_run(char **out, char **err, const char *args)
+{
+	char *cmd = xasprintf("cd '%s' && '%s' %s", test_dir, timeline_bin(), args);
+	int rc = run(cmd, out, err);
+	free(cmd);
+	return rc;
+}
+
+/* Checks that `timeline ARGS` exits RC with stdout OUT and stderr ERR. */
+static void expect(const char *args, int rc, const char *out, const char *err)
+{
+	char *o, *e;
+	int got = tl_run(&o, &e, args);
+	ck_assert_msg(got == rc, "%s: exit %d, want %d (%s)", args, got, rc, e);
+	ck_assert_str_eq(o, out);
+	ck_assert_str_eq(e, err);
+	free(o);
+	free(e);
+}
+
+/* The "events off" line of `timeline info LOG`. */
+static char *off_line(const char *log)
+{
+	char *o, *e, *at, *end, *line;
+	ck_assert_int_eq(tl_run(&o, &e, test_str("info %s", log)), 0);
+	at = strstr(o, "  switched off ");
+	line = at ? strndup(at, (end = strchr(at, '\n')) ? (size_t)(end - at) : strlen(at))
+		  : strdup("(none)");
+	free(o);
+	free(e);
+	return line;
+}
+
+START_TEST(test_disable_and_enable_by_pattern_say_what_changed)
+{
+	tl_log *log = engine_log(test_dir, "e.timeline");
+	char *l;
+	expect("disable e.timeline 'engine.breath_*'", 0, "2 events off in 1 log\n", "");
+	expect("disable e.timeline 'engine.breath_*'", 0, "no event changed in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "  switched off 2: engine.breath_start, engine.breath_end");
+	free(l);
+	expect("enable e.timeline 'engine.breath_end'", 0, "1 event on in 1 log\n", "");
+	expect("disable e.timeline 'app.* app=source'", 0, "2 events off in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "  switched off 3: app.push app=source, app.pushed app=source, "
+			    "engine.breath_start");
+	free(l);
+	expect("disable e.timeline 'app.push app=lookup'", 0, "1 event off in 1 log\n", "");
+	/* --only: lookup's two on (push was off), every other event off */
+	expect("enable --only 'app.push* app=lookup' e.timeline", 0,
+	       "1 event on and 1 off in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "  switched off 4: app.push app=source, app.pushed app=source, "
+			    "engine.breath_start, engine.breath_end");
+	free(l);
+	expect("enable --all e.timeline", 0, "4 events on in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "(none)");
+	free(l);
+	expect("disable --all e.timeline", 0, "6 events off in 1 log\n", "");
+	expect("disable --only 'engine.*' e.timeline", 0, "4 events on in 1 log\n", "");
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_enable_walks_directories_and_names_patterns_that_match_nothing)
+{
+	tl_log *a, *b;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	a = engine_log(test_str("%s/logs", test_dir), "a.timeline");
+	b = engine_log(test_str("%s/logs", test_dir), "b.timeline");
+	expect("disable logs 'engine.*' 'app.push app=*'", 0, "8 events off in 2 logs\n", "");
+	expect("enable logs/a.timeline 'engine.*' 'no.such*'", 2, "2 events on in 1 log\n",
+	       "timeline enable: no event matches 'no.such*'\n");
+	expect("enable logs 'timeline.*'", 2, "no event changed in 2 logs\n",
+	       "timeline enable: no event matches 'timeline.*'\n");
+	tl_close(a);
+	tl_close(b);
+}
+END_TEST
+
+START_TEST(test_enable_refuses_snabb_logs_old_logs_and_bad_usage)
+{
+	const char *f = getenv("TL_FIXTURES");
+	char *fixture = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst",
+				  f && *f ? f : "tests/fixtures");
+	uint16_t minor = 1;
+	tl_log *log = engine_log(test_dir, "old.timeline");
+	ck_assert_uint_eq(unzstd(fixture, path_in(test_dir, "snabb.timeline")), 65000064);
+	expect("disable snabb.timeline 'app.*'", 2, "",
+	       "timeline disable: snabb.timeline: a Snabb log has no event switches\n");
+	patch_file(path_in(test_dir, "old.timeline"), offsetof(struct tl_header, minor), &minor,
+		   sizeof minor);
+	expect("disable old.timeline 'app.*'", 2, "",
+	       "timeline disable: old.timeline: a log of format 1.0 or 1.1 has no event switches "
+	       "(they came in 1.2)\n");
+	expect("disable old.timeline", 2, "",
+	       "timeline disable: missing pattern (or --all)\nsee 'timeline disable --help'\n");
+	expect("enable --all old.timeline 'app.*'", 2, "",
+	       "timeline enable: --all takes no pattern\nsee 'timeline enable --help'\n");
+	expect("enable 'app.*'", 2, "", "timeline enable: the first argument names no log or "
+	       "directory\nsee 'timeline enable --help'\n");
+	tl_close(log);
+	free(fixture);
+}
+END_TEST
+
+START_TEST(test_disable_warns_on_a_dead_writers_log_and_needs_write_access)
+{
+	const char *pre = geteuid() == 0 ? "setpriv --bounding-set -dac_override,-dac_read_search " : "";
+	char *want, *cmd, *o, *e;
+	pid_t pid = fork();
+	int st;
+	if (pid == 0) {
+		tl_close(engine_log(test_dir, "dead.timeline"));
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	want = xasprintf("timeline disable: warning: dead.timeline: no process will read the "
+			 "switches: its writer (%s, pid %d) has ended\n",
+			 program_invocation_short_name, (int)pid);
+	expect("disable dead.timeline 'engine.*'", 0, "2 events off in 1 log\n", want);
+	free(want);
+	/* a user who may read the log but not write it */
+	ck_assert_int_eq(chmod(path_in(test_dir, "dead.timeline"), 0400), 0);
+	cmd = xasprintf("cd '%s' && %s'%s' enable dead.timeline 'engine.*'", test_dir, pre,
+			timeline_bin());
+	ck_assert_int_eq(run(cmd, &o, &e), 2);
+	ck_assert_str_eq(o, "no event changed in 1 log\n");
+	ck_assert_str_eq(e, "timeline enable: dead.timeline: cannot switch its events without "
+			    "write access (Permission denied)\n");
+	free(cmd);
+	free(o);
+	free(e);
+}
+END_TEST
+
 Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -453,6 +618,13 @@ Suite *switch_suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_reader_never_sees_an_event_while_it_is_off_across_10000_flips);
 	tcase_add_test(t, test_writers_killed_while_switches_flip_keep_every_returned_event);
+	suite_add_tcase(s, t);
+	t = tcase_create("cli");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_test(t, test_disable_and_enable_by_pattern_say_what_changed);
+	tcase_add_test(t, test_enable_walks_directories_and_names_patterns_that_match_nothing);
+	tcase_add_test(t, test_enable_refuses_snabb_logs_old_logs_and_bad_usage);
+	tcase_add_test(t, test_disable_warns_on_a_dead_writers_log_and_needs_write_access);
 	suite_add_tcase(s, t);
 	return s;
 }

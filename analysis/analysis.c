@@ -182,6 +182,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->file.order = f->order;
 	a->file.written = f->written;
 	a->file.lost = f->lost;
+	switch_file_begin(a, f->switched_off);
 	a->def_fn = def;
 	a->def_ctx = ctx;
 	a->events = xcalloc(65536, sizeof *a->events);
@@ -200,6 +201,10 @@ int an_entry(struct an *a, const tl_entry *e)
 	if (!ev)
 		ev = a->events[e->msgid] = make_ev(a, e->msgid);
 	a->unknown_entries += (unsigned)ev->unknown;
+	if (ev->switch_rec) {   /* the switches changed: neither a lag nor a pair */
+		switch_record(a, e);
+		return 0;
+	}
 	if (a->opts.series)
 		note_time(a, e->tsc);
 	if (ev->breath) {
@@ -292,6 +297,7 @@ int an_file_end(struct an *a)
 	 * when it has breath_end entries */
 	fill_breaths(a, b);
 	a->nbreaths++;
+	switch_file_end(a);
 	/* begins still pending at the end of the file never ended */
 	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
 		if (ev->pending)

@@ -55,7 +55,20 @@ struct an_file {
 	uint64_t written;            /* entries its writer ever wrote (the cursor) */
 	uint64_t lost;               /* ... of them not read: overwritten by the ring before
 				      * the read, or skipped as incomplete (an_file_lost()) */
+	unsigned switched_off;       /* events switched off in it now (tl_info) */
 };
+
+/* What the files had of the event switches (analysis/switches.c). */
+struct an_switches {
+	uint64_t logs;               /* files with events off during their span: a
+				      * record among their entries, or some off now */
+	uint64_t records;            /* records of changes among their entries */
+	uint64_t skipped;            /* begins dropped at a change, never paired */
+};
+
+/* What the files read so far had of the event switches (an_merge adds). */
+struct an;
+const struct an_switches *an_switches(const struct an *a);
 
 /* How far the TSC frequencies of the files behind a row may differ (as a
  * fraction of the lowest) and still give its values in ns: 0.1%. */

@@ -603,6 +603,68 @@ START_TEST(test_disable_warns_on_a_dead_writers_log_and_needs_write_access)
 }
 END_TEST
 
+/* ---- tcase pairs: stats across a flip ---- */
+
+START_TEST(test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped)
+{
+	static const char *const pd[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	const char *p = test_str("%s", path_in(test_dir, "p.timeline"));
+	tl_log *log = open_manual(p, 256);
+	uint16_t id[2];
+	ck_assert_int_eq(tl_register(log, pd, 2, "app=x", id, NULL), TL_OK);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, id[0], 0, 0, 0, 0, 0, 0);          /* push: begins */
+	ck_assert_uint_eq(flip_one(p, id[1], 1), 1);       /* pushed off */
+	tl_set_manual_clock(log, 2000, 0);
+	tl_append(log, id[1], 10, 0, 0, 0, 0, 0);         /* the record; the end dropped */
+	ck_assert_uint_eq(flip_one(p, id[1], 0), 1);       /* pushed on */
+	tl_set_manual_clock(log, 4000, 0);
+	tl_append(log, id[1], 20, 0, 0, 0, 0, 0);         /* the record, then an end alone */
+	tl_set_manual_clock(log, 5000, 0);
+	tl_append(log, id[0], 20, 0, 0, 0, 0, 0);         /* a pair of both ends on: */
+	tl_set_manual_clock(log, 5500, 0);
+	tl_append(log, id[1], 25, 0, 0, 0, 0, 0);         /* 500 cycles, 5 packets */
+	tl_close(log);
+	/* without the records' rule push at 1000 would pair with pushed at
+	 * 4000: 3000 cycles for 20 packets */
+	expect(test_str("stats --per packets -f json %s | grep -v '\"table\":\"breaths\"\\|overhead'",
+			"p.timeline"), 0,
+	       "{\"table\":\"switches\",\"logs\":1,\"records\":2,\"skipped\":1}\n"
+	       "{\"table\":\"per\",\"event\":\"app.push\",\"app\":\"x\",\"pairs\":1,\"packets\":5,"
+	       "\"cycles/packet\":100,\"p50\":100,\"p90\":100,\"p99\":100,\"empty\":0}\n"
+	       "{\"table\":\"unmatched\",\"pair\":\"app.push\",\"ends_without_begin\":1,"
+	       "\"begins_without_end\":0}\n", "");
+	expect("stats --per packets p.timeline | head -1", 0,
+	       "switches: 1 log had events switched off during its span (2 records of changes): "
+	       "missing entries may mean off; 1 pair across a change skipped\n", "");
+}
+END_TEST
+
+START_TEST(test_dump_says_when_events_were_off_during_its_entries)
+{
+	const char *p = test_str("%s", path_in(test_dir, "d.timeline"));
+	uint16_t ids[3];
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, ids[0], 1, 2, 0, 0, 0, 0);
+	expect("dump d.timeline", 0, "             0   0  0  t.a n=1 m=2\n", "");
+	ck_assert_uint_eq(flip_one(p, ids[1], 1), 1);
+	tl_set_manual_clock(log, 1500, 0);
+	tl_append(log, ids[0], 3, 4, 0, 0, 0, 0);
+	expect("dump d.timeline", 0,
+	       "# d.timeline: events were switched off during these entries (1 record of changes, "
+	       "1 event off now): a missing entry may mean off, not none\n"
+	       "             0   0  0  t.a n=1 m=2\n"
+	       "           500   0  0  timeline.switches generation=1 first=0 off0=4 off1=0 off2=0 "
+	       "off3=0\n"
+	       "           500   0  0  t.a n=3 m=4\n", "");
+	expect("dump -f csv d.timeline | wc -l", 0, "4\n",
+	       "timeline dump: d.timeline: events were switched off during these entries (1 record "
+	       "of changes, 1 event off now): a missing entry may mean off, not none\n");
+	tl_close(log);
+}
+END_TEST
+
 Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -625,6 +687,8 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_enable_walks_directories_and_names_patterns_that_match_nothing);
 	tcase_add_test(t, test_enable_refuses_snabb_logs_old_logs_and_bad_usage);
 	tcase_add_test(t, test_disable_warns_on_a_dead_writers_log_and_needs_write_access);
+	tcase_add_test(t, test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped);
+	tcase_add_test(t, test_dump_says_when_events_were_off_during_its_entries);
 	suite_add_tcase(s, t);
 	return s;
 }

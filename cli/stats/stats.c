@@ -148,6 +148,7 @@ static void print(const struct args *s, struct an *e)
 	struct table *bt = statsout_breaths(e, format);
 	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(e, o) : NULL;
 	struct table *ot = o->per ? statsout_overhead(e, format) : NULL;
+	statsout_switches(e, format);
 	if (format == FMT_CSV) {
 		table_print(s->breaths_only ? bt : s->overhead_only && ot ? ot : ht ? ht : t, FMT_CSV,
 			    NULL);

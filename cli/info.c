@@ -129,8 +129,9 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		printf("\n");
 	}
 	if (s->records)
-		printf("  switches     %llu records of changes in this span (entries of switched-off "
-		       "events are missing)\n", (unsigned long long)s->records);
+		printf("  switches     %llu %s of changes in this span (entries of switched-off "
+		       "events are missing)\n", (unsigned long long)s->records,
+		       s->records == 1 ? "record" : "records");
 }
 
 static void json(const struct input *in, const struct extent *s, size_t defs)

@@ -658,6 +658,17 @@ START_TEST(test_dump_says_when_events_were_off_during_its_entries)
 	       "           500   0  0  timeline.switches generation=1 first=0 off0=4 off1=0 off2=0 "
 	       "off3=0\n"
 	       "           500   0  0  t.a n=3 m=4\n", "");
+	expect("info d.timeline | grep switch", 0,
+	       "  switched off 1: t.b\n"
+	       "  switches     1 record of changes in this span (entries of switched-off events are "
+	       "missing)\n", "");
+	expect("info -f json d.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	       "print(d[\"switched_off\"], d[\"switch_changes\"], d[\"switch_records\"])'", 0,
+	       "['t.b'] 1 1\n", "");
+	expect("ls -f json d.timeline | python3 -c 'import json,sys; "
+	       "print(json.load(sys.stdin)[\"switched_off\"])'", 0, "1\n", "");
+	expect("ls d.timeline | grep -o '(1 event off)$'", 0, "(1 event off)\n", "");
+	expect("top -b -n 1 -d 0.1 -g process d.timeline | grep -o 'auto 1off'", 0, "auto 1off\n", "");
 	expect("dump -f csv d.timeline | wc -l", 0, "4\n",
 	       "timeline dump: d.timeline: events were switched off during these entries (1 record "
 	       "of changes, 1 event off now): a missing entry may mean off, not none\n");

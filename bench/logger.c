@@ -23,12 +23,10 @@ static uint64_t calls = 1000000;     /* calls a repetition: argv[1] */
 static int reps = MAX_REPS;          /* repetitions: argv[2], at most MAX_REPS */
 
 static tl_log *log_on, *log_rdpid, *log_rdtscp, *log_lsl, *log_unord, *log_hot, *log_auto, *log_off;
-static tl_log *log_sw;               /* AUTO, with two events switched off (r9 and r3) */
 static uint64_t tsc_hz;              /* as the library calibrated it */
 static int auto_clock = -1;          /* what TL_CLOCK_AUTO picked */
 static struct bench_events ev_on, ev_rdpid, ev_rdtscp, ev_lsl, ev_unord, ev_hot, ev_auto, ev_off;
-static struct bench_events ev_sw;
-static unsigned six_on, six_rdpid, six_rdtscp, six_lsl, six_unord, six_hot, six_sw;
+static unsigned six_on, six_rdpid, six_rdtscp, six_lsl, six_unord, six_hot;
 
 static long rseq_off;                /* glibc's __rseq_offset, from the AUTO log's header */
 
@@ -187,20 +185,39 @@ static void c_enabled_c(void)
 		tl_append_c(log_on, six_on, i, i, i, i, i, i);
 }
 
-/* An event that is on, in a log where others are switched off (r9 in the
- * same switch word, r3): the switch test finds its bit clear. */
+/* Switches ID of LOG off (OFF) or on as tl_switch_file() does from
+ * outside, but directly and without the flag that has the writer record
+ * it: the loops measure the test alone. */
+static void set_switch(tl_log *log, uint16_t id, int off)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	uint64_t bit = 1ull << TL_SWITCH_BIT(id);
+	if (off)
+		__atomic_fetch_or(&h->switches[TL_SWITCH_WORD(id)], bit, __ATOMIC_SEQ_CST);
+	else
+		__atomic_fetch_and(&h->switches[TL_SWITCH_WORD(id)], ~bit, __ATOMIC_SEQ_CST);
+}
+
+/* enabled's event, on, into enabled's ring, while two others are switched
+ * off (r9, in the same switch word, and r3): the test finds its bit clear. */
 static void c_enabled_switch_on(void)
 {
+	set_switch(log_on, ev_on.id[BENCH_R9], 1);
+	set_switch(log_on, ev_on.id[BENCH_R3], 1);
 	for (uint64_t i = 0, n = calls; i < n; i++)
-		tl_append(log_sw, six_sw, i, i, i, i, i, i);
+		tl_append(log_on, six_on, i, i, i, i, i, i);
+	set_switch(log_on, ev_on.id[BENCH_R9], 0);
+	set_switch(log_on, ev_on.id[BENCH_R3], 0);
 }
 
 /* A generated event whose rate is on and whose switch is off: the rate
- * check, the call, the switch test and RET; nothing is written. */
+ * check, the switch test inline and the flag's; no call, nothing written. */
 static void c_switched_off(void)
 {
+	set_switch(log_on, ev_on.id[BENCH_R3], 1);
 	for (uint64_t i = 0, n = calls; i < n; i++)
-		bench_r3(log_sw, &ev_sw, i, i, i, i, i, i);
+		bench_r3(log_on, &ev_on, i, i, i, i, i, i);
+	set_switch(log_on, ev_on.id[BENCH_R3], 0);
 }
 
 /* Snabb-style: a breath of 10 events at rates 3..9, then a new rate draw.
@@ -255,7 +272,7 @@ static struct bcase cases[] = {
 	{ "enabled_unordered", c_enabled_unordered, "tl_append(), rseq without LFENCE", NEED_RSEQ, 0,
 	  0 },
 	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
-	{ "enabled_switch_on", c_enabled_switch_on, "tl_append(), on, others off", 0, 0, 0 },
+	{ "enabled_switch_on", c_enabled_switch_on, "tl_append(), on, two others off", 0, 0, 0 },
 	{ "switched_off", c_switched_off, "generated event, rate on, off", 0, 0, 0 },
 	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0, 0 },
 };
@@ -360,15 +377,6 @@ static tl_log *bench_log(const char *dir, const char *name, uint64_t entries, in
 	return log;
 }
 
-/* Switches ID off in LOG as tl_switch_file() does from outside, without
- * the flag that has the writer record it (the loop measures the test). */
-static void switch_off(tl_log *log, uint16_t id)
-{
-	struct tl_header *h = (struct tl_header *)log;
-	__atomic_fetch_or(&h->switches[TL_SWITCH_WORD(id)], 1ull << TL_SWITCH_BIT(id),
-			  __ATOMIC_SEQ_CST);
-}
-
 /* The logs live in memory (/dev/shm, tmpfs), as they do under /run: on a
  * disk file system the kernel writes a MAP_SHARED ring's dirty pages back
  * every few seconds and write-protects them, and the next store to each
@@ -391,9 +399,6 @@ static void open_logs(void)
 		log_unord = bench_log(dir, "unord", 0, TL_CLOCK_RDTSC_RSEQ_UNORDERED, 1, &ev_unord);
 	log_hot = bench_log(dir, "hot", 4096, TL_CLOCK_AUTO, 1, &ev_hot);
 	log_auto = bench_log(dir, "auto", 0, TL_CLOCK_AUTO, TL_RATE_AUTO, &ev_auto);
-	log_sw = bench_log(dir, "switched", 0, TL_CLOCK_AUTO, 1, &ev_sw);
-	switch_off(log_sw, ev_sw.id[BENCH_R9]);
-	switch_off(log_sw, ev_sw.id[BENCH_R3]);
 	rmdir(dir);
 	log_off = tl_disabled();
 	bench_events_register(log_off, &ev_off, NULL, &err);
@@ -403,7 +408,6 @@ static void open_logs(void)
 	six_lsl = ev_lsl.id[BENCH_SIX];
 	six_unord = ev_unord.id[BENCH_SIX];
 	six_hot = ev_hot.id[BENCH_SIX];
-	six_sw = ev_sw.id[BENCH_SIX];
 	tl_seed(log_auto, 1);
 }
 

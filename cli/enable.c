@@ -128,6 +128,8 @@ static const char *no_switches(const struct input *in)
 		return "a Snabb log has no event switches";
 	if (in->info.minor < 2)
 		return "a log of format 1.0 or 1.1 has no event switches (they came in 1.2)";
+	if (in->info.copy_of)
+		return "a copy has no writer to switch";
 	return NULL;
 }
 

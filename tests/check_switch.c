@@ -557,6 +557,10 @@ START_TEST(test_enable_refuses_snabb_logs_old_logs_and_bad_usage)
 	ck_assert_uint_eq(unzstd(fixture, path_in(test_dir, "snabb.timeline")), 65000064);
 	expect("disable snabb.timeline 'app.*'", 2, "",
 	       "timeline disable: snabb.timeline: a Snabb log has no event switches\n");
+	expect("copy old.timeline c.timeline", 0, "old.timeline -> c.timeline: 0 entries, 0 dropped\n",
+	       "");
+	expect("disable c.timeline 'app.*'", 2, "",
+	       "timeline disable: c.timeline: a copy has no writer to switch\n");
 	patch_file(path_in(test_dir, "old.timeline"), offsetof(struct tl_header, minor), &minor,
 		   sizeof minor);
 	expect("disable old.timeline 'app.*'", 2, "",

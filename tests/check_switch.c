@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "util.h"
 #include "../lib/format.h"
+#include "app_events.h"   /* generated from events/app.events */
 
 static const char *const defs[] = {
 	"5,5|t.a: n m\nEvent a.", "5,5|t.b: n m\nEvent b.", "5,5|t.c: n m\nEvent c, never logged.",
@@ -163,6 +164,32 @@ START_TEST(test_a_record_names_every_word_that_is_or_was_off)
 	words[100] = ~0ull;
 	ck_assert_uint_eq(tl_switch_apply(words, &v[6]), 65);
 	ck_assert_uint_eq(words[100], 0);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_a_generated_event_switched_on_is_logged_from_its_first_call)
+{
+	const char *p = test_str("%s", path_in(test_dir, "g.timeline"));
+	tl_log *log = open_manual(p, 64);
+	struct app_events ev;
+	tl_entry *v;
+	size_t n;
+	ck_assert_int_eq(app_events_register(log, &ev, "app=x", NULL), TL_OK);
+	ck_assert_uint_eq(flip_one(p, ev.id[APP_PULL], 1), 1);
+	app_pull(log, &ev, 1, 2, 3, 4);              /* the record; the event dropped inline */
+	ck_assert_uint_eq(flip_one(p, ev.id[APP_PULL], 0), 1);
+	ck_assert_int_eq(tl_switched_off(log, ev.id[APP_PULL]), 1);   /* asked, not granted */
+	app_pull(log, &ev, 5, 6, 7, 8);              /* granted and recorded by this call: logged */
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(v[0].args[0], 1);          /* generation 1: pull off */
+	ck_assert_uint_eq(v[0].args[2], bit_of(ev.id[APP_PULL]));
+	ck_assert_uint_eq(v[1].args[0], 2);          /* generation 2: all on */
+	ck_assert_uint_eq(v[1].args[2], 0);
+	ck_assert_uint_eq(v[2].msgid, ev.id[APP_PULL]);
+	ck_assert_uint_eq(v[2].args[0], 5);
 	free(v);
 }
 END_TEST
@@ -687,6 +714,7 @@ Suite *switch_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_add_test(t, test_switched_off_event_is_never_written_and_the_change_is_recorded_first);
 	tcase_add_test(t, test_a_record_names_every_word_that_is_or_was_off);
+	tcase_add_test(t, test_a_generated_event_switched_on_is_logged_from_its_first_call);
 	tcase_add_test(t, test_a_reader_of_a_format_1_1_log_sees_every_event_on);
 	tcase_add_test(t, test_switch_file_refuses_a_snabb_log_and_names_the_file);
 	suite_add_tcase(s, t);

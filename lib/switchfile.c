@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "error.h"
 #include "format.h"
@@ -77,31 +78,62 @@ unsigned tl_switch_apply(uint64_t *words, const tl_entry *e)
 	return changed;
 }
 
-/* Checks PATH as rate.c does: a log of ours, readable, format 1.2. */
-static int check_file(const char *path, tl_error *err)
+/* Why a log that does not pass as ours cannot be switched: the reader's
+ * own message for it. */
+static int refuse(int fd, const char *path, tl_error *err)
 {
-	tl_reader *r;
-	int fd, kind, minor;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
-		return tl_fail(err, TL_E_SYS, errno, "%s", path);
-	kind = tl_probe(fd);
-	if (kind & TL_FORMAT_ZSTD) {
-		close(fd);
-		return tl_fail(err, TL_E_INVAL, 0, "%s: a compressed copy has no writer to switch",
-			       path);
-	}
-	r = tl_reader_open_fd(fd, path, err);
-	close(fd);
+	tl_reader *r = tl_reader_open_fd(fd, path, err);
 	if (!r)
 		return err ? err->code : TL_E_FORMAT;
-	minor = r->format == TL_FORMAT_NATIVE ? (int)r->minor : -1;
 	tl_reader_close(r);
-	if (kind & TL_FORMAT_SNABB)
+	return tl_fail(err, TL_E_FORMAT, 0, "%s: not a log with event switches", path);
+}
+
+/* Checks the file open at FD (PATH) as cheaply as a flip allows (only the
+ * header is touched): a log of ours, by its magic, of major 1 and minor 2
+ * or later; anything else is refused with the reader's message, or for
+ * Snabb files, compressed copies and older logs, with why they have no
+ * switches. */
+static int check_file(int fd, const char *path, tl_error *err)
+{
+	struct tl_header h;
+	struct stat st;
+	int kind = tl_probe(fd);
+	if (kind & TL_FORMAT_ZSTD)
+		return tl_fail(err, TL_E_INVAL, 0, "%s: a compressed copy has no writer to switch", path);
+	if (kind == TL_FORMAT_SNABB)
 		return tl_fail(err, TL_E_INVAL, 0, "%s: a Snabb log has no event switches", path);
-	if (minor < 2)
+	if (kind != TL_FORMAT_NATIVE || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h || h.major != TL_MAJOR)
+		return refuse(fd, path, err);
+	if (h.minor < 2)
 		return tl_fail(err, TL_E_INVAL, 0,
-			       "%s: a log of format 1.%d has no event switches (1.2 has)", path, minor);
+			       "%s: a log of format 1.%u has no event switches (1.2 has)", path, h.minor);
 	return TL_OK;
+}
+
+/* Opens PATH for writing, checked; -1 on failure, with *RC the status
+ * (ERR filled). Without write access, says why the file cannot be
+ * switched anyway when it has no switches, else why it cannot be opened
+ * for writing. */
+static int open_checked(const char *path, int *rc, tl_error *err)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK), ro, e = errno;
+	if (fd < 0) {
+		*rc = TL_OK;
+		if ((ro = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
+			*rc = check_file(ro, path, err);
+			close(ro);
+		}
+		if (*rc == TL_OK)
+			*rc = tl_fail(err, TL_E_SYS, e, "%s", path);
+		return -1;
+	}
+	if ((*rc = check_file(fd, path, err)) != TL_OK) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Switches ID in H off (OFF), at once, or asks its writer to switch it on
@@ -133,10 +165,8 @@ int tl_switch_file(const char *path, const uint16_t *ids, const uint8_t *off, si
 	tl_ok(err);
 	if (changed)
 		*changed = 0;
-	if ((rc = check_file(path, err)) != TL_OK)
+	if ((fd = open_checked(path, &rc, err)) < 0)
 		return rc;
-	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
-		return tl_fail(err, TL_E_SYS, errno, "%s", path);
 	h = mmap(NULL, TL_HEADER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (h == MAP_FAILED)

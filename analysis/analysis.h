@@ -92,6 +92,10 @@ struct an_row {
 				      * AN_HZ_AGREE; 0 when unknown or they do not */
 	uint64_t hz_min, hz_max;     /* the extremes of the files' (0: one unknown) */
 	int hz_set;
+	unsigned level;              /* per-unit rows: the level of its pairs' begin event
+				      * (timeline-events(5)); in a grouping without the
+				      * event key only the rows of the lowest level are
+				      * given back (an_rows()) */
 };
 
 /* An app's cycles inside the breaths of a file (--per only). */
@@ -228,7 +232,10 @@ int an_cut(struct an *a, struct an *into);
  * goes on: it comes from running counters. */
 void an_gap(struct an *a);
 
-/* The rows, sorted by their keys; the files' records in file order (those
+/* The rows, sorted by their keys; in a grouping of pairs (--per) without
+ * the event key, of the rows that agree on every key but the bucket and
+ * the run only those of the lowest level (the outermost pairs, such as a
+ * breath, whose units the pairs inside it would count again); the files' records in file order (those
  * with breath figures have n > 0 or share_breaths > 0); the unmatched pair
  * counts, by label. */
 struct an_row **an_rows(struct an *a, size_t *n);
@@ -252,6 +259,9 @@ struct an *an_project(const struct an *from, unsigned by);
  * of breath summary B added (the list stays in file order); pairs of
  * LABEL unmatched; what options found. */
 struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket);
+/* The same for pairs of LEVEL (an_row.level): in a grouping without the
+ * event key, pairs of different levels fill rows of their own. */
+struct an_row *an_row_at(struct an *a, char *const key[AN_NKEYS], int bucket, unsigned level);
 void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi);
 void an_add_breaths(struct an *a, const struct an_breaths *b);
 void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins);

@@ -28,6 +28,7 @@ enum { ROLE_NONE, ROLE_BEGIN, ROLE_END };
 struct an_ev {
 	char *name, *app;            /* the event's name and app key ("-": none) */
 	unsigned level;
+	unsigned pair_level;         /* end: its begin's level, once found (its rows') */
 	int role, rule;              /* begin or end of rule RULE */
 	char *label;                 /* its pair's label */
 	uint16_t msgid;
@@ -143,8 +144,16 @@ void note_arg(struct an_found *f, const char *name);
 
 /* ---- rows.c ---- */
 
-/* The row for the key values KV (NULL where not grouped) and BUCKET, made if new. */
-struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket);
+/* The row for the key values KV (NULL where not grouped), BUCKET and the
+ * pairs' LEVEL (a key when leveled(), else the first row's), made if new. */
+struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket, unsigned level);
+
+/* Are A's rows of pairs grouped without the event key, so that pairs of
+ * different levels fill rows of their own (an_rows() keeps the lowest)? */
+static inline int leveled(const struct an *a)
+{
+	return a->opts.per && !(a->opts.by & (1u << AN_EVENT));
+}
 
 /* Notes that a file of TSC frequency HZ (0: unknown) fed row R. */
 void note_hz(struct an_row *r, uint64_t hz);

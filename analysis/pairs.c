@@ -174,6 +174,7 @@ int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 			bd = a->def_fn(a->def_ctx, b->msgid);
 			ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
 			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
+			ev->pair_level = b->level;
 		}
 		ev->begin = b;
 	}

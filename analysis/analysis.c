@@ -96,6 +96,7 @@ void an_free(struct an *a)
 	free_evs(a);
 	for (size_t i = 0; i < a->found.nargs; i++)
 		free(a->found.args[i]);
+	free(a->unit);
 	for (size_t i = 0; i < a->nrows; i++) {
 		for (int k = 0; k < AN_NKEYS; k++)
 			free(a->rows[i]->key[k]);
@@ -182,6 +183,8 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->file.order = f->order;
 	a->file.written = f->written;
 	a->file.lost = f->lost;
+	a->file.declared = f->declared;
+	a->file.ndeclared = f->ndeclared;
 	a->def_fn = def;
 	a->def_ctx = ctx;
 	a->events = xcalloc(65536, sizeof *a->events);
@@ -297,5 +300,7 @@ int an_file_end(struct an *a)
 		if (ev->pending)
 			unmatched_for(a, ev->name)->begins++;
 	free_evs(a);
+	a->file.declared = NULL;   /* the caller's, valid until now */
+	a->file.ndeclared = 0;
 	return rc;
 }

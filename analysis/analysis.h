@@ -44,6 +44,8 @@ struct an_options {
 	size_t nedges;
 	unsigned series;             /* --per: at most this many time bins per file for
 				      * an_timelines() (`report`); 0: none kept */
+	int per_default;             /* PER is the command's default, not given: a pair a
+				      * log declares with units is counted in its first */
 };
 
 /* What the engine is told of each file. */
@@ -55,6 +57,10 @@ struct an_file {
 	uint64_t written;            /* entries its writer ever wrote (the cursor) */
 	uint64_t lost;               /* ... of them not read: overwritten by the ring before
 				      * the read, or skipped as incomplete (an_file_lost()) */
+	const tl_pair *declared;     /* the pairs the file declares (timeline-events(5)),
+				      * after the --pair rules and before the built-in
+				      * ones; valid until an_file_end() */
+	size_t ndeclared;
 };
 
 /* How far the TSC frequencies of the files behind a row may differ (as a
@@ -269,6 +275,11 @@ void an_add_found(struct an *a, const struct an_found *f);
 
 /* The FNV-1a hash of S, for the tables keyed by strings. */
 uint64_t an_hash_str(const char *s);
+
+/* The unit engine A's rows of pairs are in: an_options.per, or with
+ * per_default the unit the logs' declared pairs gave when they all gave
+ * the same ("unit" when they differ). */
+const char *an_unit(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

@@ -29,7 +29,8 @@ struct an_ev {
 	char *name, *app;            /* the event's name and app key ("-": none) */
 	unsigned level;
 	unsigned pair_level;         /* end: its begin's level, once found (its rows') */
-	int role, rule;              /* begin or end of rule RULE */
+	int role, rule;              /* begin or end of rule RULE (-1: of a declared pair) */
+	const tl_pair *decl;         /* ... of this pair the file declares */
 	char *label;                 /* its pair's label */
 	uint16_t msgid;
 	int unknown;                 /* the msgid names no definition */
@@ -105,6 +106,8 @@ struct an {
 	struct an_unmatched *unmatched;
 	size_t nunmatched;
 	struct an_found found;       /* what the options found, for warnings */
+	char *unit;                  /* the unit of the pairs counted (an_unit()), NULL none yet */
+	int unit_mixed;              /* ... they had different ones */
 	/* the breath under way: each app's cycles so far (by share index) */
 	double *app_cycles;
 	size_t app_cycles_cap;

@@ -178,6 +178,18 @@ void an_add_found(struct an *a, const struct an_found *f)
 		note_arg(&a->found, f->args[i]);
 }
 
+/* Notes in INTO the units FROM counted pairs in (an_unit()). */
+static void merge_unit(struct an *into, const struct an *from)
+{
+	into->unit_mixed |= from->unit_mixed;
+	if (!from->unit)
+		return;
+	if (!into->unit)
+		into->unit = xstrdup(from->unit);
+	else if (strcmp(into->unit, from->unit))
+		into->unit_mixed = 1;
+}
+
 int an_merge(struct an *into, const struct an *from)
 {
 	int bucket = (into->opts.by >> AN_BUCKET) & 1;   /* not when projected away */
@@ -188,6 +200,7 @@ int an_merge(struct an *into, const struct an *from)
 	}
 	add_breaths(into, from->breaths, from->nbreaths);
 	merge_timelines(into, from);
+	merge_unit(into, from);
 	an_add_found(into, &from->found);
 	for (size_t i = 0; i < from->nunmatched; i++)
 		an_add_unmatched(into, from->unmatched[i].label, from->unmatched[i].ends,
@@ -250,6 +263,7 @@ int an_cut(struct an *a, struct an *into)
 		clear_row(r);
 	}
 	cut_breaths(a, into);
+	merge_unit(into, a);
 	for (size_t i = 0; i < a->nunmatched; i++) {
 		struct an_unmatched *u = unmatched_for(into, a->unmatched[i].label);
 		u->ends += a->unmatched[i].ends;

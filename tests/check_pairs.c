@@ -1,14 +1,21 @@
-/* check_pairs.c: pairs as a user's own program has them (issue 26): one
- * answer for cycles per unit in groupings without the event key (only the
- * outermost pairs), on hand-built logs and on summaries of them, each
- * figure computed by hand. */
+/* check_pairs.c: pairs as a user's own program has them (issue 26): the
+ * tests' own packet filter (tests/pf.events, its spans and unit declared
+ * there) read by every command with no --pair; Snabb's names still the
+ * defaults; one answer for cycles per unit in groupings without the event
+ * key (only the outermost pairs), on hand-built logs and on summaries of
+ * them; each figure computed by hand. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "util.h"
+#include "pf_events.h"   /* timeline gen tests/pf.events */
 
 /* Runs timeline ARGS in the test's directory; checks the exit status is
  * WANT; returns stdout with every run of spaces made one, and stderr in
@@ -119,6 +126,270 @@ static void two_processes(void)
 	breath_log("beta", beta, 1);
 }
 
+/* One batch of the packet filter: it begins at T0 and ends at T1 with
+ * ROWS rows; inside it the parse stage from P0 to P1 and the match stage
+ * from M0 to M1, each on the batch's rows. */
+struct batch {
+	uint64_t t0, p0, p1, m0, m1, t1, rows;
+};
+
+/* The filter's three batches, on CPU 3 of node 1: the batch pairs 1200
+ * cycles for 10 rows (120 a row), 1400 for 4 (350) and, planted, 10000 for
+ * 2 (5000); parse 300 (30), 200 (50), 600 (300); match 500 (50), 800 (200),
+ * 9000 (4500). */
+static const struct batch pf_batches[] = {
+	{ 10000, 10100, 10400, 10500, 11000, 11200, 10 },
+	{ 20000, 20100, 20300, 20400, 21200, 21400, 4 },
+	{ 30000, 30100, 30700, 30800, 39800, 40000, 2 },
+};
+
+/* The packet filter: writes its batches B (N of them) to DIR/NAME.timeline
+ * through the functions timeline gen made of tests/pf.events, manual clock
+ * at 1 GHz, and ends. Run in a child: a process of its own. */
+static void pf_write(const char *dir, const char *name, const struct batch *b, size_t n)
+{
+	tl_options o = { .entries = 256, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 8192, .name = name };
+	struct pf_events main_ev, parse, match;
+	tl_error err;
+	tl_log *log = tl_open(test_str("%s/%s.timeline", dir, name), &o, &err);
+	uint16_t aux = 1u << 12 | 3;   /* CPU 3 of NUMA node 1 */
+	if (!log || pf_events_register(log, &main_ev, NULL, &err) != TL_OK ||
+	    pf_events_register(log, &parse, "stage=parse", &err) != TL_OK ||
+	    pf_events_register(log, &match, "stage=match", &err) != TL_OK)
+		_exit(1);
+	for (size_t i = 0; i < n; i++) {
+		tl_set_manual_clock(log, b[i].t0, aux);
+		pf_batch_begin(log, &main_ev, i + 1);
+		tl_set_manual_clock(log, b[i].p0, aux);
+		pf_stage_begin(log, &parse);
+		tl_set_manual_clock(log, b[i].p1, aux);
+		pf_stage_end(log, &parse, b[i].rows);
+		tl_set_manual_clock(log, b[i].m0, aux);
+		pf_stage_begin(log, &match);
+		tl_set_manual_clock(log, b[i].m1, aux);
+		pf_stage_end(log, &match, b[i].rows);
+		tl_set_manual_clock(log, b[i].t1, aux);
+		pf_batch_end(log, &main_ev, i + 1, b[i].rows);
+	}
+	tl_close(log);
+}
+
+/* Starts the packet filter in a child, writing DIR/NAME.timeline, then
+ * waiting to be killed (a running writer, for top); returns its pid. */
+static pid_t pf_start(const char *dir, const char *name, const struct batch *b, size_t n)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		pf_write(dir, name, b, n);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* Runs the packet filter in a child, writing DIR/NAME.timeline; waits for it. */
+static void pf_run(const char *dir, const char *name, const struct batch *b, size_t n)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		pf_write(dir, name, b, n);
+		_exit(0);
+	}
+	ck_assert_int_eq(reap(pid), 0);
+}
+
+/* The strings of the log at PATH that start "pair|", a line each. */
+static const char *declared(const char *path)
+{
+	tl_reader *r = tl_reader_open(path, NULL);
+	uint16_t ids[64];
+	size_t n;
+	char buf[1024] = "";
+	ck_assert_ptr_nonnull(r);
+	n = tl_reader_definitions(r, ids, 64);
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const char *s = tl_reader_string(r, ids[i]);
+		if (!strncmp(s, "pair|", 5))
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s\n", s);
+	}
+	tl_reader_close(r);
+	return test_str("%s", buf);
+}
+
+START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
+{
+	char *out, *err;
+	pf_run(test_dir, "pf", pf_batches, 3);
+	/* the log says which of its events pair, and in what */
+	ck_assert_str_eq(declared(path_in(test_dir, "pf.timeline")),
+			 "pair|pf.batch: pf.batch_begin pf.batch_end unit=rows\n"
+			 "pair|pf.stage: pf.stage_begin pf.stage_end by=stage unit=rows\n");
+	out = tl(0, &err, "stats --per rows pf.timeline");
+	has(out, "cycles per row, per begin/end pair\n");
+	has(out, "event app pairs rows cycles/row p50 p90 p99 empty\n");
+	has(out, "\npf.batch - 3 16 788 351 5000 5000 0\n");
+	has(out, "\npf.stage match 3 16 644 200 4500 4500 0\n");
+	has(out, "\npf.stage parse 3 16 68.75 50 300 300 0\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	/* grouped without the event key: the batches, outermost */
+	out = tl(0, NULL, "stats --per rows --by numa pf.timeline");
+	has(out, "\n 1 3 16 788 351 5000 5000 0\n");
+	free(out);
+	/* --pair still comes first: its rule's stages, without the declared
+	 * by=stage, are one row of app - (the six pairs: 11400 cycles) */
+	out = tl(0, NULL, "stats --per rows --pair pf.stage_begin=pf.stage_end pf.timeline");
+	has(out, "\npf.stage - 6 32 356 50 4500 4500 0\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
+{
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "a"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "b"), 0700), 0);
+	pf_run(path_in(test_dir, "a"), "pf", pf_batches, 3);
+	pf_run(path_in(test_dir, "b"), "pf", pf_batches, 3);
+	/* diff: each side's stages, by stage, in rows */
+	out = tl(0, NULL, "diff --per rows --a a --b b");
+	has(out, "cycles per row, A -> B");
+	has(out, "\npf.batch - 1 1 3 3 351 351 5000 5000 +0.0 - - 1.0000 1.0000 too few runs\n");
+	has(out, "\npf.stage match 1 1 3 3 200 200 4500 4500 +0.0 ");
+	has(out, "\npf.stage parse 1 1 3 3 50 50 300 300 +0.0 ");
+	free(out);
+	/* report: no option at all, its unit the declared rows */
+	out = tl(0, NULL, "report -f json a");
+	has(out, "\"title\":\"cycles per row per begin/end pair, and each app's share of the "
+		 "breaths' cycles\"");
+	has(out, "{\"event\":\"pf.stage\",\"app\":\"parse\",\"share%\":null,\"pairs\":3,"
+		 "\"rows\":16,\"cycles/row\":68.75,\"p50\":50,\"p90\":300,\"p99\":300,\"empty\":0}");
+	has(out, "{\"event\":\"pf.batch\",\"app\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
+		 "\"cycles/row\":787.5,");
+	free(out);
+	/* export: the nine pairs are spans, of the cycles each took */
+	out = tl(0, NULL, "export -f chrome -o - a/pf.timeline | python3 -c '"
+		 "import json,sys\n"
+		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
+		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
+	ck_assert_str_eq(out, "[('pf.batch', 1200), ('pf.batch', 1400), ('pf.batch', 10000), "
+			 "('pf.stage', 200), ('pf.stage', 300), ('pf.stage', 500), ('pf.stage', 600), "
+			 "('pf.stage', 800), ('pf.stage', 9000)]\n");
+	free(out);
+}
+END_TEST
+
+/* Waits until the file at PATH holds the text WANT (30 s at most). */
+static void wait_for(const char *path, const char *want)
+{
+	time_t stop = time(NULL) + 30;
+	for (;;) {
+		size_t len;
+		char *t = read_file(path, &len);
+		int found = t && len && strstr(t, want);
+		free(t);
+		if (found)
+			return;
+		ck_assert_msg(time(NULL) < stop, "%s: no '%s'", path, want);
+		usleep(20000);
+	}
+}
+
+START_TEST(test_top_finds_the_pairs_a_running_program_declares)
+{
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
+	pid_t top, pf;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 60 %s > %s", timeline_bin(), logs,
+			     json));
+	wait_for(json, "\n");   /* its first block: the filter's log is new to it */
+	pf = pf_start(logs, "pf", pf_batches, 3);
+	/* each stage of the window: its cycles per row, p50 and p99 */
+	wait_for(json, "{\"app\":\"parse\",\"share_pct\":null,\"cycles_per_packet\":68.75,"
+		       "\"p50\":50,\"p99\":300,");
+	wait_for(json, "{\"app\":\"match\",\"share_pct\":null,\"cycles_per_packet\":643.75,"
+		       "\"p50\":200,\"p99\":4500,");
+	ck_assert_int_eq(kill(top, SIGTERM), 0);
+	ck_assert_int_eq(reap(top), 0);
+	ck_assert_int_eq(kill(pf, SIGKILL), 0);
+	reap(pf);
+}
+END_TEST
+
+START_TEST(test_snabb_names_stay_the_defaults)
+{
+	const char *f = getenv("TIMELINE_FIXTURES");
+	char fx[4096], *out, *err;
+	static const uint64_t lags[] = { 5, 6 };
+	ck_assert_ptr_nonnull(realpath(test_str("%s/snabb-v3/engine-short.events.timeline.zst",
+						f && *f ? f : "tests/fixtures"), fx));
+	/* the Snabb fixture's pairs, as timeline(1) has always shown them */
+	out = tl(0, &err, "stats --per packets %s", fx);
+	has(out, "cycles per packet, per begin/end pair\n"
+		 "event app pairs packets cycles/packet p50 p90 p99 empty\n"
+		 "app.pull source 38 7752 17 10.59 23.69 214 0\n"
+		 "app.push sink1 38 7752 7.256 6.953 7.797 11.53 0\n"
+		 "app.push sink2 38 7752 11.21 7.203 7.922 157 0\n"
+		 "app.push tee 38 7752 19.81 15.97 23.94 122 0\n"
+		 "engine.breath - 840 171360 49.95 41.88 43.88 335 0\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	/* a log of no pairs says what was looked for and how to declare more */
+	lags_log(path_in(test_dir, "none.timeline"), 64, lags, 2);
+	out = tl(0, &err, "stats --per packets none.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: --per packets: no begin/end pairs in the logs: "
+			      "looked for the --pair rules, the pairs the logs declare (pair| lines of "
+			      "their events files) and pull/pulled, push/pushed, breath_start/breath_end; "
+			      "declare a program's own in its events file (pair|LABEL: BEGIN END unit=ARG, "
+			      "timeline-events(5)) or give --pair BEGIN=END\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_gen_checks_pair_lines_against_the_events)
+{
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "1,9|b: n\n1,9|e: n\npair|x: b\n", "x.events:3: expected 'pair|label: begin end "
+		  "[by=ATTR] [unit=ARG]...'" },
+		{ "1,9|b: n\n1,9|e: n\npair|x b e\n", "x.events:3: expected 'pair|label: begin end "
+		  "[by=ATTR] [unit=ARG]...' (no ':')" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b nosuch\n", "x.events:3: pair 'x': no event 'nosuch' in "
+		  "this file" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e unit=rows\n", "x.events:3: pair 'x': its end 'e' "
+		  "has no argument 'rows'" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e\npair|x: b e\n", "x.events:4: duplicate pair 'x'" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e per=n\n", "x.events:3: 'per=n' is not by=ATTR or "
+		  "unit=ARG" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b b\n", "x.events:3: begin and end are the same event 'b'" },
+		{ "1,9|b: n\n1,9|e: n\npair|1x: b e\n", "x.events:3: bad pair label '1x'" },
+	};
+	char *out, *err;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		write_file(path_in(test_dir, "x.events"), bad[i].text, strlen(bad[i].text));
+		out = tl(2, &err, "gen x.events");
+		ck_assert_str_eq(err, test_str("timeline gen: %s\n", bad[i].err));
+		free(out);
+		free(err);
+	}
+	/* a pair line ends the description before it; the header interns it */
+	static const char good[] = "1,9|b: n\nbegins\npair|x: b e by=q unit=n\n1,9|e: n\nends\n";
+	write_file(path_in(test_dir, "x.events"), good, strlen(good));
+	out = tl(0, NULL, "gen x.events");
+	has(out, "\"1,9|x.b: n\\n\"\n\t\t\"begins\",\n");
+	has(out, "\t\t\"pair|x.x: x.b x.e by=q unit=n\",\n");
+	has(out, "rc = tl_intern(log, pairs[i], &id, err);");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_groups_without_event_count_only_the_outermost_pairs)
 {
 	char host[160], *out, *sum;
@@ -178,6 +449,11 @@ Suite *pairs_suite(void)
 	Suite *s = suite_create("pairs");
 	TCase *t = tcase_create("pairs");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_test(t, test_own_program_declares_its_pairs_and_stats_finds_them);
+	tcase_add_test(t, test_own_program_pairs_in_diff_report_and_export_without_options);
+	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
+	tcase_add_test(t, test_snabb_names_stay_the_defaults);
+	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);
 	suite_add_tcase(s, t);
 	return s;

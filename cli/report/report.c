@@ -250,11 +250,12 @@ int cmd_report(int argc, char **argv)
 		if (readall_fed(&ra, diff ? e.side[k] : e.p))
 			anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
 	command_line(cmd, sizeof cmd, argc, argv);
+	e.po.per = an_unit(diff ? e.side[0] : e.p);   /* the titles' unit: declared ones too */
 	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
 	if (diff) {
 		compare(&c, e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
 		slowed_first(&c);
-		diff_title(title, sizeof title, r.a.o.per, &r.d, &c);
+		diff_title(title, sizeof title, e.po.per, &r.d, &c);
 		in.cmp = &c;
 		in.diff_title = title;
 	}

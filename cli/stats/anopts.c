@@ -125,8 +125,10 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 	}
 	if (window_check(&a->w, &why) < 0)
 		return cli_usage_error(cmd->name, why);
-	if (!a->o.per)
+	if (!a->o.per) {   /* the command's unit, or what the logs' pairs declare */
 		a->o.per = cmd->per;
+		a->o.per_default = cmd->per != NULL;
+	}
 	if (a->o.bucket_arg && !a->o.per)
 		return cli_usage_error(cmd->name,
 				       "--bucket needs --per: it sorts begin/end pairs by what they moved");
@@ -235,9 +237,10 @@ void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 				"%s or %s\n", cmd, a->pairs[r].begin, a->pairs[r].end, a->pairs[r].begin,
 				a->pairs[r].end);
 	if (a->o.per && !f->ends)
-		fprintf(stderr, "timeline %s: warning: --per %s: no begin/end pairs in the logs "
-			"(pull/pulled, push/pushed, breath_start/breath_end, or --pair)\n", cmd,
-			a->o.per);
+		fprintf(stderr, "timeline %s: warning: --per %s: no begin/end pairs in the logs: looked "
+			"for %s; declare a program's own in its events file (pair|LABEL: BEGIN END "
+			"unit=ARG, timeline-events(5)) or give --pair BEGIN=END\n", cmd, a->o.per,
+			ANOPTS_LOOKED_FOR);
 	else if (a->o.per && !f->ends_with_unit)
 		fprintf(stderr, "timeline %s: warning: --per %s: no pair's end carries %s; their ends "
 			"carry:%s\n", cmd, a->o.per, a->o.per, args);

@@ -44,6 +44,8 @@ struct an_options {
 	size_t nedges;
 	unsigned series;             /* --per: at most this many time bins per file for
 				      * an_timelines() (`report`); 0: none kept */
+	unsigned slowest;            /* --per: keep each row's this many slowest pairs
+				      * (an_row.slow); 0: none */
 	int per_default;             /* PER is the command's default, not given: a pair a
 				      * log declares with units is counted in its first */
 };
@@ -57,6 +59,8 @@ struct an_file {
 	uint64_t written;            /* entries its writer ever wrote (the cursor) */
 	uint64_t lost;               /* ... of them not read: overwritten by the ring before
 				      * the read, or skipped as incomplete (an_file_lost()) */
+	const tl_info *info;         /* its header, for the wall times of the slowest pairs
+				      * (NULL: none); valid until an_file_end() */
 	const tl_pair *declared;     /* the pairs the file declares (timeline-events(5)),
 				      * after the --pair rules and before the built-in
 				      * ones; valid until an_file_end() */
@@ -83,6 +87,19 @@ struct an_found {
 	size_t nargs;
 };
 
+/* One of the slowest pairs of a row (an_options.slowest): most cycles per
+ * unit first. */
+struct an_slow {
+	double per_unit, cycles, units;
+	uint64_t tsc0, tsc1;         /* its begin and end */
+	uint64_t since0, since1;     /* ... in cycles since the first entry read of its file */
+	int64_t wall0, wall1;        /* ... as wall time (ns since the epoch), when walls */
+	int walls;                   /* its file has a TSC frequency and an anchor */
+	uint64_t hz;                 /* its file's TSC frequency, 0: unknown */
+	char cpu[16], numa[16];      /* of its end, as the keys show them */
+	char *process, *path;        /* its file's */
+};
+
 /* One row: a group and its values. */
 struct an_row {
 	char *key[AN_NKEYS];         /* NULL for keys not grouped by */
@@ -98,6 +115,9 @@ struct an_row {
 				      * AN_HZ_AGREE; 0 when unknown or they do not */
 	uint64_t hz_min, hz_max;     /* the extremes of the files' (0: one unknown) */
 	int hz_set;
+	struct an_slow *slow;        /* per-unit rows: the an_options.slowest pairs of most
+				      * cycles per unit, most first ... */
+	size_t nslow;                /* ... of them so far */
 	unsigned level;              /* per-unit rows: the level of its pairs' begin event
 				      * (timeline-events(5)); in a grouping without the
 				      * event key only the rows of the lowest level are

@@ -13,6 +13,7 @@
  *               and where each breath's cycles go (shares, by CPU)
  *   series.c    the current file over time (an_options.series): samples
  *               and totals, cut into a timeline when the file ends
+ *   slowest.c   each row's slowest pairs (an_options.slowest)
  *   results.c   rows sorted, records and unmatched lists; an_merge,
  *               an_project, an_cut, an_gap and the summary readers' pieces
  *
@@ -106,6 +107,8 @@ struct an {
 	struct an_unmatched *unmatched;
 	size_t nunmatched;
 	struct an_found found;       /* what the options found, for warnings */
+	uint64_t first_tsc;          /* the current file's first entry read ... */
+	int first_set;               /* ... once one was */
 	char *unit;                  /* the unit of the pairs counted (an_unit()), NULL none yet */
 	int unit_mixed;              /* ... they had different ones */
 	/* the breath under way: each app's cycles so far (by share index) */
@@ -163,7 +166,7 @@ void note_hz(struct an_row *r, uint64_t hz);
 
 /* Adds the values of row F to row R; zeroes R's values. add_row returns
  * -1 out of memory, else 0. */
-int add_row(struct an_row *r, const struct an_row *f);
+int add_row(struct an_row *r, const struct an_row *f, unsigned slowest);
 void clear_row(struct an_row *r);
 
 /* The cpu and numa key values of entry E ("?": unknown). */
@@ -212,6 +215,16 @@ int make_timeline(struct an *a);
 /* Frees what timeline T points to; adds copies of FROM's timelines to INTO's. */
 void free_timeline(struct an_timeline *t);
 void merge_timelines(struct an *into, const struct an *from);
+
+/* ---- slowest.c ---- */
+
+/* Counts the pair ended by entry E, of CYCLES and UNITS (> 0), among the
+ * slowest of row R. */
+void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, double units);
+
+/* Adds F's slowest to R's, keeping N; frees R's. */
+void slow_merge(struct an_row *r, const struct an_row *f, unsigned n);
+void slow_free(struct an_row *r);
 
 /* ---- analysis.c ---- */
 

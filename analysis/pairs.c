@@ -124,6 +124,8 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	}
 	r->cycles += cycles;
 	r->units += units;
+	if (a->opts.slowest)
+		slow_add(a, r, e, cycles, units);
 	if (a->opts.series && series_add(a, ev, e->tsc, cycles / units, units) < 0)
 		return -1;
 	return hist_add(&r->h, cycles / units);

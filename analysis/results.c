@@ -195,7 +195,8 @@ int an_merge(struct an *into, const struct an *from)
 	int bucket = (into->opts.by >> AN_BUCKET) & 1;   /* not when projected away */
 	for (size_t i = 0; i < from->nrows; i++) {
 		const struct an_row *f = from->rows[i];
-		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1, f->level), f) < 0)
+		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1, f->level), f,
+			    into->opts.slowest) < 0)
 			return -1;
 	}
 	add_breaths(into, from->breaths, from->nbreaths);
@@ -258,7 +259,7 @@ int an_cut(struct an *a, struct an *into)
 {
 	for (size_t i = 0; i < a->nrows; i++) {
 		struct an_row *r = a->rows[i];
-		if (add_row(row_for(into, r->key, r->bucket, r->level), r) < 0)
+		if (add_row(row_for(into, r->key, r->bucket, r->level), r, into->opts.slowest) < 0)
 			return -1;
 		clear_row(r);
 	}

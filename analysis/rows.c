@@ -108,11 +108,13 @@ void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
 	note_hz(r, hi);
 }
 
-/* Adds the values of row F to row R. Returns -1 out of memory, else 0. */
-int add_row(struct an_row *r, const struct an_row *f)
+/* Adds the values of row F to row R (the SLOWEST slowest pairs of both).
+ * Returns -1 out of memory, else 0. */
+int add_row(struct an_row *r, const struct an_row *f, unsigned slowest)
 {
 	if (hist_merge(&r->h, &f->h) < 0)
 		return -1;
+	slow_merge(r, f, slowest);
 	r->cycles += f->cycles;
 	r->units += f->units;
 	r->empty += f->empty;
@@ -130,6 +132,7 @@ void clear_row(struct an_row *r)
 {
 	hist_free(&r->h);
 	memset(&r->h, 0, sizeof r->h);
+	slow_free(r);
 	r->cycles = r->units = 0;
 	r->empty = r->empty_diffed = r->entries = 0;
 }

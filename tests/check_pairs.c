@@ -390,6 +390,76 @@ START_TEST(test_gen_checks_pair_lines_against_the_events)
 }
 END_TEST
 
+/* Runs timeline ARGS in the test's directory and returns its stdout as it
+ * is (no spaces merged). */
+static char *raw(const char *args)
+{
+	char *cmd = xasprintf("cd %s && %s %s", test_dir, timeline_bin(), args), *out;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	free(cmd);
+	return out;
+}
+
+START_TEST(test_slowest_finds_the_planted_outliers_and_the_window_to_see_each)
+{
+	struct breath b[40];
+	const size_t slow[3] = { 21, 7, 33 };   /* 5000, 900 and 700 cycles a packet */
+	const uint64_t cycles[3] = { 50000, 9000, 7000 };
+	const uint16_t cpu[3] = { 5, 2, 1 << 12 | 1 };
+	char *out, *want, from[48], to[48], wall[48];
+	tl_info info;
+	/* 40 breaths of 10 packets on CPU 3, 1000 cycles each (100 a packet),
+	 * but the three planted */
+	for (size_t i = 0; i < 40; i++) {
+		uint64_t t0 = 1000 + 100000 * i;
+		b[i] = (struct breath){ 3, t0, t0 + 100, t0 + 300, t0 + 400, t0 + 500, t0 + 1000, 10 };
+	}
+	for (int k = 0; k < 3; k++) {
+		b[slow[k]].t1 = b[slow[k]].t0 + cycles[k];
+		b[slow[k]].cpu = cpu[k];
+	}
+	breath_log("out", b, 40);
+	info = info_at(path_in(test_dir, "out.timeline"));
+	out = raw("stats --per packets --by process --slowest 3 -f json out.timeline");
+	for (int k = 0; k < 3; k++) {
+		uint64_t t0 = b[slow[k]].t0, t1 = b[slow[k]].t1;
+		tl_format_wall(wall, sizeof wall, tl_wall_ns(&info, t0));
+		tl_format_wall(from, sizeof from, tl_wall_ns(&info, t0) - (int64_t)(t1 - t0));
+		tl_format_wall(to, sizeof to, tl_wall_ns(&info, t1) + (int64_t)(t1 - t0));
+		want = xasprintf("{\"table\":\"slowest\",\"process\":\"check_timeline[%d]\",\"rank\":%d,"
+				 "\"cycles/packet\":%llu,\"cycles\":%llu,\"packets\":10,\"cpu\":%u,"
+				 "\"numa\":%u,\"wall\":\"%s\",\"dump\":\"timeline dump --from %s --to %s "
+				 "out.timeline\"}\n", info.pid, k + 1, (unsigned long long)cycles[k] / 10,
+				 (unsigned long long)cycles[k], cpu[k] & 0xfff, cpu[k] >> 12, wall, from, to);
+		has(out, want);
+		free(want);
+	}
+	ck_assert_ptr_null(strstr(out, "\"rank\":4"));
+	free(out);
+	/* the dump line shows the planted breath, and from its length before
+	 * it to its length after: the next breath's start */
+	tl_format_wall(from, sizeof from, tl_wall_ns(&info, b[21].t0) - 50000);
+	tl_format_wall(to, sizeof to, tl_wall_ns(&info, b[21].t1) + 50000);
+	out = raw(test_str("dump --from %s --to %s out.timeline", from, to));
+	ck_assert_str_eq(out, test_str(
+		"       2100000   5  0  engine.breath_start breath=21 totalpackets=210 totalbytes=12600 totaletherbits=0\n"
+		"       2100100   5  0  app.push app=a inpackets=210\n"
+		"       2100300   5  0  app.pushed app=a inpackets=220\n"
+		"       2100400   5  0  app.push app=b inpackets=210\n"
+		"       2100500   5  0  app.pushed app=b inpackets=220\n"
+		"       2150000   5  0  engine.breath_end breath=22 totalpackets=220 totalbytes=13200 totaletherbits=0\n"
+		"       2200000   3  0  engine.breath_start breath=22 totalpackets=220 totalbytes=13200 totaletherbits=0\n"));
+	free(out);
+	/* text and CSV: the same rows; --slowest needs --per */
+	out = tl(0, NULL, "stats --per packets --by process --slowest 1 -f csv out.timeline");
+	has(out, "\"process\",\"rank\",\"cycles/packet\",\"cycles\",\"packets\",\"cpu\",\"numa\","
+		 "\"wall\",\"dump\"\n");
+	has(out, "]\",1,5000,50000,10,5,0,\"");
+	free(out);
+	free(tl(2, NULL, "stats --slowest 1 out.timeline"));
+}
+END_TEST
+
 START_TEST(test_groups_without_event_count_only_the_outermost_pairs)
 {
 	char host[160], *out, *sum;
@@ -454,6 +524,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
+	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);
 	suite_add_tcase(s, t);
 	return s;

@@ -141,7 +141,8 @@ static const tl_def *def_of(void *ctx, uint16_t msgid)
 struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const char *group)
 {
 	struct top_log *t = calloc(1, sizeof *t);
-	struct an_file file = { in->path, in->label, "-", NULL, NULL, in->info.tsc_hz, 0, 0, 0, NULL, 0 };
+	struct an_file file = { in->path, in->label, "-", NULL, NULL, in->info.tsc_hz, 0, 0, 0,
+				NULL, NULL, 0 };
 	struct stat st;
 	if (!t)
 		abort();

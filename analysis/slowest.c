@@ -7,14 +7,17 @@
 #include "xalloc.h"
 
 /* Does X come before Y: more cycles per unit, then more cycles, then
- * earlier? */
+ * earlier, then by path (the same order however the files were shared
+ * among engines)? */
 static int before(const struct an_slow *x, const struct an_slow *y)
 {
 	if (x->per_unit != y->per_unit)
 		return x->per_unit > y->per_unit;
 	if (x->cycles != y->cycles)
 		return x->cycles > y->cycles;
-	return x->tsc0 < y->tsc0;
+	if (x->tsc0 != y->tsc0)
+		return x->tsc0 < y->tsc0;
+	return strcmp(x->path, y->path) < 0;
 }
 
 /* Inserts a copy of S into R's list of at most N, in order; the strings

@@ -270,6 +270,11 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 		 "\"rows\":16,\"cycles/row\":68.75,\"p50\":50,\"p90\":300,\"p99\":300,\"empty\":0}");
 	has(out, "{\"event\":\"pf.batch\",\"app\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
 		 "\"cycles/row\":787.5,");
+	/* and its table of the slowest: the planted batch first */
+	has(out, "\"chart\":\"summary-slowest\",\"kind\":\"table\",\"title\":\"the 10 slowest pairs "
+		 "of each pair and app (cycles per row), and the timeline dump command that shows "
+		 "each\",\"rows\":[{\"event\":\"pf.batch\",\"app\":null,\"rank\":1,\"cycles/row\":5000,"
+		 "\"cycles\":10000,\"rows\":2,\"process\":\"check_timeline[");
 	free(out);
 	/* export: the nine pairs are spans, of the cycles each took */
 	out = tl(0, NULL, "export -f chrome -o - a/pf.timeline | python3 -c '"
@@ -279,6 +284,16 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 	ck_assert_str_eq(out, "[('pf.batch', 1200), ('pf.batch', 1400), ('pf.batch', 10000), "
 			 "('pf.stage', 200), ('pf.stage', 300), ('pf.stage', 500), ('pf.stage', 600), "
 			 "('pf.stage', 800), ('pf.stage', 9000)]\n");
+	free(out);
+	/* --slowest 1: only the windows around the slowest batch, parse and
+	 * match (from one length before to one after: ticks 20000 to 50000),
+	 * so the first batch is left out */
+	out = tl(0, NULL, "export -f chrome --slowest 1 -o - a/pf.timeline | python3 -c '"
+		 "import json,sys\n"
+		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
+		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
+	ck_assert_str_eq(out, "[('pf.batch', 1400), ('pf.batch', 10000), ('pf.stage', 200), "
+			 "('pf.stage', 600), ('pf.stage', 800), ('pf.stage', 9000)]\n");
 	free(out);
 }
 END_TEST

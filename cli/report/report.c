@@ -125,6 +125,9 @@ static int parse(struct args *r, int argc, char **argv)
 	return -1;
 }
 
+/* The slowest pairs the summary's table lists, per pair and app. */
+#define REPORT_SLOWEST 10
+
 /* The engines of a report: cycles per unit, lags, and A and B. */
 struct engines {
 	struct an_options po, lo;    /* the options of p and lags */
@@ -143,6 +146,7 @@ static void make_engines(struct args *r, struct engines *e, int diff)
 		e->po.nedges = sizeof default_edges / sizeof *default_edges;
 	}
 	e->po.series = r->bins;
+	e->po.slowest = REPORT_SLOWEST;
 	e->lo = r->a.o;
 	e->lo.per = NULL;
 	e->lo.by = 1u << AN_EVENT;

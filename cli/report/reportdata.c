@@ -353,7 +353,8 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	out->section(out, "summary", "Summary",
 		     "The inputs; where the cycles go over all of them; then each pair's cycles "
 		     "per unit as `stats --per` gives them, with its app's share of the cycles "
-		     "of the breaths it ran in (per group when the inputs have several).");
+		     "of the breaths it ran in (per group when the inputs have several); then the "
+		     "slowest pairs, each with the dump command that shows it.");
 	t = inputs_table(in, out->format);
 	chart(&c, "summary", "inputs", "inputs: the logs read", NULL, NULL);
 	out->table(out, &c, t);
@@ -373,6 +374,21 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	chart(&c, "summary", "apps", title, NULL, NULL);
 	out->table(out, &c, t);
 	table_free(t);
+	if (in->o->slowest) {   /* as stats --slowest: per pair and app */
+		o.by = 1u << AN_EVENT | 1u << AN_APP;
+		an_free(ea);
+		ea = project(in, o.by);
+		t = statsout_slowest(ea, &o, out->format);
+		snprintf(title, sizeof title, "the %u slowest pairs of each pair and app (%s), and "
+			 "the timeline dump command that shows each", in->o->slowest, per);
+		chart(&c, "summary", "slowest", title, NULL, NULL);
+		if (table_rows(t))
+			out->table(out, &c, t);
+		else
+			out->note(out, "No pair moved a unit: no slowest pairs (summaries do not keep "
+				  "them).");
+		table_free(t);
+	}
 	free_stacks(g, ng);
 	an_free(ea);
 }

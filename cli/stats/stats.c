@@ -50,6 +50,8 @@ static const char usage[] =
 	"       --count N       with --interval: stop after N times\n"
 	"   -h, --help          show this help\n";
 
+#define STATS_SLOWEST 0x190           /* getopt code of --slowest, long only */
+
 static const struct option options[] = {
 	ANOPTS_OPTIONS,
 	{ "group", required_argument, NULL, 'g' },
@@ -57,7 +59,7 @@ static const struct option options[] = {
 	{ "breaths", no_argument, NULL, 'R' },
 	{ "overhead", no_argument, NULL, 'O' },
 	{ "save", required_argument, NULL, 'S' },
-	{ "slowest", required_argument, NULL, 'L' },
+	{ "slowest", required_argument, NULL, STATS_SLOWEST },
 	{ "output", required_argument, NULL, 'o' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "count", required_argument, NULL, 'N' },
@@ -116,7 +118,7 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 		return 1;
 	case 'g':
 		return anopts_group(arg, s->labels, s->paths, &s->ngroups, why);
-	case 'L':
+	case STATS_SLOWEST:
 		if (parse_u64(arg, &s->slowest) || !s->slowest || s->slowest > 10000)
 			return *why = "--slowest takes a number of pairs from 1 to 10000", -1;
 		return 1;

@@ -49,7 +49,7 @@ static char *tl(int want, char **err, const char *fmt, ...)
 /* Asserts that OUT holds the text WANT. */
 static void has(const char *out, const char *want)
 {
-	ck_assert_msg(strstr(out, want) != NULL, "want '%s' in:\n%s", want, out);
+	ck_assert_msg(strstr(out, want) != NULL, "want '%s' in:\n%.3000s", want, out);
 }
 
 /* One breath of a hand-built log, on CPU: it starts at T0 and ends at T1,
@@ -59,6 +59,9 @@ struct breath {
 	uint16_t cpu;
 	uint64_t t0, a0, a1, b0, b1, t1, packets;
 };
+
+/* The two apps of the breaths breath_log() writes. */
+static const char *log_apps[2] = { "a", "b" };
 
 /* Writes log NAME of the N breaths, manual clock at 1 GHz. */
 static void write_breaths(const char *name, const struct breath *b, size_t n)
@@ -76,8 +79,8 @@ static void write_breaths(const char *name, const struct breath *b, size_t n)
 	tl_log *log = tl_open(path_in(test_dir, test_str("%s.timeline", name)), &o, &err);
 	ck_assert_msg(log != NULL, "%s", err.msg);
 	ck_assert_int_eq(tl_register(log, eng, 2, NULL, e, NULL), TL_OK);
-	ck_assert_int_eq(tl_register(log, app, 2, "app=a", a, NULL), TL_OK);
-	ck_assert_int_eq(tl_register(log, app, 2, "app=b", bb, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, test_str("app=%s", log_apps[0]), a, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, test_str("app=%s", log_apps[1]), bb, NULL), TL_OK);
 	for (size_t i = 0; i < n; i++) {
 		const struct breath *x = &b[i];
 		tl_set_manual_clock(log, x->t0, x->cpu);
@@ -475,6 +478,77 @@ START_TEST(test_slowest_finds_the_planted_outliers_and_the_window_to_see_each)
 }
 END_TEST
 
+/* Each app of the legends of the report page at PATH (in the test's
+ * directory) with its colour, "app #rrggbb" a line, in page order, once. */
+static char *legend_colors(const char *page)
+{
+	return tl(0, NULL, "report -o %s x/ >/dev/null; python3 -c '"
+		  "import re,sys\n"
+		  "seen=[]\n"
+		  "for c,a in re.findall(r\"fill=.(#[0-9a-f]{6}).\\/><text x=.[^ ]* y=.[^>]*>([^<]*)</text>\", "
+		  "open(sys.argv[1]).read()):\n"
+		  "  if (a,c) not in seen: seen.append((a,c)); print(a,c)' %s", page, page);
+}
+
+START_TEST(test_an_app_has_one_colour_in_every_report)
+{
+	static const struct breath one[] = { { 1, 1000, 1100, 1400, 1500, 1700, 2000, 10 } };
+	char *p1, *p2, *c1, *c2;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "x"), 0700), 0);
+	/* a page of apps lookup and rewrite, then one of rewrite and sink */
+	log_apps[0] = "lookup", log_apps[1] = "rewrite";
+	breath_log("one", one, 1);
+	ck_assert_int_eq(rename(path_in(test_dir, "one.timeline"), path_in(test_dir, "x/one.timeline")), 0);
+	p1 = legend_colors("one.html");
+	log_apps[0] = "sink", log_apps[1] = "rewrite";
+	unlink(path_in(test_dir, "x/one.timeline"));
+	breath_log("two", one, 1);
+	ck_assert_int_eq(rename(path_in(test_dir, "two.timeline"), path_in(test_dir, "x/two.timeline")), 0);
+	p2 = legend_colors("two.html");
+	log_apps[0] = "a", log_apps[1] = "b";
+	c1 = strstr(p1, "rewrite #");
+	c2 = strstr(p2, "rewrite #");
+	ck_assert_msg(c1 && c2, "%s\n%s", p1, p2);
+	/* rewrite is the same colour on both pages, and unlike the others */
+	ck_assert_msg(!strncmp(c1, c2, 16), "%s\n%s", p1, p2);
+	has(p1, "lookup #");
+	has(p2, "sink #");
+	ck_assert_msg(strncmp(strstr(p1, "lookup #") + 7, c1 + 8, 7) != 0, "%s", p1);
+	ck_assert_msg(strncmp(strstr(p2, "sink #") + 5, c2 + 8, 7) != 0, "%s", p2);
+	free(p1);
+	free(p2);
+}
+END_TEST
+
+START_TEST(test_ab_report_shows_each_runs_value_and_the_sides_apart)
+{
+	struct batch slow[3];
+	char *out;
+	memcpy(slow, pf_batches, sizeof slow);
+	for (int i = 0; i < 3; i++) {   /* B: each match stage twice as long */
+		slow[i].m1 += slow[i].m1 - slow[i].m0;
+		slow[i].t1 = slow[i].m1 + 200;
+	}
+	ck_assert_int_eq(mkdir(path_in(test_dir, "a"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "b"), 0700), 0);
+	for (int r = 0; r < 4; r++) {
+		pf_run(path_in(test_dir, "a"), test_str("pf%d", r), pf_batches, 3);
+		pf_run(path_in(test_dir, "b"), test_str("pf%d", r), slow, 3);
+	}
+	out = tl(1, NULL, "report -f json --per rows --a a --b b");
+	/* the match stage's chart: A's and B's pairs apart, a value per run
+	 * (each run's median: 200 cycles a row in A, 400 in B, 401 as the
+	 * histogram's bucket holds it) */
+	has(out, "\"title\":\"pf.stage match: cycles per row, A against B: change +100.5%, SLOWER\"");
+	has(out, "{\"label\":\"A\",\"n\":12,\"zeros\":0,\"p50\":200,\"runs\":[200,200,200,200],");
+	has(out, "{\"label\":\"B\",\"n\":12,\"zeros\":0,\"p50\":401,\"runs\":[401,401,401,401],");
+	/* the distributions section: the sides apart too, not 24 pairs pooled */
+	has(out, "\"title\":\"pf.stage match: cycles per row (A 12 pairs, B 12 pairs)\"");
+	ck_assert_ptr_null(strstr(out, "(24 pairs)"));
+	free(out);
+}
+END_TEST
+
 START_TEST(test_groups_without_event_count_only_the_outermost_pairs)
 {
 	char host[160], *out, *sum;
@@ -540,6 +614,8 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
+	tcase_add_test(t, test_an_app_has_one_colour_in_every_report);
+	tcase_add_test(t, test_ab_report_shows_each_runs_value_and_the_sides_apart);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);
 	suite_add_tcase(s, t);
 	return s;

@@ -338,6 +338,24 @@ START_TEST(test_top_finds_the_pairs_a_running_program_declares)
 }
 END_TEST
 
+START_TEST(test_top_says_why_it_has_no_rows_by_app)
+{
+	static const uint64_t lags[] = { 5, 6 };
+	char *out, *err;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	/* a log of this process (running) with no pair */
+	lags_log(path_in(test_dir, "logs/ticks.timeline"), 64, lags, 2);
+	out = tl(0, &err, "top -b -n 1 -d 0.1 logs");
+	ck_assert_str_eq(err, "timeline top: note: no begin/end pairs in the logs, so no rows by app: "
+			      "looked for the --pair rules, the pairs the logs declare (pair| lines of "
+			      "their events files) and pull/pulled, push/pushed, breath_start/breath_end; "
+			      "declare a program's own in its events file (pair|LABEL: BEGIN END unit=ARG, "
+			      "timeline-events(5)) or give --pair BEGIN=END\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_snabb_names_stay_the_defaults)
 {
 	const char *f = getenv("TIMELINE_FIXTURES");
@@ -611,6 +629,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_own_program_declares_its_pairs_and_stats_finds_them);
 	tcase_add_test(t, test_own_program_pairs_in_diff_report_and_export_without_options);
 	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
+	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);

@@ -492,6 +492,22 @@ static void run(struct top *t)
 	}
 }
 
+/* Grouped by app, with logs but no pair in any (the rows are the pairs'
+ * apps), says why the table is empty: what was looked for, how to declare
+ * more. */
+static void say_no_pairs(const struct top *t)
+{
+	uint64_t ends = 0;
+	if (t->group != TOP_BY_APP || !t->nlogs)
+		return;
+	for (size_t i = 0; i < t->nlogs; i++)
+		ends += an_found(t->logs[i]->per)->ends;
+	if (!ends)
+		fprintf(stderr, "timeline top: note: no begin/end pairs in the logs, so no rows by app: "
+			"looked for %s; declare a program's own in its events file (pair|LABEL: BEGIN "
+			"END unit=ARG, timeline-events(5)) or give --pair BEGIN=END\n", ANOPTS_LOOKED_FOR);
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct top t;
@@ -514,6 +530,7 @@ int cmd_top(int argc, char **argv)
 	if (!t.batch)
 		topscreen_end();
 	say_unborn(&t);
+	say_no_pairs(&t);
 	/* a path that held no log all along (and said no problem) */
 	for (int i = 0; i < t.npaths; i++)
 		t.problems += input_none("top", t.paths[i], t.held[i] & 1, t.held[i] & 2);

@@ -513,12 +513,14 @@ START_TEST(test_an_app_has_one_colour_in_every_report)
 	static const struct breath one[] = { { 1, 1000, 1100, 1400, 1500, 1700, 2000, 10 } };
 	char *p1, *p2, *c1, *c2;
 	ck_assert_int_eq(mkdir(path_in(test_dir, "x"), 0700), 0);
-	/* a page of apps lookup and rewrite, then one of rewrite and sink */
+	/* a page of apps lookup and rewrite, then one of rewrite and sink:
+	 * rewrite is the second app the first page meets, the first of the
+	 * second page (the first app of a breath takes more of its cycles) */
 	log_apps[0] = "lookup", log_apps[1] = "rewrite";
 	breath_log("one", one, 1);
 	ck_assert_int_eq(rename(path_in(test_dir, "one.timeline"), path_in(test_dir, "x/one.timeline")), 0);
 	p1 = legend_colors("one.html");
-	log_apps[0] = "sink", log_apps[1] = "rewrite";
+	log_apps[0] = "rewrite", log_apps[1] = "sink";
 	unlink(path_in(test_dir, "x/one.timeline"));
 	breath_log("two", one, 1);
 	ck_assert_int_eq(rename(path_in(test_dir, "two.timeline"), path_in(test_dir, "x/two.timeline")), 0);

@@ -492,13 +492,13 @@ static void run(struct top *t)
 	}
 }
 
-/* Grouped by app, with logs but no pair in any (the rows are the pairs'
- * apps), says why the table is empty: what was looked for, how to declare
- * more. */
+/* Grouped by app, as text, with logs but no pair in any (the rows are the
+ * pairs' apps), says why the table had only its header: what was looked
+ * for, how to declare more. */
 static void say_no_pairs(const struct top *t)
 {
 	uint64_t ends = 0;
-	if (t->group != TOP_BY_APP || !t->nlogs)
+	if (t->group != TOP_BY_APP || t->format != FMT_TEXT || !t->nlogs)
 		return;
 	for (size_t i = 0; i < t->nlogs; i++)
 		ends += an_found(t->logs[i]->per)->ends;

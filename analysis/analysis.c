@@ -188,6 +188,10 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->first_set = 0;
 	a->file.declared = f->declared;
 	a->file.ndeclared = f->ndeclared;
+	if (!a->opts.per)   /* lags: what --per would count the declared pairs in */
+		for (size_t i = 0; i < f->ndeclared; i++)
+			if (f->declared[i].nunits)
+				an_note_unit(a, f->declared[i].units[0]);
 	a->def_fn = def;
 	a->def_ctx = ctx;
 	a->events = xcalloc(65536, sizeof *a->events);

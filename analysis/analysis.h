@@ -301,6 +301,11 @@ uint64_t an_hash_str(const char *s);
  * the same ("unit" when they differ). */
 const char *an_unit(const struct an *a);
 
+/* For an engine of lags (no an_options.per): the first unit a file it read
+ * declares pairs in (timeline-events(5)), the --per that would count them;
+ * NULL when none does. */
+const char *an_declared_unit(const struct an *a);
+
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);
 

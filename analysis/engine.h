@@ -216,6 +216,10 @@ int make_timeline(struct an *a);
 void free_timeline(struct an_timeline *t);
 void merge_timelines(struct an *into, const struct an *from);
 
+/* Notes that A's pairs are counted in UNIT, or (lags) that a file declares
+ * pairs counted in it (an_unit(), an_declared_unit()). */
+void an_note_unit(struct an *a, const char *unit);
+
 /* ---- slowest.c ---- */
 
 /* Counts the pair ended by entry E, of CYCLES and UNITS (> 0), among the

@@ -148,7 +148,7 @@ const struct an_found *an_found(const struct an *a)
 }
 
 /* Notes that pairs are counted in UNIT (an_unit()). */
-static void note_unit(struct an *a, const char *unit)
+void an_note_unit(struct an *a, const char *unit)
 {
 	if (!a->unit)
 		a->unit = xstrdup(unit);
@@ -161,6 +161,11 @@ const char *an_unit(const struct an *a)
 	if (!a->opts.per_default || !a->unit)
 		return a->opts.per;
 	return a->unit_mixed ? "unit" : a->unit;
+}
+
+const char *an_declared_unit(const struct an *a)
+{
+	return a->opts.per ? NULL : a->unit;
 }
 
 /* Is definition D the begin or the end of rule R? Sets EV's role and rule. */
@@ -221,7 +226,7 @@ static void declared_end(struct an *a, const tl_def *d, struct an_ev *ev)
 		ev->bucket_arg = unit_index(d, NULL, a->opts.bucket_arg, ev->bucket_name,
 					    sizeof ev->bucket_name);
 	if (ev->unit >= 0)
-		note_unit(a, unit);
+		an_note_unit(a, unit);
 	note_end(a, d, ev);
 }
 
@@ -249,7 +254,7 @@ static void rule_end(struct an *a, const tl_def *d, struct an_ev *ev)
 		ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
 					    sizeof ev->bucket_name);
 	if (ev->unit >= 0)
-		note_unit(a, a->opts.per);
+		an_note_unit(a, a->opts.per);
 	note_end(a, d, ev);
 }
 

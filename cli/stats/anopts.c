@@ -229,7 +229,12 @@ static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cm
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 {
 	const struct an_found *f = an_found(e);
+	const char *declared = an_declared_unit(e);
+	static int said;   /* diff warns of each side: the note once */
 	char args[512];
+	if (declared && !said++)
+		fprintf(stderr, "timeline %s: note: the logs declare pairs counted in %s: --per %s "
+			"gives their cycles per unit\n", cmd, declared, declared);
 	end_args(f, args, sizeof args);
 	for (size_t r = 0; r + 3 < a->o.npairs; r++)
 		if (!(f->rules >> r & 1))

@@ -230,6 +230,9 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	ck_assert_str_eq(declared(path_in(test_dir, "pf.timeline")),
 			 "pair|pf.batch: pf.batch_begin pf.batch_end unit=rows\n"
 			 "pair|pf.stage: pf.stage_begin pf.stage_end by=stage unit=rows\n");
+	out = tl(0, NULL, "info pf.timeline");
+	has(out, "\n definitions 12, and 2 pairs declared\n");
+	free(out);
 	/* without --per, lags as always, and a note of what would count them */
 	out = tl(0, &err, "stats pf.timeline");
 	ck_assert_str_eq(err, "timeline stats: note: the logs declare pairs counted in rows: --per "

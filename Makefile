@@ -86,6 +86,7 @@ AN_SRC = $(wildcard analysis/*.c)
 AN_OBJ = $(AN_SRC:%.c=$(BUILD)/%.o)
 EVENTS = $(wildcard events/*.events)
 GEN_H = $(EVENTS:events/%.events=$(BUILD)/gen/%_events.h)
+TEST_GEN_H = $(BUILD)/gen/pf_events.h   # the tests' own program's events (tests/pf.events)
 TEST_SRC = $(wildcard tests/check_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o $(AN_OBJ)
 TEST_BIN = $(BUILD)/tests/check_timeline
@@ -105,7 +106,7 @@ FIXTURES ?= tests/fixtures
 .PHONY: all check install install-lib install-include install-pc install-man uninstall \
 	demo bench bench-quick bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
-all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
+all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(TEST_GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -146,7 +147,7 @@ $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 # `timeline gen` writes the event headers. They depend on what generates them,
 # cli/gen/ and the events parser, not on the whole program: a change to
 # another command regenerates nothing. The program only has to be up to date.
-vpath %.events events bench
+vpath %.events events bench tests
 $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genheader.o \
 	$(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
@@ -155,7 +156,7 @@ $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genhea
 
 # Objects that include generated headers wait for them the first time (|);
 # afterwards their .d files say which ones they include.
-$(BUILD)/tests/%.o: tests/%.c | $(GEN_H)
+$(BUILD)/tests/%.o: tests/%.c | $(GEN_H) $(TEST_GEN_H)
 	$(say) CC $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS_CHECK) $(ALL_CFLAGS) -c -o $@ $<

@@ -38,6 +38,14 @@ static void scan(struct input *in, struct extent *s)
 	}
 }
 
+/* The pairs IN's log declares (timeline-events(5)). */
+static size_t npairs(const struct input *in)
+{
+	size_t n;
+	input_pairs((struct input *)in, &n);
+	return n;
+}
+
 static void text(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
@@ -85,7 +93,10 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 	} else {
 		printf("  span         %llu cycles\n", (unsigned long long)span);
 	}
-	printf("  definitions  %zu\n", defs);
+	if (npairs(in))
+		printf("  definitions  %zu, and %zu pairs declared\n", defs, npairs(in));
+	else
+		printf("  definitions  %zu\n", defs);
 }
 
 static void json(const struct input *in, const struct extent *s, size_t defs)
@@ -131,6 +142,8 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		JSON_KEY_STRING(&j, "last_wall", a);
 	}
 	JSON_KEY_UINT(&j, "definitions", defs);
+	if (npairs(in))
+		JSON_KEY_UINT(&j, "pairs_declared", npairs(in));
 	json_end_object(&j);
 	out_char('\n');
 }
@@ -154,7 +167,7 @@ static int info_one(const char *path, int named, void *arg)
 	}
 	run->logs++;
 	scan(in, &s);
-	defs = tl_reader_definitions(in->r, NULL, 0);
+	defs = tl_reader_definitions(in->r, NULL, 0) - npairs(in);   /* events only */
 	if (run->json) {
 		json(in, &s, defs);
 	} else {

@@ -128,6 +128,7 @@ Suite *top_suite(void);
 Suite *summary_suite(void);
 Suite *metrics_suite(void);
 Suite *install_suite(void);
+Suite *batch_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

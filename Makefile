@@ -256,13 +256,15 @@ endif
 # each of off, auto and all, default 20), instruction counts with
 # callgrind, the reading side, the report's scale targets (bench/report.sh,
 # with Chromium), LTTng-UST side by side, and the CPU `timeline top` takes
-# while it watches; all land in bench/results/latest.csv. Peers that are
+# while it watches, and the Python package against pandas.read_csv and
+# babeltrace2's Python API (bench/python.sh); all land in
+# bench/results/latest.csv. Peers that are
 # missing are skipped. `make bench-quick` runs every benchmark of bench/
 # (summary.sh and calibrate.sh too) with small counts in about a minute, to
 # show each still runs: it fails when one does, and CI runs it
 # (bench/quick.sh).
 ENGINE_RUNS ?= 20
-bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
+bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)sh bench/engine.sh $(BUILD) $(ENGINE_RUNS)
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
@@ -270,9 +272,12 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/report.sh $(BUILD)
 	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
+	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
+		sh bench/python.sh $(BUILD)
 
-bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
-	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/quick.sh $(BUILD)
+bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
+	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
+		sh bench/quick.sh $(BUILD)
 
 # The optional peers of `make bench`: LTTng-UST and its session daemon,
 # babeltrace2, and valgrind for the instruction counts.

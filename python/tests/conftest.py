@@ -3,10 +3,14 @@ engine (make check's environment, else the tree's), the Snabb fixture,
 and logs of the demo engine made once per run."""
 import os
 import subprocess
+import sys
 
 import pytest
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if not os.environ.get("PYTHONPATH"):   # run by hand in the tree: the tree's package
+    sys.path.insert(0, os.path.join(SRC, "python"))
+
 TIMELINE = os.environ.get("TIMELINE_BIN") or os.path.join(SRC, "timeline")
 ENGINE = os.environ.get("TIMELINE_ENGINE") or os.path.join(SRC, "build/examples/engine/engine")
 FIXTURES = os.environ.get("TIMELINE_FIXTURES") or os.path.join(SRC, "tests/fixtures")

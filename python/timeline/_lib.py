@@ -55,7 +55,7 @@ ENTRY = np.dtype({
     "formats": ["<u8", "<u8", "<u2", "<u2", "<u2", "<u2", "u1", ("<u8", (TL_MAX_ARGS,))],
     "offsets": [0, 8, 16, 18, 20, 22, 24, 32],
     "itemsize": 80,
-})
+}, align=True)   # an aligned struct: numpy copies its fields by the fast loops
 
 
 class Error(ctypes.Structure):

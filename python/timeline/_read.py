@@ -338,7 +338,9 @@ class _Columns:
         self.cpu[o:o + k] = b["cpu"]
         self.numa[o:o + k] = b["numa"]
         self.msgid[o:o + k] = b["msgid"]
-        self.args[:, o:o + k] = b["args"].T
+        args = b["args"]
+        for j in range(_lib.TL_MAX_ARGS):   # a column at a time: a transposed copy is slower
+            self.args[j, o:o + k] = args[:, j]
         self.n = o + k
 
     def trim(self):

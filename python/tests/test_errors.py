@@ -204,3 +204,34 @@ def test_the_hostile_catalogue_gives_dumps_lines_and_never_a_crash(good, tmp_pat
     lines, rows = dump_lines(d)
     assert [str(x.message) for x in w] == lines and len(df) == rows
     assert len(lines) > 20 and read_some > 3
+
+
+def test_summaries_that_lie_give_the_programs_lines(good, tmp_path):
+    s = tmp_path / "good.sum"
+    timeline.stats(good[0], per="packets", save=s)
+    b = s.read_bytes()
+    bad = []
+    for cut in (0, 3, 8, 16, len(b) // 3, len(b) // 2, len(b) - 1):
+        p = tmp_path / ("cut-%d.sum" % cut)
+        p.write_bytes(b[:cut])
+        bad.append(p)
+    for off in (8, 12, 16, len(b) // 2, len(b) - 4):
+        p = tmp_path / ("flip-%d.sum" % off)
+        p.write_bytes(b[:off] + bytes([b[off] ^ 0xff]) + b[off + 1:])
+        bad.append(p)
+    refused = 0
+    for p in bad:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            got = timeline.stats([s, p, s], per="packets", table="all", errors="warn")
+        out, err, rc = tl("stats", "-f", "json", "--per", "packets", s, p, s, check=False)
+        lines = [ln[len("timeline stats: "):] for ln in err.splitlines()]
+        assert [str(x.message) for x in w] == [ln[len("warning: "):] if
+                                               ln.startswith("warning: ") else ln
+                                               for ln in lines if not ln.startswith("note: ")], p
+        assert sum(len(f) for f in got.values()) == len(out.splitlines()), p
+        if rc == 2:
+            refused += 1
+            with pytest.raises(timeline.TimelineError):
+                timeline.stats([s, p], per="packets")
+    assert refused >= 8   # every cut, and the flips the summary's checks see

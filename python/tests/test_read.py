@@ -202,3 +202,17 @@ def test_a_frame_is_not_much_bigger_than_its_columns(demo):
     per_row = df.memory_usage(deep=True, index=False).sum() / len(df)
     # 8 seq, tsc, ns, wall, 48 args, 2 cpu, 1 numa, 1 each of log, event, app codes
     assert per_row < 8 * 4 + 48 + 2 + 1 + 3 + 1
+
+
+def test_a_window_in_seconds_on_a_log_without_a_frequency_is_its_error():
+    for kw, opts in (({"last": "10ms"}, ["--last", "10ms"]), ({"end": "1s"}, ["--to", "1s"])):
+        with pytest.raises(timeline.TimelineError) as e:
+            timeline.read(SNABB, **kw)
+        _, err, rc = tl("dump", *opts, SNABB, check=False)
+        assert rc == 2 and err == "timeline dump: %s\n" % e.value
+    # in cycles it can
+    full = timeline.read(SNABB)
+    span = int(full["tsc"].iloc[-1] - full["tsc"].iloc[0])
+    df = timeline.read(SNABB, start=span // 4, end=span // 2)
+    assert_like_dump(df, dump([SNABB], "--from", span // 4, "--to", span // 2))
+    assert 0 < len(df) < len(full)

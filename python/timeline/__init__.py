@@ -42,7 +42,8 @@ def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events
     wide=True: one column per argument name instead of arg0..arg5 (UInt64,
     missing where the event has no argument of that name). numpy=True: a
     structured array with the same fields, categorical ones as codes whose
-    names are in the field's dtype.metadata['categories'].
+    names are in the field's dtype.metadata['categories'] (-1: none), wall
+    as datetime64[ns] in UTC (numpy has no time zones).
 
     Windows and filters as timeline(1)'s: start= and end= (--from, --to: an
     int of cycles since the log's first entry, a duration '250ms' or

@@ -296,7 +296,7 @@ class Window:
             return "%s: a time in seconds needs the TSC frequency, which this log does not " \
                    "have: give the bound in cycles" % log.path
         if self.last is not None and not log.hz:
-            return "%s: last: a time in seconds needs the TSC frequency, which this log " \
+            return "%s: --last: a time in seconds needs the TSC frequency, which this log " \
                    "does not have: give the bound in cycles" % log.path
         return None
 

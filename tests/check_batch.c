@@ -151,8 +151,12 @@ END_TEST
 START_TEST(test_the_snabb_fixture_reads_in_batches_as_entry_by_entry)
 {
 	const char *fx = getenv("TIMELINE_FIXTURES");
-	const char *p = test_str("%s/snabb-v3/engine-short.events.timeline.zst", fx ? fx : "tests/fixtures");
-	ck_assert_uint_gt(same_in_batches(p, SIZES, 5), 1000);
+	const char *z = test_str("%s/snabb-v3/engine-short.events.timeline.zst", fx ? fx : "tests/fixtures");
+	const char *p = path_in(test_dir, "snabb.timeline");
+	static const size_t sizes[] = { 7, 65536 };
+	/* decompressed once: each read of the copy would decompress it again */
+	unzstd(z, p);
+	ck_assert_uint_gt(same_in_batches(p, sizes, 2), 1000);
 }
 END_TEST
 
@@ -161,6 +165,9 @@ Suite *batch_suite(void)
 	Suite *s = suite_create("batch");
 	TCase *t = tcase_create("batch");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	/* the Snabb fixture is a ring of a million slots: on a loaded machine
+	 * its three reads take seconds */
+	tcase_set_timeout(t, 30);
 	tcase_add_test(t, test_a_wrapped_log_reads_in_batches_as_entry_by_entry);
 	tcase_add_test(t, test_a_log_that_never_wrapped_reads_in_batches_as_entry_by_entry);
 	tcase_add_test(t, test_a_batch_of_none_moves_nothing);

@@ -90,8 +90,9 @@ def test_directories_and_zstd_copies_read_as_dump_reads_them(demo, tmp_path):
 def test_a_live_log_reads_as_a_consistent_snapshot(tmp_path):
     # paced (2000 breaths/s, some 25,000 entries/s): the ring of 16384 laps
     # every 0.6 s or so, and a snapshot is read well within a lap
+    # it runs until the reads are done (a loaded machine may take long): then killed
     p = subprocess.Popen([ENGINE, "--dir", tmp_path, "--name", "live", "--entries", "16384",
-                          "--seconds", "3", "--rate", "all", "--pace", "2000"],
+                          "--seconds", "120", "--rate", "all", "--pace", "2000"],
                          stdout=subprocess.DEVNULL)
     reads, wrapped = [], False
     try:
@@ -113,6 +114,7 @@ def test_a_live_log_reads_as_a_consistent_snapshot(tmp_path):
             reads.append(len(df))
             wrapped = wrapped or (len(seq) > 0 and seq[-1] >= 16384)
     finally:
+        p.kill()
         p.wait()
     assert max(reads) > 0 and wrapped   # read while the ring wrapped under the reader
 

@@ -450,6 +450,15 @@ uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost);
  * @return 1 when an entry was read, 0 at the end of the snapshot. */
 int tl_reader_next(tl_reader *r, tl_entry *e);
 
+/* Copies up to N next entries of the snapshot into BUF, oldest first, as N
+ * calls of tl_reader_next() would, in one call: for a binding to another
+ * language that reads a log in bulk (a call per entry costs it more than
+ * the entry). Call again with the same or another buffer for the rest;
+ * entries skipped as incomplete are counted by tl_reader_skipped() as ever.
+ * @return how many entries BUF got: N while the snapshot has more, fewer
+ *         (0 included) at its end. */
+size_t tl_reader_read(tl_reader *r, tl_entry *buf, size_t n);
+
 /* Copies the newest entry of the snapshot (the last that tl_reader_next()
  * would return, if a live writer does not overwrite it first) into *E
  * without moving the reader: for a window counted back from a log's end.

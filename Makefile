@@ -16,6 +16,12 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The Python package (python/timeline): for the interpreter Debian's
+# python3-numpy and python3-pandas serve, in PREFIX's directory that it
+# searches (scripts/python-site says which, and whether it needs PYTHONPATH).
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+PYTHON_SITE = $(shell PYTHON=$(PYTHON) sh scripts/python-site $(PREFIX) 2>/dev/null)
+PYTHONDIR ?= $(firstword $(PYTHON_SITE))
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -86,6 +92,7 @@ AN_SRC = $(wildcard analysis/*.c)
 AN_OBJ = $(AN_SRC:%.c=$(BUILD)/%.o)
 EVENTS = $(wildcard events/*.events)
 GEN_H = $(EVENTS:events/%.events=$(BUILD)/gen/%_events.h)
+TEST_GEN_H = $(BUILD)/gen/pf_events.h   # the tests' own program's events (tests/pf.events)
 TEST_SRC = $(wildcard tests/check_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/main.o $(BUILD)/tests/util.o $(AN_OBJ)
 TEST_BIN = $(BUILD)/tests/check_timeline
@@ -102,10 +109,11 @@ FIXTURES ?= tests/fixtures
 .SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o $(BUILD)/bench/fill.o \
 	$(BUILD)/bench/runcmd.o
 
-.PHONY: all check install install-lib install-include install-pc install-man uninstall \
+.PHONY: all check install install-lib install-include install-pc install-man install-python \
+	uninstall \
 	demo bench bench-quick bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
-all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
+all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(TEST_GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -146,7 +154,7 @@ $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 # `timeline gen` writes the event headers. They depend on what generates them,
 # cli/gen/ and the events parser, not on the whole program: a change to
 # another command regenerates nothing. The program only has to be up to date.
-vpath %.events events bench
+vpath %.events events bench tests
 $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genheader.o \
 	$(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
@@ -155,7 +163,7 @@ $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genhea
 
 # Objects that include generated headers wait for them the first time (|);
 # afterwards their .d files say which ones they include.
-$(BUILD)/tests/%.o: tests/%.c | $(GEN_H)
+$(BUILD)/tests/%.o: tests/%.c | $(GEN_H) $(TEST_GEN_H)
 	$(say) CC $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS_CHECK) $(ALL_CFLAGS) -c -o $@ $<
@@ -210,7 +218,7 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H) $(LIBA) $(LIBSO0)
 		TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
 		TIMELINE_LIB_DIR=$(abspath $(dir $(LIBSO))) TIMELINE_SAN_FLAGS='$(SAN)' \
 		TIMELINE_MAKE_VARS='BUILD=$(BUILD)$(if $(SANITIZE), SANITIZE=$(SANITIZE))$(if $(TL_NO_ASM), TL_NO_ASM=$(TL_NO_ASM))' \
-		TIMELINE_ENGINE=$(abspath $(ENGINE)) \
+		TIMELINE_ENGINE=$(abspath $(ENGINE)) TIMELINE_PYTHON=$(PYTHON) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
 # The tests against real servers, slower than check (about a minute): node_exporter
@@ -249,13 +257,15 @@ endif
 # each of off, auto and all, default 20), instruction counts with
 # callgrind, the reading side, the report's scale targets (bench/report.sh,
 # with Chromium), LTTng-UST side by side, and the CPU `timeline top` takes
-# while it watches; all land in bench/results/latest.csv. Peers that are
+# while it watches, and the Python package against pandas.read_csv and
+# babeltrace2's Python API (bench/python.sh); all land in
+# bench/results/latest.csv. Peers that are
 # missing are skipped. `make bench-quick` runs every benchmark of bench/
 # (summary.sh and calibrate.sh too) with small counts in about a minute, to
 # show each still runs: it fails when one does, and CI runs it
 # (bench/quick.sh).
 ENGINE_RUNS ?= 20
-bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
+bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)sh bench/engine.sh $(BUILD) $(ENGINE_RUNS)
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
@@ -263,9 +273,12 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/report.sh $(BUILD)
 	$(Q)sh bench/lttng.sh $(BUILD)/bench/lttng
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
+	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
+		sh bench/python.sh $(BUILD)
 
-bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE)
-	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/quick.sh $(BUILD)
+bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
+	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
+		sh bench/quick.sh $(BUILD)
 
 # The optional peers of `make bench`: LTTng-UST and its session daemon,
 # babeltrace2, and valgrind for the instruction counts.
@@ -279,7 +292,7 @@ deps:
 # Each install target depends on what it installs, so `make install` works
 # first thing in a fresh clone. timeline.pc is written for this PREFIX at
 # every install, never kept from an install with another one.
-install: $(BIN) install-lib install-include install-pc install-man
+install: $(BIN) install-lib install-include install-pc install-man install-python
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/timeline
 
@@ -300,6 +313,18 @@ install-pc: timeline.pc.in
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $(BUILD)/timeline.pc
 	install -m 0644 $(BUILD)/timeline.pc $(DESTDIR)$(PKGCONFIGDIR)/timeline.pc
 
+# The package, and _config.py: where it finds the library and the program.
+install-python:
+	@test -n "$(PYTHONDIR)" || { echo "install: no $(PYTHON) to place the Python package for" >&2; exit 1; }
+	install -d $(DESTDIR)$(PYTHONDIR)/timeline
+	install -m 0644 $(filter-out %/_config.py,$(wildcard python/timeline/*.py)) \
+		$(DESTDIR)$(PYTHONDIR)/timeline/
+	printf '"""_config.py: written by make install."""\nLIBRARY = "%s"\nPROGRAM = "%s"\n' \
+		'$(LIBDIR)/libtimeline.so.$(SOVERSION)' '$(BINDIR)/timeline' \
+		> $(DESTDIR)$(PYTHONDIR)/timeline/_config.py
+	@echo "install: the Python package timeline is in $(PYTHONDIR)$(if $(filter no,$(lastword \
+		$(PYTHON_SITE))),: not on $(PYTHON)'s path; use PYTHONPATH=$(PYTHONDIR), on $(PYTHON)'s path)"
+
 install-man:
 	for m in $(MAN); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
@@ -310,6 +335,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libtimeline.so.$(SOVERSION) \
 		$(DESTDIR)$(LIBDIR)/libtimeline.so.$(VERSION) $(DESTDIR)$(PKGCONFIGDIR)/timeline.pc
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	test -z "$(PYTHONDIR)" || rm -rf $(DESTDIR)$(PYTHONDIR)/timeline
 
 clean:
 	rm -rf build $(BUILD) lib/libtimeline.a lib/libtimeline.so lib/libtimeline.so.$(SOVERSION) \

@@ -96,10 +96,12 @@ void an_free(struct an *a)
 	free_evs(a);
 	for (size_t i = 0; i < a->found.nargs; i++)
 		free(a->found.args[i]);
+	free(a->unit);
 	for (size_t i = 0; i < a->nrows; i++) {
 		for (int k = 0; k < AN_NKEYS; k++)
 			free(a->rows[i]->key[k]);
 		hist_free(&a->rows[i]->h);
+		slow_free(a->rows[i]);
 		free(a->rows[i]);
 		free(a->row_keys[i]);
 	}
@@ -182,6 +184,14 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->file.order = f->order;
 	a->file.written = f->written;
 	a->file.lost = f->lost;
+	a->file.info = f->info;
+	a->first_set = 0;
+	a->file.declared = f->declared;
+	a->file.ndeclared = f->ndeclared;
+	if (!a->opts.per)   /* lags: what --per would count the declared pairs in */
+		for (size_t i = 0; i < f->ndeclared; i++)
+			if (f->declared[i].nunits)
+				an_note_unit(a, f->declared[i].units[0]);
 	switch_file_begin(a, f->switched_off);
 	a->def_fn = def;
 	a->def_ctx = ctx;
@@ -201,6 +211,10 @@ int an_entry(struct an *a, const tl_entry *e)
 	if (!ev)
 		ev = a->events[e->msgid] = make_ev(a, e->msgid);
 	a->unknown_entries += (unsigned)ev->unknown;
+	if (!a->first_set) {
+		a->first_tsc = e->tsc;
+		a->first_set = 1;
+	}
 	if (ev->switch_rec) {   /* the switches changed: neither a lag nor a pair */
 		switch_record(a, e);
 		return 0;
@@ -303,5 +317,8 @@ int an_file_end(struct an *a)
 		if (ev->pending)
 			unmatched_for(a, ev->name)->begins++;
 	free_evs(a);
+	a->file.declared = NULL;   /* the caller's, valid until now */
+	a->file.info = NULL;
+	a->file.ndeclared = 0;
 	return rc;
 }

@@ -44,6 +44,10 @@ struct an_options {
 	size_t nedges;
 	unsigned series;             /* --per: at most this many time bins per file for
 				      * an_timelines() (`report`); 0: none kept */
+	unsigned slowest;            /* --per: keep each row's this many slowest pairs
+				      * (an_row.slow); 0: none */
+	int per_default;             /* PER is the command's default, not given: a pair a
+				      * log declares with units is counted in its first */
 };
 
 /* What the engine is told of each file. */
@@ -55,6 +59,12 @@ struct an_file {
 	uint64_t written;            /* entries its writer ever wrote (the cursor) */
 	uint64_t lost;               /* ... of them not read: overwritten by the ring before
 				      * the read, or skipped as incomplete (an_file_lost()) */
+	const tl_info *info;         /* its header, for the wall times of the slowest pairs
+				      * (NULL: none); valid until an_file_end() */
+	const tl_pair *declared;     /* the pairs the file declares (timeline-events(5)),
+				      * after the --pair rules and before the built-in
+				      * ones; valid until an_file_end() */
+	size_t ndeclared;
 	unsigned switched_off;       /* events switched off in it now (tl_info) */
 };
 
@@ -90,6 +100,19 @@ struct an_found {
 	size_t nargs;
 };
 
+/* One of the slowest pairs of a row (an_options.slowest): most cycles per
+ * unit first. */
+struct an_slow {
+	double per_unit, cycles, units;
+	uint64_t tsc0, tsc1;         /* its begin and end */
+	uint64_t since0, since1;     /* ... in cycles since the first entry read of its file */
+	int64_t wall0, wall1;        /* ... as wall time (ns since the epoch), when walls */
+	int walls;                   /* its file has a TSC frequency and an anchor */
+	uint64_t hz;                 /* its file's TSC frequency, 0: unknown */
+	char cpu[16], numa[16];      /* of its end, as the keys show them */
+	char *process, *path;        /* its file's */
+};
+
 /* One row: a group and its values. */
 struct an_row {
 	char *key[AN_NKEYS];         /* NULL for keys not grouped by */
@@ -105,6 +128,13 @@ struct an_row {
 				      * AN_HZ_AGREE; 0 when unknown or they do not */
 	uint64_t hz_min, hz_max;     /* the extremes of the files' (0: one unknown) */
 	int hz_set;
+	struct an_slow *slow;        /* per-unit rows: the an_options.slowest pairs of most
+				      * cycles per unit, most first ... */
+	size_t nslow;                /* ... of them so far */
+	unsigned level;              /* per-unit rows: the level of its pairs' begin event
+				      * (timeline-events(5)); in a grouping without the
+				      * event key only the rows of the lowest level are
+				      * given back (an_rows()) */
 };
 
 /* An app's cycles inside the breaths of a file (--per only). */
@@ -241,7 +271,10 @@ int an_cut(struct an *a, struct an *into);
  * goes on: it comes from running counters. */
 void an_gap(struct an *a);
 
-/* The rows, sorted by their keys; the files' records in file order (those
+/* The rows, sorted by their keys; in a grouping of pairs (--per) without
+ * the event key, of the rows that agree on every key but the bucket and
+ * the run only those of the lowest level (the outermost pairs, such as a
+ * breath, whose units the pairs inside it would count again); the files' records in file order (those
  * with breath figures have n > 0 or share_breaths > 0); the unmatched pair
  * counts, by label. */
 struct an_row **an_rows(struct an *a, size_t *n);
@@ -265,6 +298,9 @@ struct an *an_project(const struct an *from, unsigned by);
  * of breath summary B added (the list stays in file order); pairs of
  * LABEL unmatched; what options found. */
 struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket);
+/* The same for pairs of LEVEL (an_row.level): in a grouping without the
+ * event key, pairs of different levels fill rows of their own. */
+struct an_row *an_row_at(struct an *a, char *const key[AN_NKEYS], int bucket, unsigned level);
 void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi);
 void an_add_breaths(struct an *a, const struct an_breaths *b);
 void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins);
@@ -272,6 +308,16 @@ void an_add_found(struct an *a, const struct an_found *f);
 
 /* The FNV-1a hash of S, for the tables keyed by strings. */
 uint64_t an_hash_str(const char *s);
+
+/* The unit engine A's rows of pairs are in: an_options.per, or with
+ * per_default the unit the logs' declared pairs gave when they all gave
+ * the same ("unit" when they differ). */
+const char *an_unit(const struct an *a);
+
+/* For an engine of lags (no an_options.per): the first unit a file it read
+ * declares pairs in (timeline-events(5)), the --per that would count them;
+ * NULL when none does. */
+const char *an_declared_unit(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

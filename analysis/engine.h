@@ -13,6 +13,7 @@
  *               and where each breath's cycles go (shares, by CPU)
  *   series.c    the current file over time (an_options.series): samples
  *               and totals, cut into a timeline when the file ends
+ *   slowest.c   each row's slowest pairs (an_options.slowest)
  *   results.c   rows sorted, records and unmatched lists; an_merge,
  *               an_project, an_cut, an_gap and the summary readers' pieces
  *   switches.c  the records of the event switches: begins waiting when
@@ -30,7 +31,9 @@ enum { ROLE_NONE, ROLE_BEGIN, ROLE_END };
 struct an_ev {
 	char *name, *app;            /* the event's name and app key ("-": none) */
 	unsigned level;
-	int role, rule;              /* begin or end of rule RULE */
+	unsigned pair_level;         /* end: its begin's level, once found (its rows') */
+	int role, rule;              /* begin or end of rule RULE (-1: of a declared pair) */
+	const tl_pair *decl;         /* ... of this pair the file declares */
 	char *label;                 /* its pair's label */
 	uint16_t msgid;
 	int unknown;                 /* the msgid names no definition */
@@ -107,6 +110,10 @@ struct an {
 	struct an_unmatched *unmatched;
 	size_t nunmatched;
 	struct an_found found;       /* what the options found, for warnings */
+	uint64_t first_tsc;          /* the current file's first entry read ... */
+	int first_set;               /* ... once one was */
+	char *unit;                  /* the unit of the pairs counted (an_unit()), NULL none yet */
+	int unit_mixed;              /* ... they had different ones */
 	/* the breath under way: each app's cycles so far (by share index) */
 	double *app_cycles;
 	size_t app_cycles_cap;
@@ -163,15 +170,23 @@ void note_arg(struct an_found *f, const char *name);
 
 /* ---- rows.c ---- */
 
-/* The row for the key values KV (NULL where not grouped) and BUCKET, made if new. */
-struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket);
+/* The row for the key values KV (NULL where not grouped), BUCKET and the
+ * pairs' LEVEL (a key when leveled(), else the first row's), made if new. */
+struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket, unsigned level);
+
+/* Are A's rows of pairs grouped without the event key, so that pairs of
+ * different levels fill rows of their own (an_rows() keeps the lowest)? */
+static inline int leveled(const struct an *a)
+{
+	return a->opts.per && !(a->opts.by & (1u << AN_EVENT));
+}
 
 /* Notes that a file of TSC frequency HZ (0: unknown) fed row R. */
 void note_hz(struct an_row *r, uint64_t hz);
 
 /* Adds the values of row F to row R; zeroes R's values. add_row returns
  * -1 out of memory, else 0. */
-int add_row(struct an_row *r, const struct an_row *f);
+int add_row(struct an_row *r, const struct an_row *f, unsigned slowest);
 void clear_row(struct an_row *r);
 
 /* The cpu and numa key values of entry E ("?": unknown). */
@@ -220,6 +235,20 @@ int make_timeline(struct an *a);
 /* Frees what timeline T points to; adds copies of FROM's timelines to INTO's. */
 void free_timeline(struct an_timeline *t);
 void merge_timelines(struct an *into, const struct an *from);
+
+/* Notes that A's pairs are counted in UNIT, or (lags) that a file declares
+ * pairs counted in it (an_unit(), an_declared_unit()). */
+void an_note_unit(struct an *a, const char *unit);
+
+/* ---- slowest.c ---- */
+
+/* Counts the pair ended by entry E, of CYCLES and UNITS (> 0), among the
+ * slowest of row R. */
+void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, double units);
+
+/* Adds F's slowest to R's, keeping N; frees R's. */
+void slow_merge(struct an_row *r, const struct an_row *f, unsigned n);
+void slow_free(struct an_row *r);
 
 /* ---- analysis.c ---- */
 

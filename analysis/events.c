@@ -76,18 +76,20 @@ void an_pair_label(char *buf, size_t size, const char *begin_event, const char *
 		snprintf(buf, size, "%s/%s", begin_event, e);
 }
 
-/* The app of a definition: its attribute app=NAME, else "-". */
-static char *app_of(const char *attrs)
+/* The app of a definition: its attribute ATTR=NAME (app=NAME unless a
+ * declared pair says by=ATTR), else "-". */
+static char *app_of(const char *attrs, const char *attr)
 {
 	const char *p = attrs;
+	size_t len = strlen(attr);
 	while (p && *p) {
 		size_t n;
 		while (*p == ' ')
 			p++;
 		n = strcspn(p, " ");
-		if (n > 4 && !strncmp(p, "app=", 4)) {
-			char *s = xcalloc(1, n - 3);
-			memcpy(s, p + 4, n - 4);
+		if (n > len + 1 && !strncmp(p, attr, len) && p[len] == '=') {
+			char *s = xcalloc(1, n - len);
+			memcpy(s, p + len + 1, n - len - 1);
 			return s;
 		}
 		p += n;
@@ -145,6 +147,117 @@ const struct an_found *an_found(const struct an *a)
 	return &a->found;
 }
 
+/* Notes that pairs are counted in UNIT (an_unit()). */
+void an_note_unit(struct an *a, const char *unit)
+{
+	if (!a->unit)
+		a->unit = xstrdup(unit);
+	else if (strcmp(a->unit, unit))
+		a->unit_mixed = 1;
+}
+
+const char *an_unit(const struct an *a)
+{
+	if (!a->opts.per_default || !a->unit)
+		return a->opts.per;
+	return a->unit_mixed ? "unit" : a->unit;
+}
+
+const char *an_declared_unit(const struct an *a)
+{
+	return a->opts.per ? NULL : a->unit;
+}
+
+/* Is definition D the begin or the end of rule R? Sets EV's role and rule. */
+static int rule_role(struct an *a, const tl_def *d, struct an_ev *ev, size_t r)
+{
+	const struct an_pair *p = &a->pairs[r];
+	if (names(p->begin, d->name))
+		ev->role = ROLE_BEGIN;
+	else if (names(p->end, d->name))
+		ev->role = ROLE_END;
+	else
+		return 0;
+	ev->rule = (int)r;
+	a->found.rules |= 1ull << r;
+	return 1;
+}
+
+/* Finds the role of definition D in a pair: the --pair rules first (all
+ * but the last three, the built-in ones), then the pairs the file declares,
+ * then the built-in rules. Sets EV's role, rule and decl. */
+static void find_role(struct an *a, const tl_def *d, struct an_ev *ev)
+{
+	size_t user = a->opts.npairs >= 3 ? a->opts.npairs - 3 : 0, r;
+	for (r = 0; r < user; r++)
+		if (rule_role(a, d, ev, r))
+			return;
+	for (size_t k = 0; k < a->file.ndeclared; k++) {
+		const tl_pair *q = &a->file.declared[k];
+		ev->role = !strcmp(q->begin, d->name) ? ROLE_BEGIN
+			   : !strcmp(q->end, d->name) ? ROLE_END : ROLE_NONE;
+		if (ev->role == ROLE_NONE)
+			continue;
+		ev->rule = -1;
+		ev->decl = q;
+		if (strcmp(q->by, "app")) {
+			free(ev->app);
+			ev->app = app_of(d->attrs, q->by);
+		}
+		return;
+	}
+	for (; r < a->opts.npairs; r++)
+		if (rule_role(a, d, ev, r))
+			return;
+}
+
+/* The end event EV of definition D of a declared pair: its begin, label,
+ * unit and --bucket argument. */
+static void declared_end(struct an *a, const tl_def *d, struct an_ev *ev)
+{
+	const tl_pair *q = ev->decl;
+	const char *unit = a->opts.per_default && q->nunits ? q->units[0] : a->opts.per;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s\x1f%s", q->begin, d->attrs);
+	ev->begin_key = xstrdup(buf);
+	ev->label = xstrdup(q->label);
+	ev->unit = unit_index(d, NULL, unit, ev->unit_name, sizeof ev->unit_name);
+	if (a->opts.bucket_arg)
+		ev->bucket_arg = unit_index(d, NULL, a->opts.bucket_arg, ev->bucket_name,
+					    sizeof ev->bucket_name);
+	if (ev->unit >= 0)
+		an_note_unit(a, unit);
+	note_end(a, d, ev);
+}
+
+/* The end event EV of definition D of rule EV->rule. */
+static void rule_end(struct an *a, const tl_def *d, struct an_ev *ev)
+{
+	const struct an_pair *p = &a->pairs[ev->rule];
+	const char *dot = strchr(d->name, '.');
+	char buf[256], unit[128];
+	/* the begin's full name: the rule's, or the end's category + it */
+	if (strchr(p->begin, '.'))
+		snprintf(buf, sizeof buf, "%s\x1f%s", p->begin, d->attrs);
+	else
+		snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d->name + 1 : 0), d->name,
+			 p->begin, d->attrs);
+	ev->begin_key = xstrdup(buf);
+	if (strchr(p->begin, '.'))   /* --pair stage.begin=stage.end */
+		snprintf(buf, sizeof buf, "%s", p->begin);
+	else
+		snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d->name + 1 : 0), d->name, p->begin);
+	an_pair_label(unit, sizeof unit, buf, d->name);
+	ev->label = xstrdup(unit);
+	ev->unit = unit_index(d, p, a->opts.per, ev->unit_name, sizeof ev->unit_name);
+	if (a->opts.bucket_arg)
+		ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
+					    sizeof ev->bucket_name);
+	if (ev->unit >= 0)
+		an_note_unit(a, a->opts.per);
+	note_end(a, d, ev);
+}
+
 struct an_ev *make_ev(struct an *a, uint16_t msgid)
 {
 	const tl_def *d = a->def_fn(a->def_ctx, msgid);
@@ -153,23 +266,13 @@ struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	ev->msgid = msgid;
 	ev->name = xstrdup(d->known ? d->name : "?");
 	ev->unknown = !d->known;
-	ev->app = app_of(d->attrs);
+	ev->app = app_of(d->attrs, "app");
 	ev->level = d->known && d->level < 10 ? d->level : 9;
 	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
 	ev->series = -1;
 	ev->switch_rec = switch_is_record(d);
 	if (d->known && a->opts.per) {
-		for (size_t r = 0; r < a->opts.npairs && ev->role == ROLE_NONE; r++) {
-			const struct an_pair *p = &a->pairs[r];
-			if (names(p->begin, d->name))
-				ev->role = ROLE_BEGIN;
-			else if (names(p->end, d->name))
-				ev->role = ROLE_END;
-			else
-				continue;
-			ev->rule = (int)r;
-			a->found.rules |= 1ull << r;
-		}
+		find_role(a, d, ev);
 		if (ev->role == ROLE_BEGIN) {
 			snprintf(buf, sizeof buf, "%s\x1f%s", d->name, d->attrs);
 			ev->match_key = xstrdup(buf);
@@ -177,30 +280,10 @@ struct an_ev *make_ev(struct an *a, uint16_t msgid)
 			a->begins = ev;
 			/* the begin's own indexes, looked up by the end's names later */
 		}
-		if (ev->role == ROLE_END) {
-			const struct an_pair *p = &a->pairs[ev->rule];
-			const char *dot = strchr(d->name, '.');
-			char unit[128];
-			/* the begin's full name: the rule's, or the end's category + it */
-			if (strchr(p->begin, '.'))
-				snprintf(buf, sizeof buf, "%s\x1f%s", p->begin, d->attrs);
-			else
-				snprintf(buf, sizeof buf, "%.*s%s\x1f%s", (int)(dot ? dot - d->name + 1 : 0),
-					 d->name, p->begin, d->attrs);
-			ev->begin_key = xstrdup(buf);
-			if (strchr(p->begin, '.'))   /* --pair stage.begin=stage.end */
-				snprintf(buf, sizeof buf, "%s", p->begin);
-			else
-				snprintf(buf, sizeof buf, "%.*s%s", (int)(dot ? dot - d->name + 1 : 0),
-					 d->name, p->begin);
-			an_pair_label(unit, sizeof unit, buf, d->name);
-			ev->label = xstrdup(unit);
-			ev->unit = unit_index(d, p, a->opts.per, ev->unit_name, sizeof ev->unit_name);
-			if (a->opts.bucket_arg)
-				ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
-							    sizeof ev->bucket_name);
-			note_end(a, d, ev);
-		}
+		if (ev->role == ROLE_END && ev->decl)
+			declared_end(a, d, ev);
+		else if (ev->role == ROLE_END)
+			rule_end(a, d, ev);
 	}
 	if (d->known && !strcmp(strchr(d->name, '.') ? strchr(d->name, '.') + 1 : d->name, "breath_end")) {
 		ev->breath_arg = arg_index(d, "breath");

@@ -124,6 +124,8 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	}
 	r->cycles += cycles;
 	r->units += units;
+	if (a->opts.slowest)
+		slow_add(a, r, e, cycles, units);
 	if (a->opts.series && series_add(a, ev, e->tsc, cycles / units, units) < 0)
 		return -1;
 	return hist_add(&r->h, cycles / units);
@@ -174,6 +176,7 @@ int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 			bd = a->def_fn(a->def_ctx, b->msgid);
 			ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
 			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
+			ev->pair_level = b->level;
 		}
 		ev->begin = b;
 	}

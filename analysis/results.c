@@ -44,7 +44,42 @@ int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_
 
 static int cmp_rows(const void *p, const void *q)
 {
-	return an_row_cmp(sort_an, *(struct an_row *const *)p, *(struct an_row *const *)q);
+	const struct an_row *x = *(struct an_row *const *)p, *y = *(struct an_row *const *)q;
+	int c = an_row_cmp(sort_an, x, y);
+	return c ? c : (x->level > y->level) - (x->level < y->level);
+}
+
+/* Moves the rows that an_rows() gives back to the front of A's sorted
+ * rows, the others after them; returns how many it gives. Leveled, of the
+ * rows agreeing on the keys before the bucket and the run (the last two,
+ * so that they are adjacent), those of the lowest level. */
+static size_t outermost(struct an *a)
+{
+	unsigned group = a->opts.by & ~(1u << AN_BUCKET | 1u << AN_RUN);
+	size_t kept = 0, i, j, k;
+	struct an_row **out;
+	char *keep;
+	if (!leveled(a) || !a->nrows)
+		return a->nrows;
+	out = xcalloc(a->nrows, sizeof *out);
+	keep = xcalloc(a->nrows, 1);
+	for (i = 0; i < a->nrows; i = j) {
+		unsigned low = a->rows[i]->level;
+		for (j = i + 1; j < a->nrows && !an_row_cmp_keys(a, a->rows[i], a->rows[j], group); j++)
+			low = a->rows[j]->level < low ? a->rows[j]->level : low;
+		for (k = i; k < j; k++)
+			keep[k] = a->rows[k]->level == low;
+	}
+	for (i = 0; i < a->nrows; i++)
+		if (keep[i])
+			out[kept++] = a->rows[i];
+	for (i = 0, k = kept; i < a->nrows; i++)   /* the others, after */
+		if (!keep[i])
+			out[k++] = a->rows[i];
+	memcpy(a->rows, out, a->nrows * sizeof *out);
+	free(out);
+	free(keep);
+	return kept;
 }
 
 struct an_row **an_rows(struct an *a, size_t *n)
@@ -60,7 +95,7 @@ struct an_row **an_rows(struct an *a, size_t *n)
 	free(a->row_slots);
 	a->row_slots = NULL;
 	a->nrow_slots = 0;
-	*n = a->nrows;
+	*n = outermost(a);
 	return a->rows;
 }
 
@@ -143,16 +178,30 @@ void an_add_found(struct an *a, const struct an_found *f)
 		note_arg(&a->found, f->args[i]);
 }
 
+/* Notes in INTO the units FROM counted pairs in (an_unit()). */
+static void merge_unit(struct an *into, const struct an *from)
+{
+	into->unit_mixed |= from->unit_mixed;
+	if (!from->unit)
+		return;
+	if (!into->unit)
+		into->unit = xstrdup(from->unit);
+	else if (strcmp(into->unit, from->unit))
+		into->unit_mixed = 1;
+}
+
 int an_merge(struct an *into, const struct an *from)
 {
 	int bucket = (into->opts.by >> AN_BUCKET) & 1;   /* not when projected away */
 	for (size_t i = 0; i < from->nrows; i++) {
 		const struct an_row *f = from->rows[i];
-		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1), f) < 0)
+		if (add_row(row_for(into, f->key, bucket ? f->bucket : -1, f->level), f,
+			    into->opts.slowest) < 0)
 			return -1;
 	}
 	add_breaths(into, from->breaths, from->nbreaths);
 	merge_timelines(into, from);
+	merge_unit(into, from);
 	an_add_found(into, &from->found);
 	into->switches.logs += from->switches.logs;
 	into->switches.records += from->switches.records;
@@ -213,11 +262,12 @@ int an_cut(struct an *a, struct an *into)
 {
 	for (size_t i = 0; i < a->nrows; i++) {
 		struct an_row *r = a->rows[i];
-		if (add_row(row_for(into, r->key, r->bucket), r) < 0)
+		if (add_row(row_for(into, r->key, r->bucket, r->level), r, into->opts.slowest) < 0)
 			return -1;
 		clear_row(r);
 	}
 	cut_breaths(a, into);
+	merge_unit(into, a);
 	for (size_t i = 0; i < a->nunmatched; i++) {
 		struct an_unmatched *u = unmatched_for(into, a->unmatched[i].label);
 		u->ends += a->unmatched[i].ends;

@@ -30,12 +30,15 @@ static void rehash(struct an *a)
 	}
 }
 
-/* The row for the current file's key values KV (NULL where not grouped). */
-struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket)
+/* The row for the current file's key values KV (NULL where not grouped)
+ * and pairs of LEVEL. */
+struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket, unsigned level)
 {
 	char joined[2048];
 	size_t len = 0, h;
 	struct an_row *r;
+	if (leveled(a))
+		len = (size_t)snprintf(joined, sizeof joined, "%u\x1f", level);
 	for (int k = 0; k < AN_NKEYS; k++)
 		if (a->opts.by & (1u << k))
 			len += (size_t)snprintf(joined + len, len < sizeof joined ? sizeof joined - len : 0,
@@ -59,6 +62,7 @@ struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket)
 		if (a->opts.by & (1u << k))
 			r->key[k] = xstrdup(kv[k] ? kv[k] : "-");
 	r->bucket = bucket;
+	r->level = level;
 	a->rows[a->nrows] = r;
 	a->row_keys[a->nrows] = xstrdup(joined);
 	a->row_slots[h] = ++a->nrows;
@@ -90,7 +94,12 @@ uint64_t an_hz_agree(uint64_t lo, uint64_t hi)
 
 struct an_row *an_row_of(struct an *a, char *const key[AN_NKEYS], int bucket)
 {
-	return row_for(a, key, bucket);
+	return row_for(a, key, bucket, 0);
+}
+
+struct an_row *an_row_at(struct an *a, char *const key[AN_NKEYS], int bucket, unsigned level)
+{
+	return row_for(a, key, bucket, level);
 }
 
 void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
@@ -99,11 +108,13 @@ void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
 	note_hz(r, hi);
 }
 
-/* Adds the values of row F to row R. Returns -1 out of memory, else 0. */
-int add_row(struct an_row *r, const struct an_row *f)
+/* Adds the values of row F to row R (the SLOWEST slowest pairs of both).
+ * Returns -1 out of memory, else 0. */
+int add_row(struct an_row *r, const struct an_row *f, unsigned slowest)
 {
 	if (hist_merge(&r->h, &f->h) < 0)
 		return -1;
+	slow_merge(r, f, slowest);
 	r->cycles += f->cycles;
 	r->units += f->units;
 	r->empty += f->empty;
@@ -121,6 +132,7 @@ void clear_row(struct an_row *r)
 {
 	hist_free(&r->h);
 	memset(&r->h, 0, sizeof r->h);
+	slow_free(r);
 	r->cycles = r->units = 0;
 	r->empty = r->empty_diffed = r->entries = 0;
 }
@@ -154,7 +166,7 @@ struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
 	char *kv[AN_NKEYS], cpu[16], numa[16];
 	keys_of(a, ev, event, e, kv, cpu, numa);
 	kv[AN_BUCKET] = (char *)an_bucket_label(a, bucket);
-	ev->row = row_for(a, kv, bucket);
+	ev->row = row_for(a, kv, bucket, ev->pair_level);
 	ev->row_aux = e->aux;
 	ev->row_bucket = bucket;
 	note_hz(ev->row, a->file.tsc_hz);

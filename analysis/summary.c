@@ -15,7 +15,8 @@
 const unsigned char an_summary_magic[8] = { 0x89, 'T', 'L', 'S', '\r', '\n', 0x1a, '\n' };
 
 /* Sections, in this order; a reader skips tags it does not know. */
-enum { SEC_OPTIONS = 1, SEC_STRINGS, SEC_ROWS, SEC_BREATHS, SEC_UNMATCHED, SEC_FOUND };
+enum { SEC_OPTIONS = 1, SEC_STRINGS, SEC_ROWS, SEC_BREATHS, SEC_UNMATCHED, SEC_FOUND,
+       SEC_LEVELS /* 1.1: each row's level, in row order (readers of 1.0 skip it) */ };
 
 #define BREATH_NUMBERS 11            /* hz ... lost: the numbers of a file's record */
 #define NROWKEYS 8                   /* event, app, process, cpu, numa, host, group, run */
@@ -172,11 +173,14 @@ static void put_hist(struct enc *e, const struct hist *h)
 		}
 }
 
-static void put_rows(struct enc *e, struct an *a, struct strtab *t)
+static void put_rows(struct enc *e, struct enc *levels, struct an *a, struct strtab *t)
 {
 	size_t n;
 	struct an_row **rows = an_rows(a, &n);
 	put_var(e, n);
+	put_var(levels, n);
+	for (size_t i = 0; i < n; i++)
+		put_var(levels, rows[i]->level);
 	for (size_t i = 0; i < n; i++) {
 		const struct an_row *r = rows[i];
 		for (int k = 0; k < NROWKEYS; k++)
@@ -239,12 +243,12 @@ static void put_found(struct enc *e, const struct an_found *f, struct strtab *t)
 static void put_body(struct enc *body, struct an *a, const char *fixed)
 {
 	struct strtab t;
-	struct enc s[5];
+	struct enc s[6];
 	memset(&t, 0, sizeof t);
 	memset(s, 0, sizeof s);
 	put_var(&s[0], strlen(fixed));
 	put_bytes(&s[0], fixed, strlen(fixed));
-	put_rows(&s[1], a, &t);
+	put_rows(&s[1], &s[5], a, &t);
 	put_breaths(&s[2], a, &t);
 	put_unmatched(&s[3], a, &t);
 	put_found(&s[4], an_found(a), &t);
@@ -263,6 +267,7 @@ static void put_body(struct enc *body, struct an *a, const char *fixed)
 	put_section(body, SEC_BREATHS, &s[2]);
 	put_section(body, SEC_UNMATCHED, &s[3]);
 	put_section(body, SEC_FOUND, &s[4]);
+	put_section(body, SEC_LEVELS, &s[5]);
 	free(t.body.p);
 	free(t.s);
 	free(t.slot);
@@ -319,6 +324,15 @@ struct dec {
 	const struct an_summary_map *m;
 	const char *where;           /* the section or item being read, for messages */
 	uint64_t item;
+	struct levels *lv;           /* the rows' levels, read in the checking pass */
+};
+
+/* The levels section (1.1), kept from the pass that checks to the one that
+ * adds: rows of a summary without it are of level 0. */
+struct levels {
+	unsigned *v;
+	uint64_t n;
+	uint64_t rows;               /* the rows section's count */
 };
 
 /* Marks D damaged, saying WHY (with the item being read); returns -1. */
@@ -589,7 +603,7 @@ static int read_row(struct dec *d)
 			       (unsigned long long)diffed, (unsigned long long)empty);
 	if (d->apply) {
 		map_keys(d, key, bucket, kv, &dir);
-		r = an_row_of(d->a, kv, bucket);
+		r = an_row_at(d->a, kv, bucket, d->item < d->lv->n ? d->lv->v[d->item] : 0);
 		free(dir);
 		hist_merge_sums(&r->h, &h);
 		r->cycles += cycles;
@@ -607,6 +621,7 @@ static int read_rows(struct dec *d)
 	uint64_t n;
 	if (get_count(d, &n) < 0)
 		return -1;
+	d->lv->rows = n;
 	d->where = "row";
 	for (d->item = 0; d->item < n; d->item++)
 		if (read_row(d) < 0)
@@ -675,6 +690,34 @@ static int read_unmatched(struct dec *d)
 	return 0;
 }
 
+/* The levels section: as many as the rows, each at most 9. */
+static int read_levels(struct dec *d)
+{
+	uint64_t n, v;
+	if (get_count(d, &n) < 0)
+		return -1;
+	if (d->apply)
+		return d->p = d->end, 0;   /* read in the checking pass */
+	if (n != d->lv->rows)
+		return damaged(d, "%llu levels for %llu rows", (unsigned long long)n,
+			       (unsigned long long)d->lv->rows);
+	free(d->lv->v);
+	d->lv->n = 0;
+	d->lv->v = calloc(n ? n : 1, sizeof *d->lv->v);
+	if (!d->lv->v)
+		return damaged(d, "out of memory");
+	for (uint64_t i = 0; i < n; i++) {
+		if (get_var(d, &v) < 0)
+			return -1;
+		if (v > 9)
+			return damaged(d, "row %llu of level %llu", (unsigned long long)i,
+				       (unsigned long long)v);
+		d->lv->v[i] = (unsigned)v;
+	}
+	d->lv->n = n;
+	return 0;
+}
+
 static int read_found(struct dec *d)
 {
 	struct an_found f;
@@ -698,7 +741,8 @@ static int read_found(struct dec *d)
 static int read_body(struct dec *d)
 {
 	static int (*const readers[])(struct dec *) = { NULL, read_options, read_strings, read_rows,
-							read_breaths, read_unmatched, read_found };
+							read_breaths, read_unmatched, read_found,
+							read_levels };
 	uint64_t tag, last = 0;
 	struct dec s;
 	while (d->p < d->end) {
@@ -711,7 +755,7 @@ static int read_body(struct dec *d)
 			return damaged(d, "section %llu before the options and strings",
 				       (unsigned long long)tag);
 		last = tag;
-		if (tag > SEC_FOUND)
+		if (tag > SEC_LEVELS)
 			continue;
 		s.str = d->str;
 		if (readers[tag](&s) < 0 || (s.p != s.end && damaged(&s, "%zu bytes left over in "
@@ -797,12 +841,14 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 	int rc = 0;
 	if (open_body(file, size, &body, &len, err, errsize) < 0)
 		return -1;
+	struct levels lv = { NULL, 0, 0 };
 	/* twice: to check all of it, then to add it */
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
-		struct dec d = { body, body + len, err, errsize, 0, NULL, 0, a, pass, m, NULL, 0 };
+		struct dec d = { body, body + len, err, errsize, 0, NULL, 0, a, pass, m, NULL, 0, &lv };
 		rc = read_body(&d);
 		free_strings(&d);
 	}
+	free(lv.v);
 	free(body);
 	return rc;
 }

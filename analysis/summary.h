@@ -9,7 +9,7 @@
 #include "analysis.h"
 
 #define AN_SUMMARY_MAJOR 1
-#define AN_SUMMARY_MINOR 0
+#define AN_SUMMARY_MINOR 1
 #define AN_SUMMARY_HEADER 32          /* bytes of the header before the body */
 #define AN_SUMMARY_MAX_BODY (1ull << 30)   /* the most a body may decompress to */
 

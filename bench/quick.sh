@@ -1,7 +1,7 @@
 #!/bin/sh
 # quick.sh: `make bench-quick`: every benchmark of bench/ once, with small
 # counts, in about a minute: the logger, engine.sh, callgrind.sh, read.sh,
-# report.sh, lttng.sh, top.sh, summary.sh and calibrate.sh. It shows that
+# report.sh, lttng.sh, top.sh, summary.sh, calibrate.sh and python.sh. It shows that
 # each still runs, not what it measures: its figures go to
 # $BUILD/bench/quick.csv, not bench/results/latest.csv. Any script that
 # fails fails it (exit 1), naming the script; CI runs it, so a benchmark
@@ -39,10 +39,11 @@ step top env TOP_REFRESHES=2 TOP_DELAY=0.5 sh bench/top.sh "$build"
 step summary env BREATHS=2000 HOSTS=20 ENTRIES=16384 RUNS=1 ROUNDS=1 OLD_TIMELINE="$TIMELINE" \
 	sh bench/summary.sh "$build"
 step calibrate env N=1 RUNS=2 SECS=0.1 sh bench/calibrate.sh "$build"
+step python env ENTRIES=16384 RUNS=1 sh bench/python.sh "$build"
 
 secs=$(( $(date +%s) - t0 ))
 if [ -n "$failed" ]; then
 	echo "bench-quick: failed:$failed ($secs s)"
 	exit 1
 fi
-echo "bench-quick: all 9 ran in $secs s; figures in $BENCH_CSV"
+echo "bench-quick: all 10 ran in $secs s; figures in $BENCH_CSV"

@@ -74,6 +74,14 @@ static void json_off(const tl_def *d, void *arg)
 	json_string((struct json *)arg, buf);
 }
 
+/* The pairs IN's log declares (timeline-events(5)). */
+static size_t npairs(const struct input *in)
+{
+	size_t n;
+	input_pairs((struct input *)in, &n);
+	return n;
+}
+
 static void text(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
@@ -121,7 +129,10 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 	} else {
 		printf("  span         %llu cycles\n", (unsigned long long)span);
 	}
-	printf("  definitions  %zu\n", defs);
+	if (npairs(in))
+		printf("  definitions  %zu, and %zu pairs declared\n", defs, npairs(in));
+	else
+		printf("  definitions  %zu\n", defs);
 	if (in->info.switched_off) {
 		int first = 1;
 		printf("  switched off %u: ", in->info.switched_off);
@@ -177,6 +188,8 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		JSON_KEY_STRING(&j, "last_wall", a);
 	}
 	JSON_KEY_UINT(&j, "definitions", defs);
+	if (npairs(in))
+		JSON_KEY_UINT(&j, "pairs_declared", npairs(in));
 	if (native) {
 		JSON_KEY(&j, "switched_off");
 		json_begin_array(&j);
@@ -208,7 +221,7 @@ static int info_one(const char *path, int named, void *arg)
 	}
 	run->logs++;
 	scan(in, &s);
-	defs = tl_reader_definitions(in->r, NULL, 0);
+	defs = tl_reader_definitions(in->r, NULL, 0) - npairs(in);   /* events only */
 	if (run->json) {
 		json(in, &s, defs);
 	} else {

@@ -260,6 +260,7 @@ void input_close(struct input *in)
 	if (!in)
 		return;
 	tl_reader_close(in->r);
+	free(in->pairs);
 	free((char *)in->path);
 	free(in->csv_path);
 	while (in->shown) {
@@ -342,6 +343,32 @@ int input_window_misses(const char *cmd, const struct input_list *list, int npat
 		problems += window_misses_end(&m);
 	}
 	return problems;
+}
+
+const tl_pair *input_pairs(struct input *in, size_t *n)
+{
+	size_t ndefs;
+	uint16_t *ids;
+	if (!in->pairs_read) {
+		in->pairs_read = 1;
+		ndefs = tl_reader_definitions(in->r, NULL, 0);
+		ids = calloc(ndefs ? ndefs : 1, sizeof *ids);
+		if (ids)
+			tl_reader_definitions(in->r, ids, ndefs);
+		for (size_t i = 0; ids && i < ndefs; i++) {
+			const char *s = tl_reader_string(in->r, ids[i]);
+			tl_pair p, *more;
+			if (!s || strncmp(s, "pair|", 5) || tl_pair_parse(s, strlen(s), &p, NULL) != TL_OK)
+				continue;
+			if (!(more = realloc(in->pairs, (in->npairs + 1) * sizeof *more)))
+				break;
+			in->pairs = more;
+			in->pairs[in->npairs++] = p;
+		}
+		free(ids);
+	}
+	*n = in->npairs;
+	return in->pairs;
 }
 
 void input_close_all(struct input_list *list)

@@ -53,6 +53,9 @@ struct input {
 	int arg;                     /* input_open_all(): the index of the path it was
 				      * found under */
 	uint64_t unknown;            /* entries printed whose msgid names no definition */
+	tl_pair *pairs;              /* the pairs it declares (input_pairs()) ... */
+	size_t npairs;
+	int pairs_read;              /* ... once read */
 };
 
 /* Reports, once each, what is damaged in IN: a Snabb ring out of time order,
@@ -138,6 +141,11 @@ void input_wait_for_births(void);
  * when it was only skipped). */
 struct input *input_open(const char *cmd, const char *path, int named, int *skipped);
 void input_close(struct input *in);
+
+/* The pairs IN's log declares (its "pair|" strings, timeline-events(5)),
+ * in string-table order, read once; *N gets how many. A string that
+ * starts "pair|" but does not parse is left out. */
+const tl_pair *input_pairs(struct input *in, size_t *n);
 
 /* The definition of MSGID in IN (tl_reader_def(): never NULL, a stand-in
  * for unknown ids), with its struct shown; it stays where it is until

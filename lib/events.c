@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "error.h"
+#include "pairs.h"
 
 #define NAME_MAX_LEN 63          /* an event name, or a category */
 #define QUALIFIED_MAX_LEN 127    /* "category.name" */
@@ -280,17 +281,23 @@ static int parse_lines(tl_events *ev, const struct line *l, size_t n, const char
 	size_t i = 0, start;
 	while (i < n && (blank(&l[i]) || l[i].p[0] == '#'))
 		i++;
-	if (i < n && !header_like(l[i].p, l[i].len))
+	if (i < n && !header_like(l[i].p, l[i].len) && !tl_pair_line(l[i].p, l[i].len))
 		return tl_fail(err, TL_E_PARSE, 0,
 			       "%s:%u: bad header: expected 'LEVEL,RATE|name: arg ...'", file, l[i].no);
 	while (i < n) {
 		tl_def d;
+		if (tl_pair_line(l[i].p, l[i].len)) {   /* a pair declaration (pairs.c) */
+			if (tl_events_add_pair(ev, l[i].p, l[i].len, l[i].no, file, err) != TL_OK)
+				return TL_E_PARSE;
+			i++;
+			continue;
+		}
 		memset(&d, 0, sizeof d);
 		d.line = l[i].no;
 		if (parse_header(l[i].p, l[i].p + l[i].len, 0, &d, why, sizeof why) != 0)
 			return tl_fail(err, TL_E_PARSE, 0, "%s:%u: %s", file, l[i].no, why);
 		start = ++i;
-		while (i < n && !header_like(l[i].p, l[i].len))
+		while (i < n && !header_like(l[i].p, l[i].len) && !tl_pair_line(l[i].p, l[i].len))
 			i++;
 		set_descr(&d, l, start, i);
 		if (add_def(ev, &d, file, err) != TL_OK)
@@ -358,6 +365,8 @@ tl_events *tl_events_parse(const char *text, size_t len, const char *name, tl_er
 	rc = parse_lines(ev, lines, n, name, err);
 	if (rc == TL_OK)
 		rc = make_canon(ev, name, err);
+	if (rc == TL_OK)
+		rc = tl_events_check_pairs(ev, name, err);
 	if (rc != TL_OK)
 		goto fail;
 	free(lines);
@@ -414,6 +423,10 @@ void tl_events_free(tl_events *ev)
 		for (size_t i = 0; i < ev->ndefs; i++)
 			free(ev->canon[i]);
 	free(ev->canon);
+	for (size_t i = 0; ev->pair_canon && i < ev->npairs; i++)
+		free(ev->pair_canon[i]);
+	free(ev->pair_canon);
+	free(ev->pairs);
 	free(ev->defs);
 	free(ev->category);
 	free(ev->text);

@@ -293,6 +293,25 @@ typedef struct tl_def {
  * @return TL_OK or TL_E_PARSE with ERR naming the problem. */
 int tl_def_parse(const char *s, size_t len, tl_def *def, tl_error *err);
 
+/* A pair declaration (timeline-events(5)): the events that begin and end a
+ * span, the attribute that tells its instances apart, and the arguments of
+ * its end that count units, "pair|label: begin end by=ATTR unit=ARG". In an
+ * events file the names have no category; in a log (the canonical form,
+ * "pair|cat.label: cat.begin cat.end[ by=ATTR][ unit=ARG]...") they have. */
+typedef struct tl_pair {
+	char label[128];             /* the rows' label, e.g. "pf.stage" */
+	char begin[128], end[128];   /* the events' names */
+	char by[64];                 /* the attribute naming an instance ("app" unless by=) */
+	unsigned nunits;             /* 0 .. 6 */
+	char units[TL_MAX_ARGS][64]; /* the end's arguments that count units, the first the
+				      * one used when no --per names another */
+	unsigned line;               /* in an events file, the line of the declaration */
+} tl_pair;
+
+/* Parses one interned pair declaration, "pair|cat.label: cat.begin cat.end ...".
+ * @return TL_OK or TL_E_PARSE with ERR "pair declaration 'TEXT': problem". */
+int tl_pair_parse(const char *s, size_t len, tl_pair *pair, tl_error *err);
+
 /* A parsed events file: its category and definitions, in file order. */
 typedef struct tl_events {
 	char *category;              /* the file's base name without ".events" */
@@ -300,6 +319,9 @@ typedef struct tl_events {
 	size_t ndefs;
 	tl_def *defs;
 	char **canon;                /* ndefs interned forms, "L,R|category.name: args\ndescr" */
+	size_t npairs;               /* its pair declarations, in file order ... */
+	tl_pair *pairs;
+	char **pair_canon;           /* ... and their interned forms ("pair|cat.label: ...") */
 } tl_events;
 
 /* Parses an events file (Snabb's grammar; see timeline-events(5)).
@@ -467,6 +489,15 @@ uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost);
  * the highest timestamp, and slots with timestamp 0 are unused.
  * @return 1 when an entry was read, 0 at the end of the snapshot. */
 int tl_reader_next(tl_reader *r, tl_entry *e);
+
+/* Copies up to N next entries of the snapshot into BUF, oldest first, as N
+ * calls of tl_reader_next() would, in one call: for a binding to another
+ * language that reads a log in bulk (a call per entry costs it more than
+ * the entry). Call again with the same or another buffer for the rest;
+ * entries skipped as incomplete are counted by tl_reader_skipped() as ever.
+ * @return how many entries BUF got: N while the snapshot has more, fewer
+ *         (0 included) at its end. */
+size_t tl_reader_read(tl_reader *r, tl_entry *buf, size_t n);
 
 /* Copies the newest entry of the snapshot (the last that tl_reader_next()
  * would return, if a live writer does not overwrite it first) into *E

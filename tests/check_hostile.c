@@ -841,6 +841,15 @@ START_TEST(test_summary_bodies_that_lie)
 	check_summary_body("long2.sum", &b, "section 1 of 1000 bytes, 0 left");
 	b.n = 0;
 	check_summary_body("empty.sum", &b, "no options or strings");
+	/* the levels of 1.1: one a row, each 0 to 9 */
+	b.n = 0;
+	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
+	section(&b, 7, &(struct bytes){ .b = { 2, 1, 1 }, .n = 3 });
+	check_summary_body("levels.sum", &b, "2 levels for 1 rows");
+	b.n = 0;
+	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
+	section(&b, 7, &(struct bytes){ .b = { 1, 10 }, .n = 2 });
+	check_summary_body("level10.sum", &b, "row 0 of level 10");
 }
 END_TEST
 

@@ -100,7 +100,7 @@ START_TEST(test_report_json_agrees_with_stats_over_the_same_inputs)
 	ck_assert_ptr_nonnull(strstr(out, " 1 distributions, 1 batch charts, 2 lag boxes, "));
 	free(out);
 	out = sh(0, NULL, "python3 %s stats %s %s", py, timeline_bin(), fx);
-	ck_assert_str_eq(out, "16 charts: summary, shares, 5 distributions, 5 batch charts, "
+	ck_assert_str_eq(out, "17 charts: summary, shares, 5 distributions, 5 batch charts, "
 			      "16 lag boxes, 1 over time, 0 NUMA/CPU tables as stats gives them\n");
 	free(out);
 	free(py);

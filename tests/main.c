@@ -35,6 +35,9 @@ int main(void)
 	srunner_add_suite(sr, summary_suite());
 	srunner_add_suite(sr, metrics_suite());
 	srunner_add_suite(sr, install_suite());
+	srunner_add_suite(sr, pairs_suite());
+	srunner_add_suite(sr, batch_suite());
+	srunner_add_suite(sr, python_suite());
 	srunner_add_suite(sr, switch_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

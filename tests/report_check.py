@@ -230,6 +230,9 @@ def check_stats(tl, inputs):
     per_json = stats_rows(tl, inputs, "--per", "packets", "--hist")
     per, overhead = table(per_json, "per"), table(per_json, "overhead")
     check_table(charts["summary-apps"], per, "summary-apps")
+    slow = table(stats_rows(tl, inputs, "--per", "packets", "--slowest", "10"), "slowest")
+    same("summary-slowest: its rows are stats --slowest 10's", charts["summary-slowest"]["rows"],
+         slow)
     check_shares(charts, overhead)
     nh = check_hists(charts, table(per_json, "hist"), per)
     bucket = table(stats_rows(tl, inputs, "--per", "packets", "--bucket",

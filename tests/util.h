@@ -128,6 +128,9 @@ Suite *top_suite(void);
 Suite *summary_suite(void);
 Suite *metrics_suite(void);
 Suite *install_suite(void);
+Suite *pairs_suite(void);
+Suite *batch_suite(void);
+Suite *python_suite(void);
 Suite *switch_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this

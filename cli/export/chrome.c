@@ -327,15 +327,29 @@ static void chrome_file(const struct export *x, size_t index, struct input *in)
 	json_end_object(&C.j);
 }
 
+/* The role of event NAME in IN under the pair rules of X: the --pair rules
+ * (all but the last three), the pairs IN declares, the built-in rules;
+ * begin (1), end (2, its begin's name in BEGIN of SIZE) or none (0). */
+static int pair_role(const struct export *x, struct input *in, const char *name, char *begin,
+		     size_t size)
+{
+	size_t user = x->npairs - 3, rule, n;
+	const tl_pair *d = input_pairs(in, &n);
+	int r = an_pair_role(x->pairs, user, name, &rule, begin, size);
+	for (size_t k = 0; !r && k < n; k++) {
+		r = !strcmp(d[k].begin, name) ? 1 : !strcmp(d[k].end, name) ? 2 : 0;
+		snprintf(begin, size, "%s", d[k].begin);
+	}
+	return r ? r : an_pair_role(x->pairs + user, 3, name, &rule, begin, size);
+}
+
 /* The role of MSGID in IN: begin, end (with its begin's msgid) or none. */
 static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 {
 	if (!C.role[msgid]) {
 		const tl_def *ev = input_event(in, msgid);
 		char begin[300];
-		size_t rule;
-		int r = ev->name[0] == '?' ? 0 :
-			an_pair_role(x->pairs, x->npairs, ev->name, &rule, begin, sizeof begin);
+		int r = ev->name[0] == '?' ? 0 : pair_role(x, in, ev->name, begin, sizeof begin);
 		C.role[msgid] = r ? r : 3;
 		if (r == 2) {
 			/* its begin: the definition with that name and the same attributes */

@@ -57,6 +57,7 @@ static struct {
 	int64_t offset_ns;               /* wall time of clock value 0, in ns */
 	int failed;
 	char host[256];                  /* the inputs' one host, or "" when they differ */
+	char pairs[4096];                /* the pairs the inputs declare, "; " between */
 } T;
 
 static void put_le(unsigned char *p, uint64_t v, int bytes)
@@ -87,6 +88,31 @@ static void format_uuid(char *buf, size_t size, const unsigned char *u)
 		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
 		 u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
 		 u[15]);
+}
+
+/* The pairs the N inputs IN declare (timeline-events(5)), each once, in
+ * their canonical form without "pair|", "; " between, into T.pairs: the
+ * trace's environment says which events begin and end a span. */
+static void declared_pairs(struct input **in, size_t n)
+{
+	size_t len = 0;
+	T.pairs[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t np;
+		const tl_pair *p = input_pairs(in[i], &np);
+		for (size_t k = 0; k < np; k++) {
+			char one[1024];
+			int m = snprintf(one, sizeof one, "%s: %s %s", p[k].label, p[k].begin, p[k].end);
+			if (strcmp(p[k].by, "app"))
+				m += snprintf(one + m, sizeof one - (size_t)m, " by=%s", p[k].by);
+			for (unsigned u = 0; u < p[k].nunits; u++)
+				m += snprintf(one + m, sizeof one - (size_t)m, " unit=%s", p[k].units[u]);
+			if (strstr(T.pairs, one) || len + strlen(one) + 3 > sizeof T.pairs)
+				continue;
+			len += (size_t)snprintf(T.pairs + len, sizeof T.pairs - len, "%s%s",
+						len ? "; " : "", one);
+		}
+	}
 }
 
 static int ctf_begin(const struct export *x, struct input **in, size_t n)
@@ -125,6 +151,7 @@ static int ctf_begin(const struct export *x, struct input **in, size_t n)
 		T.freq = 1000000000;
 		T.offset_ns = 0;
 	}
+	declared_pairs(in, n);
 	/* the trace environment is the whole trace's: a hostname only when one
 	 * host wrote every input (each event says its own) */
 	for (size_t i = 0; i < n; i++)
@@ -323,6 +350,11 @@ static int write_metadata(void)
 	if (*T.host) {
 		fputs("\thostname = \"", m);
 		put_literal(m, T.host);
+		fputs("\";\n", m);
+	}
+	if (*T.pairs) {
+		fputs("\ttimeline_pairs = \"", m);
+		put_literal(m, T.pairs);
 		fputs("\";\n", m);
 	}
 	fputs("\ttracer_name = \"timeline\";\n};\n\n", m);

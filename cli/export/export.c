@@ -27,6 +27,11 @@ static const char usage[] =
 	"                       directory (ctf) to write (required)\n"
 	"       --pair BEGIN=END  also make spans of these events (pull/pulled,\n"
 	"                       push/pushed and breath_start/breath_end always are)\n"
+	"       --slowest N     only the windows around each pair and app's N slowest\n"
+	"                       pairs (as stats --slowest: from one pair's length\n"
+	"                       before it to one after), so the viewer opens at them\n"
+	"   -p, --per UNIT      with --slowest: cycles per UNIT (default packets, or\n"
+	"                       the unit the logs' pairs declare)\n"
 	"   -t, --time UNIT     the unit of --from and --to: cycles (default), ns, wall\n"
 	"   -e, --event GLOB    only events whose category.name matches GLOB\n"
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"
@@ -39,6 +44,8 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, 'X' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "pair", required_argument, NULL, 'P' },
+	{ "slowest", required_argument, NULL, 'W' },
+	{ "per", required_argument, NULL, 'p' },
 	{ "time", required_argument, NULL, 't' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "cpu", required_argument, NULL, 'c' },
@@ -64,7 +71,80 @@ struct exp {
 	int problems;
 	int npairs;                      /* --pair rules, before the defaults */
 	struct an_pair pairs[32 + 3];
+	uint64_t slowest;                /* --slowest N, 0: every entry */
+	const char *per;                 /* --per UNIT, NULL: packets or what the logs declare */
+	struct window_of *win;           /* --slowest: the windows to keep ... */
+	size_t nwin;
 };
+
+/* A window around one of the slowest pairs: input K's entries from LO to HI
+ * (ticks). */
+struct window_of {
+	size_t k;
+	uint64_t lo, hi;
+};
+
+/* The engine's view of an event definition: the library's. */
+static const tl_def *def_of(void *ctx, uint16_t msgid)
+{
+	return input_event(ctx, msgid);
+}
+
+/* Adds the windows around the slowest pairs of the rows of E to M. */
+static void add_windows(struct exp *m, struct an *e)
+{
+	size_t n;
+	struct an_row **rows = an_rows(e, &n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < rows[i]->nslow; j++) {
+			const struct an_slow *s = &rows[i]->slow[j];
+			uint64_t c = s->tsc1 - s->tsc0;
+			size_t k = 0;
+			while (k < m->inputs.n && strcmp(m->inputs.in[k]->path, s->path))
+				k++;
+			if (!(m->win = realloc(m->win, (m->nwin + 1) * sizeof *m->win)))
+				abort();
+			m->win[m->nwin++] = (struct window_of){ k, s->tsc0 > c ? s->tsc0 - c : 0,
+								s->tsc1 + c };
+		}
+}
+
+/* --slowest: reads every input into an engine of the cycles per unit of
+ * each pair and app, keeping the N slowest, and takes their windows. */
+static void find_slowest(struct exp *m)
+{
+	struct an_options o = { .by = 1u << AN_EVENT | 1u << AN_APP,
+				.per = m->per ? m->per : "packets", .per_default = !m->per,
+				.pairs = m->pairs, .npairs = (size_t)m->npairs + 3,
+				.slowest = (unsigned)m->slowest };
+	struct an *e = an_new(&o);
+	for (size_t k = 0; k < m->inputs.n; k++) {
+		struct input *in = m->inputs.in[k];
+		struct an_file f = { in->path, in->label, "-", "-", NULL, in->info.tsc_hz, k, 0, 0,
+				     &in->info, NULL, 0, in->info.switched_off };
+		tl_entry en;
+		f.declared = input_pairs(in, &f.ndeclared);
+		an_file_begin(e, &f, def_of, in);
+		tl_reader_rewind(in->r);
+		while (tl_reader_next(in->r, &en))
+			if (an_entry(e, &en) < 0)
+				break;
+		an_file_end(e);
+	}
+	add_windows(m, e);
+	an_free(e);
+}
+
+/* Is entry E of input K in a window of M's (every entry without --slowest)? */
+static int in_window(const struct exp *m, size_t k, const tl_entry *e)
+{
+	if (!m->slowest)
+		return 1;
+	for (size_t i = 0; i < m->nwin; i++)
+		if (m->win[i].k == k && e->tsc >= m->win[i].lo && e->tsc <= m->win[i].hi)
+			return 1;
+	return 0;
+}
 
 /* One input through the writer. */
 static void export_one(struct exp *m, size_t k)
@@ -83,7 +163,7 @@ static void export_one(struct exp *m, size_t k)
 		if (first)
 			t0 = e.tsc;
 		first = 0;
-		if (view_keep(&m->view, in, &e, t0, &ev, &t) > 0)
+		if (in_window(m, k, &e) && view_keep(&m->view, in, &e, t0, &ev, &t) > 0)
 			f->entry(&m->x, k, in, ev, &e, t);
 	}
 	if (f->file_end)
@@ -99,7 +179,7 @@ static int parse(struct exp *m, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:t:e:c:n:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:p:t:e:c:n:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage, stdout);
@@ -121,6 +201,17 @@ static int parse(struct exp *m, int argc, char **argv)
 				return cli_usage_error("export", "--pair takes BEGIN=END, e.g. rx_start=rx_end");
 			m->npairs++;
 			continue;
+		case 'W':
+			if (parse_u64(optarg, &m->slowest) || !m->slowest || m->slowest > 10000)
+				return cli_usage_error("export", "--slowest takes a number of pairs from 1 "
+						       "to 10000");
+			continue;
+		case 'p':
+			if (!*optarg || strlen(optarg) > 60)
+				return cli_usage_error("export", "--per takes an argument name such as "
+						       "packets or bytes");
+			m->per = optarg;
+			continue;
 		}
 		switch (view_option(&m->view, c, optarg, &why)) {
 		case 1: continue;
@@ -136,6 +227,8 @@ static int parse(struct exp *m, int argc, char **argv)
 		return cli_usage_error("export", "missing -o OUT");
 	if (optind == argc)
 		return cli_usage_error("export", "missing input");
+	if (m->per && !m->slowest)
+		return cli_usage_error("export", "--per goes with --slowest");
 	return -1;
 }
 
@@ -181,8 +274,11 @@ int cmd_export(int argc, char **argv)
 	for (size_t i = 0; i < m.inputs.n; i++)
 		if (!m.inputs.in[i]->info.tsc_hz || m.inputs.in[i]->info.format != TL_FORMAT_NATIVE)
 			m.x.wall = 0;
+	if (m.slowest)
+		find_slowest(&m);
 	if (m.inputs.n || !m.problems)   /* else nothing was read, each input said why */
 		run(&m);
+	free(m.win);
 	m.problems += input_window_misses("export", &m.inputs, argc - optind, &m.view.w);
 	input_close_all(&m.inputs);
 	for (int i = 0; i < m.npairs; i++) {

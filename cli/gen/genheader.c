@@ -101,6 +101,23 @@ static void put_enum(FILE *f, const tl_events *ev, const char *prefix, const cha
 	fprintf(f, "\t%s_EVENTS_COUNT\n};\n\n", up);
 }
 
+/* The end of the registration function of a file that declares pairs:
+ * the events registered, then each pair declaration interned, so that the
+ * log says which of its events begin and end a span (timeline-events(5)). */
+static void put_pairs(FILE *f, const tl_events *ev, const char *up)
+{
+	fprintf(f, "\tstatic const char *const pairs[%zu] = {\n", ev->npairs);
+	for (size_t i = 0; i < ev->npairs; i++) {
+		put_literal(f, ev->pair_canon[i], strlen(ev->pair_canon[i]));
+		fputs(",\n", f);
+	}
+	fprintf(f, "\t};\n\tuint16_t id;\n"
+		   "\tint rc = tl_register(log, defs, %s_EVENTS_COUNT, attrs, ev->id, err);\n"
+		   "\tfor (unsigned i = 0; rc == TL_OK && i < %zu; i++)\n"
+		   "\t\trc = tl_intern(log, pairs[i], &id, err);\n"
+		   "\treturn rc;\n}\n\n", up, ev->npairs);
+}
+
 static void put_register(FILE *f, const tl_events *ev, const char *prefix, const char *up)
 {
 	fprintf(f,
@@ -109,19 +126,24 @@ static void put_register(FILE *f, const tl_events *ev, const char *prefix, const
 		ev->category, prefix, up);
 	fprintf(f,
 		"/* Interns the %zu %s event definitions into LOG, with ATTRS (e.g.\n"
-		" * \"app=source\", or NULL) after each name, and fills EV's ids.\n"
+		" * \"app=source\", or NULL) after each name, and fills EV's ids%s.\n"
 		" * @return TL_OK, or a TL_E_* status with ERR filled (TL_E_FULL: the\n"
 		" *         string table is full). */\n"
 		"static inline int %s_events_register(tl_log *log, struct %s_events *ev,\n"
 		"\t\t\t\t     const char *attrs, tl_error *err)\n{\n"
 		"\tstatic const char *const defs[%s_EVENTS_COUNT] = {\n",
-		ev->ndefs, ev->category, prefix, prefix, up);
+		ev->ndefs, ev->category, ev->npairs ? ";\n * then its pair declarations" : "", prefix,
+		prefix, up);
 	for (size_t i = 0; i < ev->ndefs; i++) {
 		put_literal(f, ev->canon[i], strlen(ev->canon[i]));
 		fputs(",\n", f);
 	}
-	fprintf(f, "\t};\n\treturn tl_register(log, defs, %s_EVENTS_COUNT, attrs, ev->id, err);\n}\n\n",
-		up);
+	fprintf(f, "\t};\n");
+	if (ev->npairs)
+		put_pairs(f, ev, up);
+	else
+		fprintf(f, "\treturn tl_register(log, defs, %s_EVENTS_COUNT, attrs, ev->id, err);\n}\n\n",
+			up);
 }
 
 /* Writes the inline function of event D. */

@@ -125,6 +125,9 @@ static int parse(struct args *r, int argc, char **argv)
 	return -1;
 }
 
+/* The slowest pairs the summary's table lists, per pair and app. */
+#define REPORT_SLOWEST 10
+
 /* The engines of a report: cycles per unit, lags, and A and B. */
 struct engines {
 	struct an_options po, lo;    /* the options of p and lags */
@@ -143,6 +146,7 @@ static void make_engines(struct args *r, struct engines *e, int diff)
 		e->po.nedges = sizeof default_edges / sizeof *default_edges;
 	}
 	e->po.series = r->bins;
+	e->po.slowest = REPORT_SLOWEST;
 	e->lo = r->a.o;
 	e->lo.per = NULL;
 	e->lo.by = 1u << AN_EVENT;
@@ -250,11 +254,12 @@ int cmd_report(int argc, char **argv)
 		if (readall_fed(&ra, diff ? e.side[k] : e.p))
 			anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
 	command_line(cmd, sizeof cmd, argc, argv);
+	e.po.per = an_unit(diff ? e.side[0] : e.p);   /* the titles' unit: declared ones too */
 	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
 	if (diff) {
 		compare(&c, e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
 		slowed_first(&c);
-		diff_title(title, sizeof title, r.a.o.per, &r.d, &c);
+		diff_title(title, sizeof title, e.po.per, &r.d, &c);
 		in.cmp = &c;
 		in.diff_title = title;
 	}

@@ -44,6 +44,10 @@ struct rp_hist {
 	double p50;                  /* its median, marked */
 	struct rp_hbin *bins;
 	size_t nbins;
+	const double *runs;          /* the runs' values the verdict is made from (a dot
+				      * each), NULL: none */
+	const char *const *run_names;/* ... and their runs */
+	size_t nruns;
 };
 
 /* One box of a box plot: a group's count and quantiles. */

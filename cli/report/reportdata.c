@@ -340,6 +340,14 @@ static struct table *inputs_table(const struct rp_input *in, int format)
 
 /* ---- the sections -------------------------------------------------------- */
 
+/* In a report of two sides, says that the section after it pools them. */
+static void pooled_note(const struct rp_out *out, const struct rp_input *in)
+{
+	if (in->cmp)
+		out->note(out, "This section pools A and B (every run of both sides); the A "
+			  "against B section and the distributions show them apart.");
+}
+
 static void summary(const struct rp_out *out, const struct rp_input *in)
 {
 	struct rp_chart c;
@@ -353,7 +361,9 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	out->section(out, "summary", "Summary",
 		     "The inputs; where the cycles go over all of them; then each pair's cycles "
 		     "per unit as `stats --per` gives them, with its app's share of the cycles "
-		     "of the breaths it ran in (per group when the inputs have several).");
+		     "of the breaths it ran in (per group when the inputs have several); then the "
+		     "slowest pairs, each with the dump command that shows it.");
+	pooled_note(out, in);
 	t = inputs_table(in, out->format);
 	chart(&c, "summary", "inputs", "inputs: the logs read", NULL, NULL);
 	out->table(out, &c, t);
@@ -373,6 +383,21 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	chart(&c, "summary", "apps", title, NULL, NULL);
 	out->table(out, &c, t);
 	table_free(t);
+	if (in->o->slowest) {   /* as stats --slowest: per pair and app */
+		o.by = 1u << AN_EVENT | 1u << AN_APP;
+		an_free(ea);
+		ea = project(in, o.by);
+		t = statsout_slowest(ea, &o, out->format);
+		snprintf(title, sizeof title, "the %u slowest pairs of each pair and app (%s), and "
+			 "the timeline dump command that shows each", in->o->slowest, per);
+		chart(&c, "summary", "slowest", title, NULL, NULL);
+		if (table_rows(t))
+			out->table(out, &c, t);
+		else
+			out->note(out, "No pair moved a unit: no slowest pairs (summaries do not keep "
+				  "them).");
+		table_free(t);
+	}
 	free_stacks(g, ng);
 	an_free(ea);
 }
@@ -450,6 +475,57 @@ static void make_hist(struct rp_hist *r, const struct hist *h, const char *label
 	report_hbins(h, &r->bins, &r->nbins);
 }
 
+/* The distributions of a diff report: per pair and app, A and B apart,
+ * each as a share of its side's pairs (groups of one side alone too). */
+static void side_distributions(const struct rp_out *out, const struct rp_input *in)
+{
+	unsigned by = 1u << AN_EVENT | 1u << AN_APP;
+	struct an *e[2] = { an_project(in->cmp->e[0], by), an_project(in->cmp->e[1], by) };
+	struct an_options o = *in->cmp->o;
+	struct an_row **rows[2];
+	size_t n[2], i[2] = { 0, 0 }, id = 0;
+	char per[64], x[96];
+	if (!e[0] || !e[1])
+		abort();
+	o.by = by;
+	per_unit(per, sizeof per, in->o->per);
+	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
+	out->section(out, "dist", "Distributions",
+		     "Per pair and app, how many pairs took how many cycles per unit, A and B "
+		     "apart, each as a share of its own side's pairs, on a log axis (8 bins per "
+		     "power of two), with the cumulative share of each.");
+	rows[0] = an_rows(e[0], &n[0]);
+	rows[1] = an_rows(e[1], &n[1]);
+	while (i[0] < n[0] || i[1] < n[1]) {   /* both sorted by key: merged in order */
+		int c = i[0] == n[0] ? 1 : i[1] == n[1] ? -1 : an_row_cmp(e[0], rows[0][i[0]],
+									    rows[1][i[1]]);
+		const struct an_row *r[2] = { c <= 0 ? rows[0][i[0]] : NULL,
+					      c >= 0 ? rows[1][i[1]] : NULL };
+		struct rp_hist h[2];
+		struct rp_chart ch;
+		char key[256], title[400], cid[32];
+		size_t nh = 0;
+		row_name(e[c <= 0 ? 0 : 1], &o, r[c <= 0 ? 0 : 1], key, sizeof key);
+		snprintf(title, sizeof title, "%.200s: %.60s (A %llu pairs, B %llu pairs)", key, per,
+			 (unsigned long long)(r[0] ? r[0]->h.n : 0),
+			 (unsigned long long)(r[1] ? r[1]->h.n : 0));
+		for (int k = 0; k < 2; k++)
+			if (r[k] && r[k]->h.n)
+				make_hist(&h[nh++], &r[k]->h, k ? "B" : "A", hist_quantile(&r[k]->h, 0.5));
+		if (nh) {
+			snprintf(cid, sizeof cid, "%zu", id++);
+			chart(&ch, "dist", cid, title, x, nh > 1 ? "pairs (% of the side's)" : "pairs (count)");
+			out->hists(out, &ch, h, nh);
+		}
+		for (size_t k = 0; k < nh; k++)
+			free(h[k].bins);
+		i[0] += c <= 0;
+		i[1] += c >= 0;
+	}
+	an_free(e[0]);
+	an_free(e[1]);
+}
+
 static void distributions(const struct rp_out *out, const struct rp_input *in)
 {
 	struct an_options o = *in->o;
@@ -511,6 +587,7 @@ static void batch(const struct rp_out *out, const struct rp_input *in)
 		     "Per pair and app, cycles per unit against the batch a pair moved (--bucket "
 		     "ranges): the box spans the 25th to 75th percentile, the line inside is the "
 		     "median, the whiskers reach the 5th and 95th.");
+	pooled_note(out, in);
 	while (i < n) {
 		struct rp_chart c;
 		char key[256], title[320], id[32];
@@ -541,6 +618,7 @@ static void lags(const struct rp_out *out, const struct rp_input *in)
 		     "Per event, Snabb's lag: the cycles since the previous entry of the same or "
 		     "a lower level, on a log axis (box: 25th to 75th percentile, line: median, "
 		     "whiskers: 5th and 95th).");
+	pooled_note(out, in);
 	for (size_t i = 0; i < n; i++)
 		if (rows[i]->h.n)
 			make_box(&b[nb++], &rows[i]->h, rows[i]->key[AN_EVENT]);
@@ -610,6 +688,8 @@ static void numa_cpu(const struct rp_out *out, const struct rp_input *in)
 		out->section(out, "numa", "NUMA nodes and CPUs",
 			     "The same overhead table, by the node and the CPU each breath ended "
 			     "on, and each pair's cycles per unit by the node and CPU of its end.");
+	if (many_nodes || many_cpus)
+		pooled_note(out, in);
 	if (many_nodes)
 		split_by(out, in, AN_NUMA);
 	if (many_cpus)
@@ -631,7 +711,9 @@ static void compared(const struct rp_out *out, const struct rp_input *in)
 	out->section(out, "diff", "A against B",
 		     "The verdicts of `timeline diff` over the same inputs (the same words and "
 		     "exit status), the slowed groups first; then each group's distributions, A "
-		     "over B, with their medians.");
+		     "over B, each as a share of its side's pairs, with their medians, and above "
+		     "them a dot per run: the run's value the verdict is made from (its median, "
+		     "relative to the run's speed unless --absolute).");
 	chart(&c, "diff", "verdicts", in->diff_title, NULL, NULL);
 	out->table(out, &c, t);
 	if (table_rows(lone)) {
@@ -650,6 +732,11 @@ static void compared(const struct rp_out *out, const struct rp_input *in)
 		chart(&c, "diff", id, title, x, "pairs (% of the side's)");
 		make_hist(&h[0], &m->s[0].pooled, "A", m->ma);
 		make_hist(&h[1], &m->s[1].pooled, "B", m->mb);
+		for (int k = 0; k < 2; k++) {   /* the dots: what the verdict compares */
+			h[k].runs = m->s[k].rel ? m->s[k].rel : m->s[k].medians;
+			h[k].run_names = m->s[k].run;
+			h[k].nruns = m->s[k].runs;
+		}
 		out->hists(out, &c, h, 2);
 		free(h[0].bins);
 		free(h[1].bins);
@@ -676,7 +763,10 @@ void report_write(const struct rp_out *out, const struct rp_input *in)
 	summary(out, in);
 	cycles(out, in);
 	over_time(out, in);
-	distributions(out, in);
+	if (in->cmp)
+		side_distributions(out, in);
+	else
+		distributions(out, in);
 	batch(out, in);
 	lags(out, in);
 	numa_cpu(out, in);

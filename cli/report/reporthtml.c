@@ -63,25 +63,27 @@ static const char script[] =
 
 /* The page's state while it is written. */
 static int in_section, nsections;
-static char *app_names[64];
-static int napps;
 
-/* The color of APP, the same in every chart of the page. */
+/* The colours apps are hashed into (Tableau's, without its greys). */
+#define REPORT_PALETTE 19
+
+/* The color of APP, fixed by its name: the same in every chart of every
+ * page, whatever other apps a page has. The high half of the name's FNV-1a
+ * hash (its low bits mix poorly) modulo the palette's 19, a prime; two
+ * apps may share a colour, but the demo's, Snabb's and the tests' own apps
+ * do not. */
 static const char *color_of(const char *app)
 {
-	static const char *const palette[10] = { "#4e79a7", "#f28e2b", "#59a14f", "#e15759",
-						 "#b07aa1", "#76b7b2", "#edc948", "#9c755f",
-						 "#ff9da7", "#8cd17d" };
-	int i;
+	static const char *const palette[REPORT_PALETTE] = {
+		"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#9c755f", "#edc948",
+		"#76b7b2", "#ff9da7", "#d37295", "#a0cbe8", "#ffbe7d", "#8cd17d", "#b6992d",
+		"#499894", "#fabfd2", "#d4a6c8", "#86bcb6", "#d7b5a6",
+	};
 	if (!strcmp(app, "(no app)"))
 		return "#c4c4c4";
 	if (!strcmp(app, "-"))
 		return "#5b5b5b";
-	for (i = 0; i < napps && strcmp(app_names[i], app); i++)
-		;
-	if (i == napps && napps < 64 && (app_names[napps] = strdup(app)))
-		napps++;
-	return palette[i % 10];
+	return palette[(an_hash_str(app) >> 32) % REPORT_PALETTE];
 }
 
 /* ---- page, sections, figures --------------------------------------------- */
@@ -127,9 +129,6 @@ static void end(const struct rp_out *o)
 		out_str("</section>\n");
 	svg_printf("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n<script>%s</script>\n"
 		   "</body>\n</html>\n", script);
-	for (int i = 0; i < napps; i++)
-		free(app_names[i]);
-	napps = 0;
 }
 
 static void note(const struct rp_out *o, const char *text)
@@ -399,10 +398,13 @@ static void stacks(const struct rp_out *o, const struct rp_chart *c, const struc
 
 /* ---- histograms ---------------------------------------------------------- */
 
-/* The colors of the histograms of one chart: a single one, or A and B. */
-static const char *hist_color(size_t k, size_t n)
+/* The colors of the histograms of one chart: a single one, or A and B
+ * (a side drawn alone keeps its colour). */
+static const char *side_color(const struct rp_hist *h, size_t k, size_t n)
 {
-	return n == 1 ? "#4e79a7" : k == 0 ? "#4e79a7" : "#e15759";
+	if (!strcmp(h->label, "B") || (n > 1 && k == 1))
+		return "#e15759";
+	return "#4e79a7";
 }
 
 /* Bin B of H as the height on the y axis: its count, or (SHARE) its % of H. */
@@ -429,7 +431,7 @@ static void hist_bars(const struct rp_hist *h, size_t k, size_t n, const struct 
 		svg_printf("<rect class=\"mark\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 			   "fill=\"%s\" fill-opacity=\"%s\"><title>%s%s%s to %s %s: %llu pairs (%s%%), "
 			   "%s%% at or below</title></rect>", x0, y0, x1 - x0 > 1 ? x1 - x0 : 1,
-			   scale_at(y, 0) - y0, hist_color(k, n), n > 1 ? "0.45" : "0.85",
+			   scale_at(y, 0) - y0, side_color(h, k, n), n > 1 ? "0.45" : "0.85",
 			   n > 1 ? h->label : "", n > 1 ? ": " : "", lo, hi, unit,
 			   (unsigned long long)bin->n, pct, cdf);
 	}
@@ -445,7 +447,7 @@ static void hist_cdf(const struct rp_hist *h, size_t k, size_t n, const struct s
 	char med[32];
 	if (!h->nbins)
 		return;
-	svg_printf("<path class=\"cdf\" stroke=\"%s\" d=\"M%.1f %.1f", n > 1 ? hist_color(k, n) : "#222",
+	svg_printf("<path class=\"cdf\" stroke=\"%s\" d=\"M%.1f %.1f", n > 1 ? side_color(h, k, n) : "#222",
 		   scale_at(x, h->bins[0].lo), scale_at(c, 100.0 * (double)below / (double)h->n));
 	for (size_t b = 0; b < h->nbins; b++) {
 		below += h->bins[b].n;
@@ -455,12 +457,33 @@ static void hist_cdf(const struct rp_hist *h, size_t k, size_t n, const struct s
 	out_str("\"/>\n");
 	svg_val(med, sizeof med, h->p50);
 	svg_printf("<line class=\"p50\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
-		   "<title>%s%sp50 %s</title></line>\n", n > 1 ? hist_color(k, n) : "#222",
+		   "<title>%s%sp50 %s</title></line>\n", n > 1 ? side_color(h, k, n) : "#222",
 		   scale_at(x, h->p50), top, scale_at(x, h->p50), bottom, n > 1 ? h->label : "",
 		   n > 1 ? " " : "", med);
 	if (n == 1)   /* overlays name their medians in the legend */
 		svg_printf("<text class=\"cap\" x=\"%.1f\" y=\"%.1f\">p50 %s</text>\n",
 			   scale_at(x, h->p50) + 4, ly, med);
+}
+
+/* The runs' values of H (the K-th of N) as dots on X in a strip at Y, the
+ * verdict's values, each named in its tooltip. */
+static void run_dots(const struct rp_hist *h, size_t k, size_t n, const struct scale *x, double y)
+{
+	char v[32];
+	svg_printf("<text class=\"cap\" x=\"%d\" y=\"%.1f\">%s runs</text>", 22, y + 3.5, h->label);
+	for (size_t r = 0; r < h->nruns; r++) {
+		if (!(h->runs[r] > 0))
+			continue;
+		svg_val(v, sizeof v, h->runs[r]);
+		svg_printf("<circle class=\"mark run\" cx=\"%.2f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+			   "fill-opacity=\"0.8\" stroke=\"#222\" stroke-width=\"0.5\"><title>%s run ",
+			   scale_at(x, h->runs[r]), y, side_color(h, k, n), h->label);
+		svg_text(h->run_names && h->run_names[r] ? h->run_names[r] + strcspn(h->run_names[r],
+											 "\x1f") +
+			 (h->run_names[r][strcspn(h->run_names[r], "\x1f")] != 0) : "?");
+		svg_printf(": %s (the verdict's value)</title></circle>", v);
+	}
+	out_char('\n');
 }
 
 static void hists(const struct rp_out *o, const struct rp_chart *c, const struct rp_hist *h,
@@ -469,6 +492,7 @@ static void hists(const struct rp_out *o, const struct rp_chart *c, const struct
 	double lo = INFINITY, hi = 0, ymax = 0, top = n > 1 ? 30 : 14, ph = 190, bottom;
 	struct scale x, y, cdf;
 	char unit[96];
+	int dots = 0;
 	(void)o;
 	for (size_t k = 0; k < n; k++)
 		for (size_t b = 0; b < h[k].nbins; b++) {
@@ -476,6 +500,15 @@ static void hists(const struct rp_out *o, const struct rp_chart *c, const struct
 			hi = h[k].bins[b].hi > hi ? h[k].bins[b].hi : hi;
 			ymax = fmax(ymax, bin_height(&h[k], &h[k].bins[b], n > 1));
 		}
+	for (size_t k = 0; k < n; k++)   /* the runs' dots: on the same axis, above the bars */
+		for (size_t r = 0; h[k].runs && r < h[k].nruns; r++)
+			if (h[k].runs[r] > 0) {
+				lo = fmin(lo, h[k].runs[r]);
+				hi = fmax(hi, h[k].runs[r]);
+				dots = 1;
+			}
+	if (dots)
+		top += 12.0 * (double)n + 8;
 	if (!(hi > 0))
 		return;
 	snprintf(unit, sizeof unit, "%.*s", (int)strcspn(c->x, "("), c->x);
@@ -490,7 +523,7 @@ static void hists(const struct rp_out *o, const struct rp_chart *c, const struct
 		char med[32];
 		svg_val(med, sizeof med, h[k].p50);
 		svg_printf("<rect x=\"%.0f\" y=\"6\" width=\"11\" height=\"11\" fill=\"%s\"/>"
-			   "<text x=\"%.0f\" y=\"16\">", 70 + 260.0 * (double)k, hist_color(k, n),
+			   "<text x=\"%.0f\" y=\"16\">", 70 + 260.0 * (double)k, side_color(&h[k], k, n),
 			   85 + 260.0 * (double)k);
 		svg_text(h[k].label);
 		svg_printf(": %llu pairs, p50 %s</text>", (unsigned long long)h[k].n, med);
@@ -502,6 +535,8 @@ static void hists(const struct rp_out *o, const struct rp_chart *c, const struct
 		hist_bars(&h[k], k, n, &x, &y, unit);
 	for (size_t k = 0; k < n; k++)
 		hist_cdf(&h[k], k, n, &x, &cdf, top, bottom, top + 12 + 12.0 * (double)k);
+	for (size_t k = 0; dots && k < n; k++)
+		run_dots(&h[k], k, n, &x, top - 12.0 * (double)(n - k) - 2);
 	fig_close();
 }
 

@@ -174,6 +174,13 @@ static void hists(const struct rp_out *o, const struct rp_chart *c, const struct
 		JSON_KEY_UINT(&j, "n", h[i].n);
 		JSON_KEY_UINT(&j, "zeros", h[i].zeros);
 		JSON_KEY_DOUBLE(&j, "p50", h[i].p50);
+		if (h[i].runs) {   /* the verdict's values, a run each */
+			JSON_KEY(&j, "runs");
+			json_begin_array(&j);
+			for (size_t r = 0; r < h[i].nruns; r++)
+				json_double(&j, h[i].runs[r]);
+			json_end_array(&j);
+		}
 		JSON_KEY(&j, "bins");
 		json_begin_array(&j);
 		for (size_t b = 0; b < h[i].nbins; b++) {

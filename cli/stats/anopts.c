@@ -125,8 +125,10 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 	}
 	if (window_check(&a->w, &why) < 0)
 		return cli_usage_error(cmd->name, why);
-	if (!a->o.per)
+	if (!a->o.per) {   /* the command's unit, or what the logs' pairs declare */
 		a->o.per = cmd->per;
+		a->o.per_default = cmd->per != NULL;
+	}
 	if (a->o.bucket_arg && !a->o.per)
 		return cli_usage_error(cmd->name,
 				       "--bucket needs --per: it sorts begin/end pairs by what they moved");
@@ -227,7 +229,12 @@ static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cm
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 {
 	const struct an_found *f = an_found(e);
+	const char *declared = an_declared_unit(e);
+	static int said;   /* diff warns of each side: the note once */
 	char args[512];
+	if (declared && !said++)
+		fprintf(stderr, "timeline %s: note: the logs declare pairs counted in %s: --per %s "
+			"gives their cycles per unit\n", cmd, declared, declared);
 	end_args(f, args, sizeof args);
 	for (size_t r = 0; r + 3 < a->o.npairs; r++)
 		if (!(f->rules >> r & 1))
@@ -235,9 +242,10 @@ void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 				"%s or %s\n", cmd, a->pairs[r].begin, a->pairs[r].end, a->pairs[r].begin,
 				a->pairs[r].end);
 	if (a->o.per && !f->ends)
-		fprintf(stderr, "timeline %s: warning: --per %s: no begin/end pairs in the logs "
-			"(pull/pulled, push/pushed, breath_start/breath_end, or --pair)\n", cmd,
-			a->o.per);
+		fprintf(stderr, "timeline %s: warning: --per %s: no begin/end pairs in the logs: looked "
+			"for %s; declare a program's own in its events file (pair|LABEL: BEGIN END "
+			"unit=ARG, timeline-events(5)) or give --pair BEGIN=END\n", cmd, a->o.per,
+			ANOPTS_LOOKED_FOR);
 	else if (a->o.per && !f->ends_with_unit)
 		fprintf(stderr, "timeline %s: warning: --per %s: no pair's end carries %s; their ends "
 			"carry:%s\n", cmd, a->o.per, a->o.per, args);

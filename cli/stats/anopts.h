@@ -41,10 +41,16 @@ struct anopts {
 	"                       instead of lags\n"                                             \
 	"       --bucket ARG=EDGES  rows by batch size: ARG moved in the pair, in ranges\n"    \
 	"                       between EDGES, e.g. packets=0,1,16,32,64,inf\n"                \
-	"       --pair BEGIN=END  also pair these events (pull/pulled, push/pushed and\n"      \
-	"                       breath_start/breath_end always are)\n"                         \
+	"       --pair BEGIN=END  also pair these events (the pairs the logs declare,\n"      \
+	"                       pull/pulled, push/pushed and breath_start/breath_end\n"        \
+	"                       always are)\n"                                                 \
 	"   -f, --format FMT    text (default), csv or json\n" WINDOW_USAGE
 #define ANOPTS_USAGE ANOPTS_USAGE_BY("   -b, --by")
+
+/* What a command that finds no pairs says it looked for. */
+#define ANOPTS_LOOKED_FOR                                                                  \
+	"the --pair rules, the pairs the logs declare (pair| lines of their events files) " \
+	"and pull/pulled, push/pushed, breath_start/breath_end"
 
 /* Parses a --pair rule "BEGIN=END" into P (strings malloc'd); -1 if bad. */
 int anopts_pair(struct an_pair *p, const char *arg);

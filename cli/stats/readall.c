@@ -75,6 +75,8 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.order = order << 32;   /* a summary's files take the orders after it */
 	file.written = in->info.cursor;
 	file.lost = in->info.cursor > in->info.used ? in->info.cursor - in->info.used : 0;
+	file.info = &in->info;
+	file.declared = input_pairs(in, &file.ndeclared);
 	file.switched_off = in->info.switched_off;
 	an_file_begin(e, &file, def_of, in);
 	free(run);

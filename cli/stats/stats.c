@@ -37,6 +37,10 @@ static const char usage[] =
 	"       --hist          draw each row's histogram on a log scale\n"
 	"       --breaths       CSV: print the breath summary instead of the rows\n"
 	"       --overhead      CSV: print where the cycles go instead of the rows\n"
+	"       --slowest N     with --per: then each group's N slowest pairs (most\n"
+	"                       cycles per unit), where and when each ran, and the\n"
+	"                       timeline dump command that shows the entries around it\n"
+	"                       (CSV: instead of the rows)\n"
 	"       --save FILE     also write what was counted to FILE, a summary that\n"
 	"                       stats and diff read as an input (timeline-summary(5))\n"	"   -f openmetrics      Prometheus metrics: a histogram per row with le\n"
 	"                       buckets, counters per log (for node_exporter's\n"
@@ -46,6 +50,8 @@ static const char usage[] =
 	"       --count N       with --interval: stop after N times\n"
 	"   -h, --help          show this help\n";
 
+#define STATS_SLOWEST 0x190           /* getopt code of --slowest, long only */
+
 static const struct option options[] = {
 	ANOPTS_OPTIONS,
 	{ "group", required_argument, NULL, 'g' },
@@ -53,6 +59,7 @@ static const struct option options[] = {
 	{ "breaths", no_argument, NULL, 'R' },
 	{ "overhead", no_argument, NULL, 'O' },
 	{ "save", required_argument, NULL, 'S' },
+	{ "slowest", required_argument, NULL, STATS_SLOWEST },
 	{ "output", required_argument, NULL, 'o' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "count", required_argument, NULL, 'N' },
@@ -70,6 +77,7 @@ struct args {
 	const char *output;          /* -o FILE */
 	double interval;             /* --interval S, 0: once */
 	uint64_t count;              /* --count N, 0: until a signal */
+	uint64_t slowest;            /* --slowest N, 0: none */
 	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 	unsigned fed;                /* files that fed the engine entries */
 };
@@ -110,6 +118,10 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 		return 1;
 	case 'g':
 		return anopts_group(arg, s->labels, s->paths, &s->ngroups, why);
+	case STATS_SLOWEST:
+		if (parse_u64(arg, &s->slowest) || !s->slowest || s->slowest > 10000)
+			return *why = "--slowest takes a number of pairs from 1 to 10000", -1;
+		return 1;
 	}
 	return 0;
 }
@@ -148,10 +160,11 @@ static void print(const struct args *s, struct an *e)
 	struct table *bt = statsout_breaths(e, format);
 	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(e, o) : NULL;
 	struct table *ot = o->per ? statsout_overhead(e, format) : NULL;
+	struct table *st = o->slowest ? statsout_slowest(e, o, format) : NULL;
 	statsout_switches(e, format);
 	if (format == FMT_CSV) {
-		table_print(s->breaths_only ? bt : s->overhead_only && ot ? ot : ht ? ht : t, FMT_CSV,
-			    NULL);
+		table_print(s->breaths_only ? bt : s->overhead_only && ot ? ot : st ? st : ht ? ht : t,
+			    FMT_CSV, NULL);
 	} else {
 		if (ot && table_rows(ot)) {
 			table_print(ot, format, "where the cycles go: each app's share of the cycles of "
@@ -160,6 +173,14 @@ static void print(const struct args *s, struct an *e)
 				out_char('\n');
 		}
 		table_print(t, format, title);
+		if (st) {
+			char what[160];
+			snprintf(what, sizeof what, "the %llu slowest pairs of each group, most cycles "
+				 "per unit first, and where to see each", (unsigned long long)o->slowest);
+			if (format == FMT_TEXT)
+				out_char('\n');
+			table_print(st, format, what);
+		}
 		if (table_rows(bt) && format == FMT_TEXT)
 			out_char('\n');
 		if (table_rows(bt))
@@ -176,6 +197,8 @@ static void print(const struct args *s, struct an *e)
 		table_free(ht);
 	if (ot)
 		table_free(ot);
+	if (st)
+		table_free(st);
 }
 
 /* --save: reads the inputs at the finest grain (every key a summary
@@ -284,6 +307,9 @@ int cmd_stats(int argc, char **argv)
 		return cli_usage_error("stats", "-o and --interval go with --format openmetrics");
 	if (s.count && !s.interval)
 		return cli_usage_error("stats", "--count goes with --interval");
+	if (s.slowest && !s.a.o.per)
+		return cli_usage_error("stats", "--slowest needs --per: it ranks begin/end pairs");
+	s.a.o.slowest = (unsigned)s.slowest;
 	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
 	if (s.openmetrics) {
 		problems = run_metrics(&s, argc, argv);

@@ -127,6 +127,89 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 	return t;
 }
 
+/* PATH as one shell word into BUF: as it is, or single-quoted. */
+static void shell_word(const char *path, char *buf, size_t size)
+{
+	size_t n = 0;
+	if (strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+:@%,=") ==
+	    strlen(path)) {
+		snprintf(buf, size, "%s", path);
+		return;
+	}
+	n += (size_t)snprintf(buf, size, "'");
+	for (const char *p = path; *p && n + 5 < size; p++)
+		n += (size_t)snprintf(buf + n, size - n, *p == '\'' ? "'\\''" : "%c", *p);
+	snprintf(buf + n, size - n, "'");
+}
+
+void statsout_dump_line(const struct an_slow *s, char *buf, size_t size)
+{
+	char from[48], to[48], path[1024];
+	uint64_t c = (uint64_t)s->cycles;
+	shell_word(s->path, path, sizeof path);
+	if (s->walls) {
+		int64_t d = s->wall1 - s->wall0;
+		tl_format_wall(from, sizeof from, s->wall0 - d);
+		tl_format_wall(to, sizeof to, s->wall1 + d);
+	} else {
+		snprintf(from, sizeof from, "%llu",
+			 (unsigned long long)(s->since0 > c ? s->since0 - c : 0));
+		snprintf(to, sizeof to, "%llu", (unsigned long long)(s->since1 + c));
+	}
+	snprintf(buf, size, "timeline dump --from %s --to %s %s", from, to, path);
+}
+
+struct table *statsout_slowest(struct an *e, const struct an_options *o, int format)
+{
+	const char *cols[AN_NKEYS + 12];
+	char v[5][32], per[96], wall[48], dump[1300], *cells[AN_NKEYS + 12];
+	const char *unit = an_unit(e);
+	int nk = rowkey_names(o, cols), nc = nk;
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	struct table *t;
+	snprintf(per, sizeof per, "cycles/%.*s", (int)strcspn(unit, "s"), unit);
+	int own[3];   /* process, cpu and numa: not when they are keys already */
+	for (int k = 0; k < 3; k++)
+		own[k] = !(o->by & 1u << (k ? AN_CPU + k - 1 : AN_PROCESS));
+	cols[nc++] = "rank";
+	cols[nc++] = per;
+	cols[nc++] = "cycles";
+	cols[nc++] = unit;
+	for (int k = 0; k < 3; k++)
+		if (own[k])
+			cols[nc++] = (const char *[]){ "process", "cpu", "numa" }[k];
+	cols[nc++] = "wall";
+	cols[nc++] = "dump";
+	t = table_new("slowest", cols, nc);
+	for (size_t i = 0; i < nrows; i++)
+		for (size_t k = 0; k < rows[i]->nslow; k++) {
+			const struct an_slow *s = &rows[i]->slow[k];
+			int c = rowkey_cells(e, o, rows[i], cells);
+			snprintf(v[0], sizeof v[0], "%zu", k + 1);
+			cell_value(v[1], sizeof v[1], s->per_unit, format);
+			cell_value(v[2], sizeof v[2], s->cycles, format);
+			cell_value(v[3], sizeof v[3], s->units, format);
+			if (s->walls)
+				tl_format_wall(wall, sizeof wall, s->wall0);
+			else
+				snprintf(wall, sizeof wall, "-");
+			statsout_dump_line(s, dump, sizeof dump);
+			cells[c++] = v[0];
+			cells[c++] = v[1];
+			cells[c++] = v[2];
+			cells[c++] = v[3];
+			char *where[3] = { s->process, (char *)s->cpu, (char *)s->numa };
+			for (int w = 0; w < 3; w++)
+				if (own[w])
+					cells[c++] = where[w];
+			cells[c++] = wall;
+			cells[c++] = dump;
+			table_add(t, cells);
+		}
+	return t;
+}
+
 static int by_cycles(const void *x, const void *y)
 {
 	double a = ((const struct an_share *)x)->cycles, b = ((const struct an_share *)y)->cycles;

@@ -19,6 +19,17 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 /* The breath summary of each process of E. */
 struct table *statsout_breaths(struct an *e, int format);
 
+/* The slowest pairs of each row of E (an_options.slowest), most cycles per
+ * unit first: the row's keys, rank, cycles per unit, cycles, units,
+ * process, cpu, numa, the wall time of its begin ("-" unknown) and the
+ * `timeline dump` command that shows the entries around it (from one
+ * pair's length before it to one after). */
+struct table *statsout_slowest(struct an *e, const struct an_options *o, int format);
+
+/* The command `timeline dump --from F --to T PATH` that shows the entries
+ * around slow pair S into BUF of SIZE. */
+void statsout_dump_line(const struct an_slow *s, char *buf, size_t size);
+
 /* The table "overhead", where the breaths' cycles go (--per), as perf
  * report leads with: per process, each app's share of the cycles of the
  * breaths that hold its pairs, largest first, then "(no app)", the rest;

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "out.h"
 #include "roots.h"
+#include "stats/anopts.h"
 #include "stats/readall.h"
 #include "top.h"
 #include "view.h"
@@ -41,6 +42,10 @@ static const char usage[] =
 	"   -o, --output FILE     openmetrics: replace FILE at each refresh instead\n"
 	"                         of writing to stdout (node_exporter's textfile\n"
 	"                         collector reads DIR/NAME.prom)\n"
+	"   -p, --per UNIT        cycles per UNIT (default packets, or the unit the\n"
+	"                         logs' pairs declare; timeline-events(5))\n"
+	"       --pair BEGIN=END  also pair these events (before the logs' own\n"
+	"                         and pull/pulled, push/pushed, breath_start/end)\n"
 	"   -h, --help            show this help\n";
 
 static const struct option options[] = {
@@ -51,6 +56,8 @@ static const struct option options[] = {
 	{ "count", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "per", required_argument, NULL, 'p' },
+	{ "pair", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -80,6 +87,22 @@ static int group_of(const char *s)
 	return -1;
 }
 
+/* --pair BEGIN=END: a rule of top_pairs, before the built-in ones, which
+ * topstat_per_opts then points to. Returns 0, or -1 with *WHY set. */
+static int top_pair(const char *arg, const char **why)
+{
+	static struct an_pair pairs[ANOPTS_MAX_PAIRS + 3];
+	size_t n = topstat_per_opts.npairs - 3;   /* the rules so far */
+	if (n == ANOPTS_MAX_PAIRS)
+		return *why = "too many --pair rules", -1;
+	if (anopts_pair(&pairs[n], arg))
+		return *why = "--pair takes BEGIN=END, e.g. rx_start=rx_end", -1;
+	memcpy(&pairs[n + 1], an_default_pairs, sizeof an_default_pairs);
+	topstat_per_opts.pairs = pairs;
+	topstat_per_opts.npairs = n + 4;
+	return 0;
+}
+
 /* Takes option C with ARG into T: 0, or -1 with *WHY set. */
 static int option(struct top *t, int c, const char *arg, const char **why)
 {
@@ -102,6 +125,14 @@ static int option(struct top *t, int c, const char *arg, const char **why)
 			(*why = "--format must be text, csv, json or openmetrics", -1) : 0;
 	case 'o':
 		return !*arg ? (*why = "-o takes a file name", -1) : (t->output = arg, 0);
+	case 'p':
+		if (!*arg || strlen(arg) > 60)
+			return *why = "--per takes an argument name such as packets or bytes", -1;
+		topstat_per_opts.per = arg;
+		topstat_per_opts.per_default = 0;
+		return 0;
+	case 'P':
+		return top_pair(arg, why);
 	}
 	return *why = NULL, -1;
 }
@@ -113,7 +144,7 @@ static int parse(struct top *t, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:w:g:bn:f:o:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:w:g:bn:f:o:p:h", options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return cli_finish("top", EXIT_OK);
@@ -461,6 +492,22 @@ static void run(struct top *t)
 	}
 }
 
+/* Grouped by app, as text, with logs but no pair in any (the rows are the
+ * pairs' apps), says why the table had only its header: what was looked
+ * for, how to declare more. */
+static void say_no_pairs(const struct top *t)
+{
+	uint64_t ends = 0;
+	if (t->group != TOP_BY_APP || t->format != FMT_TEXT || !t->nlogs)
+		return;
+	for (size_t i = 0; i < t->nlogs; i++)
+		ends += an_found(t->logs[i]->per)->ends;
+	if (!ends)
+		fprintf(stderr, "timeline top: note: no begin/end pairs in the logs, so no rows by app: "
+			"looked for %s; declare a program's own in its events file (pair|LABEL: BEGIN "
+			"END unit=ARG, timeline-events(5)) or give --pair BEGIN=END\n", ANOPTS_LOOKED_FOR);
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct top t;
@@ -483,6 +530,7 @@ int cmd_top(int argc, char **argv)
 	if (!t.batch)
 		topscreen_end();
 	say_unborn(&t);
+	say_no_pairs(&t);
 	/* a path that held no log all along (and said no problem) */
 	for (int i = 0; i < t.npaths; i++)
 		t.problems += input_none("top", t.paths[i], t.held[i] & 1, t.held[i] & 2);

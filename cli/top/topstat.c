@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include "topstat.h"
 
-const struct an_options topstat_per_opts = {
+struct an_options topstat_per_opts = {
 	.by = 1u << AN_APP | 1u << AN_PROCESS, .per = "packets", .pairs = an_default_pairs,
-	.npairs = 3,
+	.npairs = 3, .per_default = 1,
 };
 const struct an_options topstat_lag_opts = {
 	.by = 1u << AN_EVENT | 1u << AN_PROCESS, .pairs = an_default_pairs, .npairs = 3,
@@ -142,10 +142,11 @@ struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const ch
 {
 	struct top_log *t = calloc(1, sizeof *t);
 	struct an_file file = { in->path, in->label, "-", NULL, NULL, in->info.tsc_hz, 0, 0, 0,
-				 in->info.switched_off };
+				NULL, NULL, 0, in->info.switched_off };
 	struct stat st;
 	if (!t)
 		abort();
+	file.declared = input_pairs(in, &file.ndeclared);
 	snprintf(t->group, sizeof t->group, "%s", group);
 	file.group = t->group;
 	follow_start(&t->f, in, at_end);

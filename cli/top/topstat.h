@@ -47,7 +47,10 @@ struct top_span {
  * the pairs by app, and lags by event; both by process too, which one
  * log's engines hold only one of, so that the windows of all the logs
  * added up (the metrics) keep each process apart. */
-extern const struct an_options topstat_per_opts, topstat_lag_opts;
+extern const struct an_options topstat_lag_opts;
+/* Cycles per unit: packets, the unit the logs' pairs declare, or top's
+ * --per; the built-in pairs, the logs' own and top's --pair rules first. */
+extern struct an_options topstat_per_opts;
 
 /* Fills S's figures from the engines PER (cycles per packet of the pairs,
  * grouped by app, with the breath summaries) and LAG (lags grouped by

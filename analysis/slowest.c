@@ -1,0 +1,88 @@
+/* slowest.c: the slowest pairs of each row (an_options.slowest): the N of
+ * most cycles per unit, each with where and when it ran, kept in order as
+ * pairs are counted and rows merged, for `stats --slowest` and `report`. */
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "xalloc.h"
+
+/* Does X come before Y: more cycles per unit, then more cycles, then
+ * earlier, then by path (the same order however the files were shared
+ * among engines)? */
+static int before(const struct an_slow *x, const struct an_slow *y)
+{
+	if (x->per_unit != y->per_unit)
+		return x->per_unit > y->per_unit;
+	if (x->cycles != y->cycles)
+		return x->cycles > y->cycles;
+	if (x->tsc0 != y->tsc0)
+		return x->tsc0 < y->tsc0;
+	return strcmp(x->path, y->path) < 0;
+}
+
+/* Inserts a copy of S into R's list of at most N, in order; the strings
+ * are copied. */
+static void insert(struct an_row *r, const struct an_slow *s, unsigned n)
+{
+	size_t k = r->nslow;
+	if (!n || (k == n && !before(s, &r->slow[k - 1])))
+		return;
+	if (!r->slow)
+		r->slow = xcalloc(n, sizeof *r->slow);
+	if (k == n) {   /* the last one goes */
+		k--;
+		free(r->slow[k].process);
+		free(r->slow[k].path);
+	} else {
+		r->nslow++;
+	}
+	while (k > 0 && before(s, &r->slow[k - 1])) {
+		r->slow[k] = r->slow[k - 1];
+		k--;
+	}
+	r->slow[k] = *s;
+	r->slow[k].process = xstrdup(s->process);
+	r->slow[k].path = xstrdup(s->path);
+}
+
+void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, double units)
+{
+	struct an_slow s;
+	uint64_t c = (uint64_t)cycles;
+	memset(&s, 0, sizeof s);
+	s.per_unit = cycles / units;
+	s.cycles = cycles;
+	s.units = units;
+	s.tsc1 = e->tsc;
+	s.tsc0 = e->tsc - c;
+	s.since0 = s.tsc0 >= a->first_tsc ? s.tsc0 - a->first_tsc : 0;
+	s.since1 = s.tsc1 >= a->first_tsc ? s.tsc1 - a->first_tsc : 0;
+	s.hz = a->file.tsc_hz;
+	if (a->file.info && a->file.info->tsc_hz) {
+		s.wall0 = tl_wall_ns(a->file.info, s.tsc0);
+		s.wall1 = tl_wall_ns(a->file.info, s.tsc1);
+		s.walls = 1;
+	}
+	cpu_numa(e, s.cpu, s.numa);
+	s.process = (char *)a->file.process;
+	s.path = (char *)a->file.path;
+	if (r->nslow < a->opts.slowest || before(&s, &r->slow[r->nslow - 1]))
+		insert(r, &s, a->opts.slowest);
+}
+
+void slow_merge(struct an_row *r, const struct an_row *f, unsigned n)
+{
+	for (size_t i = 0; i < f->nslow; i++)
+		insert(r, &f->slow[i], n);
+}
+
+void slow_free(struct an_row *r)
+{
+	for (size_t i = 0; i < r->nslow; i++) {
+		free(r->slow[i].process);
+		free(r->slow[i].path);
+	}
+	free(r->slow);
+	r->slow = NULL;
+	r->nslow = 0;
+}

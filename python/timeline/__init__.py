@@ -1,0 +1,69 @@
+"""timeline: timeline logs as pandas frames and numpy arrays, and what
+`timeline stats` and `timeline diff` say as frames.
+
+    import timeline
+    df = timeline.read("demo/out/runs")            # one row an entry
+    df.groupby("event").size()
+    timeline.events("demo/out/runs")               # each event's argument names
+    timeline.stats("demo/out/runs", per="packets", by=["app"])
+    timeline.diff("before/", "after/", per="packets")
+
+Reading goes through libtimeline (ctypes, tl_reader_read in batches);
+the statistics through the timeline program's JSON (see stats()). A bad
+input raises TimelineError with the library's one line naming the file,
+or with errors='warn' warns (TimelineWarning) and reads the other paths.
+"""
+from ._errors import TimelineError, TimelineWarning
+from ._lib import library_path, program_path
+from . import _read, _stats
+
+__all__ = ["read", "events", "stats", "diff", "TimelineError", "TimelineWarning",
+           "library_path", "program_path"]
+__version__ = "0.1.0"
+
+
+def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events=None,
+         apps=None, cpus=None, numas=None, errors="raise"):
+    """The entries of the logs under PATHS (a path or a list: files or
+    directories; ours, Snabb's, zstd copies; a live log as a consistent
+    snapshot, as `timeline copy` takes it), oldest first log by log, as a
+    pandas DataFrame, one row an entry:
+
+      log    categorical, the log's path
+      seq    uint64, the entry's number (Snabb: its slot)
+      tsc    uint64, its timestamp in ticks
+      ns     timedelta64[ns] since the log's first entry (NaT: no TSC frequency)
+      wall   datetime64[ns, UTC] (NaT for Snabb's logs, which have no anchor)
+      cpu    uint16; numa uint8
+      event  categorical, "category.name"
+      app... categorical, one column per attribute of the definitions
+      arg0..arg5  uint64 (a Snabb value that is no whole number: its double's bits)
+
+    wide=True: one column per argument name instead of arg0..arg5 (UInt64,
+    missing where the event has no argument of that name). numpy=True: a
+    structured array with the same fields, categorical ones as codes whose
+    names are in the field's dtype.metadata['categories'] (-1: none), wall
+    as datetime64[ns] in UTC (numpy has no time zones).
+
+    Windows and filters as timeline(1)'s: start= and end= (--from, --to: an
+    int of cycles since the log's first entry, a duration '250ms' or
+    pandas.Timedelta since it, or a wall time '2026-11-23T14:10:12Z' or
+    datetime), last= ('10s': the last of each log), events= and apps=
+    (globs, or lists of them), cpus= and numas= ('0,2-5' or ints).
+
+    errors='raise' (a bad input raises TimelineError), 'warn' (a
+    TimelineWarning, and the other paths are read), or 'ignore'."""
+    return _read.read(paths, wide=wide, numpy=numpy, start=start, end=end, last=last,
+                      events=events, apps=apps, cpus=cpus, numas=numas, errors=errors)
+
+
+def events(paths, errors="raise"):
+    """The event definitions in the logs under PATHS, one row per distinct
+    definition: event, attrs, level, rate, nargs, args (the names, space
+    separated), arg0..arg5 (each argument's name, None past nargs),
+    description, and a column per attribute (app)."""
+    return _read.definitions(paths, _read.Policy(errors))
+
+
+stats = _stats.stats
+diff = _stats.diff

@@ -1,0 +1,659 @@
+/* check_pairs.c: pairs as a user's own program has them (issue 26): the
+ * tests' own packet filter (tests/pf.events, its spans and unit declared
+ * there) read by every command with no --pair; Snabb's names still the
+ * defaults; one answer for cycles per unit in groupings without the event
+ * key (only the outermost pairs), on hand-built logs and on summaries of
+ * them; each figure computed by hand. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+#include "pf_events.h"   /* timeline gen tests/pf.events */
+
+/* Runs timeline ARGS in the test's directory; checks the exit status is
+ * WANT; returns stdout with every run of spaces made one, and stderr in
+ * *ERR (if not NULL). */
+static char *tl(int want, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *tl(int want, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *args, *cmd, *out, *e, *w;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	cmd = xasprintf("cd %s && %s %s", test_dir, timeline_bin(), args);
+	rc = run(cmd, &out, &e);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", cmd, rc, want, e);
+	if (err)
+		*err = e;
+	else
+		free(e);
+	w = out;
+	for (const char *r = out; *r; r++)   /* in place: never longer */
+		if (!(*r == ' ' && w > out && w[-1] == ' '))
+			*w++ = *r;
+	*w = '\0';
+	free(args);
+	free(cmd);
+	return out;
+}
+
+/* Asserts that OUT holds the text WANT. */
+static void has(const char *out, const char *want)
+{
+	ck_assert_msg(strstr(out, want) != NULL, "want '%s' in:\n%.3000s", want, out);
+}
+
+/* One breath of a hand-built log, on CPU: it starts at T0 and ends at T1,
+ * moving PACKETS; inside it, app a's push from A0 to A1 and app b's from
+ * B0 to B1, each moving the same PACKETS (inpackets running counters). */
+struct breath {
+	uint16_t cpu;
+	uint64_t t0, a0, a1, b0, b1, t1, packets;
+};
+
+/* The two apps of the breaths breath_log() writes. */
+static const char *log_apps[2] = { "a", "b" };
+
+/* Writes log NAME of the N breaths, manual clock at 1 GHz. */
+static void write_breaths(const char *name, const struct breath *b, size_t n)
+{
+	static const char *const eng[] = {
+		"1,6|engine.breath_start: breath totalpackets totalbytes totaletherbits",
+		"1,6|engine.breath_end: breath totalpackets totalbytes totaletherbits",
+	};
+	static const char *const app[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	tl_options o = { .entries = 256, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 8192, .name = name };
+	uint16_t e[2], a[2], bb[2];
+	uint64_t total = 0;
+	tl_error err;
+	tl_log *log = tl_open(path_in(test_dir, test_str("%s.timeline", name)), &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, eng, 2, NULL, e, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, test_str("app=%s", log_apps[0]), a, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, test_str("app=%s", log_apps[1]), bb, NULL), TL_OK);
+	for (size_t i = 0; i < n; i++) {
+		const struct breath *x = &b[i];
+		tl_set_manual_clock(log, x->t0, x->cpu);
+		tl_append(log, e[0], i, total, 60 * total, 0, 0, 0);
+		tl_set_manual_clock(log, x->a0, x->cpu);
+		tl_append(log, a[0], total, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, x->a1, x->cpu);
+		tl_append(log, a[1], total + x->packets, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, x->b0, x->cpu);
+		tl_append(log, bb[0], total, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, x->b1, x->cpu);
+		tl_append(log, bb[1], total + x->packets, 0, 0, 0, 0, 0);
+		total += x->packets;
+		tl_set_manual_clock(log, x->t1, x->cpu);
+		tl_append(log, e[1], i + 1, total, 60 * total, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* Writes log NAME (manual clock at 1 GHz) of the N breaths, in a child
+ * process of its own (a process of its own in the log's header). */
+static void breath_log(const char *name, const struct breath *b, size_t n)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid) {
+		ck_assert_int_eq(reap(pid), 0);
+		return;
+	}
+	write_breaths(name, b, n);
+	_exit(0);
+}
+
+/* alpha: a breath on CPU 1 of 1000 cycles and 10 packets (100 a packet),
+ * holding a's push of 300 cycles (30) and b's of 200 (20); one on CPU 2 of
+ * 1600 cycles and 20 packets (80), a's 400 (20), b's 300 (15). beta: one
+ * on CPU 1 of 600 cycles and 5 packets (120), a's 100 (20), b's 50 (10). */
+static void two_processes(void)
+{
+	static const struct breath alpha[] = {
+		{ 1, 1000, 1100, 1400, 1500, 1700, 2000, 10 },
+		{ 2, 3000, 3100, 3500, 3600, 3900, 4600, 20 },
+	};
+	static const struct breath beta[] = { { 1, 1000, 1100, 1200, 1300, 1350, 1600, 5 } };
+	breath_log("alpha", alpha, 2);
+	breath_log("beta", beta, 1);
+}
+
+/* One batch of the packet filter: it begins at T0 and ends at T1 with
+ * ROWS rows; inside it the parse stage from P0 to P1 and the match stage
+ * from M0 to M1, each on the batch's rows. */
+struct batch {
+	uint64_t t0, p0, p1, m0, m1, t1, rows;
+};
+
+/* The filter's three batches, on CPU 3 of node 1: the batch pairs 1200
+ * cycles for 10 rows (120 a row), 1400 for 4 (350) and, planted, 10000 for
+ * 2 (5000); parse 300 (30), 200 (50), 600 (300); match 500 (50), 800 (200),
+ * 9000 (4500). */
+static const struct batch pf_batches[] = {
+	{ 10000, 10100, 10400, 10500, 11000, 11200, 10 },
+	{ 20000, 20100, 20300, 20400, 21200, 21400, 4 },
+	{ 30000, 30100, 30700, 30800, 39800, 40000, 2 },
+};
+
+/* The packet filter: writes its batches B (N of them) to DIR/NAME.timeline
+ * through the functions timeline gen made of tests/pf.events, manual clock
+ * at 1 GHz, and ends. Run in a child: a process of its own. */
+static void pf_write(const char *dir, const char *name, const struct batch *b, size_t n)
+{
+	tl_options o = { .entries = 256, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 8192, .name = name };
+	struct pf_events main_ev, parse, match;
+	tl_error err;
+	tl_log *log = tl_open(test_str("%s/%s.timeline", dir, name), &o, &err);
+	uint16_t aux = 1u << 12 | 3;   /* CPU 3 of NUMA node 1 */
+	if (!log || pf_events_register(log, &main_ev, NULL, &err) != TL_OK ||
+	    pf_events_register(log, &parse, "stage=parse", &err) != TL_OK ||
+	    pf_events_register(log, &match, "stage=match", &err) != TL_OK)
+		_exit(1);
+	for (size_t i = 0; i < n; i++) {
+		tl_set_manual_clock(log, b[i].t0, aux);
+		pf_batch_begin(log, &main_ev, i + 1);
+		tl_set_manual_clock(log, b[i].p0, aux);
+		pf_stage_begin(log, &parse);
+		tl_set_manual_clock(log, b[i].p1, aux);
+		pf_stage_end(log, &parse, b[i].rows);
+		tl_set_manual_clock(log, b[i].m0, aux);
+		pf_stage_begin(log, &match);
+		tl_set_manual_clock(log, b[i].m1, aux);
+		pf_stage_end(log, &match, b[i].rows);
+		tl_set_manual_clock(log, b[i].t1, aux);
+		pf_batch_end(log, &main_ev, i + 1, b[i].rows);
+	}
+	tl_close(log);
+}
+
+/* Starts the packet filter in a child, writing DIR/NAME.timeline, then
+ * waiting to be killed (a running writer, for top); returns its pid. */
+static pid_t pf_start(const char *dir, const char *name, const struct batch *b, size_t n)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		pf_write(dir, name, b, n);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* Runs the packet filter in a child, writing DIR/NAME.timeline; waits for it. */
+static void pf_run(const char *dir, const char *name, const struct batch *b, size_t n)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		pf_write(dir, name, b, n);
+		_exit(0);
+	}
+	ck_assert_int_eq(reap(pid), 0);
+}
+
+/* The strings of the log at PATH that start "pair|", a line each. */
+static const char *declared(const char *path)
+{
+	tl_reader *r = tl_reader_open(path, NULL);
+	uint16_t ids[64];
+	size_t n;
+	char buf[1024] = "";
+	ck_assert_ptr_nonnull(r);
+	n = tl_reader_definitions(r, ids, 64);
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const char *s = tl_reader_string(r, ids[i]);
+		if (!strncmp(s, "pair|", 5))
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s\n", s);
+	}
+	tl_reader_close(r);
+	return test_str("%s", buf);
+}
+
+START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
+{
+	char *out, *err;
+	pf_run(test_dir, "pf", pf_batches, 3);
+	/* the log says which of its events pair, and in what */
+	ck_assert_str_eq(declared(path_in(test_dir, "pf.timeline")),
+			 "pair|pf.batch: pf.batch_begin pf.batch_end unit=rows\n"
+			 "pair|pf.stage: pf.stage_begin pf.stage_end by=stage unit=rows\n");
+	out = tl(0, NULL, "info pf.timeline");
+	has(out, "\n definitions 12, and 2 pairs declared\n");
+	free(out);
+	/* without --per, lags as always, and a note of what would count them */
+	out = tl(0, &err, "stats pf.timeline");
+	ck_assert_str_eq(err, "timeline stats: note: the logs declare pairs counted in rows: --per "
+			      "rows gives their cycles per unit\n");
+	free(out);
+	free(err);
+	out = tl(0, &err, "stats --per rows pf.timeline");
+	has(out, "cycles per row, per begin/end pair\n");
+	has(out, "event app pairs rows cycles/row p50 p90 p99 empty\n");
+	has(out, "\npf.batch - 3 16 788 351 5000 5000 0\n");
+	has(out, "\npf.stage match 3 16 644 200 4500 4500 0\n");
+	has(out, "\npf.stage parse 3 16 68.75 50 300 300 0\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	/* grouped without the event key: the batches, outermost */
+	out = tl(0, NULL, "stats --per rows --by numa pf.timeline");
+	has(out, "\n 1 3 16 788 351 5000 5000 0\n");
+	free(out);
+	/* --pair still comes first: its rule's stages, without the declared
+	 * by=stage, are one row of app - (the six pairs: 11400 cycles) */
+	out = tl(0, NULL, "stats --per rows --pair pf.stage_begin=pf.stage_end pf.timeline");
+	has(out, "\npf.stage - 6 32 356 50 4500 4500 0\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
+{
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "a"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "b"), 0700), 0);
+	pf_run(path_in(test_dir, "a"), "pf", pf_batches, 3);
+	pf_run(path_in(test_dir, "b"), "pf", pf_batches, 3);
+	/* diff: each side's stages, by stage, in rows */
+	out = tl(0, NULL, "diff --per rows --a a --b b");
+	has(out, "cycles per row, A -> B");
+	has(out, "\npf.batch - 1 1 3 3 351 351 5000 5000 +0.0 - - 1.0000 1.0000 too few runs\n");
+	has(out, "\npf.stage match 1 1 3 3 200 200 4500 4500 +0.0 ");
+	has(out, "\npf.stage parse 1 1 3 3 50 50 300 300 +0.0 ");
+	free(out);
+	/* report: no option at all, its unit the declared rows */
+	out = tl(0, NULL, "report -f json a");
+	has(out, "\"title\":\"cycles per row per begin/end pair, and each app's share of the "
+		 "breaths' cycles\"");
+	has(out, "{\"event\":\"pf.stage\",\"app\":\"parse\",\"share%\":null,\"pairs\":3,"
+		 "\"rows\":16,\"cycles/row\":68.75,\"p50\":50,\"p90\":300,\"p99\":300,\"empty\":0}");
+	has(out, "{\"event\":\"pf.batch\",\"app\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
+		 "\"cycles/row\":787.5,");
+	/* and its table of the slowest: the planted batch first */
+	has(out, "\"chart\":\"summary-slowest\",\"kind\":\"table\",\"title\":\"the 10 slowest pairs "
+		 "of each pair and app (cycles per row), and the timeline dump command that shows "
+		 "each\",\"rows\":[{\"event\":\"pf.batch\",\"app\":null,\"rank\":1,\"cycles/row\":5000,"
+		 "\"cycles\":10000,\"rows\":2,\"process\":\"check_timeline[");
+	free(out);
+	/* export: the nine pairs are spans, of the cycles each took */
+	out = tl(0, NULL, "export -f chrome -o - a/pf.timeline | python3 -c '"
+		 "import json,sys\n"
+		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
+		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
+	ck_assert_str_eq(out, "[('pf.batch', 1200), ('pf.batch', 1400), ('pf.batch', 10000), "
+			 "('pf.stage', 200), ('pf.stage', 300), ('pf.stage', 500), ('pf.stage', 600), "
+			 "('pf.stage', 800), ('pf.stage', 9000)]\n");
+	free(out);
+	/* --slowest 1: only the windows around the slowest batch, parse and
+	 * match (from one length before to one after: ticks 20000 to 50000),
+	 * so the first batch is left out */
+	out = tl(0, NULL, "export -f chrome --slowest 1 -o - a/pf.timeline | python3 -c '"
+		 "import json,sys\n"
+		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
+		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
+	ck_assert_str_eq(out, "[('pf.batch', 1400), ('pf.batch', 10000), ('pf.stage', 200), "
+			 "('pf.stage', 600), ('pf.stage', 800), ('pf.stage', 9000)]\n");
+	free(out);
+	/* CTF: the trace's environment says which events pair, as babeltrace2
+	 * reads it */
+	out = tl(0, NULL, "export -f ctf -o a.ctf a/pf.timeline && babeltrace2 -o ctf-metadata a.ctf "
+		 "| grep timeline_pairs");
+	ck_assert_str_eq(out, "\ttimeline_pairs = \"pf.batch: pf.batch_begin pf.batch_end unit=rows; "
+			 "pf.stage: pf.stage_begin pf.stage_end by=stage unit=rows\";\n");
+	free(out);
+}
+END_TEST
+
+/* Waits until the file at PATH holds the text WANT (30 s at most). */
+static void wait_for(const char *path, const char *want)
+{
+	time_t stop = time(NULL) + 30;
+	for (;;) {
+		size_t len;
+		char *t = read_file(path, &len);
+		int found = t && len && strstr(t, want);
+		free(t);
+		if (found)
+			return;
+		ck_assert_msg(time(NULL) < stop, "%s: no '%s'", path, want);
+		usleep(20000);
+	}
+}
+
+START_TEST(test_top_finds_the_pairs_a_running_program_declares)
+{
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
+	pid_t top, pf;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 60 %s > %s", timeline_bin(), logs,
+			     json));
+	wait_for(json, "\n");   /* its first block: the filter's log is new to it */
+	pf = pf_start(logs, "pf", pf_batches, 3);
+	/* each stage of the window: its cycles per row, p50 and p99 */
+	wait_for(json, "{\"app\":\"parse\",\"share_pct\":null,\"cycles_per_packet\":68.75,"
+		       "\"p50\":50,\"p99\":300,");
+	wait_for(json, "{\"app\":\"match\",\"share_pct\":null,\"cycles_per_packet\":643.75,"
+		       "\"p50\":200,\"p99\":4500,");
+	ck_assert_int_eq(kill(top, SIGTERM), 0);
+	ck_assert_int_eq(reap(top), 0);
+	ck_assert_int_eq(kill(pf, SIGKILL), 0);
+	reap(pf);
+}
+END_TEST
+
+START_TEST(test_top_says_why_it_has_no_rows_by_app)
+{
+	static const uint64_t lags[] = { 5, 6 };
+	char *out, *err;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	/* a log of this process (running) with no pair */
+	lags_log(path_in(test_dir, "logs/ticks.timeline"), 64, lags, 2);
+	out = tl(0, &err, "top -b -n 1 -d 0.1 logs");
+	ck_assert_str_eq(err, "timeline top: note: no begin/end pairs in the logs, so no rows by app: "
+			      "looked for the --pair rules, the pairs the logs declare (pair| lines of "
+			      "their events files) and pull/pulled, push/pushed, breath_start/breath_end; "
+			      "declare a program's own in its events file (pair|LABEL: BEGIN END unit=ARG, "
+			      "timeline-events(5)) or give --pair BEGIN=END\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_snabb_names_stay_the_defaults)
+{
+	const char *f = getenv("TIMELINE_FIXTURES");
+	char fx[4096], *out, *err;
+	static const uint64_t lags[] = { 5, 6 };
+	ck_assert_ptr_nonnull(realpath(test_str("%s/snabb-v3/engine-short.events.timeline.zst",
+						f && *f ? f : "tests/fixtures"), fx));
+	/* the Snabb fixture's pairs, as timeline(1) has always shown them */
+	out = tl(0, &err, "stats --per packets %s", fx);
+	has(out, "cycles per packet, per begin/end pair\n"
+		 "event app pairs packets cycles/packet p50 p90 p99 empty\n"
+		 "app.pull source 38 7752 17 10.59 23.69 214 0\n"
+		 "app.push sink1 38 7752 7.256 6.953 7.797 11.53 0\n"
+		 "app.push sink2 38 7752 11.21 7.203 7.922 157 0\n"
+		 "app.push tee 38 7752 19.81 15.97 23.94 122 0\n"
+		 "engine.breath - 840 171360 49.95 41.88 43.88 335 0\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	/* a log of no pairs says what was looked for and how to declare more */
+	lags_log(path_in(test_dir, "none.timeline"), 64, lags, 2);
+	out = tl(0, &err, "stats --per packets none.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: --per packets: no begin/end pairs in the logs: "
+			      "looked for the --pair rules, the pairs the logs declare (pair| lines of "
+			      "their events files) and pull/pulled, push/pushed, breath_start/breath_end; "
+			      "declare a program's own in its events file (pair|LABEL: BEGIN END unit=ARG, "
+			      "timeline-events(5)) or give --pair BEGIN=END\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_gen_checks_pair_lines_against_the_events)
+{
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "1,9|b: n\n1,9|e: n\npair|x: b\n", "x.events:3: expected 'pair|label: begin end "
+		  "[by=ATTR] [unit=ARG]...'" },
+		{ "1,9|b: n\n1,9|e: n\npair|x b e\n", "x.events:3: expected 'pair|label: begin end "
+		  "[by=ATTR] [unit=ARG]...' (no ':')" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b nosuch\n", "x.events:3: pair 'x': no event 'nosuch' in "
+		  "this file" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e unit=rows\n", "x.events:3: pair 'x': its end 'e' "
+		  "has no argument 'rows'" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e\npair|x: b e\n", "x.events:4: duplicate pair 'x'" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e per=n\n", "x.events:3: 'per=n' is not by=ATTR or "
+		  "unit=ARG" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b b\n", "x.events:3: begin and end are the same event 'b'" },
+		{ "1,9|b: n\n1,9|e: n\npair|1x: b e\n", "x.events:3: bad pair label '1x'" },
+	};
+	char *out, *err;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		write_file(path_in(test_dir, "x.events"), bad[i].text, strlen(bad[i].text));
+		out = tl(2, &err, "gen x.events");
+		ck_assert_str_eq(err, test_str("timeline gen: %s\n", bad[i].err));
+		free(out);
+		free(err);
+	}
+	/* a pair line ends the description before it; the header interns it */
+	static const char good[] = "1,9|b: n\nbegins\npair|x: b e by=q unit=n\n1,9|e: n\nends\n";
+	write_file(path_in(test_dir, "x.events"), good, strlen(good));
+	out = tl(0, NULL, "gen x.events");
+	has(out, "\"1,9|x.b: n\\n\"\n\t\t\"begins\",\n");
+	has(out, "\t\t\"pair|x.x: x.b x.e by=q unit=n\",\n");
+	has(out, "rc = tl_intern(log, pairs[i], &id, err);");
+	free(out);
+}
+END_TEST
+
+/* Runs timeline ARGS in the test's directory and returns its stdout as it
+ * is (no spaces merged). */
+static char *raw(const char *args)
+{
+	char *cmd = xasprintf("cd %s && %s %s", test_dir, timeline_bin(), args), *out;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	free(cmd);
+	return out;
+}
+
+START_TEST(test_slowest_finds_the_planted_outliers_and_the_window_to_see_each)
+{
+	struct breath b[40];
+	const size_t slow[3] = { 21, 7, 33 };   /* 5000, 900 and 700 cycles a packet */
+	const uint64_t cycles[3] = { 50000, 9000, 7000 };
+	const uint16_t cpu[3] = { 5, 2, 1 << 12 | 1 };
+	char *out, *want, from[48], to[48], wall[48];
+	tl_info info;
+	/* 40 breaths of 10 packets on CPU 3, 1000 cycles each (100 a packet),
+	 * but the three planted */
+	for (size_t i = 0; i < 40; i++) {
+		uint64_t t0 = 1000 + 100000 * i;
+		b[i] = (struct breath){ 3, t0, t0 + 100, t0 + 300, t0 + 400, t0 + 500, t0 + 1000, 10 };
+	}
+	for (int k = 0; k < 3; k++) {
+		b[slow[k]].t1 = b[slow[k]].t0 + cycles[k];
+		b[slow[k]].cpu = cpu[k];
+	}
+	breath_log("out", b, 40);
+	info = info_at(path_in(test_dir, "out.timeline"));
+	out = raw("stats --per packets --by process --slowest 3 -f json out.timeline");
+	for (int k = 0; k < 3; k++) {
+		uint64_t t0 = b[slow[k]].t0, t1 = b[slow[k]].t1;
+		tl_format_wall(wall, sizeof wall, tl_wall_ns(&info, t0));
+		tl_format_wall(from, sizeof from, tl_wall_ns(&info, t0) - (int64_t)(t1 - t0));
+		tl_format_wall(to, sizeof to, tl_wall_ns(&info, t1) + (int64_t)(t1 - t0));
+		want = xasprintf("{\"table\":\"slowest\",\"process\":\"check_timeline[%d]\",\"rank\":%d,"
+				 "\"cycles/packet\":%llu,\"cycles\":%llu,\"packets\":10,\"cpu\":%u,"
+				 "\"numa\":%u,\"wall\":\"%s\",\"dump\":\"timeline dump --from %s --to %s "
+				 "out.timeline\"}\n", info.pid, k + 1, (unsigned long long)cycles[k] / 10,
+				 (unsigned long long)cycles[k], cpu[k] & 0xfff, cpu[k] >> 12, wall, from, to);
+		has(out, want);
+		free(want);
+	}
+	ck_assert_ptr_null(strstr(out, "\"rank\":4"));
+	free(out);
+	/* the dump line shows the planted breath, and from its length before
+	 * it to its length after: the next breath's start */
+	tl_format_wall(from, sizeof from, tl_wall_ns(&info, b[21].t0) - 50000);
+	tl_format_wall(to, sizeof to, tl_wall_ns(&info, b[21].t1) + 50000);
+	out = raw(test_str("dump --from %s --to %s out.timeline", from, to));
+	ck_assert_str_eq(out, test_str(
+		"       2100000   5  0  engine.breath_start breath=21 totalpackets=210 totalbytes=12600 totaletherbits=0\n"
+		"       2100100   5  0  app.push app=a inpackets=210\n"
+		"       2100300   5  0  app.pushed app=a inpackets=220\n"
+		"       2100400   5  0  app.push app=b inpackets=210\n"
+		"       2100500   5  0  app.pushed app=b inpackets=220\n"
+		"       2150000   5  0  engine.breath_end breath=22 totalpackets=220 totalbytes=13200 totaletherbits=0\n"
+		"       2200000   3  0  engine.breath_start breath=22 totalpackets=220 totalbytes=13200 totaletherbits=0\n"));
+	free(out);
+	/* text and CSV: the same rows; --slowest needs --per */
+	out = tl(0, NULL, "stats --per packets --by process --slowest 1 -f csv out.timeline");
+	has(out, "\"process\",\"rank\",\"cycles/packet\",\"cycles\",\"packets\",\"cpu\",\"numa\","
+		 "\"wall\",\"dump\"\n");
+	has(out, "]\",1,5000,50000,10,5,0,\"");
+	free(out);
+	free(tl(2, NULL, "stats --slowest 1 out.timeline"));
+}
+END_TEST
+
+/* Each app of the legends of the report page at PATH (in the test's
+ * directory) with its colour, "app #rrggbb" a line, in page order, once. */
+static char *legend_colors(const char *page)
+{
+	return tl(0, NULL, "report -o %s x/ >/dev/null; python3 -c '"
+		  "import re,sys\n"
+		  "seen=[]\n"
+		  "for c,a in re.findall(r\"fill=.(#[0-9a-f]{6}).\\/><text x=.[^ ]* y=.[^>]*>([^<]*)</text>\", "
+		  "open(sys.argv[1]).read()):\n"
+		  "  if (a,c) not in seen: seen.append((a,c)); print(a,c)' %s", page, page);
+}
+
+START_TEST(test_an_app_has_one_colour_in_every_report)
+{
+	static const struct breath one[] = { { 1, 1000, 1100, 1400, 1500, 1700, 2000, 10 } };
+	char *p1, *p2, *c1, *c2;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "x"), 0700), 0);
+	/* a page of apps lookup and rewrite, then one of rewrite and sink:
+	 * rewrite is the second app the first page meets, the first of the
+	 * second page (the first app of a breath takes more of its cycles) */
+	log_apps[0] = "lookup", log_apps[1] = "rewrite";
+	breath_log("one", one, 1);
+	ck_assert_int_eq(rename(path_in(test_dir, "one.timeline"), path_in(test_dir, "x/one.timeline")), 0);
+	p1 = legend_colors("one.html");
+	log_apps[0] = "rewrite", log_apps[1] = "sink";
+	unlink(path_in(test_dir, "x/one.timeline"));
+	breath_log("two", one, 1);
+	ck_assert_int_eq(rename(path_in(test_dir, "two.timeline"), path_in(test_dir, "x/two.timeline")), 0);
+	p2 = legend_colors("two.html");
+	log_apps[0] = "a", log_apps[1] = "b";
+	c1 = strstr(p1, "rewrite #");
+	c2 = strstr(p2, "rewrite #");
+	ck_assert_msg(c1 && c2, "%s\n%s", p1, p2);
+	/* rewrite is the same colour on both pages, and unlike the others */
+	ck_assert_msg(!strncmp(c1, c2, 16), "%s\n%s", p1, p2);
+	has(p1, "lookup #");
+	has(p2, "sink #");
+	ck_assert_msg(strncmp(strstr(p1, "lookup #") + 7, c1 + 8, 7) != 0, "%s", p1);
+	ck_assert_msg(strncmp(strstr(p2, "sink #") + 5, c2 + 8, 7) != 0, "%s", p2);
+	free(p1);
+	free(p2);
+}
+END_TEST
+
+START_TEST(test_ab_report_shows_each_runs_value_and_the_sides_apart)
+{
+	struct batch slow[3];
+	char *out;
+	memcpy(slow, pf_batches, sizeof slow);
+	for (int i = 0; i < 3; i++) {   /* B: each match stage twice as long */
+		slow[i].m1 += slow[i].m1 - slow[i].m0;
+		slow[i].t1 = slow[i].m1 + 200;
+	}
+	ck_assert_int_eq(mkdir(path_in(test_dir, "a"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "b"), 0700), 0);
+	for (int r = 0; r < 4; r++) {
+		pf_run(path_in(test_dir, "a"), test_str("pf%d", r), pf_batches, 3);
+		pf_run(path_in(test_dir, "b"), test_str("pf%d", r), slow, 3);
+	}
+	out = tl(1, NULL, "report -f json --per rows --a a --b b");
+	/* the match stage's chart: A's and B's pairs apart, a value per run
+	 * (each run's median: 200 cycles a row in A, 400 in B, 401 as the
+	 * histogram's bucket holds it) */
+	has(out, "\"title\":\"pf.stage match: cycles per row, A against B: change +100.5%, SLOWER\"");
+	has(out, "{\"label\":\"A\",\"n\":12,\"zeros\":0,\"p50\":200,\"runs\":[200,200,200,200],");
+	has(out, "{\"label\":\"B\",\"n\":12,\"zeros\":0,\"p50\":401,\"runs\":[401,401,401,401],");
+	/* the distributions section: the sides apart too, not 24 pairs pooled */
+	has(out, "\"title\":\"pf.stage match: cycles per row (A 12 pairs, B 12 pairs)\"");
+	ck_assert_ptr_null(strstr(out, "(24 pairs)"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_groups_without_event_count_only_the_outermost_pairs)
+{
+	char host[320], *out, *sum;
+	two_processes();
+	snprintf(host, sizeof host, "host pairs packets cycles/packet p50 p90 p99 empty\n"
+		 "%s 3 35 91.43 100 120 120 0\n\n", info_at(path_in(test_dir, "alpha.timeline")).host);
+	/* per host: the three breaths alone (3200 cycles, 35 packets), not the
+	 * nine pairs with every packet counted three times; one row */
+	out = tl(0, NULL, "stats --per packets --by host alpha.timeline beta.timeline");
+	has(out, host);
+	free(out);
+	/* per process: alpha's two breaths, 2600 cycles over 30 packets; two rows */
+	out = tl(0, NULL, "stats --per packets --by process -f csv alpha.timeline beta.timeline "
+		 "| tail -n +2 | cut -d, -f2-");
+	ck_assert_str_eq(out, "2,30,86.666666666666671,80,100,100,0\n1,5,120,120,120,120,0\n");
+	free(out);
+	/* per CPU: CPU 1 has alpha's first and beta's, 1600 cycles over 15
+	 * packets; CPU 2 alpha's second; two rows */
+	out = tl(0, NULL, "stats --per packets --by cpu alpha.timeline beta.timeline");
+	has(out, "cpu pairs packets cycles/packet p50 p90 p99 empty\n"
+		 " 1 2 15 107 100 120 120 0\n"
+		 " 2 1 20 80 80 80 80 0\n\n");
+	free(out);
+	/* with app in the key the breath (app -) and each app are apart, each
+	 * of its own pairs */
+	out = tl(0, NULL, "stats --per packets --by app alpha.timeline beta.timeline");
+	has(out, "app pairs packets cycles/packet p50 p90 p99 empty\n"
+		 "- 3 35 91.43 100 120 120 0\n"
+		 "a 3 35 22.86 20 30 30 0\n"
+		 "b 3 35 15.71 15 20 20 0\n\n");
+	free(out);
+	/* OpenMetrics: the three breaths' 100 + 80 + 120 */
+	out = tl(0, NULL, "stats --per packets --by cpu -f openmetrics alpha.timeline beta.timeline");
+	has(out, "timeline_cycles_per_packet_sum{cpu=\"1\"} 220\n");
+	has(out, "timeline_cycles_per_packet_count{cpu=\"1\"} 2\n");
+	has(out, "timeline_cycles_per_packet_count{cpu=\"2\"} 1\n");
+	free(out);
+	/* summaries keep each row's level: the same tables from them */
+	free(tl(0, NULL, "stats --per packets --save both.sum alpha.timeline beta.timeline"));
+	for (int k = 0; k < 3; k++) {
+		static const char *const by[] = { "host", "process", "cpu" };
+		out = tl(0, NULL, "stats --per packets --by %s alpha.timeline beta.timeline", by[k]);
+		sum = tl(0, NULL, "stats --per packets --by %s both.sum", by[k]);
+		ck_assert_str_eq(sum, out);
+		free(out);
+		free(sum);
+	}
+	out = tl(0, NULL, "stats --per packets --by host -f openmetrics both.sum");
+	has(out, "_count{host=");
+	has(out, "} 3\n");
+	free(out);
+}
+END_TEST
+
+Suite *pairs_suite(void)
+{
+	Suite *s = suite_create("pairs");
+	TCase *t = tcase_create("pairs");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_test(t, test_own_program_declares_its_pairs_and_stats_finds_them);
+	tcase_add_test(t, test_own_program_pairs_in_diff_report_and_export_without_options);
+	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
+	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
+	tcase_add_test(t, test_snabb_names_stay_the_defaults);
+	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
+	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
+	tcase_add_test(t, test_an_app_has_one_colour_in_every_report);
+	tcase_add_test(t, test_ab_report_shows_each_runs_value_and_the_sides_apart);
+	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);
+	suite_add_tcase(s, t);
+	return s;
+}

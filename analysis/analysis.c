@@ -192,6 +192,7 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 		for (size_t i = 0; i < f->ndeclared; i++)
 			if (f->declared[i].nunits)
 				an_note_unit(a, f->declared[i].units[0]);
+	switch_file_begin(a, f->switched_off);
 	a->def_fn = def;
 	a->def_ctx = ctx;
 	a->events = xcalloc(65536, sizeof *a->events);
@@ -213,6 +214,10 @@ int an_entry(struct an *a, const tl_entry *e)
 	if (!a->first_set) {
 		a->first_tsc = e->tsc;
 		a->first_set = 1;
+	}
+	if (ev->switch_rec) {   /* the switches changed: neither a lag nor a pair */
+		switch_record(a, e);
+		return 0;
 	}
 	if (a->opts.series)
 		note_time(a, e->tsc);
@@ -306,6 +311,7 @@ int an_file_end(struct an *a)
 	 * when it has breath_end entries */
 	fill_breaths(a, b);
 	a->nbreaths++;
+	switch_file_end(a);
 	/* begins still pending at the end of the file never ended */
 	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
 		if (ev->pending)

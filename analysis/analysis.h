@@ -65,7 +65,20 @@ struct an_file {
 				      * after the --pair rules and before the built-in
 				      * ones; valid until an_file_end() */
 	size_t ndeclared;
+	unsigned switched_off;       /* events switched off in it now (tl_info) */
 };
+
+/* What the files had of the event switches (analysis/switches.c). */
+struct an_switches {
+	uint64_t logs;               /* files with events off during their span: a
+				      * record among their entries, or some off now */
+	uint64_t records;            /* records of changes among their entries */
+	uint64_t skipped;            /* begins dropped at a change, never paired */
+};
+
+/* What the files read so far had of the event switches (an_merge adds). */
+struct an;
+const struct an_switches *an_switches(const struct an *a);
 
 /* How far the TSC frequencies of the files behind a row may differ (as a
  * fraction of the lowest) and still give its values in ns: 0.1%. */

@@ -16,6 +16,8 @@
  *   slowest.c   each row's slowest pairs (an_options.slowest)
  *   results.c   rows sorted, records and unmatched lists; an_merge,
  *               an_project, an_cut, an_gap and the summary readers' pieces
+ *   switches.c  the records of the event switches: begins waiting when
+ *               they change dropped and counted (no pair across a change)
  *
  * Most allocation aborts when memory runs out (xalloc.h); the histograms
  * (hist.c) and the series' samples report it instead, and the functions
@@ -54,6 +56,7 @@ struct an_ev {
 	size_t unmatched;            /* end: its index in the unmatched counts + 1, 0 unset */
 	int share;                   /* app pair end: index in the file's shares, -1 unset */
 	int series;                  /* pair end: index in the file's series, -1 unset */
+	int switch_rec;              /* an entry of the records of the switches */
 	unsigned breath;             /* 1: a breath_end with the summary's arguments, ... */
 	int breath_arg, packets_arg, bytes_arg;   /* ... at these indexes */
 };
@@ -132,7 +135,24 @@ struct an {
 	size_t nbreath_totals, breath_totals_cap;
 	struct an_timeline *timelines;
 	size_t ntimelines;
+	/* the event switches: the current file's (switches.c), and all files' */
+	uint64_t switch_words[TL_SWITCH_WORDS_PER_LOG];
+	int file_switched;           /* a record seen, or some off now */
+	struct an_switches switches;
 };
+
+/* ---- switches.c ---- */
+
+/* Is D the definition of the records of the event switches? */
+int switch_is_record(const tl_def *d);
+
+/* Record entry E: the file's switches updated; at a change, the begins
+ * waiting for their ends dropped and counted (skipped). */
+void switch_record(struct an *a, const tl_entry *e);
+
+/* A file begins, with OFF_NOW events switched off in it now; ends. */
+void switch_file_begin(struct an *a, unsigned off_now);
+void switch_file_end(struct an *a);
 
 /* ---- events.c ---- */
 

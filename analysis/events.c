@@ -270,6 +270,7 @@ struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	ev->level = d->known && d->level < 10 ? d->level : 9;
 	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
 	ev->series = -1;
+	ev->switch_rec = switch_is_record(d);
 	if (d->known && a->opts.per) {
 		find_role(a, d, ev);
 		if (ev->role == ROLE_BEGIN) {

@@ -203,6 +203,9 @@ int an_merge(struct an *into, const struct an *from)
 	merge_timelines(into, from);
 	merge_unit(into, from);
 	an_add_found(into, &from->found);
+	into->switches.logs += from->switches.logs;
+	into->switches.records += from->switches.records;
+	into->switches.skipped += from->switches.skipped;
 	for (size_t i = 0; i < from->nunmatched; i++)
 		an_add_unmatched(into, from->unmatched[i].label, from->unmatched[i].ends,
 				 from->unmatched[i].begins);

@@ -31,12 +31,19 @@
  * TL_CLOCK_RDTSC_RSEQ_UNORDERED, on request, skips it.
  *
  * One writer per log: the cursor is loaded and stored, not incremented
- * atomically, so two threads sharing a log can claim the same slot. */
+ * atomically, so two threads sharing a log can claim the same slot.
+ *
+ * Event switches (lib/format.h): before anything, tl_append tests the
+ * event's bit in the header's switch words, which another process may
+ * flip at any time; set, it returns without a store. When the flipper has
+ * said so in switch_pending, it first has lib/switch.c grant the requests
+ * to switch on and record the switches in the ring, then tests again. */
 
 #include "../lib/format.h"
 
 	.text
 	.hidden	tl_slow_clock			/* lib/clock.c, internal */
+	.hidden	tl_switch_record		/* lib/switch.c, internal */
 
 /* tl_event: log EVENT (msgid << 8 | rate) if its rate >= the current rate.
  * Disabled, it is the compare, a branch not taken and the RET beside it:
@@ -52,10 +59,25 @@ tl_event:
 	/* fall through into tl_append */
 	.size	tl_event, .-tl_event
 
-/* tl_append: log MSGID (low 16 bits of esi) unconditionally. */
+/* tl_append: log MSGID (low 16 bits of esi) unless its switch is off. */
 	.globl	tl_append
 	.type	tl_append,@function
 tl_append:
+	/* the event's switch, bit (msgid >> 2) & 63 of the header's switch
+	 * word msgid >> 8 (lib/format.h): one load, independent of the
+	 * clock byte's, so both are done by the time LFENCE lets RDTSC go */
+	movzwl	%si, %eax			/* eax = msgid */
+	mov	%eax, %r10d
+	shr	$8, %eax			/* eax = switch word */
+	shr	$2, %r10d			/* r10 = switch bit (BT takes it mod 64) */
+	mov	TL_HDR_SWITCHES(%rdi,%rax,8), %rax
+	bt	%r10, %rax
+	jnc	1f
+	cmpl	$0, TL_HDR_SWITCH_PENDING(%rdi)	/* off: a change to record (and to grant)? */
+	jne	7f
+	ret					/* switched off: nothing is written */
+1:	cmpl	$0, TL_HDR_SWITCH_PENDING(%rdi)	/* switches changed since the last record? */
+	jne	7f
 	cmpb	$TL_CLK_RDTSC_RSEQ, TL_HDR_CLOCK(%rdi)
 	jne	8f				/* not the usual source */
 	movq	%rdx, %xmm0			/* a0, out of RDTSC's way */
@@ -100,6 +122,26 @@ tl_append:
 	mov	%r10d, TL_HEADER_BYTES+TL_ENT_SEQ(%rdi,%r11)	/* seq = low 32 bits of n+1 */
 	mov	%r10, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
 	ret
+
+	/* the switches changed: grant the requests to switch on and record
+	 * them in the ring first (lib/switch.c), keeping the arguments; then
+	 * test this event's switch again */
+7:	push	%rdi				/* six pushes and 8 bytes: rsp is */
+	push	%rsi				/* 16-byte aligned at the call */
+	push	%rdx
+	push	%rcx
+	push	%r8
+	push	%r9
+	sub	$8, %rsp
+	call	tl_switch_record
+	add	$8, %rsp
+	pop	%r9
+	pop	%r8
+	pop	%rcx
+	pop	%rdx
+	pop	%rsi
+	pop	%rdi
+	jmp	tl_append
 
 	/* the rseq source without its LFENCE, on request only */
 8:	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)

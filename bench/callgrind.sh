@@ -16,7 +16,8 @@ count() {
 }
 printf '\n%-34s %s\n' "entry point (callgrind)" "instructions per call, incl. ~10 of loop"
 for m in 0:tl_append_manual_clock 1:tl_append_c_manual_clock 4:tl_append_rseq_clock \
-	5:tl_append_c_rseq_clock 2:tl_event_rate_off 3:tl_breath; do
+	5:tl_append_c_rseq_clock 2:tl_event_rate_off 6:tl_event_switched_off \
+	7:tl_append_rseq_others_off 3:tl_breath; do
 	mode=${m%%:*}
 	a=$(count 1000 "$mode")
 	b=$(count 11000 "$mode")

@@ -3,7 +3,9 @@
  * clock keeps valgrind away from RDTSC/RDPID, so counts are exact and
  * repeatable. Usage: instructions N MODE (0 tl_append, 1 tl_append_c,
  * 2 tl_event with the rate off, 3 tl_breath, 4 tl_append on the path of
- * the rseq clock, 5 tl_append_c on it).
+ * the rseq clock, 5 tl_append_c on it, 6 tl_event with the rate on and
+ * the event switched off, 7 tl_append of an event on while another of its
+ * switch word is off, on the rseq path).
  *
  * Valgrind does not let glibc register rseq, so tl_open() never picks the
  * rseq clock under it; modes 4 and 5 set the header's clock byte and rseq
@@ -49,6 +51,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "instructions: no <sys/rseq.h>\n");
 		return 1;
 #endif
+	}
+	if (mode == 6 || mode == 7)   /* message id 8 off (word 0, bit 2) */
+		((struct tl_header *)l)->switches[0] |= 1ull << 2;
+	if (mode == 6) {
+		for (int i = 0; i < n; i++)
+			tl_event(l, tl_event_code(8, 5), i, i, i, i, i, i);
+		tl_close(l);
+		return 0;
+	}
+	if (mode == 7) {
+#ifdef HAVE_RSEQ_OFFSET
+		struct tl_header *h = (struct tl_header *)l;
+		h->rseq_offset = (int64_t)__rseq_offset;
+		h->clock = TL_CLOCK_RDTSC_RSEQ;
+#endif
+		mode = 0;
 	}
 	if (mode >= 4)
 		mode -= 4;   /* the same loops: only the header differs */

@@ -185,6 +185,41 @@ static void c_enabled_c(void)
 		tl_append_c(log_on, six_on, i, i, i, i, i, i);
 }
 
+/* Switches ID of LOG off (OFF) or on as tl_switch_file() does from
+ * outside, but directly and without the flag that has the writer record
+ * it: the loops measure the test alone. */
+static void set_switch(tl_log *log, uint16_t id, int off)
+{
+	struct tl_header *h = (struct tl_header *)log;
+	uint64_t bit = 1ull << TL_SWITCH_BIT(id);
+	if (off)
+		__atomic_fetch_or(&h->switches[TL_SWITCH_WORD(id)], bit, __ATOMIC_SEQ_CST);
+	else
+		__atomic_fetch_and(&h->switches[TL_SWITCH_WORD(id)], ~bit, __ATOMIC_SEQ_CST);
+}
+
+/* enabled's event, on, into enabled's ring, while two others are switched
+ * off (r9, in the same switch word, and r3): the test finds its bit clear. */
+static void c_enabled_switch_on(void)
+{
+	set_switch(log_on, ev_on.id[BENCH_R9], 1);
+	set_switch(log_on, ev_on.id[BENCH_R3], 1);
+	for (uint64_t i = 0, n = calls; i < n; i++)
+		tl_append(log_on, six_on, i, i, i, i, i, i);
+	set_switch(log_on, ev_on.id[BENCH_R9], 0);
+	set_switch(log_on, ev_on.id[BENCH_R3], 0);
+}
+
+/* A generated event whose rate is on and whose switch is off: the rate
+ * check, the switch test inline and the flag's; no call, nothing written. */
+static void c_switched_off(void)
+{
+	set_switch(log_on, ev_on.id[BENCH_R3], 1);
+	for (uint64_t i = 0, n = calls; i < n; i++)
+		bench_r3(log_on, &ev_on, i, i, i, i, i, i);
+	set_switch(log_on, ev_on.id[BENCH_R3], 0);
+}
+
 /* Snabb-style: a breath of 10 events at rates 3..9, then a new rate draw.
  * calls / 10 breaths, so the per-call figure is per event. */
 static void c_sampled(void)
@@ -237,6 +272,8 @@ static struct bcase cases[] = {
 	{ "enabled_unordered", c_enabled_unordered, "tl_append(), rseq without LFENCE", NEED_RSEQ, 0,
 	  0 },
 	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
+	{ "enabled_switch_on", c_enabled_switch_on, "tl_append(), on, two others off", 0, 0, 0 },
+	{ "switched_off", c_switched_off, "generated event, rate on, off", 0, 0, 0 },
 	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0, 0 },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
@@ -407,6 +444,12 @@ static const char *verdict(const struct bcase *c, double floor, double empty)
 					   : "target <= empty + 1 tick: MISSED";
 	if (!strcmp(c->name, "disabled_call"))
 		return c->med <= 5 ? "target <= 5 ticks: met" : "target <= 5 ticks: MISSED";
+	if (!strcmp(c->name, "enabled_switch_on"))
+		return c->med <= find("enabled")->med + 1 ? "target <= enabled + 1 tick: met"
+							   : "target <= enabled + 1 tick: MISSED";
+	if (!strcmp(c->name, "switched_off"))
+		return c->med <= find("disabled_call")->med ? "target <= disabled_call: met"
+							     : "target <= disabled_call: MISSED";
 	return "";
 }
 

@@ -1,7 +1,9 @@
 /* info.c: `timeline info`, what each log says about itself: format, process,
- * clock, entries used, written and wrapped away, rate, time span, events. */
+ * clock, entries used, written and wrapped away, rate, time span, events,
+ * and the events switched off. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "input.h"
@@ -24,18 +26,52 @@ static const struct option options[] = {
 struct extent {
 	uint64_t first, last;        /* oldest and newest timestamps */
 	uint64_t n;                  /* entries read */
+	uint64_t records;            /* of them, records of the event switches */
 };
 
 static void scan(struct input *in, struct extent *s)
 {
 	tl_entry e;
+	int switched = in->info.switch_gen > 0;   /* else no record to look for */
 	memset(s, 0, sizeof *s);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
 		if (!s->n++)
 			s->first = e.tsc;
 		s->last = e.tsc;
+		if (switched && e.args[1] == 0 && tl_reader_is_switch_entry(in->r, &e))
+			s->records++;
 	}
+}
+
+/* Calls FN(D, ARG) for each definition of IN switched off now, in order. */
+static void each_off(const struct input *in, void (*fn)(const tl_def *d, void *arg), void *arg)
+{
+	size_t n = in->info.switched_off ? tl_reader_definitions(in->r, NULL, 0) : 0;
+	uint16_t *ids = n ? calloc(n, sizeof *ids) : NULL;
+	n = ids ? tl_reader_definitions(in->r, ids, n) : 0;
+	for (size_t k = 0; k < n; k++)
+		if (tl_reader_switched_off(in->r, ids[k])) {
+			const tl_def *d = tl_reader_def(in->r, ids[k]);
+			if (d && d->known)
+				fn(d, arg);
+		}
+	free(ids);
+}
+
+/* ", name[ attrs]" after the first, as the text line lists them. */
+static void print_off(const tl_def *d, void *arg)
+{
+	int *first = arg;
+	printf("%s%s%s%s", *first ? "" : ", ", d->name, *d->attrs ? " " : "", d->attrs);
+	*first = 0;
+}
+
+static void json_off(const tl_def *d, void *arg)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s%s%s", d->name, *d->attrs ? " " : "", d->attrs);
+	json_string((struct json *)arg, buf);
 }
 
 /* The pairs IN's log declares (timeline-events(5)). */
@@ -97,6 +133,16 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		printf("  definitions  %zu, and %zu pairs declared\n", defs, npairs(in));
 	else
 		printf("  definitions  %zu\n", defs);
+	if (in->info.switched_off) {
+		int first = 1;
+		printf("  switched off %u: ", in->info.switched_off);
+		each_off(in, print_off, &first);
+		printf("\n");
+	}
+	if (s->records)
+		printf("  switches     %llu %s of changes in this span (entries of switched-off "
+		       "events are missing)\n", (unsigned long long)s->records,
+		       s->records == 1 ? "record" : "records");
 }
 
 static void json(const struct input *in, const struct extent *s, size_t defs)
@@ -144,6 +190,14 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 	JSON_KEY_UINT(&j, "definitions", defs);
 	if (npairs(in))
 		JSON_KEY_UINT(&j, "pairs_declared", npairs(in));
+	if (native) {
+		JSON_KEY(&j, "switched_off");
+		json_begin_array(&j);
+		each_off(in, json_off, &j);
+		json_end_array(&j);
+		JSON_KEY_UINT(&j, "switch_changes", i->switch_gen);
+		JSON_KEY_UINT(&j, "switch_records", s->records);
+	}
 	json_end_object(&j);
 	out_char('\n');
 }

@@ -65,6 +65,8 @@ static void print_json(const struct row *w)
 	JSON_KEY_UINT(&j, "written", i->cursor);
 	JSON_KEY_UINT(&j, "disk_bytes", w->disk);
 	JSON_KEY_UINT(&j, "bytes", w->bytes);
+	if (native)
+		JSON_KEY_UINT(&j, "switched_off", i->switched_off);
 	JSON_KEY_STRING(&j, "rate", w->rate);
 	JSON_KEY_STRING(&j, "clock", w->clock);
 	json_end_object(&j);
@@ -99,6 +101,11 @@ static void print_text(const struct row *w, int first)
 	out_left(process, 16);
 	out_char(' ');
 	out_str(w->path);
+	if (w->i->switched_off) {   /* timeline disable: say how many, after the path */
+		out_str(" (");
+		out_u64(w->i->switched_off);
+		out_str(w->i->switched_off == 1 ? " event off)" : " events off)");
+	}
 	out_char('\n');
 }
 

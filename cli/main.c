@@ -15,7 +15,9 @@ struct command {
 static const struct command commands[] = {
 	{ "copy", cmd_copy, "copy logs consistently while they are written" },
 	{ "diff", cmd_diff, "compare two sets of logs, with a significance test" },
+	{ "disable", cmd_disable, "switch events of running logs off, by pattern" },
 	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
+	{ "enable", cmd_enable, "switch events of running logs on, by pattern, or only some" },
 	{ "export", cmd_export, "write logs for Perfetto, babeltrace2, Trace Compass, R" },
 	{ "gc", cmd_gc, "remove (or archive) the logs of processes that no longer run" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },

@@ -4,11 +4,13 @@
 #include "timeline.h"
 #include "format.h"
 #include "clock.h"
+#include "switch.h"
 
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 /* Reads the log's clock source: *TSC and the cpu/node word *AUX. */
-static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t *aux)
+static inline __attribute__((always_inline)) void read_clock(const struct tl_header *h,
+							    uint64_t *tsc, uint16_t *aux)
 {
 	switch (h->clock) {
 #if defined(__x86_64__)
@@ -50,13 +52,13 @@ static inline void read_clock(const struct tl_header *h, uint64_t *tsc, uint16_t
 	}
 }
 
-void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
-		 uint64_t a3, uint64_t a4, uint64_t a5)
+/* The entry, written: steps 1 to 5 of the store order, no switch test. */
+static inline __attribute__((always_inline)) void append_raw(tl_log *log, unsigned msgid,
+		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	struct tl_header *h = (struct tl_header *)log;
-	uint64_t n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED);
+	uint64_t n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED), tsc;
 	struct tl_raw_entry *e = &tl_ring(h)[n & h->mask];
-	uint64_t tsc;
 	uint16_t aux;
 
 	/* 1. busy marker, ordered before the payload */
@@ -79,6 +81,39 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 	/* 4. complete, 5. published */
 	__atomic_store_n(&e->seq, tl_seq_done(n), __ATOMIC_RELEASE);
 	__atomic_store_n(&h->cursor, n + 1, __ATOMIC_RELEASE);
+}
+
+/* The switches changed: record (and grant) them first (lib/switch.c),
+ * then append as asked. Apart, so that tl_append_c() saves no register
+ * for a call it rarely makes (a tail call to here). */
+static __attribute__((noinline)) void append_after_record(tl_log *log, unsigned msgid,
+		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	tl_switch_record(log);
+	tl_append_c(log, msgid, a0, a1, a2, a3, a4, a5);
+}
+
+void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+		 uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	struct tl_header *h = (struct tl_header *)log;
+
+	/* 0. the changes of the switches recorded first, rarely; then the
+	 * event's switch (an outside process may flip it) */
+	if (__builtin_expect(__atomic_load_n(&h->switch_pending, __ATOMIC_ACQUIRE), 0)) {
+		append_after_record(log, msgid, a0, a1, a2, a3, a4, a5);
+		return;
+	}
+	if (__atomic_load_n(&h->switches[TL_SWITCH_WORD(msgid)], __ATOMIC_ACQUIRE) >>
+	    TL_SWITCH_BIT(msgid) & 1)
+		return;
+	append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
+}
+
+void tl_append_raw(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
+		   uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
 }
 
 void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,

@@ -7,7 +7,8 @@
 /* File = header (4096 bytes) | ring (entries * 64) | string table. */
 #define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
 #define TL_MAJOR 1              /* = TL_FORMAT_MAJOR in timeline.h */
-#define TL_MINOR 1              /* 1: start_ticks and copy_of (offsets 168, 176) */
+#define TL_MINOR 2              /* 1: start_ticks and copy_of (offsets 168, 176);
+				 * 2: the event switches (offsets 108, 448-471, 2048-4095) */
 #define TL_HEADER_BYTES 4096
 #define TL_ENTRY_BYTES 64
 #define TL_ENTRY_SHIFT 6
@@ -22,6 +23,29 @@
 #define TL_HDR_MANUAL_TSC 96       /* u64: timestamp for TL_CLOCK_MANUAL */
 #define TL_HDR_MANUAL_AUX 104      /* u16: cpu/node word for TL_CLOCK_MANUAL */
 #define TL_HDR_RSEQ 120            /* i64: the writer's __rseq_offset, for TL_CLOCK_RDTSC_RSEQ */
+#define TL_HDR_SWITCHES 2048       /* u64[256]: event switches, bit set = off (minor 2;
+				    * = TL_HDR_SWITCHES_OFFSET) */
+
+/* Event switches (minor 2). Definitions are interned 128-byte aligned, so
+ * their message ids are multiples of 8, and each has two bits of its own in
+ * switches[]: its switch, bit b = (msgid >> 2) & 63 of word msgid >> 8, and
+ * beside it, bit b + 1, a request to switch it on. tl_append() tests bit b
+ * alone: set, it writes nothing. Outside processes set bit b (off) at once,
+ * clearing b + 1; to switch on they set b + 1 only, and the writer clears
+ * both, records the switches in its ring, then writes the entry: no entry
+ * of an event comes after the record that says it is off, and none before
+ * the one that says it is on again. 16,384 bits, 8,192 definitions: the
+ * 1 MiB string table holds no more. An outside process then adds 1 to
+ * switch_gen and stores 1 in switch_pending; the writer's next tl_append()
+ * (on or off), generated event off or tl_breath() sees switch_pending,
+ * stores 0 in it and records the switches (lib/switch.c). */
+#define TL_STRING_ALIGN 128        /* offset of each new string, minor 2 */
+#define TL_SWITCH_WORDS 256        /* = 2048 bytes */
+#define TL_SWITCH_GROUP 4          /* words per record entry */
+#define TL_SWITCH_WORD(id) ((unsigned)((id) & 0xffff) >> 8)
+#define TL_SWITCH_BIT(id) ((((unsigned)(id) & 0xffff) >> 2) & 63)
+#define TL_SWITCH_ON_REQ 0xaaaaaaaaaaaaaaaaull   /* the request bits: odd ones */
+#define TL_HDR_SWITCH_PENDING 108  /* u32: 1 = switches changed, not yet recorded */
 
 /* Clock sources, the values of enum tl_clock (timeline.h) that asm/append.S
  * tests the header's clock byte against; lib/clock.c asserts they agree.
@@ -87,7 +111,10 @@ struct tl_header {
 	uint64_t prng;              /*  88: xorshift64 state for tl_breath() */
 	uint64_t manual_tsc;        /*  96: timestamp used by TL_CLOCK_MANUAL */
 	uint16_t manual_aux;        /* 104: cpu/node word used by TL_CLOCK_MANUAL */
-	uint16_t reserved1[3];      /* 106: 0 */
+	uint16_t reserved1;         /* 106: 0 */
+	uint32_t switch_pending;    /* 108: an outside process stores 1 after it changed
+				     *      switches[]; the writer stores 0 and records
+				     *      them (minor 2) */
 	uint64_t breaths;           /* 112: tl_breath() calls */
 	int64_t rseq_offset;        /* 120: the writer's __rseq_offset with an rseq source, else 0 */
 	/* line 2: clock */
@@ -107,9 +134,20 @@ struct tl_header {
 	char process[64];           /* 192: program_invocation_short_name */
 	char host[128];             /* 256: gethostname() */
 	char name[64];              /* 384: log name */
-	uint8_t reserved4[576];     /* 448: 0 */
+	/* event switches, minor 2 (reserved, 0, before) */
+	uint32_t switch_gen;        /* 448: flips made: an outside process adds 1 after
+				     *      it changed switches[] */
+	uint32_t switch_seen;       /* 452: the writer's: switch_gen read at its last
+				     *      record of the switches in the ring */
+	uint32_t switch_def;        /* 456: the writer's: 1 + the message id of
+				     *      timeline.switches, 0 until interned */
+	uint32_t switch_lost;       /* 460: the writer's: records it could not make
+				     *      (string table full) */
+	uint64_t switch_groups;     /* 464: the writer's: bit g set when words 4g..4g+3
+				     *      of switches[] were not all 0 at the last record */
+	uint8_t reserved4[552];     /* 472: 0 */
 	char path[1024];            /* 1024: path at creation */
-	uint8_t reserved5[2048];    /* 2048: 0 */
+	uint64_t switches[TL_SWITCH_WORDS]; /* 2048: per event, off and on-requested (above) */
 };
 
 /* One ring entry, 64 bytes, cache-line aligned. */
@@ -133,7 +171,11 @@ _Static_assert(__builtin_offsetof(struct tl_header, rseq_offset) == TL_HDR_RSEQ,
 _Static_assert(__builtin_offsetof(struct tl_header, tsc_hz) == 128, "clock line");
 _Static_assert(__builtin_offsetof(struct tl_header, start_ticks) == 168, "start_ticks");
 _Static_assert(__builtin_offsetof(struct tl_header, copy_of) == 176, "copy_of");
+_Static_assert(__builtin_offsetof(struct tl_header, switch_gen) == 448, "switch_gen");
+_Static_assert(__builtin_offsetof(struct tl_header, switch_pending) == TL_HDR_SWITCH_PENDING,
+	       "switch_pending");
 _Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
+_Static_assert(__builtin_offsetof(struct tl_header, switches) == TL_HDR_SWITCHES, "switches");
 _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");
 
 /* The value a complete entry number N carries in its seq field, and the

@@ -1,5 +1,6 @@
 /* intern.c: the string table of a log being written: each distinct string
- * stored once, 16-byte aligned, its message id = offset / 16. */
+ * stored once, 128-byte aligned (so that each has the two bits of an
+ * event switch of its own, lib/format.h), its message id = offset / 16. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
 	struct tl_header *h = (struct tl_header *)log;
 	char *table;
 	size_t len = strlen(s), need = round16(len + 1);
-	uint32_t used;
+	uint32_t used, start;
 	long off;
 
 	*id = 0;
@@ -53,14 +54,15 @@ int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
 		*id = (uint16_t)(off / 16);
 		return TL_OK;
 	}
-	if (need > h->strings_bytes - used)
+	start = (used + TL_STRING_ALIGN - 1) & ~(uint32_t)(TL_STRING_ALIGN - 1);   /* zeros between */
+	if (start > h->strings_bytes || need > h->strings_bytes - start)
 		return tl_fail(err, TL_E_FULL, 0,
 			       "%s: string table full (%u of %llu bytes used), cannot add '%.*s'",
 			       h->path, used, (unsigned long long)h->strings_bytes, line_len(s), s);
 	/* copy the string, then publish it by moving strings_used */
-	memcpy(table + used, s, len + 1);
-	__atomic_store_n(&h->strings_used, used + (uint32_t)need, __ATOMIC_RELEASE);
-	*id = (uint16_t)(used / 16);
+	memcpy(table + start, s, len + 1);
+	__atomic_store_n(&h->strings_used, start + (uint32_t)need, __ATOMIC_RELEASE);
+	*id = (uint16_t)(start / 16);
 	return TL_OK;
 }
 

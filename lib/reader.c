@@ -460,6 +460,11 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 		i->start_ticks = h->start_ticks;
 		i->copy_of = h->copy_of;
 	}
+	if (r->minor >= 2) {   /* reserved, zero, before minor 2 */
+		i->switched_off = tl_reader_switches_off(r);
+		i->switch_gen = LOAD(&h->switch_gen);
+		i->switch_seen = LOAD(&h->switch_seen);
+	}
 	memcpy(i->process, h->process, sizeof i->process - 1);
 	memcpy(i->host, h->host, sizeof i->host - 1);
 	memcpy(i->name, h->name, sizeof i->name - 1);

@@ -43,6 +43,7 @@ void tl_breath(tl_log *log)
 	if (h->disabled)
 		return;
 	h->breaths++;
+	tl_switch_poll(log);   /* switches changed from outside: record them */
 	old = __atomic_load_n(&h->rate, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_ACQUIRE))
 		return;

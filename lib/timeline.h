@@ -25,7 +25,7 @@ extern "C" {
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
 #define TL_FORMAT_MAJOR 1   /* the file format this library writes and reads */
-#define TL_FORMAT_MINOR 1
+#define TL_FORMAT_MINOR 2
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -173,6 +173,40 @@ static inline unsigned tl_rate(const tl_log *log)
 	return __atomic_load_n((const uint8_t *)log + TL_HDR_RATE_OFFSET, __ATOMIC_RELAXED);
 }
 
+/* Offset of the event switches in the mapping (format 1.2): 256 u64 words,
+ * bit (msgid >> 2) & 63 of word msgid >> 8 set when MSGID is switched off
+ * (timeline-format(5)); part of the format, so that generated functions
+ * test it inline. */
+#define TL_HDR_SWITCHES_OFFSET 2048
+
+/* Offset of switch_pending (u32): 1 when an outside process changed the
+ * switches and the writer has not recorded them yet. */
+#define TL_HDR_SWITCH_PENDING_OFFSET 108
+
+/* Is MSGID switched off in LOG, which an outside process may change at any
+ * time? One relaxed load. tl_append() tests it too; the generated functions
+ * test it first, so that an event switched off costs no call. */
+static inline int tl_switched_off(const tl_log *log, unsigned msgid)
+{
+	const uint64_t *w = (const uint64_t *)((const char *)log + TL_HDR_SWITCHES_OFFSET);
+	return (int)(__atomic_load_n(&w[(msgid & 0xffff) >> 8], __ATOMIC_RELAXED) >>
+		     ((msgid >> 2) & 63) & 1);
+}
+
+/* Grants the requests to switch events on that outside processes made in
+ * LOG, and records the switches in its ring as entries of TL_SWITCH_EVENT,
+ * when they changed; tl_switch_poll() calls it, as do tl_append(),
+ * tl_event() and tl_breath(). The writer's thread only (it appends). */
+void tl_switch_sync(tl_log *log);
+
+/* tl_switch_sync() if an outside process changed LOG's switches: one load. */
+static inline void tl_switch_poll(tl_log *log)
+{
+	if (__atomic_load_n((const uint32_t *)((const char *)log + TL_HDR_SWITCH_PENDING_OFFSET),
+			    __ATOMIC_RELAXED))
+		tl_switch_sync(log);
+}
+
 /* Ends one breath (event-loop iteration): unless the rate is fixed, draws a
  * new rate exactly as Snabb does, rate = max(1, ceil(log5(r))) for r uniform
  * in 1..5^9, so an event of rate k is logged in a fraction 5^(k-9) of the
@@ -228,7 +262,8 @@ static inline unsigned tl_event_code(unsigned msgid, unsigned rate)
  * ------------------------------------------------------------------------ */
 
 /* Interns the NUL-terminated string S (each distinct string is stored once,
- * 16-byte aligned) and stores its message id (offset / 16) in *ID.
+ * 128-byte aligned, so that message ids are multiples of 8 and each has an
+ * event switch of its own) and stores its message id (offset / 16) in *ID.
  * @return TL_OK, TL_E_FULL when the table has no room (the file is unchanged),
  *         TL_E_INVAL for an empty string. */
 int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err);
@@ -370,6 +405,11 @@ typedef struct tl_info {
 				      * in ring order (ours: always 0, the cursor orders) */
 	int compressed;              /* 1: read from a zstd copy, decompressed into an
 				      * unlinked temporary file */
+	unsigned switched_off;       /* event switches off now (format 1.2; 0 before) */
+	uint32_t switch_gen;         /* switch changes ever made by outside processes */
+	uint32_t switch_seen;        /* ... of which the writer recorded the last at
+				      * its breath: switch_gen != switch_seen means
+				      * a change not yet recorded in the ring */
 } tl_info;
 
 #define TL_CPU_TSC       (1u << 0)
@@ -582,6 +622,61 @@ int tl_pid_alive(uint32_t pid, uint64_t start_ticks);
  *         process), a compressed copy, or a rate above TL_RATE_OFF; or the
  *         failure of opening it. */
 int tl_rate_file(const char *path, int rate, unsigned *now, int *fixed, tl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Event switches (format 1.2, timeline-format(5)): each message id of a log
+ * is on or off, and an outside process may flip it while the writer runs.
+ * tl_append() and tl_event() drop an entry whose event is off. The writer
+ * records each change in its ring at its next tl_breath(), as entries of
+ * the event TL_SWITCH_EVENT: generation, first, off0..off3, the switch
+ * words first..first+3 after the change (bit b of off_k set: message ids
+ * 4 * (64 * (first + k) + b) .. + 3 off).
+ * ------------------------------------------------------------------------ */
+#define TL_SWITCH_EVENT "timeline.switches"
+#define TL_SWITCH_WORDS_PER_LOG 256  /* u64 words: 16,384 switches */
+
+/* Is MSGID switched off in the log R reads, now, and not asked to go on?
+ * Always 0 for Snabb files, and for logs of format 1.0 and 1.1 (every
+ * event on). */
+int tl_reader_switched_off(const tl_reader *r, uint16_t msgid);
+
+/* How many events are switched off in the log R reads, now (as
+ * tl_info.switched_off). */
+unsigned tl_reader_switches_off(const tl_reader *r);
+
+/* Is E an entry of TL_SWITCH_EVENT (a record of the switches)? */
+int tl_reader_is_switch_entry(tl_reader *r, const tl_entry *e);
+
+/* Applies an entry E of a record of the switches (tl_reader_is_switch_entry)
+ * to WORDS (TL_SWITCH_WORDS_PER_LOG u64, the switches before it; start from
+ * all 0). A record starts with the entry of first = 0, which also clears
+ * the words the record leaves out (they are 0), so after a whole record
+ * WORDS are the log's switches whatever they held. @return the number of
+ * switches it changed. */
+unsigned tl_switch_apply(uint64_t *words, const tl_entry *e);
+
+/* Copies the switch words of the log R reads, now, into WORDS: bit
+ * (msgid >> 2) & 63 of word msgid >> 8 set when MSGID is off (all 0 for
+ * Snabb files and formats before 1.2). */
+void tl_reader_switch_words(const tl_reader *r, uint64_t *words);
+
+/* Is MSGID off in WORDS? */
+static inline int tl_switch_is_off(const uint64_t *words, uint16_t msgid)
+{
+	return (int)(words[msgid >> 8] >> ((msgid >> 2) & 63) & 1);
+}
+
+/* Switches the N message ids IDS of the log at PATH, whose writer may be
+ * running: off where OFF[i] is nonzero, at once; on where it is 0, asked
+ * of the writer, which grants it and records it before its next entry (or
+ * in tl_breath()). Needs write permission. When one changed, adds 1 to the
+ * log's switch generation and stores 1 in its switch_pending, so that the
+ * writer records the change. *CHANGED (may be NULL) gets how many changed.
+ * @return TL_OK; TL_E_INVAL for a Snabb log (no switches), a compressed
+ *         copy, or a log of format 1.0 or 1.1 (written before switches);
+ *         or the failure of opening it (TL_E_SYS with EACCES, EROFS...). */
+int tl_switch_file(const char *path, const uint16_t *ids, const uint8_t *off, size_t n,
+		   size_t *changed, tl_error *err);
 
 /* ------------------------------------------------------------------------
  * Hooks for tests, benchmarks and replays. A program that logs or reads

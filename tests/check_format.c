@@ -75,7 +75,7 @@ START_TEST(test_header_describes_the_writer)
 	ck_assert_msg(r != NULL, "%s", err.msg);
 	tl_reader_info(r, &in);
 	ck_assert_uint_eq(in.major, 1);
-	ck_assert_uint_eq(in.minor, 1);
+	ck_assert_uint_eq(in.minor, 2);
 	ck_assert_uint_eq(in.copy_of, 0);
 	ck_assert_uint_eq(in.entries, 32);
 	ck_assert_uint_eq(in.cursor, 1);
@@ -202,15 +202,16 @@ START_TEST(test_strings_are_interned_once_and_aligned)
 	ck_assert_int_eq(tl_intern(log, "0,9|t.b: a 16-byte-long-or-more string", &b, NULL), TL_OK);
 	ck_assert_int_eq(tl_intern(log, "0,9|t.a: x", &c, NULL), TL_OK);
 	ck_assert_uint_eq(a, 0);
-	ck_assert_uint_eq(b, 1);   /* "0,9|t.a: x" + NUL = 11 bytes -> 16 */
+	ck_assert_uint_eq(b, 8);   /* "0,9|t.a: x" + NUL = 11 bytes; the next starts at 128 */
 	ck_assert_uint_eq(c, a);
 	ck_assert_int_eq(tl_intern(log, "", &c, &err), TL_E_INVAL);
 	tl_close(log);
 	r = tl_reader_open(p, &err);
 	ck_assert_str_eq(tl_reader_string(r, a), "0,9|t.a: x");
 	ck_assert_str_eq(tl_reader_string(r, b), "0,9|t.b: a 16-byte-long-or-more string");
-	ck_assert_ptr_null(tl_reader_string(r, 2));      /* middle of string b */
-	ck_assert_ptr_null(tl_reader_string(r, 4));      /* past the used part */
+	ck_assert_ptr_null(tl_reader_string(r, 2));      /* the zeros between a and b */
+	ck_assert_ptr_null(tl_reader_string(r, 9));      /* middle of string b */
+	ck_assert_ptr_null(tl_reader_string(r, 11));     /* past the used part (176 bytes) */
 	ck_assert_ptr_null(tl_reader_string(r, 65535));
 	tl_reader_close(r);
 }
@@ -219,26 +220,26 @@ END_TEST
 START_TEST(test_full_string_table_fails_cleanly)
 {
 	const char *p = path_in(dir, "full.timeline");
-	tl_options o = { .entries = 4, .strings_bytes = 64, .clock = TL_CLOCK_MANUAL };
+	tl_options o = { .entries = 4, .strings_bytes = 512, .clock = TL_CLOCK_MANUAL };
 	tl_error err;
 	tl_log *log = tl_open(p, &o, &err);
 	char s[32], want[256];
 	uint16_t id;
 	ck_assert_ptr_nonnull(log);
-	for (int i = 0; i < 4; i++) {   /* four 16-byte strings fill 64 bytes */
+	for (int i = 0; i < 4; i++) {   /* four 16-byte strings, 128 bytes apart */
 		snprintf(s, sizeof s, "0,9|t.e%d:", i);
 		ck_assert_int_eq(tl_intern(log, s, &id, NULL), TL_OK);
-		ck_assert_uint_eq(id, i);
+		ck_assert_uint_eq(id, 8 * i);
 	}
 	ck_assert_int_eq(tl_intern(log, "0,9|t.more:", &id, &err), TL_E_FULL);
 	snprintf(want, sizeof want,
-		 "%s: string table full (64 of 64 bytes used), cannot add '0,9|t.more:'", p);
+		 "%s: string table full (400 of 512 bytes used), cannot add '0,9|t.more:'", p);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(err.code, TL_E_FULL);
-	ck_assert_uint_eq(raw(log)->strings_used, 64);
+	ck_assert_uint_eq(raw(log)->strings_used, 400);
 	/* what is there still interns */
 	ck_assert_int_eq(tl_intern(log, "0,9|t.e2:", &id, NULL), TL_OK);
-	ck_assert_uint_eq(id, 2);
+	ck_assert_uint_eq(id, 16);
 	tl_close(log);
 }
 END_TEST
@@ -246,7 +247,7 @@ END_TEST
 START_TEST(test_register_adds_attributes_and_reports_full)
 {
 	const char *p = path_in(dir, "reg.timeline");
-	tl_options o = { .entries = 4, .strings_bytes = 128, .clock = TL_CLOCK_MANUAL };
+	tl_options o = { .entries = 4, .strings_bytes = 400, .clock = TL_CLOCK_MANUAL };
 	static const char *const defs[] = { "5,5|app.pull: a b\nDescr.", "5,5|app.pulled: a b" };
 	tl_error err;
 	tl_log *log = tl_open(p, &o, &err);
@@ -254,10 +255,10 @@ START_TEST(test_register_adds_attributes_and_reports_full)
 	uint16_t ids[2], ids2[2];
 	ck_assert_int_eq(tl_register(log, defs, 2, "app=source", ids, &err), TL_OK);
 	ck_assert_uint_eq(ids[0], 0);
-	ck_assert_uint_eq(ids[1], 3);   /* 36 bytes round to 48 */
+	ck_assert_uint_eq(ids[1], 8);   /* 36 bytes round to 48, the next starts at 128 */
 	ck_assert_int_eq(tl_register(log, defs, 2, "app=sink", ids2, &err), TL_E_FULL);
-	ck_assert_uint_eq(ids2[0], 5);   /* fits: 80 + 48 = 128; the second does not */
-	ck_assert_str_eq(err.msg + strlen(p), ": string table full (128 of 128 bytes used), "
+	ck_assert_uint_eq(ids2[0], 16);   /* fits: 256 + 48 = 304; the second, at 384, does not */
+	ck_assert_str_eq(err.msg + strlen(p), ": string table full (304 of 400 bytes used), "
 					       "cannot add '5,5|app.pulled app=sink: a b'");
 	ck_assert_int_eq(tl_register(log, defs, 2, "a:b", ids2, &err), TL_E_INVAL);
 	ck_assert_str_eq(err.msg, "attributes 'a:b' contain ':' or a newline");
@@ -311,7 +312,7 @@ START_TEST(test_reader_refuses_bad_files_with_one_line)
 	assert_refused(bad_copy("magic", -1, wrong_magic), TL_E_FORMAT,
 		       "not a timeline log (bad magic)");
 	assert_refused(bad_copy("future", -1, future_major), TL_E_VERSION,
-		       "format version 2.1 is not supported (this reader reads 1.x)");
+		       "format version 2.2 is not supported (this reader reads 1.x)");
 	assert_refused(bad_copy("huge", -1, huge_ring), TL_E_FORMAT,
 		       "damaged header (ring of 1099511627776 entries)");
 	assert_refused(bad_copy("cut", 4096 + 64, NULL), TL_E_FORMAT,

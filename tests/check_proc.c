@@ -30,14 +30,14 @@ static unsigned long long start_of(pid_t pid)
 	return v;
 }
 
-START_TEST(test_a_log_records_its_writers_start_time_and_format_1_1)
+START_TEST(test_a_log_records_its_writers_start_time_and_format_1_2)
 {
 	const char *p = path_in(test_dir, "a.timeline");
 	tl_info i;
 	tl_close(open_manual(p, 16));
 	i = info_at(p);
 	ck_assert_uint_eq(i.major, 1);
-	ck_assert_uint_eq(i.minor, 1);
+	ck_assert_uint_eq(i.minor, 2);
 	ck_assert_uint_eq(i.pid, (unsigned)getpid());
 	ck_assert_uint_ne(start_of(getpid()), 0);
 	ck_assert_uint_eq(i.start_ticks, start_of(getpid()));
@@ -117,7 +117,7 @@ Suite *proc_suite(void)
 	Suite *s = suite_create("proc");
 	TCase *t = tcase_create("proc");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
-	tcase_add_test(t, test_a_log_records_its_writers_start_time_and_format_1_1);
+	tcase_add_test(t, test_a_log_records_its_writers_start_time_and_format_1_2);
 	tcase_add_test(t, test_pid_alive_tells_the_writer_from_a_later_process_with_its_pid);
 	tcase_add_test(t, test_pid_alive_sees_a_child_run_exit_and_go);
 	tcase_add_test(t, test_a_format_1_0_log_has_no_start_time_and_is_no_copy);

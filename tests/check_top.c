@@ -64,7 +64,7 @@ static struct an *one_and_cut(const char *path, const struct an_options *o, stru
 	tl_error err;
 	tl_reader *r = tl_reader_open(path, &err);
 	struct an *cut = an_new(o), *sum = an_new(o);
-	struct an_file f = { path, "p", "h", "g", NULL, 2000000000, 0, 0, 0, NULL, NULL, 0 };
+	struct an_file f = { path, "p", "h", "g", NULL, 2000000000, 0, 0, 0, NULL, NULL, 0, 0 };
 	uint64_t n, k = 0;
 	tl_entry e;
 	ck_assert_msg(r != NULL, "%s", err.msg);
@@ -182,7 +182,7 @@ START_TEST(test_gap_drops_the_pending_begin_and_restarts_the_lag)
 		ck_assert(tl_reader_next(r, &e[i]));
 	for (int k = 0; k < 2; k++) {
 		struct an *a = an_new(k ? &lag : &per);
-		struct an_file f = { p, "p", "h", "g", NULL, 1000000000, 0, 0, 0, NULL, NULL, 0 };
+		struct an_file f = { p, "p", "h", "g", NULL, 1000000000, 0, 0, 0, NULL, NULL, 0, 0 };
 		struct an_row **rows;
 		an_file_begin(a, &f, def_of, r);
 		for (int i = 0; i < 4; i++) {

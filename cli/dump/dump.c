@@ -23,6 +23,37 @@ struct dump {
 	struct window_misses misses; /* of those, what the window held */
 };
 
+/* Says, before the entries of IN, when events were switched off while they
+ * were written (timeline disable): a record of changes among them, or some
+ * off now. A header line in text; a note on stderr with CSV and JSON,
+ * whose lines are all entries. Scans the snapshot only when the switches
+ * ever changed. */
+static void say_switches(const struct dump *d, struct input *in)
+{
+	uint64_t records = 0;
+	tl_entry e;
+	char line[512];
+	if (!in->info.switch_gen && !in->info.switched_off)
+		return;
+	tl_reader_rewind(in->r);
+	while (tl_reader_next(in->r, &e))
+		records += e.args[1] == 0 && tl_reader_is_switch_entry(in->r, &e);
+	if (!records && !in->info.switched_off)
+		return;
+	snprintf(line, sizeof line, "%s: events were switched off during these entries (%llu %s of "
+		 "changes, %u %s off now): a missing entry may mean off, not none", in->path,
+		 (unsigned long long)records, records == 1 ? "record" : "records",
+		 in->info.switched_off, in->info.switched_off == 1 ? "event" : "events");
+	if (d->view.format == FMT_TEXT) {
+		out_str("# ");
+		out_str(line);
+		out_char('\n');
+	} else {
+		out_flush();
+		cli_error("dump", "%s", line);
+	}
+}
+
 /* Dumps one input; returns -1 once the --limit is reached. */
 static int dump_one(const char *path, int named, void *arg)
 {
@@ -43,6 +74,7 @@ static int dump_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	d->inputs++;
+	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
 		if (first)

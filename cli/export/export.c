@@ -121,7 +121,7 @@ static void find_slowest(struct exp *m)
 	for (size_t k = 0; k < m->inputs.n; k++) {
 		struct input *in = m->inputs.in[k];
 		struct an_file f = { in->path, in->label, "-", "-", NULL, in->info.tsc_hz, k, 0, 0,
-				     &in->info, NULL, 0 };
+				     &in->info, NULL, 0, in->info.switched_off };
 		tl_entry en;
 		f.declared = input_pairs(in, &f.ndeclared);
 		an_file_begin(e, &f, def_of, in);

@@ -174,6 +174,12 @@ static void put_event(FILE *f, const tl_def *d, const char *cat, const char *pre
 	/* the disabled path: one load, one compare, one predicted branch */
 	fprintf(f, "\tif (__builtin_expect(tl_rate(tl_l) > %u, %d))\n\t\treturn;\n", d->rate,
 		d->rate < 9);
+	/* switched off from outside: no call, but for a change to record, which
+	 * may switch it on (the writer grants it): then it is logged */
+	fprintf(f, "\tif (__builtin_expect(tl_switched_off(tl_l, tl_ev->id[%s_%s]), 0)) {\n"
+		   "\t\ttl_switch_poll(tl_l);\n"
+		   "\t\tif (tl_switched_off(tl_l, tl_ev->id[%s_%s]))\n\t\t\treturn;\n\t}\n",
+		up, name, up, name);
 	fprintf(f, "\ttl_append(tl_l, tl_ev->id[%s_%s]", up, name);
 	for (unsigned i = 0; i < TL_MAX_ARGS; i++) {
 		if (i < d->nargs)

@@ -77,6 +77,7 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.lost = in->info.cursor > in->info.used ? in->info.cursor - in->info.used : 0;
 	file.info = &in->info;
 	file.declared = input_pairs(in, &file.ndeclared);
+	file.switched_off = in->info.switched_off;
 	an_file_begin(e, &file, def_of, in);
 	free(run);
 }

@@ -161,6 +161,7 @@ static void print(const struct args *s, struct an *e)
 	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(e, o) : NULL;
 	struct table *ot = o->per ? statsout_overhead(e, format) : NULL;
 	struct table *st = o->slowest ? statsout_slowest(e, o, format) : NULL;
+	statsout_switches(e, format);
 	if (format == FMT_CSV) {
 		table_print(s->breaths_only ? bt : s->overhead_only && ot ? ot : st ? st : ht ? ht : t,
 			    FMT_CSV, NULL);

@@ -406,3 +406,36 @@ void statsout_unmatched(struct an *e, int format)
 			out_str(line);
 	}
 }
+
+void statsout_switches(struct an *e, int format)
+{
+	const struct an_switches *w = an_switches(e);
+	char line[320];
+	if (!w->logs)
+		return;
+	if (format == FMT_JSON) {
+		struct json j = JSON_INIT;
+		json_begin_object(&j);
+		JSON_KEY(&j, "table");
+		JSON_STRING(&j, "switches");
+		JSON_KEY_UINT(&j, "logs", w->logs);
+		JSON_KEY_UINT(&j, "records", w->records);
+		JSON_KEY_UINT(&j, "skipped", w->skipped);
+		json_end_object(&j);
+		out_char('\n');
+		return;
+	}
+	snprintf(line, sizeof line,
+		 "switches: %llu %s had events switched off during %s span (%llu %s of changes): "
+		 "missing entries may mean off; %llu %s across a change skipped\n",
+		 (unsigned long long)w->logs, w->logs == 1 ? "log" : "logs",
+		 w->logs == 1 ? "its" : "their", (unsigned long long)w->records,
+		 w->records == 1 ? "record" : "records", (unsigned long long)w->skipped,
+		 w->skipped == 1 ? "pair" : "pairs");
+	if (format == FMT_CSV) {
+		fprintf(stderr, "timeline stats: %s", line);
+		return;
+	}
+	out_str(line);
+	out_char('\n');
+}

@@ -44,6 +44,12 @@ struct table *statsout_hist_table(struct an *e, const struct an_options *o);
 /* Each row's values on a log scale, one line per power of two, to stdout. */
 void statsout_hist(struct an *e, const struct an_options *o);
 
+/* When the logs had events switched off during their spans (timeline
+ * disable): how many, the records of changes, and the spans skipped for a
+ * change between their begin and end; a line first in text, an object
+ * {"table":"switches"} in JSON, a note on stderr with CSV. */
+void statsout_switches(struct an *e, int format);
+
 /* Unmatched pairs: reported on stdout in text and JSON, on stderr for CSV. */
 void statsout_unmatched(struct an *e, int format);
 #endif

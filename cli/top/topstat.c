@@ -142,7 +142,7 @@ struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const ch
 {
 	struct top_log *t = calloc(1, sizeof *t);
 	struct an_file file = { in->path, in->label, "-", NULL, NULL, in->info.tsc_hz, 0, 0, 0,
-				NULL, NULL, 0 };
+				NULL, NULL, 0, in->info.switched_off };
 	struct stat st;
 	if (!t)
 		abort();
@@ -255,6 +255,7 @@ void toplog_cut(struct top_log *t, uint64_t now, size_t keep)
 	tl_reader_info(t->f.in->r, &info);
 	t->rate = info.rate;
 	t->rate_fixed = info.rate_fixed;
+	t->switched_off = info.switched_off;
 	t->ended = t->alive ? 0 : t->ended + 1;
 }
 

@@ -138,6 +138,15 @@ static double figure(int group, const struct top_span *s, const char *name, int 
 	return event_fig(find_event(s, name), k);
 }
 
+/* The RATE cell of LOG: its rate, then the events switched off, if any
+ * ("all 3off"). */
+static void rate_cell(char *buf, size_t size, const struct top_log *log)
+{
+	size_t n = tl_rate_name(buf, size, log->rate, log->rate_fixed);
+	if (log->switched_off && n < size)
+		snprintf(buf + n, size - n, " %uoff", log->switched_off);
+}
+
 /* Adds the row of LOG (NAME: its app or event, NULL by process) to T. */
 static void add_row(struct top_table *t, struct top_log *log, const char *name)
 {
@@ -163,7 +172,7 @@ static void add_row(struct top_table *t, struct top_log *log, const char *name)
 		else if (log->f.snabb)
 			snprintf(buf, sizeof buf, "-");
 		else
-			tl_rate_name(buf, sizeof buf, log->rate, log->rate_fixed);
+			rate_cell(buf, sizeof buf, log);
 		r->cell[c++] = xstrdup(buf);
 	}
 	for (int span = 0; span < 2; span++)

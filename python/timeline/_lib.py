@@ -72,7 +72,10 @@ class Info(ctypes.Structure):
          ("start_ticks", ctypes.c_uint64), ("copy_of", ctypes.c_uint64),
          ("process", ctypes.c_char * 64), ("host", ctypes.c_char * 128),
          ("name", ctypes.c_char * 64), ("path", ctypes.c_char * 1024),
-         ("disorder", ctypes.c_uint64), ("compressed", ctypes.c_int)]
+         ("disorder", ctypes.c_uint64), ("compressed", ctypes.c_int),
+         # the event switches (format 1.2): off now, changes made, recorded
+         ("switched_off", ctypes.c_uint), ("switch_gen", ctypes.c_uint32),
+         ("switch_seen", ctypes.c_uint32)]
 
 
 class Def(ctypes.Structure):

@@ -1,0 +1,308 @@
+/* enable.c: `timeline enable` and `timeline disable`, the event switches of
+ * running logs flipped by pattern (tl_switch_file), and what changed said. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "commands.h"
+#include "input.h"
+
+static const char usage[] =
+	"usage: timeline enable [--only PATTERN]... [--all] LOG... [PATTERN...]\n"
+	"       timeline disable [--only PATTERN]... [--all] LOG... [PATTERN...]\n"
+	"\n"
+	"Switches events of running logs on (enable) or off (disable), by\n"
+	"pattern: 'category.name' as a glob ('app.*', 'engine.breath_*'),\n"
+	"optionally followed by attributes, each a glob too ('app.push\n"
+	"app=lookup'). An event switched off is not written; its writer\n"
+	"records each change in its log. LOG is a log or a directory of logs;\n"
+	"the arguments that name no file or directory are the patterns.\n"
+	"\n"
+	"      --only PATTERN  switch the events PATTERN matches on (enable) or\n"
+	"                      off (disable), and every other event the other way\n"
+	"      --all           switch every event on (enable) or off (disable)\n"
+	"   -h, --help          show this help\n"
+	"\n"
+	"It prints what it changed, e.g. '12 events off in 3 logs'. The records\n"
+	"of the switches (timeline.switches) are never switched.\n";
+
+static const struct option options[] = {
+	{ "only", required_argument, NULL, 'o' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What the command was asked. */
+struct ask {
+	const char *cmd;             /* "enable" or "disable" */
+	int off;                     /* disable: matching events go off */
+	int all;                     /* --all */
+	char **only;                 /* --only patterns ... */
+	int nonly;
+	char **pats;                 /* ... or the positional ones */
+	int npats;
+	int *used;                   /* per pattern (only, then pats): it matched */
+	size_t on, offd, logs, seen; /* switches turned on, off; logs changed, logs with
+				      * switches seen */
+	int problems;
+};
+
+/* Does the word W (LEN bytes) of the attributes ATTRS match glob G? */
+static int attr_matches(const char *attrs, const char *g)
+{
+	char word[256];
+	const char *p = attrs;
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		if (n < sizeof word) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			if (!fnmatch(g, word, 0))
+				return 1;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+/* Does the pattern PAT ("name-glob[ attr-glob...]") match definition D? */
+static int matches(const char *pat, const tl_def *d)
+{
+	char buf[512], *save = NULL, *w;
+	snprintf(buf, sizeof buf, "%s", pat);
+	w = strtok_r(buf, " ", &save);
+	if (!w || fnmatch(w, d->name, 0))
+		return 0;
+	while ((w = strtok_r(NULL, " ", &save)))
+		if (!attr_matches(d->attrs, w))
+			return 0;
+	return 1;
+}
+
+/* Does any of the N patterns PATS match D? Marks those that do in USED. */
+static int any_matches(char **pats, int n, int *used, const tl_def *d)
+{
+	int hit = 0;
+	for (int i = 0; i < n; i++)
+		if (matches(pats[i], d)) {
+			used[i] = 1;
+			hit = 1;
+		}
+	return hit;
+}
+
+/* The state ASK wants for D: 1 off, 0 on, -1 left as it is. */
+static int wanted(struct ask *a, const tl_def *d)
+{
+	if (a->all)
+		return a->off;
+	if (a->nonly)
+		return any_matches(a->only, a->nonly, a->used, d) ? a->off : !a->off;
+	return any_matches(a->pats, a->npats, a->used + a->nonly, d) ? a->off : -1;
+}
+
+/* Warns when the writer of IN, of this host, has ended (as `rate` does). */
+static void warn_if_dead(const struct ask *a, const struct input *in)
+{
+	char host[sizeof in->info.host] = "";
+	gethostname(host, sizeof host - 1);
+	if (!strcmp(host, in->info.host) &&
+	    tl_pid_alive(in->info.pid, in->info.start_ticks) == TL_GONE)
+		fprintf(stderr, "timeline %s: warning: %s: no process will read the switches: its "
+			"writer (%s, pid %u) has ended\n", a->cmd, in->path, in->info.process,
+			in->info.pid);
+}
+
+/* Why IN has no switches to flip, or NULL. */
+static const char *no_switches(const struct input *in)
+{
+	if (in->info.compressed)
+		return "a compressed copy has no writer to switch";
+	if (in->info.format != TL_FORMAT_NATIVE)
+		return "a Snabb log has no event switches";
+	if (in->info.minor < 2)
+		return "a log of format 1.0 or 1.1 has no event switches (they came in 1.2)";
+	if (in->info.copy_of)
+		return "a copy has no writer to switch";
+	return NULL;
+}
+
+/* Fills IDS and OFF with the switches of IN that must change; returns how
+ * many, counting the ones going on in *ON. */
+static size_t plan(struct ask *a, struct input *in, uint16_t *ids, uint8_t *off, size_t n,
+		   size_t *on)
+{
+	size_t k = 0;
+	*on = 0;
+	for (size_t i = 0; i < n; i++) {
+		tl_def *d = tl_reader_def(in->r, ids[i]);
+		int want;
+		if (!d || !d->known || !strcmp(d->name, TL_SWITCH_EVENT))
+			continue;
+		want = wanted(a, d);
+		if (want < 0 || want == tl_reader_switched_off(in->r, ids[i]))
+			continue;
+		*on += !want;
+		off[k] = (uint8_t)want;
+		ids[k++] = ids[i];
+	}
+	return k;
+}
+
+/* Flips what ASK wants in IN; returns -1 on a problem (reported). */
+static int flip_log(struct ask *a, struct input *in)
+{
+	size_t n = tl_reader_definitions(in->r, NULL, 0), k, on, changed;
+	uint16_t *ids = malloc((n + 1) * sizeof *ids);
+	uint8_t *off = malloc(n + 1);
+	tl_error err;
+	int rc = 0;
+	if (!ids || !off) {
+		cli_error(a->cmd, "%s: out of memory", in->path);
+		rc = -1;
+		goto out;
+	}
+	n = tl_reader_definitions(in->r, ids, n);
+	k = plan(a, in, ids, off, n, &on);
+	if (tl_switch_file(in->path, ids, off, k, &changed, &err) != TL_OK) {
+		if (err.sys_errno == EACCES || err.sys_errno == EPERM || err.sys_errno == EROFS)
+			cli_error(a->cmd, "%s: cannot switch its events without write access (%s)",
+				  in->path, strerror(err.sys_errno));
+		else
+			cli_error(a->cmd, "%s", err.msg);
+		rc = -1;
+		goto out;
+	}
+	a->on += on;
+	a->offd += k - on;
+	a->logs += k > 0;
+	warn_if_dead(a, in);
+out:
+	free(ids);
+	free(off);
+	return rc;
+}
+
+static int one_file(const char *path, int named, void *arg)
+{
+	struct ask *a = arg;
+	int skipped = 0;
+	const char *why;
+	struct input *in = input_open(a->cmd, path, named, &skipped);
+	if (!in) {
+		a->problems += !skipped;
+		return 0;
+	}
+	if ((why = no_switches(in))) {
+		cli_error(a->cmd, "%s: %s", path, why);
+		a->problems++;
+	} else {
+		a->seen++;
+		a->problems += flip_log(a, in) < 0;
+	}
+	input_close(in);
+	return 0;
+}
+
+/* "12 events off in 3 logs", "2 events on and 10 off in 1 log". */
+static void say(const struct ask *a)
+{
+	const char *ls = a->logs == 1 ? "log" : "logs";
+	if (!a->on && !a->offd)
+		printf("no event changed in %zu %s\n", a->seen, a->seen == 1 ? "log" : "logs");
+	else if (a->on && a->offd)
+		printf("%zu %s on and %zu off in %zu %s\n", a->on, a->on == 1 ? "event" : "events",
+		       a->offd, a->logs, ls);
+	else
+		printf("%zu %s %s in %zu %s\n", a->on + a->offd, a->on + a->offd == 1 ? "event" : "events",
+		       a->on ? "on" : "off", a->logs, ls);
+}
+
+/* Parses the options into A; returns -1 to go on, or an exit code. */
+static int parse(struct ask *a, int argc, char **argv)
+{
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return cli_finish(a->cmd, EXIT_OK);
+		} else if (c == 'a') {
+			a->all = 1;
+		} else if (c == 'o') {
+			a->only[a->nonly++] = optarg;
+		} else {
+			return cli_bad_option(a->cmd, argv, c);
+		}
+	}
+	return -1;
+}
+
+/* The leading arguments that name a file or directory are the logs. */
+static int count_logs(char **args, int n)
+{
+	struct stat st;
+	int i = 0;
+	while (i < n && stat(args[i], &st) == 0)
+		i++;
+	return i;
+}
+
+static int run(const char *cmd, int off, int argc, char **argv)
+{
+	struct ask a = { .cmd = cmd, .off = off };
+	int rc, nlogs;
+	a.only = calloc((size_t)argc + 1, sizeof *a.only);
+	a.used = calloc((size_t)argc + 1, sizeof *a.used);
+	if (!a.only || !a.used)
+		return cli_error(cmd, "out of memory"), EXIT_USAGE;
+	if ((rc = parse(&a, argc, argv)) >= 0)
+		goto out;
+	nlogs = count_logs(argv + optind, argc - optind);
+	a.pats = argv + optind + nlogs;
+	a.npats = argc - optind - nlogs;
+	rc = EXIT_USAGE;
+	if (!nlogs)
+		cli_usage_error(cmd, optind < argc ? "the first argument names no log or directory"
+						   : "missing log file");
+	else if (a.all && (a.nonly || a.npats))
+		cli_usage_error(cmd, "--all takes no pattern");
+	else if (a.nonly && a.npats)
+		cli_usage_error(cmd, "--only takes its patterns alone");
+	else if (!a.all && !a.nonly && !a.npats)
+		cli_usage_error(cmd, "missing pattern (or --all)");
+	else
+		rc = -1;
+	if (rc >= 0)
+		goto out;
+	a.problems += input_walk(cmd, argv + optind, nlogs, one_file, &a);
+	for (int i = 0; i < a.nonly + a.npats; i++)
+		if (!a.used[i] && a.seen) {
+			cli_error(cmd, "no event matches '%s'", i < a.nonly ? a.only[i] : a.pats[i - a.nonly]);
+			a.problems++;
+		}
+	if (a.seen)
+		say(&a);
+	rc = cli_finish(cmd, a.problems ? EXIT_USAGE : EXIT_OK);
+out:
+	free(a.only);
+	free(a.used);
+	return rc;
+}
+
+int cmd_enable(int argc, char **argv)
+{
+	return run("enable", 0, argc, argv);
+}
+
+int cmd_disable(int argc, char **argv)
+{
+	return run("disable", 1, argc, argv);
+}

@@ -1,0 +1,763 @@
+/* check_switch.c: event switches (issue 28): an event switched off is never
+ * written and each change is recorded by the writer before its next entry
+ * (tcase "lib"); a writer logging flat out while another process flips a
+ * switch 10,000 times, read live, never shows an entry of the event while
+ * its record says off, nor a torn entry; writers killed while switches flip keep every returned
+ * event (tcase "race"); `timeline enable` and `disable` (tcase "cli"). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+#include "../lib/format.h"
+#include "app_events.h"   /* generated from events/app.events */
+
+static const char *const defs[] = {
+	"5,5|t.a: n m\nEvent a.", "5,5|t.b: n m\nEvent b.", "5,5|t.c: n m\nEvent c, never logged.",
+};
+
+/* Opens a log at P with the clock CLOCK and ENTRIES slots and registers
+ * t.a, t.b and t.c into IDS. */
+static tl_log *open_abc(const char *p, int clock, uint64_t entries, uint16_t ids[3])
+{
+	tl_options o = { .entries = entries, .clock = clock, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "sw", .no_prefault = 1 };
+	tl_error err;
+	tl_log *log = tl_open(p, &o, &err);
+	ck_assert_msg(log != NULL, "tl_open: %s", err.msg);
+	ck_assert_int_eq(tl_register(log, defs, 3, NULL, ids, &err), TL_OK);
+	return log;
+}
+
+/* Switches ID of the log at P off (OFF) or on; returns how many changed. */
+static size_t flip_one(const char *p, uint16_t id, int off)
+{
+	uint8_t o = (uint8_t)off;
+	size_t changed = 99;
+	tl_error err;
+	ck_assert_msg(tl_switch_file(p, &id, &o, 1, &changed, &err) == TL_OK, "%s", err.msg);
+	return changed;
+}
+
+static uint64_t bit_of(uint16_t id)
+{
+	return 1ull << ((id >> 2) & 63);
+}
+
+START_TEST(test_switched_off_event_is_never_written_and_the_change_is_recorded_first)
+{
+	const char *p = path_in(test_dir, "a.timeline");
+	uint16_t ids[3];
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_entry *v;
+	tl_reader *r;
+	tl_info in;
+	tl_error err;
+	size_t n;
+
+	ck_assert_uint_eq(ids[0], 0);   /* 128-byte aligned: 0, 8, 16 */
+	ck_assert_uint_eq(ids[1], 8);
+	ck_assert_uint_eq(ids[2], 16);
+	tl_set_manual_clock(log, 100, 1);
+	tl_append(log, ids[0], 1, 0, 0, 0, 0, 0);
+	ck_assert_uint_eq(flip_one(p, ids[0], 1), 1);
+	ck_assert_uint_eq(flip_one(p, ids[0], 1), 0);   /* already off: no change */
+	ck_assert_int_eq(tl_switched_off(log, ids[0]), 1);
+	ck_assert_int_eq(tl_switched_off(log, ids[1]), 0);
+	tl_set_manual_clock(log, 200, 1);
+	tl_append(log, ids[0], 2, 0, 0, 0, 0, 0);      /* off: dropped, by each entry point */
+	tl_append_c(log, ids[0], 3, 0, 0, 0, 0, 0);
+	tl_event(log, tl_event_code(ids[0], 9), 4, 0, 0, 0, 0, 0);
+	tl_event_c(log, tl_event_code(ids[0], 9), 5, 0, 0, 0, 0, 0);
+	tl_append(log, ids[1], 6, 0, 0, 0, 0, 0);      /* on: the record, then b */
+	tl_append(log, ids[1], 7, 0, 0, 0, 0, 0);      /* no second record */
+	ck_assert_uint_eq(flip_one(p, ids[0], 0), 1);
+	tl_set_manual_clock(log, 300, 1);
+	tl_append_c(log, ids[0], 8, 0, 0, 0, 0, 0);    /* the C twin records too */
+	tl_close(log);
+
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(v[0].msgid, ids[0]);
+	ck_assert_uint_eq(v[0].args[0], 1);
+	/* the record: generation 1, first 0, words 0..3 after the change */
+	ck_assert_uint_eq(v[1].msgid, 24);             /* interned after t.c, at 384 */
+	ck_assert_uint_eq(v[1].tsc, 200);
+	ck_assert_uint_eq(v[1].args[0], 1);
+	ck_assert_uint_eq(v[1].args[1], 0);
+	ck_assert_uint_eq(v[1].args[2], bit_of(ids[0]));
+	ck_assert_uint_eq(v[1].args[3] | v[1].args[4] | v[1].args[5], 0);
+	ck_assert_uint_eq(v[2].msgid, ids[1]);
+	ck_assert_uint_eq(v[2].args[0], 6);
+	ck_assert_uint_eq(v[3].args[0], 7);
+	ck_assert_uint_eq(v[4].msgid, 24);             /* generation 2: all on */
+	ck_assert_uint_eq(v[4].args[0], 2);
+	ck_assert_uint_eq(v[4].args[2], 0);
+	ck_assert_uint_eq(v[5].msgid, ids[0]);
+	ck_assert_uint_eq(v[5].args[0], 8);
+
+	r = tl_reader_open(p, &err);
+	ck_assert_str_eq(tl_reader_string(r, 24),
+			 "9,9|timeline.switches: generation first off0 off1 off2 off3\n"
+			 "The event switches of this log after an outside process changed them\n"
+			 "(timeline enable, timeline disable), recorded by the writer before its\n"
+			 "next entry: generation counts the changes made; off0 to off3 are the\n"
+			 "switch words first to first + 3, where bit b of word w set means the\n"
+			 "message ids 4 * (64 * w + b) to that + 3 are off. A record starts\n"
+			 "with first = 0; the words it leaves out are 0.\n");
+	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[1]), 1);
+	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[2]), 0);
+	tl_reader_info(r, &in);
+	ck_assert_uint_eq(in.minor, 2);
+	ck_assert_uint_eq(in.switched_off, 0);
+	ck_assert_uint_eq(in.switch_gen, 2);
+	ck_assert_uint_eq(in.switch_seen, 2);
+	tl_reader_close(r);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_a_record_names_every_word_that_is_or_was_off)
+{
+	const char *p = path_in(test_dir, "w.timeline");
+	uint16_t ids[3], far = 4 * 64 * 9 + 4 * 4;   /* word 9 (group 2), bit 4 */
+	uint64_t words[TL_SWITCH_WORDS_PER_LOG] = { 0 };
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_entry *v;
+	size_t n;
+	ck_assert_uint_eq(flip_one(p, far, 1), 1);
+	tl_append(log, ids[1], 1, 0, 0, 0, 0, 0);
+	ck_assert_uint_eq(flip_one(p, far, 0), 1);
+	tl_append(log, ids[1], 2, 0, 0, 0, 0, 0);
+	ck_assert_uint_eq(flip_one(p, ids[2], 1), 1);
+	tl_append(log, ids[1], 3, 0, 0, 0, 0, 0);
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	/* gen 1: group 0 (all 0), group 2 (word 9 = bit 3); b 1; gen 2: group 0,
+	 * group 2 (now 0, was not); b 2; gen 3: group 0 (c off) alone; b 3 */
+	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(v[0].args[1], 0);
+	ck_assert_uint_eq(v[1].args[1], 8);
+	ck_assert_uint_eq(v[1].args[3], 1ull << 4);
+	ck_assert_uint_eq(tl_switch_apply(words, &v[0]), 0);
+	ck_assert_uint_eq(tl_switch_apply(words, &v[1]), 1);
+	ck_assert_int_eq(tl_switch_is_off(words, far), 1);
+	ck_assert_uint_eq(v[3].args[0], 2);
+	ck_assert_uint_eq(v[4].args[1], 8);
+	ck_assert_uint_eq(v[4].args[3], 0);
+	ck_assert_uint_eq(tl_switch_apply(words, &v[3]) + tl_switch_apply(words, &v[4]), 1);
+	ck_assert_int_eq(tl_switch_is_off(words, far), 0);
+	ck_assert_uint_eq(v[6].args[0], 3);
+	ck_assert_uint_eq(v[6].args[1], 0);
+	ck_assert_uint_eq(v[6].args[2], bit_of(ids[2]));
+	ck_assert_uint_eq(v[7].args[0], 3);            /* b, not another group */
+	ck_assert_uint_eq(v[7].msgid, ids[1]);
+	/* a record's first entry clears what it leaves out, whatever was there */
+	words[100] = ~0ull;
+	ck_assert_uint_eq(tl_switch_apply(words, &v[6]), 65);
+	ck_assert_uint_eq(words[100], 0);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_a_generated_event_switched_on_is_logged_from_its_first_call)
+{
+	const char *p = test_str("%s", path_in(test_dir, "g.timeline"));
+	tl_log *log = open_manual(p, 64);
+	struct app_events ev;
+	tl_entry *v;
+	size_t n;
+	ck_assert_int_eq(app_events_register(log, &ev, "app=x", NULL), TL_OK);
+	ck_assert_uint_eq(flip_one(p, ev.id[APP_PULL], 1), 1);
+	app_pull(log, &ev, 1, 2, 3, 4);              /* the record; the event dropped inline */
+	ck_assert_uint_eq(flip_one(p, ev.id[APP_PULL], 0), 1);
+	ck_assert_int_eq(tl_switched_off(log, ev.id[APP_PULL]), 1);   /* asked, not granted */
+	app_pull(log, &ev, 5, 6, 7, 8);              /* granted and recorded by this call: logged */
+	tl_close(log);
+	v = read_all(p, &n, NULL);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(v[0].args[0], 1);          /* generation 1: pull off */
+	ck_assert_uint_eq(v[0].args[2], bit_of(ev.id[APP_PULL]));
+	ck_assert_uint_eq(v[1].args[0], 2);          /* generation 2: all on */
+	ck_assert_uint_eq(v[1].args[2], 0);
+	ck_assert_uint_eq(v[2].msgid, ev.id[APP_PULL]);
+	ck_assert_uint_eq(v[2].args[0], 5);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_a_reader_of_a_format_1_1_log_sees_every_event_on)
+{
+	const char *p = path_in(test_dir, "old.timeline");
+	uint16_t ids[3], minor = 1;
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_reader *r;
+	tl_info in;
+	tl_error err;
+	uint64_t words[TL_SWITCH_WORDS_PER_LOG];
+	ck_assert_uint_eq(flip_one(p, ids[0], 1), 1);
+	tl_close(log);
+	r = tl_reader_open(p, &err);
+	ck_assert_int_eq(tl_reader_switched_off(r, ids[0]), 1);
+	tl_reader_close(r);
+	patch_file(p, offsetof(struct tl_header, minor), &minor, sizeof minor);
+	r = tl_reader_open(p, &err);
+	tl_reader_info(r, &in);
+	ck_assert_uint_eq(in.minor, 1);
+	ck_assert_uint_eq(in.switched_off, 0);
+	ck_assert_uint_eq(in.switch_gen, 0);
+	ck_assert_int_eq(tl_reader_switched_off(r, ids[0]), 0);
+	tl_reader_switch_words(r, words);
+	ck_assert_uint_eq(words[0], 0);
+	tl_reader_close(r);
+	ck_assert_int_eq(tl_switch_file(p, ids, (const uint8_t *)"\1", 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg + strlen(p),
+			 ": a log of format 1.1 has no event switches (1.2 has)");
+}
+END_TEST
+
+START_TEST(test_switch_file_refuses_a_snabb_log_and_names_the_file)
+{
+	const char *f = getenv("TL_FIXTURES");
+	const char *p = path_in(test_dir, "snabb.timeline");
+	char *fixture = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst",
+				  f && *f ? f : "tests/fixtures");
+	uint16_t id = 0;
+	uint8_t off = 1;
+	tl_error err;
+	ck_assert_uint_eq(unzstd(fixture, p), 65000064);
+	ck_assert_int_eq(tl_switch_file(p, &id, &off, 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg + strlen(p), ": a Snabb log has no event switches");
+	ck_assert_int_eq(tl_switch_file(fixture, &id, &off, 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg + strlen(fixture), ": a compressed copy has no writer to switch");
+	free(fixture);
+}
+END_TEST
+
+/* ---- tcase race: processes racing ---- */
+
+#define FLIPS 10000
+
+/* What the writer shares with the test. */
+struct shared {
+	volatile int stop;
+	volatile uint64_t returned;  /* calls of a that returned */
+};
+
+/* Logs a and b (args n, ~n, n from 1) flat out until told to stop or 60 s
+ * pass. */
+static void __attribute__((noreturn)) writer(tl_log *log, const uint16_t *ids, struct shared *sh)
+{
+	time_t end = time(NULL) + 60;
+	for (uint64_t n = 1; !sh->stop && (n & 0xffff || time(NULL) < end); n++) {
+		tl_append(log, ids[0], n, ~n, 0, 0, 0, 0);
+		tl_append(log, ids[1], n, ~n, 0, 0, 0, 0);
+	}
+	_exit(0);
+}
+
+/* What a reader following the log found, and what it knows. */
+struct seen {
+	uint64_t a_on, records, torn;
+	uint64_t words[TL_SWITCH_WORDS_PER_LOG];   /* the switches, from the records */
+	int known;                   /* from a record's start on, until entries are lost */
+	uint64_t last_seq, last_b;   /* the last entry read; the last n of b */
+	int any, any_b;
+};
+
+/* Checks entry E of the log, read in order after those before: whole (n,
+ * ~n), b's numbers rising, and no entry of a while the records say a is
+ * off. Entries missing before E (the writer lapped the reader) may have
+ * held a record: the switches are then unknown until the next record. */
+static void check_entry(const tl_entry *e, const uint16_t *ids, uint16_t rec, struct seen *s)
+{
+	if (s->any && e->seq != s->last_seq + 1)
+		s->known = 0;
+	s->any = 1;
+	s->last_seq = e->seq;
+	if (e->msgid == rec) {
+		tl_check(e->args[1] % 4 == 0 && e->args[1] < 256, "record %llu: first %llu",
+			 (unsigned long long)e->seq, (unsigned long long)e->args[1]);
+		tl_switch_apply(s->words, e);
+		s->known |= e->args[1] == 0;
+		s->records++;
+		return;
+	}
+	if (e->args[1] != ~e->args[0]) {
+		s->torn++;
+		return;
+	}
+	if (e->msgid == ids[1]) {
+		tl_check(!s->any_b || e->args[0] > s->last_b, "b %llu after %llu",
+			 (unsigned long long)e->args[0], (unsigned long long)s->last_b);
+		s->last_b = e->args[0];
+		s->any_b = 1;
+	} else if (e->msgid == ids[0]) {
+		tl_check(!s->known || !tl_switch_is_off(s->words, ids[0]),
+			 "a (entry %llu, n %llu) while its record says off", (unsigned long long)e->seq,
+			 (unsigned long long)e->args[0]);
+		s->a_on++;
+	} else {
+		tl_check(0, "entry %llu of msgid %u", (unsigned long long)e->seq, e->msgid);
+	}
+}
+
+/* Reads what is new in R since S's last entry; returns the entries read. */
+static uint64_t follow_once(tl_reader *r, const uint16_t *ids, uint16_t rec, struct seen *s)
+{
+	uint64_t lost = 0, n = 0;
+	tl_entry e;
+	tl_reader_since(r, s->any ? s->last_seq + 1 : 0, &lost);
+	if (lost)
+		s->known = 0;
+	while (tl_reader_next(r, &e)) {
+		if (s->any && e.seq <= s->last_seq)
+			continue;   /* read already */
+		check_entry(&e, ids, rec, s);
+		n++;
+	}
+	return n;
+}
+
+/* The message id of the records in the log at P (interned at the first). */
+static uint16_t record_id(const char *p)
+{
+	tl_error err;
+	tl_reader *r = tl_reader_open(p, &err);
+	uint16_t ids[8];
+	size_t n = tl_reader_definitions(r, ids, 8);
+	tl_reader_close(r);
+	ck_assert_uint_eq(n, 4);
+	return ids[3];
+}
+
+START_TEST(test_reader_never_sees_an_event_while_it_is_off_across_10000_flips)
+{
+	const char *p = test_str("%s", path_in(test_dir, "t.timeline"));
+	struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+	uint16_t ids[3], rec;
+	tl_log *log = open_abc(p, TL_CLOCK_AUTO, 1 << 16, ids);
+	struct seen *s = calloc(1, sizeof *s);
+	pid_t w, f;
+	int st, rounds = 0;
+	tl_reader *r;
+	tl_error err;
+	tl_info in;
+
+	/* the first record interns its definition before the writer starts */
+	ck_assert_uint_eq(flip_one(p, ids[2], 1), 1);
+	tl_append(log, ids[1], 0, ~0ull, 0, 0, 0, 0);
+	rec = record_id(p);
+	if ((w = fork()) == 0)
+		writer(log, ids, sh);
+	if ((f = fork()) == 0) {
+		for (int i = 0; i < FLIPS; i++) {
+			uint8_t off = !(i & 1);
+			size_t changed = 0;
+			if (tl_switch_file(p, &ids[0], &off, 1, &changed, NULL) != TL_OK || changed != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	/* follow the log while the flips go on, every entry in order */
+	r = tl_reader_open(p, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	while (waitpid(f, &st, WNOHANG) == 0) {
+		if (!follow_once(r, ids, rec, s))
+			usleep(100);
+		rounds++;
+	}
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "flipper: status %#x", st);
+	/* a few more entries, so that the writer records the last flip */
+	usleep(20000);
+	sh->stop = 1;
+	ck_assert_int_eq(waitpid(w, &st, 0), w);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer: status %#x", st);
+	follow_once(r, ids, rec, s);
+	tl_reader_close(r);
+	in = info_at(p);
+	ck_assert_uint_eq(in.switch_gen, FLIPS + 1);   /* c's, then a's 10,000 */
+	ck_assert_uint_eq(in.switch_seen, FLIPS + 1);  /* all recorded */
+	ck_assert_uint_eq(in.switched_off, 1);         /* c; a ends on (an even count) */
+	ck_assert_uint_eq(s->torn, 0);
+	ck_assert_uint_gt(s->records, 0);
+	ck_assert_uint_gt(s->a_on, 0);
+	tl_close(log);
+	munmap(sh, sizeof *sh);
+	fprintf(stderr, "switch race: %d rounds, %llu records, %llu entries of a\n", rounds,
+		(unsigned long long)s->records, (unsigned long long)s->a_on);
+	free(s);
+}
+END_TEST
+
+#define KILLS 60
+#define RING 4096
+
+/* A writer of a alone (args n, ~n), killed by a timer on its own CPU time
+ * after PAUSE ns, while a flipper switches c, which it never logs, so that
+ * records come between its entries. */
+static void __attribute__((noreturn)) doomed(tl_log *log, uint16_t a, struct shared *sh, long pause)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL };
+	struct itimerspec its = { .it_value = { 0, pause > 0 ? pause : 1 } };
+	timer_t t;
+	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &t) || timer_settime(t, 0, &its, NULL))
+		_exit(2);
+	for (uint64_t n = 0;; n++) {
+		tl_append(log, a, n, ~n, 0, 0, 0, 0);
+		__atomic_store_n(&sh->returned, n + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* Checks the log at P after its writer died having returned R calls of a. */
+static void check_killed(const char *p, uint16_t a, uint64_t r, int round)
+{
+	size_t n, as = 0;
+	uint64_t skipped, next = 0;
+	tl_entry *v = read_all(p, &n, &skipped);
+	ck_assert_uint_le(skipped, 2);
+	for (size_t k = 0; k < n; k++) {
+		const tl_entry *e = &v[k];
+		tl_check(!k || e->seq == v[k - 1].seq + 1, "round %d: entry %llu after %llu", round,
+			 (unsigned long long)e->seq, (unsigned long long)v[k - 1].seq);
+		if (e->msgid != a) {
+			tl_check(e->args[1] % 4 == 0 && e->args[1] < 256 && e->args[0] > 0,
+				 "round %d: record %llu torn", round, (unsigned long long)e->seq);
+			continue;
+		}
+		tl_check(e->args[1] == ~e->args[0], "round %d: entry %llu torn", round,
+			 (unsigned long long)e->seq);
+		tl_check(!as || e->args[0] == next, "round %d: a %llu after %llu", round,
+			 (unsigned long long)e->args[0], (unsigned long long)next - 1);
+		next = e->args[0] + 1;
+		as++;
+	}
+	/* every returned call is there up to the newest (or one more, under way) */
+	if (r > 0)
+		tl_check(as > 0 && (next == r || next == r + 1), "round %d: a up to %llu of %llu returned",
+			 round, (unsigned long long)next, (unsigned long long)r);
+	free(v);
+}
+
+START_TEST(test_writers_killed_while_switches_flip_keep_every_returned_event)
+{
+	struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+	unsigned seed = (unsigned)time(NULL);
+	for (int round = 0; round < KILLS; round++) {
+		const char *p = path_in(test_dir, "k.timeline");
+		uint16_t ids[3];
+		tl_log *log;
+		pid_t w, f;
+		int st;
+		unlink(p);
+		log = open_abc(p, TL_CLOCK_AUTO, RING, ids);
+		sh->returned = 0;
+		if ((f = fork()) == 0) {
+			for (uint8_t off = 1;; off = !off)
+				tl_switch_file(p, &ids[2], &off, 1, NULL, NULL);
+		}
+		if ((w = fork()) == 0)
+			doomed(log, ids[0], sh, (long)(rand_r(&seed) % 2000) * 1000);
+		ck_assert_int_eq(waitpid(w, &st, 0), w);
+		kill(f, SIGKILL);
+		waitpid(f, NULL, 0);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "writer: status %#x", st);
+		check_killed(p, ids[0], __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE), round);
+		tl_close(log);
+	}
+	munmap(sh, sizeof *sh);
+}
+END_TEST
+
+/* ---- tcase cli: timeline enable and disable ---- */
+
+static const char *const engine_defs[] = {
+	"5,9|app.push: inpackets\nAn app's push begins.", "5,9|app.pushed: inpackets\nIt ends.",
+	"1,9|engine.breath_start: breath\nA breath begins.", "1,9|engine.breath_end: breath\nIt ends.",
+};
+
+/* Makes a log at DIR/NAME written by this process: app.push and
+ * app.pushed of the apps lookup and source, engine.breath_start and
+ * breath_end (six events), one entry of each. */
+static tl_log *engine_log(const char *dir, const char *name)
+{
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "engine" };
+	uint16_t ids[4];
+	tl_error err;
+	tl_log *log = tl_open(path_in(dir, name), &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, engine_defs, 2, "app=lookup", ids, &err), TL_OK);
+	ck_assert_int_eq(tl_register(log, engine_defs, 2, "app=source", ids, &err), TL_OK);
+	ck_assert_int_eq(tl_register(log, engine_defs + 2, 2, NULL, ids, &err), TL_OK);
+	return log;
+}
+
+/* Runs `timeline ARGS` in TEST_DIR; *OUT and *ERR get its output. */
+static int tl_run(char **out, char **err, const char *args)
+{
+	char *cmd = xasprintf("cd '%s' && '%s' %s", test_dir, timeline_bin(), args);
+	int rc = run(cmd, out, err);
+	free(cmd);
+	return rc;
+}
+
+/* Checks that `timeline ARGS` exits RC with stdout OUT and stderr ERR. */
+static void expect(const char *args, int rc, const char *out, const char *err)
+{
+	char *o, *e;
+	int got = tl_run(&o, &e, args);
+	ck_assert_msg(got == rc, "%s: exit %d, want %d (%s)", args, got, rc, e);
+	ck_assert_str_eq(o, out);
+	ck_assert_str_eq(e, err);
+	free(o);
+	free(e);
+}
+
+/* The "events off" line of `timeline info LOG`. */
+static char *off_line(const char *log)
+{
+	char *o, *e, *at, *end, *line;
+	ck_assert_int_eq(tl_run(&o, &e, test_str("info %s", log)), 0);
+	at = strstr(o, "  switched off ");
+	line = at ? strndup(at, (end = strchr(at, '\n')) ? (size_t)(end - at) : strlen(at))
+		  : strdup("(none)");
+	free(o);
+	free(e);
+	return line;
+}
+
+START_TEST(test_disable_and_enable_by_pattern_say_what_changed)
+{
+	tl_log *log = engine_log(test_dir, "e.timeline");
+	char *l;
+	expect("disable e.timeline 'engine.breath_*'", 0, "2 events off in 1 log\n", "");
+	expect("disable e.timeline 'engine.breath_*'", 0, "no event changed in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "  switched off 2: engine.breath_start, engine.breath_end");
+	free(l);
+	expect("enable e.timeline 'engine.breath_end'", 0, "1 event on in 1 log\n", "");
+	expect("disable e.timeline 'app.* app=source'", 0, "2 events off in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "  switched off 3: app.push app=source, app.pushed app=source, "
+			    "engine.breath_start");
+	free(l);
+	expect("disable e.timeline 'app.push app=lookup'", 0, "1 event off in 1 log\n", "");
+	/* --only: lookup's two on (push was off), every other event off */
+	expect("enable --only 'app.push* app=lookup' e.timeline", 0,
+	       "1 event on and 1 off in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "  switched off 4: app.push app=source, app.pushed app=source, "
+			    "engine.breath_start, engine.breath_end");
+	free(l);
+	expect("enable --all e.timeline", 0, "4 events on in 1 log\n", "");
+	l = off_line("e.timeline");
+	ck_assert_str_eq(l, "(none)");
+	free(l);
+	expect("disable --all e.timeline", 0, "6 events off in 1 log\n", "");
+	expect("disable --only 'engine.*' e.timeline", 0, "4 events on in 1 log\n", "");
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_enable_walks_directories_and_names_patterns_that_match_nothing)
+{
+	tl_log *a, *b;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	a = engine_log(test_str("%s/logs", test_dir), "a.timeline");
+	b = engine_log(test_str("%s/logs", test_dir), "b.timeline");
+	expect("disable logs 'engine.*' 'app.push app=*'", 0, "8 events off in 2 logs\n", "");
+	expect("enable logs/a.timeline 'engine.*' 'no.such*'", 2, "2 events on in 1 log\n",
+	       "timeline enable: no event matches 'no.such*'\n");
+	expect("enable logs 'timeline.*'", 2, "no event changed in 2 logs\n",
+	       "timeline enable: no event matches 'timeline.*'\n");
+	tl_close(a);
+	tl_close(b);
+}
+END_TEST
+
+START_TEST(test_enable_refuses_snabb_logs_old_logs_and_bad_usage)
+{
+	const char *f = getenv("TL_FIXTURES");
+	char *fixture = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst",
+				  f && *f ? f : "tests/fixtures");
+	uint16_t minor = 1;
+	tl_log *log = engine_log(test_dir, "old.timeline");
+	ck_assert_uint_eq(unzstd(fixture, path_in(test_dir, "snabb.timeline")), 65000064);
+	expect("disable snabb.timeline 'app.*'", 2, "",
+	       "timeline disable: snabb.timeline: a Snabb log has no event switches\n");
+	expect("copy old.timeline c.timeline", 0, "old.timeline -> c.timeline: 0 entries, 0 dropped\n",
+	       "");
+	expect("disable c.timeline 'app.*'", 2, "",
+	       "timeline disable: c.timeline: a copy has no writer to switch\n");
+	patch_file(path_in(test_dir, "old.timeline"), offsetof(struct tl_header, minor), &minor,
+		   sizeof minor);
+	expect("disable old.timeline 'app.*'", 2, "",
+	       "timeline disable: old.timeline: a log of format 1.0 or 1.1 has no event switches "
+	       "(they came in 1.2)\n");
+	expect("disable old.timeline", 2, "",
+	       "timeline disable: missing pattern (or --all)\nsee 'timeline disable --help'\n");
+	expect("enable --all old.timeline 'app.*'", 2, "",
+	       "timeline enable: --all takes no pattern\nsee 'timeline enable --help'\n");
+	expect("enable 'app.*'", 2, "", "timeline enable: the first argument names no log or "
+	       "directory\nsee 'timeline enable --help'\n");
+	tl_close(log);
+	free(fixture);
+}
+END_TEST
+
+START_TEST(test_disable_warns_on_a_dead_writers_log_and_needs_write_access)
+{
+	const char *pre = geteuid() == 0 ? "setpriv --bounding-set -dac_override,-dac_read_search " : "";
+	char *want, *cmd, *o, *e;
+	pid_t pid = fork();
+	int st;
+	if (pid == 0) {
+		tl_close(engine_log(test_dir, "dead.timeline"));
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	want = xasprintf("timeline disable: warning: dead.timeline: no process will read the "
+			 "switches: its writer (%s, pid %d) has ended\n",
+			 program_invocation_short_name, (int)pid);
+	expect("disable dead.timeline 'engine.*'", 0, "2 events off in 1 log\n", want);
+	free(want);
+	/* a user who may read the log but not write it */
+	ck_assert_int_eq(chmod(path_in(test_dir, "dead.timeline"), 0400), 0);
+	cmd = xasprintf("cd '%s' && %s'%s' enable dead.timeline 'engine.*'", test_dir, pre,
+			timeline_bin());
+	ck_assert_int_eq(run(cmd, &o, &e), 2);
+	ck_assert_str_eq(o, "no event changed in 1 log\n");
+	ck_assert_str_eq(e, "timeline enable: dead.timeline: cannot switch its events without "
+			    "write access (Permission denied)\n");
+	free(cmd);
+	free(o);
+	free(e);
+}
+END_TEST
+
+/* ---- tcase pairs: stats across a flip ---- */
+
+START_TEST(test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped)
+{
+	static const char *const pd[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	const char *p = test_str("%s", path_in(test_dir, "p.timeline"));
+	tl_log *log = open_manual(p, 256);
+	uint16_t id[2];
+	ck_assert_int_eq(tl_register(log, pd, 2, "app=x", id, NULL), TL_OK);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, id[0], 0, 0, 0, 0, 0, 0);          /* push: begins */
+	ck_assert_uint_eq(flip_one(p, id[1], 1), 1);       /* pushed off */
+	tl_set_manual_clock(log, 2000, 0);
+	tl_append(log, id[1], 10, 0, 0, 0, 0, 0);         /* the record; the end dropped */
+	ck_assert_uint_eq(flip_one(p, id[1], 0), 1);       /* pushed on */
+	tl_set_manual_clock(log, 4000, 0);
+	tl_append(log, id[1], 20, 0, 0, 0, 0, 0);         /* the record, then an end alone */
+	tl_set_manual_clock(log, 5000, 0);
+	tl_append(log, id[0], 20, 0, 0, 0, 0, 0);         /* a pair of both ends on: */
+	tl_set_manual_clock(log, 5500, 0);
+	tl_append(log, id[1], 25, 0, 0, 0, 0, 0);         /* 500 cycles, 5 packets */
+	tl_close(log);
+	/* without the records' rule push at 1000 would pair with pushed at
+	 * 4000: 3000 cycles for 20 packets */
+	expect(test_str("stats --per packets -f json %s | grep -v '\"table\":\"breaths\"\\|overhead'",
+			"p.timeline"), 0,
+	       "{\"table\":\"switches\",\"logs\":1,\"records\":2,\"skipped\":1}\n"
+	       "{\"table\":\"per\",\"event\":\"app.push\",\"app\":\"x\",\"pairs\":1,\"packets\":5,"
+	       "\"cycles/packet\":100,\"p50\":100,\"p90\":100,\"p99\":100,\"empty\":0}\n"
+	       "{\"table\":\"unmatched\",\"pair\":\"app.push\",\"ends_without_begin\":1,"
+	       "\"begins_without_end\":0}\n", "");
+	expect("stats --per packets p.timeline | head -1", 0,
+	       "switches: 1 log had events switched off during its span (2 records of changes): "
+	       "missing entries may mean off; 1 pair across a change skipped\n", "");
+}
+END_TEST
+
+START_TEST(test_dump_says_when_events_were_off_during_its_entries)
+{
+	const char *p = test_str("%s", path_in(test_dir, "d.timeline"));
+	uint16_t ids[3];
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, ids[0], 1, 2, 0, 0, 0, 0);
+	expect("dump d.timeline", 0, "             0   0  0  t.a n=1 m=2\n", "");
+	ck_assert_uint_eq(flip_one(p, ids[1], 1), 1);
+	tl_set_manual_clock(log, 1500, 0);
+	tl_append(log, ids[0], 3, 4, 0, 0, 0, 0);
+	expect("dump d.timeline", 0,
+	       "# d.timeline: events were switched off during these entries (1 record of changes, "
+	       "1 event off now): a missing entry may mean off, not none\n"
+	       "             0   0  0  t.a n=1 m=2\n"
+	       "           500   0  0  timeline.switches generation=1 first=0 off0=4 off1=0 off2=0 "
+	       "off3=0\n"
+	       "           500   0  0  t.a n=3 m=4\n", "");
+	expect("dump -f csv d.timeline | wc -l", 0, "4\n",
+	       "timeline dump: d.timeline: events were switched off during these entries (1 record "
+	       "of changes, 1 event off now): a missing entry may mean off, not none\n");
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_info_ls_and_top_count_the_events_off)
+{
+	const char *p = test_str("%s", path_in(test_dir, "d.timeline"));
+	uint16_t ids[3];
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_set_manual_clock(log, 1000, 0);
+	ck_assert_uint_eq(flip_one(p, ids[1], 1), 1);
+	tl_append(log, ids[0], 3, 4, 0, 0, 0, 0);
+	expect("info d.timeline | grep switch", 0,
+	       "  switched off 1: t.b\n"
+	       "  switches     1 record of changes in this span (entries of switched-off events are "
+	       "missing)\n", "");
+	expect("info -f json d.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	       "print(d[\"switched_off\"], d[\"switch_changes\"], d[\"switch_records\"])'", 0,
+	       "['t.b'] 1 1\n", "");
+	expect("ls -f json d.timeline | python3 -c 'import json,sys; "
+	       "print(json.load(sys.stdin)[\"switched_off\"])'", 0, "1\n", "");
+	expect("ls d.timeline | grep -o '(1 event off)$'", 0, "(1 event off)\n", "");
+	expect("top -b -n 1 -d 0.1 -g process d.timeline | grep -o 'auto 1off'", 0, "auto 1off\n", "");
+	tl_close(log);
+}
+END_TEST
+
+Suite *switch_suite(void)
+{
+	Suite *s = suite_create("switch");
+	TCase *t = tcase_create("lib");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_test(t, test_switched_off_event_is_never_written_and_the_change_is_recorded_first);
+	tcase_add_test(t, test_a_record_names_every_word_that_is_or_was_off);
+	tcase_add_test(t, test_a_generated_event_switched_on_is_logged_from_its_first_call);
+	tcase_add_test(t, test_a_reader_of_a_format_1_1_log_sees_every_event_on);
+	tcase_add_test(t, test_switch_file_refuses_a_snabb_log_and_names_the_file);
+	suite_add_tcase(s, t);
+	t = tcase_create("race");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_reader_never_sees_an_event_while_it_is_off_across_10000_flips);
+	tcase_add_test(t, test_writers_killed_while_switches_flip_keep_every_returned_event);
+	suite_add_tcase(s, t);
+	t = tcase_create("cli");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 30);   /* each runs the program 6 to 10 times */
+	tcase_add_test(t, test_disable_and_enable_by_pattern_say_what_changed);
+	tcase_add_test(t, test_enable_walks_directories_and_names_patterns_that_match_nothing);
+	tcase_add_test(t, test_enable_refuses_snabb_logs_old_logs_and_bad_usage);
+	tcase_add_test(t, test_disable_warns_on_a_dead_writers_log_and_needs_write_access);
+	tcase_add_test(t, test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped);
+	tcase_add_test(t, test_dump_says_when_events_were_off_during_its_entries);
+	tcase_add_test(t, test_info_ls_and_top_count_the_events_off);
+	suite_add_tcase(s, t);
+	return s;
+}

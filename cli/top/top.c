@@ -205,31 +205,37 @@ static void problem(struct top *t, unsigned char *held)
 		*held |= 2;
 }
 
-/* Was the file PATH (ST) found to be a log: followed, or a log whose
- * writer had ended? */
-static int was_log(struct top *t, const char *path, const struct stat *st)
+/* How top knows the file PATH (ST): 0 not at all, 1 followed, 2 a
+ * file not to open again (*DEAD set to it). */
+static int lookup(struct top *t, const char *path, const struct stat *st,
+		  const struct top_dead **dead)
 {
 	for (size_t i = 0; i < t->nlogs; i++)
 		if (t->logs[i]->dev == st->st_dev && t->logs[i]->ino == st->st_ino)
 			return 1;
 	for (size_t i = 0; i < t->ndead; i++)
 		if (t->dead[i].dev == st->st_dev && t->dead[i].ino == st->st_ino &&
-		    !strcmp(t->dead[i].path, path))
-			return t->dead[i].log;
+		    !strcmp(t->dead[i].path, path)) {
+			*dead = &t->dead[i];
+			return 2;
+		}
 	return 0;
+}
+
+/* Was the file PATH (ST) found to be a log: followed, or a log whose
+ * writer had ended? */
+static int was_log(struct top *t, const char *path, const struct stat *st)
+{
+	const struct top_dead *d = NULL;
+	int k = lookup(t, path, st, &d);
+	return k == 1 || (k == 2 && d->log);
 }
 
 /* Is the file PATH (ST) followed already, or known to be no running log? */
 static int known(struct top *t, const char *path, const struct stat *st)
 {
-	for (size_t i = 0; i < t->nlogs; i++)
-		if (t->logs[i]->dev == st->st_dev && t->logs[i]->ino == st->st_ino)
-			return 1;
-	for (size_t i = 0; i < t->ndead; i++)
-		if (t->dead[i].dev == st->st_dev && t->dead[i].ino == st->st_ino &&
-		    !strcmp(t->dead[i].path, path))
-			return 1;
-	return 0;
+	const struct top_dead *d = NULL;
+	return lookup(t, path, st, &d) != 0;
 }
 
 /* The index of PATH's record as a log being born, or t->nborn. */

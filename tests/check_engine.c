@@ -268,7 +268,9 @@ END_TEST
 
 /* The last line: the breath loop's seconds on the clock and of CPU, which
  * bench/engine.sh divides the packets by; one thread's CPU time is never
- * more than the time it ran for. */
+ * more than the time it ran for, up to the two clocks' disagreement: the
+ * thread's CPU clock is the scheduler's, CLOCK_MONOTONIC is NTP-slewed (up
+ * to 500 ppm), and CI once saw cpu 0.200093 against wall 0.200091. */
 START_TEST(test_engine_prints_its_loop_time_on_the_clock_and_of_cpu)
 {
 	char *out = engine("loop", "--seconds 0.2 --workload small --rate all");
@@ -281,7 +283,7 @@ START_TEST(test_engine_prints_its_loop_time_on_the_clock_and_of_cpu)
 	ck_assert_ptr_eq(strchr(last + 1, '\n') + 1, out + strlen(out));   /* the last line */
 	ck_assert_double_ge(wall, 0.2);
 	ck_assert_double_gt(cpu, 0);
-	ck_assert_double_le(cpu, wall);
+	ck_assert_double_le(cpu, wall * 1.0005 + 1e-6);
 	free(out);
 }
 END_TEST

@@ -300,8 +300,9 @@ int main(int argc, char **argv)
 	}
 	totals(&packets, &bytes);
 	engine_stopped(log, &eng, breath - 1, packets, bytes);
-	loop_s = now() - t0;
+	/* CPU read before the clock, so the CPU interval lies inside the wall one */
 	loop_cpu_s = seconds_of(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	loop_s = now() - t0;
 	printf("engine %s pid %d cpu %u numa %u workload %s: %llu breaths, %llu packets, %llu bytes\n",
 	       name, (int)getpid(), cpu_now, numa, w->name, (unsigned long long)(breath - 1),
 	       (unsigned long long)packets, (unsigned long long)bytes);

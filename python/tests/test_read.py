@@ -119,19 +119,35 @@ def test_a_live_log_reads_as_a_consistent_snapshot(tmp_path):
     assert max(reads) > 0 and wrapped   # read while the ring wrapped under the reader
 
 
+def middle_windows(full):
+    """Windows certain to keep some entries but not all, taken from the
+    first log's own times: a run's length and its gaps depend on how the
+    machine scheduled it (CI once found no entry from 1 ms to 2.5 ms)."""
+    one = full[full["log"] == full["log"].iloc[0]]
+    c = one["tsc"].to_numpy().astype(np.int64) - int(one["tsc"].iloc[0])
+    ns = one["ns"].to_numpy().astype(np.int64)               # timedelta64[ns] as ns
+    i, j = len(one) * 3 // 10, len(one) * 6 // 10
+    lo_us, hi_us = ns[i] // 1000, -(-ns[j] // 1000)         # floor and ceiling, in us
+    spans = full.groupby("log", observed=True)["ns"].max()   # each log from its first entry
+    last_us = max(1, spans.min().value // 2000)            # half the shortest log
+    return int(c[i]), int(c[j]), lo_us, hi_us, last_us
+
+
 def test_filters_keep_what_dumps_keep(demo):
     runs = demo / "runs"
+    full = timeline.read(runs)
+    c0, c1, lo_us, hi_us, last_us = middle_windows(full)
     cases = [
         ({"events": "app.push*"}, ["--event", "app.push*"]),
         ({"apps": "look*"}, ["--app", "look*"]),
         ({"cpus": "1"}, ["--cpu", "1"]),   # the runs were pinned to CPUs 0, 1, 0
         ({"cpus": [0]}, ["--cpu", "0"]),
-        ({"start": 1000000, "end": 3000000}, ["--from", "1000000", "--to", "3000000"]),
-        ({"start": "1ms", "end": pd.Timedelta("2500us")}, ["--from", "1ms", "--to", "2500us"]),
-        ({"last": "2ms"}, ["--last", "2ms"]),
+        ({"start": c0, "end": c1}, ["--from", str(c0), "--to", str(c1)]),
+        ({"start": "%dus" % lo_us, "end": pd.Timedelta(hi_us, "us")},
+         ["--from", "%dus" % lo_us, "--to", "%dus" % hi_us]),
+        ({"last": "%dus" % last_us}, ["--last", "%dus" % last_us]),
         ({"apps": ["sink", "source"], "events": "app.pu*"}, None),
     ]
-    full = timeline.read(runs)
     for kw, opts in cases:
         df = timeline.read(runs, **kw)
         if opts is not None:

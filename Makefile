@@ -103,7 +103,7 @@ ENGINE = $(BUILD)/examples/engine/engine
 ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
 	$(BUILD)/bench/runcmd
-MAN = $(wildcard man/*.[135])
+MAN = $(wildcard man/*.[135])   # into MANDIR/manN; timeline-python.3 is the Python package's
 FIXTURES ?= tests/fixtures
 
 .SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o $(BUILD)/bench/fill.o \

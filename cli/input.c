@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "input.h"
+#include "switchview.h"
 #include "usage.h"
 #include "window.h"
 
@@ -263,6 +264,7 @@ void input_close(struct input *in)
 	free(in->pairs);
 	free((char *)in->path);
 	free(in->csv_path);
+	switch_view_free(in);
 	while (in->shown) {
 		struct shown *next = in->shown->next;
 		free(in->shown->csv_head);
@@ -440,6 +442,8 @@ static struct shown *make_shown(struct input *in, const tl_def *d)
 	sh->csv_tail[sh->csv_tail_len++] = '\n';
 	free(names);
 	text_fields(sh, d);
+	sh->is_switch = in->info.format == TL_FORMAT_NATIVE && in->info.minor >= 2 && d->known &&
+			!strcmp(d->name, TL_SWITCH_EVENT) && !*d->attrs && d->nargs == TL_MAX_ARGS;
 	sh->next = in->shown;
 	return in->shown = sh;
 }

@@ -11,6 +11,7 @@
  * quoted once, ",name,attrs" and ",argnames\n". */
 struct shown {
 	int keep;                    /* --event filter cache: 0 unknown, 1 keep, 2 drop */
+	int is_switch;               /* a record of the event switches (timeline.switches) */
 	char *csv_head, *csv_tail;
 	size_t csv_head_len, csv_tail_len;
 	size_t text_room;            /* bytes of the definition's strings, for a text line */
@@ -56,6 +57,7 @@ struct input {
 	tl_pair *pairs;              /* the pairs it declares (input_pairs()) ... */
 	size_t npairs;
 	int pairs_read;              /* ... once read */
+	struct switch_view *switches;   /* its records of switches as printed (switchview.c) */
 };
 
 /* Reports, once each, what is damaged in IN: a Snabb ring out of time order,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "json.h"
 #include "out.h"
+#include "switchview.h"
 #include "usage.h"
 #include "view.h"
 
@@ -150,7 +151,70 @@ static void put_arg(const tl_entry *e, int i)
 	}
 }
 
-/* Text with wall time or double arguments. */
+/* What V shows of IN, for switch_view_take(): every entry from the log's
+ * first when nothing is filtered and the ring never wrapped; every entry
+ * of a record unless --cpu or --numa may split one. */
+static int shown(const struct view *v, const struct input *in)
+{
+	return (!v->filtered && in->info.cursor <= in->info.entries ? SWITCH_WHOLE : 0) |
+	       (v->w.by_cpu || v->w.by_numa ? 0 : SWITCH_IN_A_ROW);
+}
+
+/* Prints D as a switched event: "category.name[ attrs]", after ", " but
+ * the first (*ARG counts them). */
+static void put_switched(void *arg, const tl_def *d)
+{
+	if ((*(unsigned *)arg)++)
+		out_str(", ");
+	out_str(d->name);
+	if (d->attrs[0]) {
+		out_char(' ');
+		out_str(d->attrs);
+	}
+}
+
+/* Prints " LABEL: name, name" for the events of BITS from word FIRST of IN
+ * (nothing when none); returns how many. */
+static unsigned put_names(struct input *in, const char *label, uint64_t first,
+			  const uint64_t bits[SWITCH_GROUP], const char *sep)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < SWITCH_GROUP; k++)
+		if (bits[k]) {
+			out_str(sep);
+			out_str(label);
+			out_char(':');
+			out_char(' ');
+			return switch_view_each(in, first, bits, put_switched, &n);
+		}
+	return 0;
+}
+
+/* The text of E, a record entry of IN's switches, after its name: what it
+ * switched off and on by name, or when the switches before it are unknown,
+ * what is off after it. Returns 0, or -1 when E is damaged (its numbers
+ * are printed then). */
+static int switch_text(const struct view *v, struct input *in, const tl_entry *e)
+{
+	struct switch_change c;
+	unsigned n;
+	if (switch_view_take(in, shown(v, in), e, &c) < 0)
+		return -1;
+	out_str(" generation=");
+	out_u64(e->args[0]);
+	if (!c.known) {
+		if (!put_names(in, "off", c.first, c.off, " "))
+			out_str(" off: none");
+		out_str(" (before: unknown)");
+		return 0;
+	}
+	n = put_names(in, "switched off", c.first, c.went_off, " ");
+	if (!put_names(in, "switched on", c.first, c.came_on, n ? "; " : " ") && !n)
+		out_str(" no change");
+	return 0;
+}
+
+/* Text with wall time, double arguments or a record of the switches. */
 static void text_line_slow(const struct view *v, struct input *in, const tl_def *ev,
 			   const tl_entry *e, int64_t t)
 {
@@ -176,6 +240,10 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 		out_char(' ');
 		out_str(ev->attrs);
 	}
+	if (shown_of(ev)->is_switch && !switch_text(v, in, e)) {
+		out_char('\n');
+		return;
+	}
 	for (unsigned i = 0; i < ev->nargs; i++) {
 		out_char(' ');
 		out_str(ev->args[i]);
@@ -190,7 +258,7 @@ static inline __attribute__((always_inline)) void
 text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e, int64_t t)
 {
 	char *p;
-	if (v->time == TIME_WALL || e->dargs || t < 0) {
+	if (v->time == TIME_WALL || e->dargs || t < 0 || shown_of(ev)->is_switch) {
 		text_line_slow(v, in, ev, e, t);
 		return;
 	}
@@ -268,6 +336,44 @@ csv_line(const struct view *v, struct input *in, const tl_def *ev, const tl_entr
 	out_commit(p);
 }
 
+/* Adds D's "category.name[ attrs]" to the JSON array at ARG. */
+static void json_switched(void *arg, const tl_def *d)
+{
+	char *b = malloc(d->name_len + d->attrs_len + 2);
+	if (!b)
+		abort();
+	sprintf(b, "%s%s%s", d->name, d->attrs[0] ? " " : "", d->attrs);
+	json_string(arg, b);
+	free(b);
+}
+
+/* The key "switches" of E, a record entry of IN's switches, in the JSON
+ * object J: "off", the events of its words off after it, and
+ * "switched_off" and "switched_on", what it changed (null when the
+ * switches before it are unknown). Nothing when E is damaged. */
+static void switch_json(const struct view *v, struct input *in, const tl_entry *e,
+			struct json *j)
+{
+	static const char *const key[] = { "off", "switched_off", "switched_on" };
+	struct switch_change c;
+	const uint64_t *list[] = { c.off, c.went_off, c.came_on };
+	if (switch_view_take(in, shown(v, in), e, &c) < 0)
+		return;
+	JSON_KEY(j, "switches");
+	json_begin_object(j);
+	for (int i = 0; i < 3; i++) {
+		json_key(j, key[i]);
+		if (i && !c.known) {
+			json_null(j);
+			continue;
+		}
+		json_begin_array(j);
+		switch_view_each(in, c.first, list[i], json_switched, j);
+		json_end_array(j);
+	}
+	json_end_object(j);
+}
+
 static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 		      const tl_entry *e, int64_t t)
 {
@@ -301,6 +407,8 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 		}
 	}
 	json_end_object(&j);
+	if (shown_of(ev)->is_switch)
+		switch_json(v, in, e, &j);
 	json_end_object(&j);
 	out_char('\n');
 }
@@ -396,9 +504,10 @@ int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 	return rc;
 }
 
-void view_lost(const struct view *v, const struct input *in, uint64_t n, uint64_t first)
+void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t first)
 {
 	char what[96];
+	switch_view_lost(in);
 	if (n)
 		snprintf(what, sizeof what, "%llu entries lost (%llu to %llu)", (unsigned long long)n,
 			 (unsigned long long)first, (unsigned long long)(first + n - 1));

@@ -73,8 +73,9 @@ void view_print(const struct view *v, struct input *in, const tl_def *ev, const 
 
 /* Says in V's format that N entries of IN, numbered FIRST on, were lost:
  * overwritten before they were read (text and JSON on stdout, CSV on
- * stderr, which keeps the CSV whole). N 0: a Snabb log lost some, uncounted. */
-void view_lost(const struct view *v, const struct input *in, uint64_t n, uint64_t first);
+ * stderr, which keeps the CSV whole). N 0: a Snabb log lost some, uncounted.
+ * What IN's switches were is unknown from then until its records say. */
+void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t first);
 
 /* Has V printed its --limit? */
 static inline int view_full(const struct view *v)

@@ -698,13 +698,111 @@ START_TEST(test_dump_says_when_events_were_off_during_its_entries)
 	       "# d.timeline: events were switched off during these entries (1 record of changes, "
 	       "1 event off now): a missing entry may mean off, not none\n"
 	       "             0   0  0  t.a n=1 m=2\n"
-	       "           500   0  0  timeline.switches generation=1 first=0 off0=4 off1=0 off2=0 "
-	       "off3=0\n"
+	       "           500   0  0  timeline.switches generation=1 switched off: t.b\n"
 	       "           500   0  0  t.a n=3 m=4\n", "");
 	expect("dump -f csv d.timeline | wc -l", 0, "4\n",
 	       "timeline dump: d.timeline: events were switched off during these entries (1 record "
 	       "of changes, 1 event off now): a missing entry may mean off, not none\n");
 	tl_close(log);
+}
+END_TEST
+
+/* A log at P of t.a, t.b (ids 0, 8) and t.c app=lookup (16), whose
+ * records switch: b and c off; b on and FAR (no definition, group 2) off;
+ * FAR on. Each record is followed by an entry of an event on. */
+static void write_flips(const char *p, uint64_t entries, uint16_t far)
+{
+	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "sw" };
+	uint16_t ids[3], bc[2];
+	uint8_t off[2] = { 1, 1 };
+	size_t changed;
+	tl_log *log = tl_open(p, &o, NULL);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(tl_register(log, defs, 2, NULL, ids, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, defs + 2, 1, "app=lookup", ids + 2, NULL), TL_OK);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, ids[0], 1, 0, 0, 0, 0, 0);
+	bc[0] = ids[1], bc[1] = ids[2];
+	ck_assert_int_eq(tl_switch_file(p, bc, off, 2, &changed, NULL), TL_OK);
+	ck_assert_uint_eq(changed, 2);
+	tl_set_manual_clock(log, 1500, 0);
+	tl_append(log, ids[0], 2, 0, 0, 0, 0, 0);   /* gen 1: group 0 */
+	ck_assert_uint_eq(flip_one(p, ids[1], 0), 1);
+	ck_assert_uint_eq(flip_one(p, far, 1), 1);
+	tl_set_manual_clock(log, 2000, 0);
+	tl_append(log, ids[0], 3, 0, 0, 0, 0, 0);   /* gen 3: groups 0 and 2 */
+	ck_assert_uint_eq(flip_one(p, far, 0), 1);
+	tl_set_manual_clock(log, 2500, 0);
+	tl_append(log, ids[1], 4, 0, 0, 0, 0, 0);   /* gen 4: groups 0 and 2 */
+	tl_close(log);
+}
+
+START_TEST(test_dump_names_the_events_each_record_switched_off_and_on)
+{
+	const char *p = test_str("%s", path_in(test_dir, "n.timeline"));
+	uint16_t far = 4 * 64 * 9 + 4 * 4;           /* word 9 (group 2), bit 4 */
+	write_flips(p, 64, far);
+	expect("dump n.timeline | tail -n +2", 0,
+	       "             0   0  0  t.a n=1 m=0\n"
+	       "           500   0  0  timeline.switches generation=1 switched off: t.b, "
+	       "t.c app=lookup\n"
+	       "           500   0  0  t.a n=2 m=0\n"
+	       "          1000   0  0  timeline.switches generation=3 switched on: t.b\n"
+	       "          1000   0  0  timeline.switches generation=3 switched off: ?msgid=2320\n"
+	       "          1000   0  0  t.a n=3 m=0\n"
+	       "          1500   0  0  timeline.switches generation=4 no change\n"
+	       "          1500   0  0  timeline.switches generation=4 switched on: ?msgid=2320\n"
+	       "          1500   0  0  t.b n=4 m=0\n", "");
+	/* filtered: gen 1 is the first seen, so what was before it is not
+	 * known; group 2 is known from gen 1, which left it out */
+	expect("dump --event 'timeline.*' n.timeline | tail -n +2", 0,
+	       "           500   0  0  timeline.switches generation=1 off: t.b, t.c app=lookup "
+	       "(before: unknown)\n"
+	       "          1000   0  0  timeline.switches generation=3 switched on: t.b\n"
+	       "          1000   0  0  timeline.switches generation=3 switched off: ?msgid=2320\n"
+	       "          1500   0  0  timeline.switches generation=4 no change\n"
+	       "          1500   0  0  timeline.switches generation=4 switched on: ?msgid=2320\n",
+	       "");
+	/* JSON: the numbers as they were, and the names beside them */
+	expect("dump -f json --event 'timeline.*' n.timeline 2>/dev/null | sed -n '1p;3p'", 0,
+	       "{\"file\":\"n.timeline\",\"seq\":1,\"tsc\":1500,\"time\":500,\"cpu\":0,"
+	       "\"numa\":0,\"event\":\"timeline.switches\",\"attrs\":\"\",\"args\":{"
+	       "\"generation\":1,\"first\":0,\"off0\":20,\"off1\":0,\"off2\":0,\"off3\":0},"
+	       "\"switches\":{\"off\":[\"t.b\",\"t.c app=lookup\"],\"switched_off\":null,"
+	       "\"switched_on\":null}}\n"
+	       "{\"file\":\"n.timeline\",\"seq\":4,\"tsc\":2000,\"time\":1000,\"cpu\":0,"
+	       "\"numa\":0,\"event\":\"timeline.switches\",\"attrs\":\"\",\"args\":{"
+	       "\"generation\":3,\"first\":8,\"off0\":0,\"off1\":16,\"off2\":0,\"off3\":0},"
+	       "\"switches\":{\"off\":[\"?msgid=2320\"],\"switched_off\":[\"?msgid=2320\"],"
+	       "\"switched_on\":[]}}\n", "");
+	/* CSV keeps its columns, numbers */
+	expect("dump -f csv n.timeline 2>/dev/null | sed -n 3p", 0,
+	       "\"n.timeline\",1,1500,500,0,0,\"timeline.switches\",\"\",1,0,20,0,0,0,"
+	       "\"generation first off0 off1 off2 off3\"\n", "");
+}
+END_TEST
+
+START_TEST(test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record_are_unknown)
+{
+	const char *p = test_str("%s", path_in(test_dir, "w.timeline"));
+	uint16_t far = 4 * 64 * 9 + 4 * 4;
+	/* 9 entries in a ring of 8: the first, t.a n=1, is overwritten */
+	write_flips(p, 8, far);
+	expect("dump --time ns w.timeline | tail -n +2", 0,
+	       "             0   0  0  timeline.switches generation=1 off: t.b, t.c app=lookup "
+	       "(before: unknown)\n"
+	       "             0   0  0  t.a n=2 m=0\n"
+	       "           500   0  0  timeline.switches generation=3 switched on: t.b\n"
+	       "           500   0  0  timeline.switches generation=3 switched off: ?msgid=2320\n"
+	       "           500   0  0  t.a n=3 m=0\n"
+	       "          1000   0  0  timeline.switches generation=4 no change\n"
+	       "          1000   0  0  timeline.switches generation=4 switched on: ?msgid=2320\n"
+	       "          1000   0  0  t.b n=4 m=0\n", "");
+	/* --cpu may split a record, so gen 1 leaving group 2 out tells nothing */
+	expect("dump --cpu 0 --event 'timeline.*' w.timeline | sed -n 4p", 0,
+	       "           500   0  0  timeline.switches generation=3 off: ?msgid=2320 "
+	       "(before: unknown)\n", "");
 }
 END_TEST
 
@@ -757,6 +855,9 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_disable_warns_on_a_dead_writers_log_and_needs_write_access);
 	tcase_add_test(t, test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped);
 	tcase_add_test(t, test_dump_says_when_events_were_off_during_its_entries);
+	tcase_add_test(t, test_dump_names_the_events_each_record_switched_off_and_on);
+	tcase_add_test(t,
+		       test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record_are_unknown);
 	tcase_add_test(t, test_info_ls_and_top_count_the_events_off);
 	suite_add_tcase(s, t);
 	return s;

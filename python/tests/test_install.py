@@ -1,6 +1,8 @@
 """test_install.py: `make install PREFIX=DIR` puts the package where it
-says, and from there, with the PYTHONPATH it names and nothing of the
-tree, it loads the installed library and runs the installed program."""
+says and its page, timeline-python(3), in DIR's man3; from there, with
+the PYTHONPATH it names and nothing of the tree, the package loads the
+installed library and runs the installed program; `make uninstall`
+removes both."""
 import os
 import re
 import subprocess
@@ -25,6 +27,8 @@ def test_make_install_places_the_package_and_says_where(tmp_path):
     site = said.group(1)
     assert site.startswith(str(prefix) + "/lib/python3")
     assert os.path.isfile(os.path.join(site, "timeline", "_read.py"))
+    page = prefix / "share/man/man3/timeline-python.3"   # timeline-python(3), beside timeline(3)
+    assert page.read_bytes() == open(os.path.join(SRC, "man/timeline-python.3"), "rb").read()
     code = ("import timeline, sys; print(timeline.library_path()); print(timeline.program_path());"
             "print(timeline.read(sys.argv[1]).groupby('event', observed=True).size()"
             "['engine.breath_start']); print(len(timeline.stats(sys.argv[1])))")
@@ -39,3 +43,4 @@ def test_make_install_places_the_package_and_says_where(tmp_path):
                     "PYTHON=%s" % sys.executable] + make_vars, cwd=SRC, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     assert not os.path.exists(os.path.join(site, "timeline"))
+    assert not page.exists()

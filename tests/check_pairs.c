@@ -594,6 +594,85 @@ START_TEST(test_slowest_finds_the_planted_outliers_and_the_window_to_see_each)
 }
 END_TEST
 
+/* Chrome JSON's spans (ph X) of export ARGS, sorted "name cycles cpu" a
+ * line, then how many events of each name it holds, "name: n". */
+static char *chrome_spans(const char *args)
+{
+	return tl(0, NULL, "export -f chrome -o - %s | python3 -c '"
+		  "import collections,json,sys\n"
+		  "t=json.load(sys.stdin)[\"traceEvents\"]\n"
+		  "for e in sorted((e[\"name\"],e[\"args\"][\"cycles\"],e[\"tid\"]) for e in t if e[\"ph\"]==\"X\"): print(*e)\n"
+		  "n=collections.Counter(e[\"name\"] for e in t if e[\"ph\"]!=\"M\")\n"
+		  "for k in sorted(n): print(\"%%s: %%d\" %% (k,n[k]))'", args);
+}
+
+START_TEST(test_export_slowest_finds_them_among_the_entries_the_filters_keep)
+{
+	struct breath b[6];
+	char *out;
+	/* six breaths 10,000 cycles apart of 10 packets on CPU 3, 1000 cycles
+	 * each (100 a packet), a's push 100 + 10 i cycles (the last, 150, the
+	 * slowest) and b's 100 - 10 i (the first, 100); planted: breath 1 on
+	 * CPU 2, 5000 cycles (500 a packet), the slowest of all, and breath 4,
+	 * 3000 (300), the slowest on CPU 3 */
+	for (size_t i = 0; i < 6; i++) {
+		uint64_t t0 = 1000 + 10000 * i;
+		b[i] = (struct breath){ 3, t0, t0 + 100, t0 + 200 + 10 * i, t0 + 400,
+					t0 + 500 - 10 * i, t0 + 1000, 10 };
+	}
+	b[1].cpu = 2;
+	b[1].t1 = b[1].t0 + 5000;
+	b[4].t1 = b[4].t0 + 3000;
+	breath_log("out", b, 6);
+	/* stats --slowest 1 with --cpu 3: breath 4, a's sixth push, b's first */
+	out = tl(0, NULL, "stats --per packets --slowest 1 --cpu 3 -f csv out.timeline | cut -d, -f1-6");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/packet\",\"cycles\",\"packets\"\n"
+			 "\"app.push\",\"a\",1,15,150,10\n"
+			 "\"app.push\",\"b\",1,10,100,10\n"
+			 "\"engine.breath\",,1,300,3000,10\n");
+	free(out);
+	/* export of the same: the windows around those three, from one pair's
+	 * length before to one after: breath 4 (38000 to 47000: its six
+	 * entries), a's push in breath 5 (50950 to 51400: breath 5's start,
+	 * a's push and pushed, b's push) and b's in breath 0 (1300 to 1600:
+	 * b's push and pushed); not breath 1's on CPU 2 */
+	out = chrome_spans("--slowest 1 --cpu 3 out.timeline");
+	ck_assert_str_eq(out, "app.push a 140 3\napp.push a 150 3\napp.push b 60 3\n"
+			 "app.push b 100 3\nengine.breath 3000 3\n"
+			 "app.push a: 2\napp.push b: 3\nengine.breath: 1\nengine.breath_start: 1\n"
+			 "totalbytes: 1\ntotalpackets: 1\n");
+	free(out);
+	/* --from: the slowest among breaths 3 to 5 (from 30000 cycles after
+	 * the first entry, 1000), b's slowest then breath 3's (70) */
+	out = tl(0, NULL, "stats --per packets --slowest 1 --from 30000 -f csv out.timeline | cut -d, -f1-6");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/packet\",\"cycles\",\"packets\"\n"
+			 "\"app.push\",\"a\",1,15,150,10\n"
+			 "\"app.push\",\"b\",1,7,70,10\n"
+			 "\"engine.breath\",,1,300,3000,10\n");
+	free(out);
+	out = chrome_spans("--slowest 1 --from 30000 out.timeline");
+	ck_assert_str_eq(out, "app.push a 140 3\napp.push a 150 3\napp.push b 60 3\n"
+			 "app.push b 70 3\nengine.breath 3000 3\n"
+			 "app.push a: 2\napp.push b: 3\nengine.breath: 1\nengine.breath_start: 1\n"
+			 "totalbytes: 1\ntotalpackets: 1\n");
+	free(out);
+	/* --event: only the apps' pairs, a's in breath 5 and b's in breath 0
+	 * (all CPUs), and only their entries in the windows: no breath */
+	out = chrome_spans("--slowest 1 --event 'app.*' out.timeline");
+	ck_assert_str_eq(out, "app.push a 150 3\napp.push b 100 3\napp.push a: 1\napp.push b: 2\n");
+	free(out);
+	/* --app: b's pairs alone, b's push in breath 0 */
+	out = chrome_spans("--slowest 1 --app b out.timeline");
+	ck_assert_str_eq(out, "app.push b 100 3\napp.push b: 1\n");
+	free(out);
+	/* a filter that leaves no pair: said, nothing exported */
+	out = tl(0, NULL, "export -f chrome -o - --slowest 1 --event app.pushed out.timeline 2>&1 >/dev/null");
+	ck_assert_str_eq(out, "timeline export: warning: --slowest 1: no begin/end pair among the "
+			 "entries the filters keep, so no window to export\n");
+	free(out);
+}
+END_TEST
+
 /* Each app of the legends of the report page at PATH (in the test's
  * directory) with its colour, "app #rrggbb" a line, in page order, once. */
 static char *legend_colors(const char *page)
@@ -734,6 +813,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
+	tcase_add_test(t, test_export_slowest_finds_them_among_the_entries_the_filters_keep);
 	tcase_add_test(t, test_an_app_has_one_colour_in_every_report);
 	tcase_add_test(t, test_ab_report_shows_each_runs_value_and_the_sides_apart);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);

@@ -188,7 +188,10 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->first_set = 0;
 	a->file.declared = f->declared;
 	a->file.ndeclared = f->ndeclared;
-	if (!a->opts.per)   /* lags: what --per would count the declared pairs in */
+	/* lags: what --per would count the declared pairs in; the command's
+	 * default unit: what they are counted in (an_unit()), known before the
+	 * first pair ends (top's heading of a log followed from now) */
+	if (!a->opts.per || a->opts.per_default)
 		for (size_t i = 0; i < f->ndeclared; i++)
 			if (f->declared[i].nunits)
 				an_note_unit(a, f->declared[i].units[0]);

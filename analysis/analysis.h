@@ -314,6 +314,11 @@ uint64_t an_hash_str(const char *s);
  * the same ("unit" when they differ). */
 const char *an_unit(const struct an *a);
 
+/* The same, but NULL when A has noted no unit: no pair of it ended in one
+ * and no log it read declared one (the units of several engines add up
+ * without the default of those that saw none). */
+const char *an_noted_unit(const struct an *a);
+
 /* For an engine of lags (no an_options.per): the first unit a file it read
  * declares pairs in (timeline-events(5)), the --per that would count them;
  * NULL when none does. */

@@ -160,7 +160,12 @@ const char *an_unit(const struct an *a)
 {
 	if (!a->opts.per_default || !a->unit)
 		return a->opts.per;
-	return a->unit_mixed ? "unit" : a->unit;
+	return an_noted_unit(a);
+}
+
+const char *an_noted_unit(const struct an *a)
+{
+	return !a->unit ? NULL : a->unit_mixed ? "unit" : a->unit;
 }
 
 const char *an_declared_unit(const struct an *a)

@@ -446,13 +446,9 @@ static void place_units(const struct view *v, struct input *in, const tl_entry *
 	}
 }
 
-int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
-	      const tl_def **evp, int64_t *tp)
+int view_takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t *tp)
 {
-	const tl_def *ev;
 	int64_t t;
-	if (v->limit && v->printed >= v->limit)
-		return -1;
 	if (v->filtered && !in->span_set) {
 		int kept = window_take(&v->w, in, e, v->cmd ? v->cmd : "dump");
 		if (!in->window_empty)
@@ -462,15 +458,26 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	} else if (v->filtered && !window_take(&v->w, in, e, v->cmd ? v->cmd : "dump")) {
 		return 0;
 	}
-	ev = input_event(in, e->msgid);
 	t = time_of(v, in, e->tsc, t0);
 	if (!in_window(v, t))
 		return 0;
+	*tp = t;
+	return 1;
+}
+
+int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
+	      const tl_def **evp, int64_t *tp)
+{
+	const tl_def *ev;
+	if (v->limit && v->printed >= v->limit)
+		return -1;
+	if (!view_takes(v, in, e, t0, tp))
+		return 0;
+	ev = input_event(in, e->msgid);
 	if (!ev->known)
 		in->unknown++;
 	v->printed++;
 	*evp = ev;
-	*tp = t;
 	return 1;
 }
 

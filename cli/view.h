@@ -61,6 +61,11 @@ int view_can_time(const struct view *v, const char *cmd, const struct input *in)
 /* view_can_time() for input_open_all(), the struct view at VIEW. */
 int view_timed(const struct input *in, const char *cmd, void *view);
 
+/* Does V keep entry E of IN (its time window and filters; T0 as for
+ * view_entry)? 1 with its time in *T, else 0; counts nothing (a first pass
+ * over the entries: export --slowest). */
+int view_takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t *t);
+
 /* Applies V's filters to entry E of IN (T0 as for view_entry): returns 1
  * with its definition in *EV and time in *T when kept (and counts it),
  * 0 when filtered out, -1 when the limit is reached. */

@@ -248,6 +248,19 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	ck_assert_str_eq(err, "");
 	free(out);
 	free(err);
+	/* --slowest: its columns named by the unit too, in text, CSV and JSON */
+	out = tl(0, NULL, "stats --per rows --slowest 1 pf.timeline");
+	has(out, "\nevent app rank cycles/row cycles rows process cpu numa wall dump\n"
+		 "pf.batch - 1 5000 10000 2 ");
+	free(out);
+	out = tl(0, NULL, "stats --per rows --slowest 1 -f csv pf.timeline | head -2 | cut -d, -f1-6");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/row\",\"cycles\",\"rows\"\n"
+			 "\"pf.batch\",,1,5000,10000,2\n");
+	free(out);
+	out = tl(0, NULL, "stats --per rows --slowest 1 -f json pf.timeline");
+	has(out, "{\"table\":\"slowest\",\"event\":\"pf.stage\",\"app\":\"match\",\"rank\":1,"
+		 "\"cycles/row\":4500,\"cycles\":9000,\"rows\":2,\"process\":");
+	free(out);
 	/* grouped without the event key: the batches, outermost */
 	out = tl(0, NULL, "stats --per rows --by numa pf.timeline");
 	has(out, "\n 1 3 16 788 351 5000 5000 0\n");
@@ -343,12 +356,81 @@ START_TEST(test_top_finds_the_pairs_a_running_program_declares)
 	wait_for(json, "\n");   /* its first block: the filter's log is new to it */
 	pf = pf_start(logs, "pf", pf_batches, 3);
 	/* each stage of the window: its cycles per row, p50 and p99 */
-	wait_for(json, "{\"app\":\"parse\",\"share_pct\":null,\"cycles_per_packet\":68.75,"
+	wait_for(json, "{\"app\":\"parse\",\"share_pct\":null,\"cycles_per_row\":68.75,"
 		       "\"p50\":50,\"p99\":300,");
-	wait_for(json, "{\"app\":\"match\",\"share_pct\":null,\"cycles_per_packet\":643.75,"
+	wait_for(json, "{\"app\":\"match\",\"share_pct\":null,\"cycles_per_row\":643.75,"
 		       "\"p50\":200,\"p99\":4500,");
 	ck_assert_int_eq(kill(top, SIGTERM), 0);
 	ck_assert_int_eq(reap(top), 0);
+	ck_assert_int_eq(kill(pf, SIGKILL), 0);
+	reap(pf);
+}
+END_TEST
+
+/* Waits until the log at PATH holds N entries (30 s at most). */
+static void wait_entries(const char *path, size_t n)
+{
+	time_t stop = time(NULL) + 30;
+	for (;;) {
+		tl_reader *r = tl_reader_open(path, NULL);
+		size_t k = 0;
+		tl_entry e;
+		while (r && tl_reader_next(r, &e))
+			k++;
+		if (r)
+			tl_reader_close(r);
+		if (k >= n)
+			return;
+		ck_assert_msg(time(NULL) < stop, "%s: %zu entries of %zu", path, k, n);
+		usleep(20000);
+	}
+}
+
+/* top -b -n 1 with OPTS of the logs under logs/: its app rows' heading
+ * (text) has HEAD for cycles per unit, its CSV header cycles_per_SINGULAR,
+ * its JSON "unit" UNIT. */
+static void top_heads(const char *opts, const char *head, const char *singular, const char *unit)
+{
+	char *out = tl(0, NULL, "top -b -n 1 -d 0.1 %s logs 2>/dev/null", opts);
+	has(out, test_str("\n PID LOG APP SHARE%% %s P50 P99 PAIRS/S SHARE%% %s P50 P99 PAIRS/S\n",
+			  head, head));
+	free(out);
+	out = tl(0, NULL, "top -b -n 1 -d 0.1 -f csv %s logs 2>/dev/null", opts);
+	ck_assert_str_eq(out, test_str("refresh,time,seconds,window_seconds,sampled,pid,log,app,"
+				       "share_pct,cycles_per_%s,p50,p99,pairs_per_s,share_pct_window,"
+				       "cycles_per_%s_window,p50_window,p99_window,pairs_per_s_window\n",
+				       singular, singular));
+	free(out);
+	out = tl(0, NULL, "top -b -n 1 -d 0.1 -f json %s logs 2>/dev/null", opts);
+	has(out, test_str("\"window_intervals\":100,\"unit\":\"%s\",\"logs\":[{", unit));
+	free(out);
+}
+
+START_TEST(test_top_heads_cycles_per_unit_with_the_unit_in_use)
+{
+	pid_t pf;
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	pf = pf_start(path_in(test_dir, "logs"), "pf", pf_batches, 3);
+	wait_entries(path_in(test_dir, "logs/pf.timeline"), 18);
+	/* followed from now, no pair ends in the block: the unit its events
+	 * file declares, rows, as stats --per rows names it (cycles/row) */
+	top_heads("", "CYC/ROW", "row", "rows");
+	out = tl(0, NULL, "top -b -n 1 -d 0.1 -f openmetrics logs | grep '^# TYPE timeline_cycles'");
+	ck_assert_str_eq(out, "# TYPE timeline_cycles_per_row histogram\n");
+	free(out);
+	/* --per: its unit, singular as stats has it (cycles/byte) */
+	top_heads("--per bytes", "CYC/BYTE", "byte", "bytes");
+	out = tl(0, NULL, "stats --per bytes logs 2>/dev/null");
+	has(out, "\nevent app pairs bytes cycles/byte p50 p90 p99 empty\n");
+	free(out);
+	/* packets as before; the breaths' figures are of packets whatever the
+	 * unit (breath_end's totalpackets) */
+	top_heads("--per packets", "CYC/PKT", "packet", "packets");
+	out = tl(0, NULL, "top -b -n 1 -d 0.1 -g process logs");
+	has(out, "\n PID LOG RATE ENTRY/S LOST BREATH/S PKT/S GBPS CYC/PKT ENTRY/S LOST BREATH/S "
+		 "PKT/S GBPS CYC/PKT\n");
+	free(out);
 	ck_assert_int_eq(kill(pf, SIGKILL), 0);
 	reap(pf);
 }
@@ -512,6 +594,85 @@ START_TEST(test_slowest_finds_the_planted_outliers_and_the_window_to_see_each)
 }
 END_TEST
 
+/* Chrome JSON's spans (ph X) of export ARGS, sorted "name cycles cpu" a
+ * line, then how many events of each name it holds, "name: n". */
+static char *chrome_spans(const char *args)
+{
+	return tl(0, NULL, "export -f chrome -o - %s | python3 -c '"
+		  "import collections,json,sys\n"
+		  "t=json.load(sys.stdin)[\"traceEvents\"]\n"
+		  "for e in sorted((e[\"name\"],e[\"args\"][\"cycles\"],e[\"tid\"]) for e in t if e[\"ph\"]==\"X\"): print(*e)\n"
+		  "n=collections.Counter(e[\"name\"] for e in t if e[\"ph\"]!=\"M\")\n"
+		  "for k in sorted(n): print(\"%%s: %%d\" %% (k,n[k]))'", args);
+}
+
+START_TEST(test_export_slowest_finds_them_among_the_entries_the_filters_keep)
+{
+	struct breath b[6];
+	char *out;
+	/* six breaths 10,000 cycles apart of 10 packets on CPU 3, 1000 cycles
+	 * each (100 a packet), a's push 100 + 10 i cycles (the last, 150, the
+	 * slowest) and b's 100 - 10 i (the first, 100); planted: breath 1 on
+	 * CPU 2, 5000 cycles (500 a packet), the slowest of all, and breath 4,
+	 * 3000 (300), the slowest on CPU 3 */
+	for (size_t i = 0; i < 6; i++) {
+		uint64_t t0 = 1000 + 10000 * i;
+		b[i] = (struct breath){ 3, t0, t0 + 100, t0 + 200 + 10 * i, t0 + 400,
+					t0 + 500 - 10 * i, t0 + 1000, 10 };
+	}
+	b[1].cpu = 2;
+	b[1].t1 = b[1].t0 + 5000;
+	b[4].t1 = b[4].t0 + 3000;
+	breath_log("out", b, 6);
+	/* stats --slowest 1 with --cpu 3: breath 4, a's sixth push, b's first */
+	out = tl(0, NULL, "stats --per packets --slowest 1 --cpu 3 -f csv out.timeline | cut -d, -f1-6");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/packet\",\"cycles\",\"packets\"\n"
+			 "\"app.push\",\"a\",1,15,150,10\n"
+			 "\"app.push\",\"b\",1,10,100,10\n"
+			 "\"engine.breath\",,1,300,3000,10\n");
+	free(out);
+	/* export of the same: the windows around those three, from one pair's
+	 * length before to one after: breath 4 (38000 to 47000: its six
+	 * entries), a's push in breath 5 (50950 to 51400: breath 5's start,
+	 * a's push and pushed, b's push) and b's in breath 0 (1300 to 1600:
+	 * b's push and pushed); not breath 1's on CPU 2 */
+	out = chrome_spans("--slowest 1 --cpu 3 out.timeline");
+	ck_assert_str_eq(out, "app.push a 140 3\napp.push a 150 3\napp.push b 60 3\n"
+			 "app.push b 100 3\nengine.breath 3000 3\n"
+			 "app.push a: 2\napp.push b: 3\nengine.breath: 1\nengine.breath_start: 1\n"
+			 "totalbytes: 1\ntotalpackets: 1\n");
+	free(out);
+	/* --from: the slowest among breaths 3 to 5 (from 30000 cycles after
+	 * the first entry, 1000), b's slowest then breath 3's (70) */
+	out = tl(0, NULL, "stats --per packets --slowest 1 --from 30000 -f csv out.timeline | cut -d, -f1-6");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/packet\",\"cycles\",\"packets\"\n"
+			 "\"app.push\",\"a\",1,15,150,10\n"
+			 "\"app.push\",\"b\",1,7,70,10\n"
+			 "\"engine.breath\",,1,300,3000,10\n");
+	free(out);
+	out = chrome_spans("--slowest 1 --from 30000 out.timeline");
+	ck_assert_str_eq(out, "app.push a 140 3\napp.push a 150 3\napp.push b 60 3\n"
+			 "app.push b 70 3\nengine.breath 3000 3\n"
+			 "app.push a: 2\napp.push b: 3\nengine.breath: 1\nengine.breath_start: 1\n"
+			 "totalbytes: 1\ntotalpackets: 1\n");
+	free(out);
+	/* --event: only the apps' pairs, a's in breath 5 and b's in breath 0
+	 * (all CPUs), and only their entries in the windows: no breath */
+	out = chrome_spans("--slowest 1 --event 'app.*' out.timeline");
+	ck_assert_str_eq(out, "app.push a 150 3\napp.push b 100 3\napp.push a: 1\napp.push b: 2\n");
+	free(out);
+	/* --app: b's pairs alone, b's push in breath 0 */
+	out = chrome_spans("--slowest 1 --app b out.timeline");
+	ck_assert_str_eq(out, "app.push b 100 3\napp.push b: 1\n");
+	free(out);
+	/* a filter that leaves no pair: said, nothing exported */
+	out = tl(0, NULL, "export -f chrome -o - --slowest 1 --event app.pushed out.timeline 2>&1 >/dev/null");
+	ck_assert_str_eq(out, "timeline export: warning: --slowest 1: no begin/end pair among the "
+			 "entries the filters keep, so no window to export\n");
+	free(out);
+}
+END_TEST
+
 /* Each app of the legends of the report page at PATH (in the test's
  * directory) with its colour, "app #rrggbb" a line, in page order, once. */
 static char *legend_colors(const char *page)
@@ -647,10 +808,12 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_own_program_declares_its_pairs_and_stats_finds_them);
 	tcase_add_test(t, test_own_program_pairs_in_diff_report_and_export_without_options);
 	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
+	tcase_add_test(t, test_top_heads_cycles_per_unit_with_the_unit_in_use);
 	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
+	tcase_add_test(t, test_export_slowest_finds_them_among_the_entries_the_filters_keep);
 	tcase_add_test(t, test_an_app_has_one_colour_in_every_report);
 	tcase_add_test(t, test_ab_report_shows_each_runs_value_and_the_sides_apart);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);

@@ -1,7 +1,9 @@
 /* export.c: `timeline export`, logs written out for the viewers people
  * already use: Chrome trace JSON (ui.perfetto.dev, chrome://tracing), CTF
  * 1.8 (babeltrace2, Trace Compass), and CSV (R, pandas). Reads the inputs,
- * applies --event, --cpu, --numa, --from and --to, and feeds a writer. */
+ * applies the time window and filters (--from, --to, --last, --event,
+ * --app, --cpu, --numa), with --slowest keeps only the windows around the
+ * slowest pairs among the entries they keep, and feeds a writer. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -28,16 +30,20 @@ static const char usage[] =
 	"       --pair BEGIN=END  also make spans of these events (pull/pulled,\n"
 	"                       push/pushed and breath_start/breath_end always are)\n"
 	"       --slowest N     only the windows around each pair and app's N slowest\n"
-	"                       pairs (as stats --slowest: from one pair's length\n"
-	"                       before it to one after), so the viewer opens at them\n"
+	"                       pairs (from one pair's length before it to one after),\n"
+	"                       so the viewer opens at them: the pairs stats --slowest\n"
+	"                       lists with the same filters, found among the entries\n"
+	"                       the filters keep, and the windows' entries filtered\n"
 	"   -p, --per UNIT      with --slowest: cycles per UNIT (default packets, or\n"
 	"                       the unit the logs' pairs declare)\n"
 	"   -t, --time UNIT     the unit of --from and --to: cycles (default), ns, wall\n"
 	"   -e, --event GLOB    only events whose category.name matches GLOB\n"
+	"       --app GLOB      only events of apps matching GLOB (app=NAME)\n"
 	"   -c, --cpu LIST      only these CPUs, e.g. 0,2-5\n"
 	"   -n, --numa LIST     only these NUMA nodes\n"
 	"       --from T        only entries at or after T, in the --time unit\n"
 	"       --to T          only entries at or before T (wall: Unix seconds)\n"
+	"       --last D        only the last D (10s, 500ms) of each log\n"
 	"   -h, --help          show this help\n";
 
 static const struct option options[] = {
@@ -48,6 +54,8 @@ static const struct option options[] = {
 	{ "per", required_argument, NULL, 'p' },
 	{ "time", required_argument, NULL, 't' },
 	{ "event", required_argument, NULL, 'e' },
+	{ "app", required_argument, NULL, WINDOW_APP },
+	{ "last", required_argument, NULL, 'L' },
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "numa", required_argument, NULL, 'n' },
 	{ "from", required_argument, NULL, 'F' },
@@ -109,8 +117,10 @@ static void add_windows(struct exp *m, struct an *e)
 		}
 }
 
-/* --slowest: reads every input into an engine of the cycles per unit of
- * each pair and app, keeping the N slowest, and takes their windows. */
+/* --slowest: reads the entries of every input that the filters keep (as
+ * stats reads them: a pair counts when both its ends are kept) into an
+ * engine of the cycles per unit of each pair and app, keeping the N
+ * slowest, and takes their windows. */
 static void find_slowest(struct exp *m)
 {
 	struct an_options o = { .by = 1u << AN_EVENT | 1u << AN_APP,
@@ -123,15 +133,26 @@ static void find_slowest(struct exp *m)
 		struct an_file f = { in->path, in->label, "-", "-", NULL, in->info.tsc_hz, k, 0, 0,
 				     &in->info, NULL, 0, in->info.switched_off };
 		tl_entry en;
+		uint64_t t0 = 0;
+		int64_t t;
+		int first = 1;
 		f.declared = input_pairs(in, &f.ndeclared);
 		an_file_begin(e, &f, def_of, in);
 		tl_reader_rewind(in->r);
-		while (tl_reader_next(in->r, &en))
-			if (an_entry(e, &en) < 0)
+		while (tl_reader_next(in->r, &en)) {
+			if (first)
+				t0 = en.tsc;   /* as export_one() places the window */
+			first = 0;
+			if (view_takes(&m->view, in, &en, t0, &t) && an_entry(e, &en) < 0)
 				break;
+		}
 		an_file_end(e);
 	}
 	add_windows(m, e);
+	if (!m->nwin)
+		fprintf(stderr, "timeline export: warning: --slowest %llu: no begin/end pair among "
+			"the entries the filters keep, so no window to export\n",
+			(unsigned long long)m->slowest);
 	an_free(e);
 }
 

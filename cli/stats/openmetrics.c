@@ -102,16 +102,16 @@ static void put_histogram(FILE *f, const char *name, struct an *e, const struct 
 	fprintf(f, " %llu\n", (unsigned long long)r->h.n);
 }
 
-/* The histogram's name: timeline_lag_cycles, or timeline_cycles_per_UNIT
- * (the unit singular, [a-z0-9_] kept) into NAME. */
-static void histogram_name(const struct an_options *o, char *name, size_t size)
+/* The histogram's name: timeline_lag_cycles (UNIT NULL), or
+ * timeline_cycles_per_UNIT (the unit singular, [a-z0-9_] kept) into NAME. */
+static void histogram_name(const char *unit, char *name, size_t size)
 {
 	size_t n;
-	if (!o->per) {
+	if (!unit) {
 		snprintf(name, size, "timeline_lag_cycles");
 		return;
 	}
-	n = (size_t)snprintf(name, size, "timeline_cycles_per_%.*s", (int)strcspn(o->per, "s"), o->per);
+	n = (size_t)snprintf(name, size, "timeline_cycles_per_%.*s", (int)strcspn(unit, "s"), unit);
 	for (char *p = name + strlen("timeline_cycles_per_"); p < name + n && p < name + size; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
 			*p = '_';
@@ -148,7 +148,7 @@ void openmetrics_histogram(FILE *f, struct an *e, const struct an_options *o, co
 	char name[96];
 	size_t n;
 	struct an_row **rows = an_rows(e, &n);
-	histogram_name(o, name, sizeof name);
+	histogram_name(o->per ? an_unit(e) : NULL, name, sizeof name);   /* declared: top */
 	fprintf(f, "# HELP %s %s, over %s (a snapshot: histogram_quantile() of the buckets, "
 		"not of their rate)\n# TYPE %s histogram\n", name, o->per ?
 		"Cycles per unit of each begin/end pair" :

@@ -43,7 +43,8 @@ static const char usage[] =
 	"                         of writing to stdout (node_exporter's textfile\n"
 	"                         collector reads DIR/NAME.prom)\n"
 	"   -p, --per UNIT        cycles per UNIT (default packets, or the unit the\n"
-	"                         logs' pairs declare; timeline-events(5))\n"
+	"                         logs' pairs declare; timeline-events(5)), which\n"
+	"                         the app rows' heading names: CYC/PKT, CYC/ROW...\n"
 	"       --pair BEGIN=END  also pair these events (before the logs' own\n"
 	"                         and pull/pulled, push/pushed, breath_start/end)\n"
 	"   -h, --help            show this help\n";

@@ -128,7 +128,8 @@ static void csv_block(struct top *t, const struct top_table *tb)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_apps(struct json *j, const struct top_span *s)
+/* The apps of span S, their cycles per unit under the key PER. */
+static void json_apps(struct json *j, const struct top_span *s, const char *per)
 {
 	JSON_KEY(j, "apps");
 	json_begin_array(j);
@@ -137,7 +138,8 @@ static void json_apps(struct json *j, const struct top_span *s)
 		json_begin_object(j);
 		JSON_KEY_STRING(j, "app", a->app);
 		JSON_KEY_DOUBLE(j, "share_pct", a->share);
-		JSON_KEY_DOUBLE(j, "cycles_per_packet", a->cycles_packet);
+		json_key(j, per);
+		json_double(j, a->cycles_packet);
 		JSON_KEY_DOUBLE(j, "p50", a->p50);
 		JSON_KEY_DOUBLE(j, "p99", a->p99);
 		JSON_KEY_DOUBLE(j, "pairs_per_s", a->pairs_s);
@@ -162,8 +164,9 @@ static void json_events(struct json *j, const struct top_span *s)
 	json_end_array(j);
 }
 
-/* Span S as the value of key NAME. */
-static void json_span(struct json *j, const char *name, const struct top_span *s)
+/* Span S as the value of key NAME, its apps' cycles per unit under PER. */
+static void json_span(struct json *j, const char *name, const struct top_span *s,
+		      const char *per)
 {
 	json_key(j, name);
 	json_begin_object(j);
@@ -176,12 +179,12 @@ static void json_span(struct json *j, const char *name, const struct top_span *s
 	JSON_KEY_DOUBLE(j, "packets_per_s", s->packets_s);
 	JSON_KEY_DOUBLE(j, "gbps", s->gbps);
 	JSON_KEY_DOUBLE(j, "cycles_per_packet", s->cycles_packet);
-	json_apps(j, s);
+	json_apps(j, s, per);
 	json_events(j, s);
 	json_end_object(j);
 }
 
-static void json_log(struct json *j, const struct top_log *l)
+static void json_log(struct json *j, const struct top_log *l, const char *per)
 {
 	char rate[16];
 	tl_rate_name(rate, sizeof rate, l->rate, l->rate_fixed);
@@ -197,25 +200,28 @@ static void json_log(struct json *j, const struct top_log *l)
 		json_null(j);
 	else
 		json_string(j, rate);
-	json_span(j, "last", &l->last);
-	json_span(j, "window", &l->window);
+	json_span(j, "last", &l->last, per);
+	json_span(j, "window", &l->window, per);
 	json_end_object(j);
 }
 
 static void json_block(struct top *t)
 {
 	struct json j = JSON_INIT;
-	char when[48];
+	char when[48], head[80], per[96];
+	const char *unit = topstat_unit(t->logs, t->nlogs, NULL);
 	tl_format_wall(when, sizeof when, t->wall);
+	toptable_per_names(unit, head, sizeof head, per, sizeof per);
 	json_begin_object(&j);
 	JSON_KEY_UINT(&j, "refresh", t->refreshes);
 	JSON_KEY_STRING(&j, "time", when);
 	JSON_KEY_DOUBLE(&j, "delay", t->delay);
 	JSON_KEY_UINT(&j, "window_intervals", top_keep(t));
+	JSON_KEY_STRING(&j, "unit", unit);   /* the apps' cycles are per this */
 	JSON_KEY(&j, "logs");
 	json_begin_array(&j);
 	for (size_t i = 0; i < t->nlogs; i++)
-		json_log(&j, t->logs[i]);
+		json_log(&j, t->logs[i], per);
 	json_end_array(&j);
 	json_end_object(&j);
 	out_char('\n');

@@ -130,6 +130,20 @@ void topstat_free(struct top_span *s)
 	s->napps = s->nevents = 0;
 }
 
+const char *topstat_unit(struct top_log **logs, size_t n, const struct top_log *focus)
+{
+	const char *unit = NULL;
+	if (!topstat_per_opts.per_default)
+		return topstat_per_opts.per;   /* --per */
+	for (size_t i = 0; i < n; i++) {
+		const char *u = focus && logs[i] != focus ? NULL : an_noted_unit(logs[i]->per);
+		if (u && unit && strcmp(u, unit))
+			return "unit";
+		unit = u ? u : unit;
+	}
+	return unit ? unit : topstat_per_opts.per;
+}
+
 /* ---- following ----------------------------------------------------------- */
 
 /* The engines' view of an event definition: the library's. */

@@ -106,6 +106,12 @@ void toplog_cut(struct top_log *t, uint64_t now, size_t keep);
 
 void toplog_close(struct top_log *t);
 
+/* The unit the apps' cycles are counted per, over the N LOGS (only
+ * FOCUS's when not NULL): top's --per; else the unit their pairs ended in
+ * or their events files declare, "unit" when they differ, packets when
+ * none says. */
+const char *topstat_unit(struct top_log **logs, size_t n, const struct top_log *focus);
+
 /* The record of T's log for the metrics' counters, as `stats` makes one
  * (its names, and the running counts of its last breath_end that T's last
  * interval saw, n = 0 when none), into *B, which points into T's data

@@ -1,6 +1,7 @@
 /* toptable.c: the rows of `timeline top` by process, app or event, their
  * short screen numbers (4 digits and K, M, G), sorting, and each line as
  * text. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,8 @@
 #include "toptable.h"
 #include "xalloc.h"
 
-/* The columns of each group: keys, then the figures of one span. */
+/* The columns of each group: keys, then the figures of one span. HEAD and
+ * CSV NULL: cycles per the unit in use (toptable_per_names()). */
 struct colspec {
 	const char *head, *csv;
 	int kind;
@@ -24,7 +26,7 @@ static const struct colspec process_cols[] = {
 static const struct colspec app_cols[] = {
 	{ "PID", "pid", COL_NUMBER },          { "LOG", "log", COL_TEXT },
 	{ "APP", "app", COL_TEXT },            { "SHARE%", "share_pct", COL_FIGURE },
-	{ "CYC/PKT", "cycles_per_packet", COL_FIGURE }, { "P50", "p50", COL_FIGURE },
+	{ NULL, NULL, COL_FIGURE },            { "P50", "p50", COL_FIGURE },
 	{ "P99", "p99", COL_FIGURE },          { "PAIRS/S", "pairs_per_s", COL_FIGURE },
 };
 static const struct colspec event_cols[] = {
@@ -196,8 +198,35 @@ static void add_rows(struct top_table *t, struct top_log *log)
 			add_row(t, log, log->window.events[i].event);
 }
 
-/* T's columns for its group; their widths come from the cells later. */
-static void columns(struct top_table *t)
+void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, size_t csize)
+{
+	int n = (int)strcspn(unit, "s");
+	if (!strcmp(unit, "packets")) {
+		snprintf(head, hsize, "CYC/PKT");
+		snprintf(csv, csize, "cycles_per_packet");
+		return;
+	}
+	snprintf(head, hsize, "CYC/%.*s", n, unit);
+	for (char *p = head; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	snprintf(csv, csize, "cycles_per_%.*s", n, unit);
+}
+
+/* The heading and name of column S into COL, cycles per UNIT if it is
+ * that. */
+static void name_col(const char *unit, const struct colspec *s, struct top_col *col)
+{
+	if (!s->head) {
+		toptable_per_names(unit, col->head, sizeof col->head, col->csv, sizeof col->csv);
+		return;
+	}
+	snprintf(col->head, sizeof col->head, "%s", s->head);
+	snprintf(col->csv, sizeof col->csv, "%s", s->csv);
+}
+
+/* T's columns for its group, cycles per UNIT; their widths come from the
+ * cells later. */
+static void columns(struct top_table *t, const char *unit)
 {
 	const struct colspec *cs = groups[t->group].cols;
 	t->nkeys = groups[t->group].nkeys;
@@ -205,8 +234,7 @@ static void columns(struct top_table *t)
 	t->ncols = t->nkeys + 2 * t->nfigs;
 	for (int c = 0; c < t->ncols; c++) {
 		const struct colspec *s = &cs[c < t->nkeys ? c : t->nkeys + (c - t->nkeys) % t->nfigs];
-		t->col[c].head = s->head;
-		t->col[c].csv = s->csv;
+		name_col(unit, s, &t->col[c]);
 		t->col[c].kind = s->kind;
 		t->col[c].window = c >= t->nkeys + t->nfigs;
 	}
@@ -217,7 +245,7 @@ void toptable_build(struct top_table *t, int group, struct top_log **logs, size_
 {
 	memset(t, 0, sizeof *t);
 	t->group = group;
-	columns(t);
+	columns(t, topstat_unit(logs, n, focus));
 	for (size_t i = 0; i < n; i++)
 		if (!focus || logs[i] == focus)
 			add_rows(t, logs[i]);
@@ -312,7 +340,7 @@ size_t toptable_line(const struct top_table *t, long line, int sort, char *buf, 
 	if (line == -2)
 		return span_line(t, buf, size);
 	for (int c = 0; c < t->ncols; c++) {
-		char head[32];
+		char head[96];
 		const char *s = head;
 		int left = t->col[c].kind == COL_TEXT;
 		if (line == -1)

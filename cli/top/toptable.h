@@ -14,8 +14,8 @@ enum { TOP_BY_PROCESS, TOP_BY_APP, TOP_BY_EVENT };
 enum { COL_TEXT, COL_NUMBER, COL_FIGURE, COL_COUNT };
 
 struct top_col {
-	const char *head;            /* heading on the screen, e.g. "GBPS" */
-	const char *csv;             /* name in CSV and JSON, e.g. "gbps" */
+	char head[80];               /* heading on the screen, e.g. "GBPS", "CYC/ROW" */
+	char csv[96];                /* name in CSV and JSON, e.g. "gbps", "cycles_per_row" */
 	int kind;                    /* COL_*: text and numbers are keys */
 	int window;                  /* a figure of the window (else of the last interval) */
 	int width;                   /* columns on the screen */
@@ -37,9 +37,17 @@ struct top_table {
 	size_t nrows;
 };
 
-/* Builds T by GROUP from the N LOGS (only FOCUS's when not NULL). */
+/* Builds T by GROUP from the N LOGS (only FOCUS's when not NULL). By app,
+ * the cycles per unit are named by the unit of those logs (topstat_unit(),
+ * toptable_per_names()). */
 void toptable_build(struct top_table *t, int group, struct top_log **logs, size_t n,
 		    const struct top_log *focus);
+
+/* The heading (into HEAD of HSIZE) and the CSV and JSON name (into CSV of
+ * CSIZE) of cycles per UNIT: CYC/PKT and cycles_per_packet for packets,
+ * else CYC/ and cycles_per_ and the unit singular as stats names it
+ * (rows: CYC/ROW and cycles_per_row, bytes: CYC/BYTE, cycles_per_byte). */
+void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, size_t csize);
 
 /* The column a table by GROUP is sorted by at first: its main figure. */
 int toptable_default_sort(int group);

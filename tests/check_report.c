@@ -481,6 +481,159 @@ START_TEST(test_a_diff_report_lists_the_groups_of_one_side_only)
 }
 END_TEST
 
+/* A breath of a log of sides_log(): on CPU, after GAP cycles since the
+ * last breath_end (the first: at 1000), of CYCLES and PACKETS, holding
+ * app x's push, PUSH cycles after its start, of X cycles. */
+struct side_breath {
+	uint16_t cpu;
+	uint64_t gap, cycles, packets, push, x;
+};
+
+/* Writes TEST_DIR/PATH (manual clock, 1 GHz) of the N breaths B: so their
+ * lags are GAP (breath_start; none for the first), PUSH (app.push), X
+ * (app.pushed) and CYCLES (breath_end). */
+static void sides_log(const char *path, const struct side_breath *b, size_t n)
+{
+	static const char *const eng[] = { "1,6|engine.breath_start: breath totalpackets",
+					   "1,6|engine.breath_end: breath totalpackets" };
+	static const char *const app[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	tl_log *log = open_manual(path_in(test_dir, path), 256);
+	uint16_t e[2], x[2];
+	uint64_t t = 1000, total = 0;
+	ck_assert_int_eq(tl_register(log, eng, 2, NULL, e, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, "app=x", x, NULL), TL_OK);
+	for (size_t i = 0; i < n; i++) {
+		t += i ? b[i].gap : 0;
+		tl_set_manual_clock(log, t, b[i].cpu);
+		tl_append(log, e[0], i, total, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t + b[i].push, b[i].cpu);
+		tl_append(log, x[0], total, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t + b[i].push + b[i].x, b[i].cpu);
+		tl_append(log, x[1], total + b[i].packets, 0, 0, 0, 0, 0);
+		total += b[i].packets;
+		tl_set_manual_clock(log, t += b[i].cycles, b[i].cpu);
+		tl_append(log, e[1], i + 1, total, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* Two sides of one log each, their batch sizes, lags and CPUs apart. A:
+ * two breaths on CPU 0 of 4 packets in 1000 cycles (250 a packet), x's
+ * push 400 of them (100), then one on CPU 1 of 16 in 3200 (200), x 800
+ * (50); 1000 cycles between breaths, x 100 cycles after each start. B:
+ * one on CPU 1 of 4 packets in 800 (200), x 600 (150), then two on CPU 2
+ * of 32 in 3200 (100), x 1600 (50); 500 between, x 200 after. */
+static void two_sides(void)
+{
+	static const struct side_breath a[] = { { 0, 0, 1000, 4, 100, 400 },
+						{ 0, 1000, 1000, 4, 100, 400 },
+						{ 1, 1000, 3200, 16, 100, 800 } };
+	static const struct side_breath b[] = { { 1, 0, 800, 4, 200, 600 },
+						{ 2, 500, 3200, 32, 200, 1600 },
+						{ 2, 500, 3200, 32, 200, 1600 } };
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	sides_log("A/a.timeline", a, 3);
+	sides_log("B/b.timeline", b, 3);
+}
+
+/* Prints the charts of section argv[1] (batch, lags or numa) of a
+ * report's JSON: each box's side, label, n, min, p50 and max, each bar's
+ * side, label, breaths, cycles and app shares, each table row's first
+ * columns; with "notes", the notes that say a section pools the sides. */
+#define SIDES "import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if \"pools\" in c.get(\"note\",\"\") and sys.argv[1]==\"notes\": print(\"pooled note\")\n" \
+	"  if c.get(\"section\")!=sys.argv[1] or \"chart\" not in c: continue\n" \
+	"  print(c[\"title\"])\n" \
+	"  for b in c.get(\"boxes\",[]): print(\" \",b.get(\"side\"),b[\"label\"],b[\"n\"],b[\"min\"],b[\"p50\"],b[\"max\"])\n" \
+	"  for b in c.get(\"bars\",[]): print(\" \",b.get(\"side\"),b[\"label\"],b[\"breaths\"],b[\"cycles\"],*[(s[\"app\"],s[\"share%\"]) for s in b[\"segments\"]])\n" \
+	"  for r in c.get(\"rows\",[]): print(\" \",*list(r.values())[:9])\n"
+
+/* Section WHAT (or "notes") of r.json in TEST_DIR, as SIDES prints it. */
+static char *sides_of(const char *what)
+{
+	return sh(0, NULL, "cd %s && python3 -c '%s' %s < r.json", test_dir, SIDES, what);
+}
+
+/* The A/B report's batch sizes, lags and shares per CPU give each side's
+ * own values (issue 26): A's boxes, bars and rows are A's pairs, lags and
+ * breaths alone, B's B's, as hand-computed from two_sides(), where pooled
+ * boxes would mix them (x's 4-7 box would hold 3 pairs, CPU 1's bar 2
+ * breaths); only the summary says it pools them. A p50 between unequal
+ * values is the middle of its histogram bucket, as stats gives it: 400
+ * (of 400 400 800) in [400, 402), 1000 (of 1000 1000 3200) in [1000,
+ * 1004). */
+START_TEST(test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart)
+{
+	char *out, *py = checker();
+	two_sides();
+	free(sh(0, NULL, "cd %s && %s report -f json --a A --b B > r.json", test_dir, timeline_bin()));
+	out = sides_of("notes");
+	ck_assert_str_eq(out, "pooled note\n");
+	free(out);
+	out = sides_of("batch");
+	ck_assert_str_eq(out,
+		"app.push x: cycles per packet by packets per batch (A 3 pairs, B 3 pairs)\n"
+		"  A 4-7 2 100 100 100\n"
+		"  B 4-7 1 150 150 150\n"
+		"  A 16-31 1 50 50 50\n"
+		"  B 32-63 2 50 50 50\n"
+		"engine.breath: cycles per packet by packets per batch (A 3 pairs, B 3 pairs)\n"
+		"  A 4-7 2 250 250 250\n"
+		"  B 4-7 1 200 200 200\n"
+		"  A 16-31 1 200 200 200\n"
+		"  B 32-63 2 100 100 100\n");
+	free(out);
+	out = sides_of("lags");
+	ck_assert_str_eq(out,
+		"lag per event, A and B apart\n"
+		"  A app.push 3 100 100 100\n"
+		"  B app.push 3 200 200 200\n"
+		"  A app.pushed 3 400 401 800\n"
+		"  B app.pushed 3 600 1600 1600\n"
+		"  A engine.breath_end 3 1000 1002 3200\n"
+		"  B engine.breath_end 3 800 3200 3200\n"
+		"  A engine.breath_start 2 1000 1000 1000\n"
+		"  B engine.breath_start 2 500 500 500\n");
+	free(out);
+	out = sides_of("numa");
+	ck_assert_str_eq(out,
+		"each app's share of the breaths' cycles, per CPU, A and B apart\n"
+		"  A cpu 0 2 2000 ('x', 40) ('(no app)', 60)\n"
+		"  A cpu 1 1 3200 ('x', 25) ('(no app)', 75)\n"
+		"  B cpu 1 1 800 ('x', 75) ('(no app)', 25)\n"
+		"  B cpu 2 2 6400 ('x', 50) ('(no app)', 50)\n"
+		"cycles per packet per begin/end pair, per CPU, A and B apart\n"
+		"  A app.push x 0 40 2 8 100 100\n"
+		"  A app.push x 1 25 1 16 50 50\n"
+		"  A engine.breath None 0 None 2 8 250 250\n"
+		"  A engine.breath None 1 None 1 16 200 200\n"
+		"  B app.push x 1 75 1 4 150 150\n"
+		"  B app.push x 2 50 2 64 50 50\n"
+		"  B engine.breath None 1 None 1 4 200 200\n"
+		"  B engine.breath None 2 None 2 64 100 100\n");
+	free(out);
+	/* each side's as the report of that side alone gives them */
+	out = sh(0, NULL, "cd %s && python3 %s sides %s A B", test_dir, py, timeline_bin());
+	ck_assert_str_eq(out, "5 charts, 28 boxes, bars and rows of each side as the report of "
+			      "that side alone\n");
+	free(out);
+	/* the page: each row's side lettered in its colour (10 rows and 4 keys
+	 * a side), each box filled in its side's (8 a side) */
+	out = sh(0, NULL, "cd %s && %s report --a A --b B -o ab.html && grep -o 'fill=\"#[0-9a-f]*\" "
+		 "\\(font-weight=\"700\">[AB]<\\|stroke\\)' ab.html | LC_ALL=C sort | uniq -c", test_dir,
+		 timeline_bin());
+	ck_assert_str_eq(out, "     14 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
+			      "      8 fill=\"#a9c4e0\" stroke\n"
+			      "     14 fill=\"#e15759\" font-weight=\"700\">B<\n"
+			      "      8 fill=\"#f4b4b5\" stroke\n");
+	free(out);
+	free(py);
+}
+END_TEST
+
 /* tests/browser.py in the source tree. */
 static char *browser(void)
 {
@@ -566,6 +719,20 @@ START_TEST(test_chromium_shows_names_that_are_markup_as_text)
 }
 END_TEST
 
+/* The page of two sides (two_sides()): 8 sections, 12 charts (2 overlays,
+ * the shares overall and per process, one over time a log, 2
+ * distributions, 2 batch charts, the lags, the shares per CPU), each with
+ * A's and B's marks drawn and its axes labelled */
+START_TEST(test_chromium_shows_every_section_of_the_page_of_two_sides)
+{
+	two_sides();
+	free(sh(0, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	browse("ab.html", "ab.html: 8 sections, 12 charts, 0 problems\n",
+	       "ab-batch.png ab-cycles.png ab-diff.png ab-dist.png ab-lags.png ab-numa.png "
+	       "ab-summary.png ab-time.png ");
+}
+END_TEST
+
 /* Each verdict as Chromium shows it: its class's colour, weight and style
  * computed by the browser, each verdict apart (tests/browser.py
  * --verdicts; the rows in diff's order, sorted here). */
@@ -603,6 +770,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_time_axis_unit_changes_at_exactly_1_ms_and_1_s);
 	tcase_add_test(t, test_a_distribution_counts_pairs_of_0_cycles_as_zeros);
 	tcase_add_test(t, test_a_diff_report_lists_the_groups_of_one_side_only);
+	tcase_add_test(t, test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");
@@ -612,6 +780,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_chromium_shows_every_section_of_the_page_of_the_snabb_log);
 	tcase_add_test(t, test_chromium_shows_names_that_are_markup_as_text);
 	tcase_add_test(t, test_chromium_shows_each_verdict_in_its_own_colour);
+	tcase_add_test(t, test_chromium_shows_every_section_of_the_page_of_two_sides);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -18,6 +18,10 @@ module. Each command prints what it checked and exits 1 on a mismatch
   report_check.py diff-summary TIMELINE A B
       the diff report of the summaries `diff --save-a --save-b` writes of A
       and B gives the verdicts and the A/B charts of the report of A and B
+  report_check.py sides TIMELINE A B
+      the batch, lag and NUMA/CPU charts of the diff report of A and B:
+      each side's boxes, bars and table rows are those of the report of
+      that side alone
   report_check.py stats TIMELINE INPUT...
       every chart of `report --format json` against `stats` over the same
       inputs: the summary and NUMA/CPU tables, the shares, the histograms,
@@ -342,9 +346,38 @@ def check_diff_summary(tl, a, b):
     print("%d diff charts from the summaries as from the logs" % len(logs))
 
 
+def side_charts(tl, *inputs):
+    """The batch charts by title up to the ':', the lag boxes, the NUMA and
+    CPU bars and table rows of the report of INPUTS."""
+    charts = [c for c in lines(run([tl, "report", "--format", "json"] + list(inputs), ok=(0, 1)))
+              if c.get("section") in ("batch", "lags", "numa") and "chart" in c]
+    out = {}
+    for c in charts:
+        key = c["chart"] if c["section"] != "batch" else "batch " + c["title"].split(":")[0]
+        out[key] = c.get("boxes") or c.get("bars") or c.get("rows")
+    return out
+
+
+def check_sides(tl, a, b):
+    both = side_charts(tl, "--a", a, "--b", b)
+    alone = [side_charts(tl, a), side_charts(tl, b)]
+    n = 0
+    for key, items in sorted(both.items()):
+        for k, side in enumerate("AB"):
+            got = [{f: v for f, v in x.items() if f != "side"} for x in items
+                   if x["side"] == side]
+            same("%s of %s" % (key, side), got, alone[k].get(key, []))
+            n += len(got)
+    same("charts", sorted(both), sorted(set(alone[0]) | set(alone[1])))
+    print("%d charts, %d boxes, bars and rows of each side as the report of that side "
+          "alone" % (len(both), n))
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "snabb-apps":
         snabb_apps(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "sides":
+        check_sides(argv[2], argv[3], argv[4])
     elif len(argv) >= 4 and argv[1] == "stats":
         check_stats(argv[2], argv[3:])
     elif len(argv) == 4 and argv[1] == "summary":

@@ -27,8 +27,9 @@ static const char usage[] =
 	"NUMA nodes and CPUs when there is more than one. The page loads nothing\n"
 	"from outside itself. With --a and --b it first compares the sides as diff\n"
 	"does (the same verdicts, each in its own colour, the slowed groups first,\n"
-	"and exit 1 when one is SLOWER). With --format json, the data behind every\n"
-	"chart, a line each.\n"
+	"and exit 1 when one is SLOWER), and shows the distributions, batch sizes,\n"
+	"lags and NUMA nodes and CPUs of each side apart. With --format json, the\n"
+	"data behind every chart, a line each.\n"
 	"\n"
 	"-a and -b are --a and --b, the sides; --alpha and --by have no short\n"
 	"form here.\n"
@@ -132,6 +133,10 @@ static int parse(struct args *r, int argc, char **argv)
 struct engines {
 	struct an_options po, lo;    /* the options of p and lags */
 	struct an *p, *lags, *side[2];
+	struct an_options so;        /* the options of pside: p's, without series and
+				      * slowest pairs (the sections of each side have neither) */
+	struct an *pside[2], *lside[2];   /* with --a and --b: p and lags of each side
+					   * (lags adds the lside up: pooled()) */
 };
 
 /* Makes R's engines into E: P grouped by everything the sections show,
@@ -154,12 +159,28 @@ static void make_engines(struct args *r, struct engines *e, int diff)
 	e->lo.nedges = 0;
 	e->p = an_new(&e->po);
 	e->lags = an_new(&e->lo);
-	e->side[0] = e->side[1] = NULL;
+	for (int k = 0; k < 2; k++)
+		e->side[k] = e->pside[k] = e->lside[k] = NULL;
 	if (diff) {
 		r->a.o.by |= 1u << AN_RUN;   /* as diff: each run's rows apart */
-		e->side[0] = an_new(&r->a.o);
-		e->side[1] = an_new(&r->a.o);
+		e->so = e->po;
+		e->so.series = 0;
+		e->so.slowest = 0;
+		for (int k = 0; k < 2; k++) {
+			e->side[k] = an_new(&r->a.o);
+			e->pside[k] = an_new(&e->so);
+			e->lside[k] = an_new(&e->lo);
+		}
 	}
+}
+
+/* With --a and --b, adds each side's lags up into E's lags, which pool
+ * the sides for the summary's (p, with its series, reads both). */
+static void pooled(struct engines *e)
+{
+	for (int k = 0; e->side[0] && k < 2; k++)
+		if (an_merge(e->lags, e->lside[k]) < 0)
+			abort();
 }
 
 /* Reads R's inputs into E (keeping what each file was, in RA); returns
@@ -178,7 +199,8 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 	anopts_fixed(&fed, r->fixed, sizeof r->fixed);
 	ra->fixed = r->fixed;
 	if (e->side[0]) {
-		diff_add_sides(ra, &r->d, e->side, both, 2);
+		struct an *each[6] = { e->p, e->pside[0], e->lside[0], e->p, e->pside[1], e->lside[1] };
+		diff_add_sides(ra, &r->d, e->side, each, 3);
 	} else {
 		for (int i = 0; i < r->ngroups; i++)
 			readall_add_to(ra, both, 2, r->paths[i], r->labels[i]);
@@ -248,6 +270,7 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	make_engines(&r, &e, diff);
 	problems = read_inputs(&r, &e, &ra, argc, argv);
+	pooled(&e);
 	/* as diff warns, over what its sides read (a summary feeds only them);
 	 * with no file read, the reasons were said */
 	for (int k = 0; k < (diff ? 2 : 1); k++)
@@ -255,7 +278,10 @@ int cmd_report(int argc, char **argv)
 			anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
 	command_line(cmd, sizeof cmd, argc, argv);
 	e.po.per = an_unit(diff ? e.side[0] : e.p);   /* the titles' unit: declared ones too */
-	in = (struct rp_input){ e.p, e.lags, &e.po, ra.file, ra.nfile, NULL, NULL, cmd };
+	in = (struct rp_input){ .e = e.p, .lags = e.lags, .o = &e.po, .files = ra.file,
+				.nfiles = ra.nfile, .command = cmd,
+				.sides = { e.pside[0], e.pside[1] },
+				.side_lags = { e.lside[0], e.lside[1] } };
 	if (diff) {
 		compare(&c, e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
 		slowed_first(&c);
@@ -270,8 +296,11 @@ int cmd_report(int argc, char **argv)
 	rc = diff ? diff_status(problems, &c) : problems ? EXIT_USAGE : EXIT_OK;
 	if (diff)
 		compare_free(&c);
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		an_free(e.side[k]);
+		an_free(e.pside[k]);
+		an_free(e.lside[k]);
+	}
 	an_free(e.p);
 	an_free(e.lags);
 	readall_free(&ra);

@@ -24,6 +24,8 @@ struct rp_chart {
  * and each app's share of them; "(no app)", the rest, last. */
 struct rp_stack {
 	char label[128];
+	const char *side;            /* a report of two sides: "A" or "B", whose breaths
+				      * these are; else NULL */
 	uint64_t breaths;            /* the breaths counted */
 	double cycles;               /* their cycles */
 	size_t n;
@@ -57,6 +59,8 @@ extern const char *const rp_box_names[BOX_NV];   /* "min", "p5", ... "max" */
 
 struct rp_box {
 	char label[128];
+	const char *side;            /* a report of two sides: "A" or "B", whose values
+				      * these are; else NULL */
 	uint64_t n;
 	double v[BOX_NV];
 };
@@ -99,6 +103,9 @@ struct rp_input {
 	const struct comparison *cmp;       /* a diff report: the comparison, else NULL */
 	const char *diff_title;      /* its table's title */
 	const char *command;         /* the command line, for the header */
+	struct an *sides[2];         /* a diff report: E of side A and of B apart (E pools
+				      * them), else NULL */
+	struct an *side_lags[2];     /* ... and LAGS likewise */
 };
 
 /* The unit the time axis of timeline T counts in, into *NAME ("s", "ms",

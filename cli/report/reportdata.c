@@ -15,13 +15,67 @@
 const char *const rp_box_names[BOX_NV] = { "min", "p5",  "p25", "p50", "p75",
 					   "p90", "p95", "p99", "max" };
 
-/* A projection of IN's engine on KEYS (aborts out of memory). */
-static struct an *project(const struct rp_input *in, unsigned keys)
+/* A projection of engine E on KEYS (aborts out of memory). */
+static struct an *project(const struct an *e, unsigned keys)
 {
-	struct an *a = an_project(in->e, keys);
+	struct an *a = an_project(e, keys);
 	if (!a)
 		abort();
 	return a;
+}
+
+/* The rows of the two sides of a diff report, each side's engine projected
+ * on the same keys, walked in key order (sides_next()). */
+struct sides {
+	struct an *e[2];
+	struct an_row **rows[2];
+	size_t n[2];                 /* each side's rows */
+	size_t at[2];                /* ... and the first not yet walked */
+};
+
+/* W of the engines E[0] (A) and E[1] (B), projected on BY. */
+static void sides_init(struct sides *w, struct an *const *e, unsigned by)
+{
+	for (int k = 0; k < 2; k++) {
+		w->e[k] = project(e[k], by);
+		w->rows[k] = an_rows(w->e[k], &w->n[k]);
+		w->at[k] = 0;
+	}
+}
+
+static void sides_free(struct sides *w)
+{
+	an_free(w->e[0]);
+	an_free(w->e[1]);
+}
+
+/* The next group of W's rows that agree on the keys KEYS (both sides
+ * sorted so, those of a group are together): side k's are [FROM[k],
+ * TO[k]), none on a side without the group. Returns 0 when all are
+ * walked. */
+static int sides_next(struct sides *w, unsigned keys, size_t *from, size_t *to)
+{
+	int c;
+	if (w->at[0] == w->n[0] && w->at[1] == w->n[1])
+		return 0;
+	c = w->at[0] == w->n[0] ? 1 : w->at[1] == w->n[1] ? -1 :
+		an_row_cmp_keys(w->e[0], w->rows[0][w->at[0]], w->rows[1][w->at[1]], keys);
+	for (int k = 0; k < 2; k++) {
+		from[k] = to[k] = w->at[k];
+		if (k ? c < 0 : c > 0)
+			continue;
+		while (to[k] < w->n[k] &&
+		       !an_row_cmp_keys(w->e[k], w->rows[k][from[k]], w->rows[k][to[k]], keys))
+			to[k]++;
+		w->at[k] = to[k];
+	}
+	return 1;
+}
+
+/* The first row of the group FROM of W (A's if it has one). */
+static const struct an_row *sides_row(const struct sides *w, const size_t *from, const size_t *to)
+{
+	return from[0] < to[0] ? w->rows[0][from[0]] : w->rows[1][from[1]];
 }
 
 /* "cycles per packet" for the unit "packets". */
@@ -184,13 +238,36 @@ struct place {
 	struct apps a;
 };
 
-/* Places by number, "?" (unknown) last. */
-static int by_key(const void *x, const void *y)
+/* CPUs or nodes A and B (their numbers) in order: by number, "?"
+ * (unknown) last. */
+static int key_cmp(const char *a, const char *b)
 {
-	const char *a = ((const struct place *)x)->key, *b = ((const struct place *)y)->key;
 	if ((*a == '?') != (*b == '?'))
 		return *a == '?' ? 1 : -1;
 	return strtol(a, NULL, 10) < strtol(b, NULL, 10) ? -1 : strtol(a, NULL, 10) > strtol(b, NULL, 10);
+}
+
+static int by_key(const void *x, const void *y)
+{
+	return key_cmp(((const struct place *)x)->key, ((const struct place *)y)->key);
+}
+
+/* The stacks S[0] of A (N[0] of them) and S[1] of B, both labelled "WORD
+ * NUMBER" in order (where_stacks()), together in that order, A's before
+ * B's of the same place, each with its side; *NA gets how many. They
+ * share S's apps: free S only. */
+static struct rp_stack *side_stacks(struct rp_stack *const *s, const size_t *n, size_t *na)
+{
+	struct rp_stack *all = xcalloc(n[0] + n[1] + 1, sizeof *all);
+	size_t i[2] = { 0, 0 };
+	*na = 0;
+	while (i[0] < n[0] || i[1] < n[1]) {
+		int k = i[0] == n[0] ? 1 : i[1] == n[1] ? 0 :
+			key_cmp(strchr(s[0][i[0]].label, ' ') + 1, strchr(s[1][i[1]].label, ' ') + 1) > 0;
+		all[*na] = s[k][i[k]++];
+		all[(*na)++].side = k ? "B" : "A";
+	}
+	return all;
 }
 
 /* One stack per CPU (NUMA set: per node) over the files of E, from each
@@ -345,7 +422,16 @@ static void pooled_note(const struct rp_out *out, const struct rp_input *in)
 {
 	if (in->cmp)
 		out->note(out, "This section pools A and B (every run of both sides); the A "
-			  "against B section and the distributions show them apart.");
+			  "against B section, the distributions, the batch sizes, the lags and "
+			  "the NUMA nodes and CPUs show them apart.");
+}
+
+/* A section's ABOUT, and in a report of two sides SIDES after it, into BUF. */
+static const char *about(char *buf, size_t size, const struct rp_input *in, const char *about,
+			 const char *sides)
+{
+	snprintf(buf, size, "%s%s%s", about, in->sides[0] ? " " : "", in->sides[0] ? sides : "");
+	return buf;
 }
 
 static void summary(const struct rp_out *out, const struct rp_input *in)
@@ -376,7 +462,7 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 		out->note(out, "No breath held an app pair (breath_start, then an app's begin and "
 			  "end, then breath_end): no shares of the breaths' cycles.");
 	o.by = 1u << AN_EVENT | 1u << AN_APP | (ng > 1 ? 1u << AN_GROUP : 0);
-	ea = project(in, o.by);
+	ea = project(in->e, o.by);
 	t = per_table(ea, &o, out->format, g, ng, ng > 1 ? AN_GROUP : AN_NKEYS);
 	snprintf(title, sizeof title, "%s per begin/end pair, and each app's share of the "
 		 "breaths' cycles", per);
@@ -386,7 +472,7 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	if (in->o->slowest) {   /* as stats --slowest: per pair and app */
 		o.by = 1u << AN_EVENT | 1u << AN_APP;
 		an_free(ea);
-		ea = project(in, o.by);
+		ea = project(in->e, o.by);
 		t = statsout_slowest(ea, &o, out->format);
 		snprintf(title, sizeof title, "the %u slowest pairs of each pair and app (%s), and "
 			 "the timeline dump command that shows each", in->o->slowest, per);
@@ -480,13 +566,10 @@ static void make_hist(struct rp_hist *r, const struct hist *h, const char *label
 static void side_distributions(const struct rp_out *out, const struct rp_input *in)
 {
 	unsigned by = 1u << AN_EVENT | 1u << AN_APP;
-	struct an *e[2] = { an_project(in->cmp->e[0], by), an_project(in->cmp->e[1], by) };
 	struct an_options o = *in->cmp->o;
-	struct an_row **rows[2];
-	size_t n[2], i[2] = { 0, 0 }, id = 0;
+	struct sides w;
+	size_t from[2], to[2], id = 0;
 	char per[64], x[96];
-	if (!e[0] || !e[1])
-		abort();
 	o.by = by;
 	per_unit(per, sizeof per, in->o->per);
 	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
@@ -494,18 +577,15 @@ static void side_distributions(const struct rp_out *out, const struct rp_input *
 		     "Per pair and app, how many pairs took how many cycles per unit, A and B "
 		     "apart, each as a share of its own side's pairs, on a log axis (8 bins per "
 		     "power of two), with the cumulative share of each.");
-	rows[0] = an_rows(e[0], &n[0]);
-	rows[1] = an_rows(e[1], &n[1]);
-	while (i[0] < n[0] || i[1] < n[1]) {   /* both sorted by key: merged in order */
-		int c = i[0] == n[0] ? 1 : i[1] == n[1] ? -1 : an_row_cmp(e[0], rows[0][i[0]],
-									    rows[1][i[1]]);
-		const struct an_row *r[2] = { c <= 0 ? rows[0][i[0]] : NULL,
-					      c >= 0 ? rows[1][i[1]] : NULL };
+	sides_init(&w, in->cmp->e, by);
+	while (sides_next(&w, by, from, to)) {   /* a row of each side, or of one */
+		const struct an_row *r[2] = { from[0] < to[0] ? w.rows[0][from[0]] : NULL,
+					      from[1] < to[1] ? w.rows[1][from[1]] : NULL };
 		struct rp_hist h[2];
 		struct rp_chart ch;
 		char key[256], title[400], cid[32];
 		size_t nh = 0;
-		row_name(e[c <= 0 ? 0 : 1], &o, r[c <= 0 ? 0 : 1], key, sizeof key);
+		row_name(w.e[0], &o, sides_row(&w, from, to), key, sizeof key);
 		snprintf(title, sizeof title, "%.200s: %.60s (A %llu pairs, B %llu pairs)", key, per,
 			 (unsigned long long)(r[0] ? r[0]->h.n : 0),
 			 (unsigned long long)(r[1] ? r[1]->h.n : 0));
@@ -519,17 +599,14 @@ static void side_distributions(const struct rp_out *out, const struct rp_input *
 		}
 		for (size_t k = 0; k < nh; k++)
 			free(h[k].bins);
-		i[0] += c <= 0;
-		i[1] += c >= 0;
 	}
-	an_free(e[0]);
-	an_free(e[1]);
+	sides_free(&w);
 }
 
 static void distributions(const struct rp_out *out, const struct rp_input *in)
 {
 	struct an_options o = *in->o;
-	struct an *ea = project(in, 1u << AN_EVENT | 1u << AN_APP);
+	struct an *ea = project(in->e, 1u << AN_EVENT | 1u << AN_APP);
 	size_t n;
 	struct an_row **rows = an_rows(ea, &n);
 	char per[64], x[96];
@@ -571,23 +648,81 @@ static void make_box(struct rp_box *b, const struct hist *h, const char *label)
 		b->v[BOX_P5 + k] = hist_quantile(h, q[k]);
 }
 
+/* The boxes of the group [FROM, TO) of W (sides_next()) into B, in key
+ * order, A's before B's of the same key, each labelled by its key K
+ * (AN_BUCKET: its range) and its side; N[s] gets side s's values. Rows
+ * without values give none. Returns how many. */
+static size_t side_boxes(const struct sides *w, const size_t *from, const size_t *to, int k,
+			 struct rp_box *b, uint64_t *n)
+{
+	size_t i[2] = { from[0], from[1] }, nb = 0;
+	n[0] = n[1] = 0;
+	while (i[0] < to[0] || i[1] < to[1]) {
+		int s = i[0] == to[0] ? 1 : i[1] == to[1] ? 0 :
+			an_row_cmp(w->e[0], w->rows[0][i[0]], w->rows[1][i[1]]) > 0;
+		const struct an_row *r = w->rows[s][i[s]++];
+		if (!r->h.n)
+			continue;
+		make_box(&b[nb], &r->h, k == AN_BUCKET ? an_bucket_label(w->e[s], r->bucket) : r->key[k]);
+		b[nb++].side = s ? "B" : "A";
+		n[s] += r->h.n;
+	}
+	return nb;
+}
+
+/* The batch charts of a diff report: per pair and app (O's keys), each
+ * range's box of A and of B, each of its own side's pairs; PER, X and Y
+ * as batch() words them. */
+static void side_batch(const struct rp_out *out, const struct rp_input *in,
+		       const struct an_options *o, const char *per, const char *x, const char *y)
+{
+	struct sides w;
+	size_t from[2], to[2], id = 0;
+	sides_init(&w, in->sides, o->by | 1u << AN_BUCKET);
+	while (sides_next(&w, o->by, from, to)) {
+		struct rp_box *b = xcalloc(to[0] - from[0] + to[1] - from[1], sizeof *b);
+		struct rp_chart c;
+		uint64_t n[2];
+		size_t nb = side_boxes(&w, from, to, AN_BUCKET, b, n);
+		char key[256], title[400], cid[32];
+		row_name(w.e[0], o, sides_row(&w, from, to), key, sizeof key);
+		snprintf(title, sizeof title, "%.200s: %.60s by %.40s per batch (A %llu pairs, B %llu "
+			 "pairs)", key, per, in->o->bucket_arg, (unsigned long long)n[0],
+			 (unsigned long long)n[1]);
+		snprintf(cid, sizeof cid, "%zu", id++);
+		chart(&c, "batch", cid, title, x, y);
+		if (nb)
+			out->boxes(out, &c, b, nb);
+		free(b);
+	}
+	sides_free(&w);
+}
+
 static void batch(const struct rp_out *out, const struct rp_input *in)
 {
 	struct an_options o = *in->o;
-	struct an *eb = project(in, 1u << AN_EVENT | 1u << AN_APP | 1u << AN_BUCKET);
+	struct an *eb;
 	size_t n, i = 0;
-	struct an_row **rows = an_rows(eb, &n);
-	struct rp_box *b = xcalloc(n, sizeof *b);
-	char per[64], x[96], y[96];
+	struct an_row **rows;
+	struct rp_box *b;
+	char per[64], x[96], y[96], buf[512];
 	per_unit(per, sizeof per, in->o->per);
 	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 	snprintf(y, sizeof y, "%s per batch (%s)", in->o->bucket_arg, in->o->bucket_arg);
 	o.by = 1u << AN_EVENT | 1u << AN_APP;
 	out->section(out, "batch", "Batch size",
-		     "Per pair and app, cycles per unit against the batch a pair moved (--bucket "
-		     "ranges): the box spans the 25th to 75th percentile, the line inside is the "
-		     "median, the whiskers reach the 5th and 95th.");
-	pooled_note(out, in);
+		     about(buf, sizeof buf, in, "Per pair and app, cycles per unit against the "
+			   "batch a pair moved (--bucket ranges): the box spans the 25th to 75th "
+			   "percentile, the line inside is the median, the whiskers reach the 5th "
+			   "and 95th.", "A and B apart: each range has a box of A's pairs and one "
+			   "of B's, each of its own side's pairs alone."));
+	if (in->sides[0]) {
+		side_batch(out, in, &o, per, x, y);
+		return;
+	}
+	eb = project(in->e, 1u << AN_EVENT | 1u << AN_APP | 1u << AN_BUCKET);
+	rows = an_rows(eb, &n);
+	b = xcalloc(n, sizeof *b);
 	while (i < n) {
 		struct rp_chart c;
 		char key[256], title[320], id[32];
@@ -608,21 +743,46 @@ static void batch(const struct rp_out *out, const struct rp_input *in)
 	an_free(eb);
 }
 
-static void lags(const struct rp_out *out, const struct rp_input *in)
+/* The lag boxes of IN into *B (to free): per event, or in a report of two
+ * sides per event A's box and B's, each of its own side's lags. Returns
+ * how many. */
+static size_t lag_boxes(const struct rp_input *in, struct rp_box **b)
 {
 	size_t n, nb = 0;
-	struct an_row **rows = an_rows(in->lags, &n);
-	struct rp_box *b = xcalloc(n, sizeof *b);
-	struct rp_chart c;
-	out->section(out, "lags", "Event lags",
-		     "Per event, Snabb's lag: the cycles since the previous entry of the same or "
-		     "a lower level, on a log axis (box: 25th to 75th percentile, line: median, "
-		     "whiskers: 5th and 95th).");
-	pooled_note(out, in);
+	struct an_row **rows;
+	if (in->sides[0]) {
+		struct sides w;
+		size_t from[2], to[2];
+		uint64_t count[2];
+		sides_init(&w, in->side_lags, 1u << AN_EVENT);
+		*b = xcalloc(w.n[0] + w.n[1] + 1, sizeof **b);
+		if (sides_next(&w, 0, from, to))   /* no keys: all rows, one group */
+			nb = side_boxes(&w, from, to, AN_EVENT, *b, count);
+		sides_free(&w);
+		return nb;
+	}
+	rows = an_rows(in->lags, &n);
+	*b = xcalloc(n, sizeof **b);
 	for (size_t i = 0; i < n; i++)
 		if (rows[i]->h.n)
-			make_box(&b[nb++], &rows[i]->h, rows[i]->key[AN_EVENT]);
-	chart(&c, "lags", "events", "lag per event", "lag (cycles, log scale)", "event");
+			make_box(&(*b)[nb++], &rows[i]->h, rows[i]->key[AN_EVENT]);
+	return nb;
+}
+
+static void lags(const struct rp_out *out, const struct rp_input *in)
+{
+	size_t nb;
+	struct rp_box *b;
+	struct rp_chart c;
+	char buf[512];
+	out->section(out, "lags", "Event lags",
+		     about(buf, sizeof buf, in, "Per event, Snabb's lag: the cycles since the "
+			   "previous entry of the same or a lower level, on a log axis (box: 25th "
+			   "to 75th percentile, line: median, whiskers: 5th and 95th).",
+			   "A and B apart: each event has a box of A's lags and one of B's."));
+	nb = lag_boxes(in, &b);
+	chart(&c, "lags", "events", in->sides[0] ? "lag per event, A and B apart" : "lag per event",
+	      "lag (cycles, log scale)", "event");
 	if (nb)
 		out->boxes(out, &c, b, nb);
 	if (summaries(in)) {
@@ -647,49 +807,89 @@ static int distinct(struct an *e, int k)
 	return n ? 1 : 0;
 }
 
-/* The NUMA (K = AN_NUMA) or CPU (AN_CPU) part of the last section. */
+/* The table T[0] of A and T[1] of B as one, a column "side" first. */
+static struct table *side_table(struct table *const *t)
+{
+	const char *cols[65] = { "side" };
+	int nc = table_cols(t[0]);
+	struct table *all;
+	for (int c = 0; c < nc && c < 64; c++)
+		cols[c + 1] = table_col(t[0], c);
+	all = table_new("per", cols, nc + 1);
+	for (int k = 0; k < 2; k++)
+		for (size_t r = 0; r < table_rows(t[k]); r++) {
+			char *cells[65] = { k ? "B" : "A" };
+			for (int c = 0; c < nc && c < 64; c++)
+				cells[c + 1] = (char *)table_cell(t[k], r, c);
+			table_add(all, cells);
+		}
+	return all;
+}
+
+/* The NUMA (K = AN_NUMA) or CPU (AN_CPU) part of the last section: its
+ * bars and table, in a report of two sides A's and B's apart. */
 static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
 {
-	int numa = k == AN_NUMA;
+	int numa = k == AN_NUMA, two = in->sides[0] != NULL;
 	struct an_options o = *in->o;
-	struct an *e = project(in, 1u << AN_EVENT | 1u << AN_APP | 1u << k);
-	size_t n;
-	struct rp_stack *s = where_stacks(in->e, numa, &n);
+	size_t n[2] = { 0, 0 }, na;
+	struct rp_stack *s[2] = { NULL, NULL }, *all;
 	struct rp_chart c;
-	struct table *t;
+	struct table *t[2] = { NULL, NULL }, *tt;
 	char per[64], title[256];
+	o.by = 1u << AN_EVENT | 1u << AN_APP | 1u << k;
+	for (int x = 0; x < 1 + two; x++) {   /* each side's bars, and its table's share% */
+		struct an *src = two ? in->sides[x] : in->e, *e = project(src, o.by);
+		s[x] = where_stacks(src, numa, &n[x]);
+		t[x] = per_table(e, &o, out->format, s[x], n[x], k);
+		an_free(e);
+	}
+	if (two) {
+		all = side_stacks(s, n, &na);
+	} else {
+		all = s[0];
+		na = n[0];
+	}
 	per_unit(per, sizeof per, in->o->per);
-	snprintf(title, sizeof title, "each app's share of the breaths' cycles, per %s",
-		 numa ? "NUMA node" : "CPU");
+	snprintf(title, sizeof title, "each app's share of the breaths' cycles, per %s%s",
+		 numa ? "NUMA node" : "CPU", two ? ", A and B apart" : "");
 	chart(&c, "numa", numa ? "nodes" : "cpus", title, "share of the breaths' cycles (%)",
 	      numa ? "NUMA node" : "CPU");
-	if (n)
-		out->stacks(out, &c, s, n);
+	if (na)
+		out->stacks(out, &c, all, na);
 	if (summaries(in))
 		out->note(out, numa ? "Summaries keep no shares per NUMA node: theirs are not in "
 				      "the bars, nor in the table's share%."
 				    : "Summaries keep no shares per CPU: theirs are not in the bars, "
 				      "nor in the table's share%.");
-	o.by = 1u << AN_EVENT | 1u << AN_APP | 1u << k;
-	t = per_table(e, &o, out->format, s, n, k);
-	snprintf(title, sizeof title, "%s per begin/end pair, per %s", per, numa ? "NUMA node" : "CPU");
+	tt = two ? side_table(t) : t[0];
+	snprintf(title, sizeof title, "%s per begin/end pair, per %s%s", per,
+		 numa ? "NUMA node" : "CPU", two ? ", A and B apart" : "");
 	chart(&c, "numa", numa ? "node-table" : "cpu-table", title, NULL, NULL);
-	out->table(out, &c, t);
-	table_free(t);
-	free_stacks(s, n);
-	an_free(e);
+	out->table(out, &c, tt);
+	for (int x = 0; x < 1 + two; x++) {
+		table_free(t[x]);
+		free_stacks(s[x], n[x]);
+	}
+	if (two) {
+		table_free(tt);
+		free(all);
+	}
 }
 
 static void numa_cpu(const struct rp_out *out, const struct rp_input *in)
 {
-	struct an *nodes = project(in, 1u << AN_NUMA), *cpus = project(in, 1u << AN_CPU);
+	struct an *nodes = project(in->e, 1u << AN_NUMA), *cpus = project(in->e, 1u << AN_CPU);
 	int many_nodes = distinct(nodes, AN_NUMA) > 1, many_cpus = distinct(cpus, AN_CPU) > 1;
+	char buf[512];
 	if (many_nodes || many_cpus)
 		out->section(out, "numa", "NUMA nodes and CPUs",
-			     "The same overhead table, by the node and the CPU each breath ended "
-			     "on, and each pair's cycles per unit by the node and CPU of its end.");
-	if (many_nodes || many_cpus)
-		pooled_note(out, in);
+			     about(buf, sizeof buf, in, "The same overhead table, by the node and "
+				   "the CPU each breath ended on, and each pair's cycles per unit by "
+				   "the node and CPU of its end.", "A and B apart: a bar of A's "
+				   "breaths and one of B's per node and CPU, each of its own side's "
+				   "breaths, and the table's rows of each side, its column side "
+				   "first."));
 	if (many_nodes)
 		split_by(out, in, AN_NUMA);
 	if (many_cpus)

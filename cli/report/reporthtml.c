@@ -86,6 +86,55 @@ static const char *color_of(const char *app)
 	return palette[(an_hash_str(app) >> 32) % REPORT_PALETTE];
 }
 
+/* The colours of the sides of a report of two sides, in every chart that
+ * shows them apart: A blue, B red; a lighter one of each fills boxes. */
+#define SIDE_A "#4e79a7"
+#define SIDE_B "#e15759"
+#define SIDE_A_FILL "#a9c4e0"
+#define SIDE_B_FILL "#f4b4b5"
+
+/* The colour of SIDE ("B": B's, else A's, as a chart of one side draws). */
+static const char *side_stroke(const char *side)
+{
+	return side && !strcmp(side, "B") ? SIDE_B : SIDE_A;
+}
+
+/* The side of a row of a chart of two sides, its letter in its colour
+ * (not a square: apps have squares), ending at X on the baseline Y. */
+static void side_letter(double x, double y, const char *side)
+{
+	svg_printf("<text class=\"side\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\" "
+		   "font-weight=\"700\">%s</text>", x, y, side_stroke(side), side);
+}
+
+/* The key of the sides at X, Y (the top of a line): their letters, and
+ * what A and B are. */
+static void side_key(double x, double y)
+{
+	for (int k = 0; k < 2; k++) {
+		side_letter(x + 150 * k + 9, y + 10, k ? "B" : "A");
+		svg_printf("<text x=\"%.1f\" y=\"%.1f\">the --%c inputs</text>", x + 150 * k + 13,
+			   y + 10, k ? 'b' : 'a');
+	}
+	out_char('\n');
+}
+
+/* The tops of the N rows of a chart from TOP, each ROW px high into Y,
+ * when SIDED (rows of two sides: LABELS say each row's place) the rows of
+ * one place closer, those of the next GAP further; returns the bottom. */
+static double row_tops(double *y, size_t n, double top, double row, double gap, int sided,
+		       const char *(*label)(const void *rows, size_t i), const void *rows)
+{
+	double at = top;
+	for (size_t i = 0; i < n; i++) {
+		if (sided && i && strcmp(label(rows, i), label(rows, i - 1)))
+			at += gap;
+		y[i] = sided ? at : top + (double)i * row;
+		at += row;
+	}
+	return sided ? at : top + (double)n * row;
+}
+
 /* ---- page, sections, figures --------------------------------------------- */
 
 static void begin(const struct rp_out *o, const char *title, const char *about)
@@ -358,7 +407,7 @@ static void stack_bar(const struct rp_stack *s, const struct scale *x, double y,
 		svg_printf("<rect class=\"mark\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 			   "fill=\"%s\"><title>", x0, y, x1 - x0, bar, color_of(s->apps[k]));
 		svg_text(s->label);
-		out_str(": ");
+		svg_printf("%s%s: ", s->side ? " " : "", s->side ? s->side : "");
 		svg_text(s->apps[k]);
 		svg_printf(" %s%% of the breaths' cycles (%s cycles in %llu breaths)</title></rect>", v,
 			   cy, (unsigned long long)s->breaths);
@@ -369,30 +418,45 @@ static void stack_bar(const struct rp_stack *s, const struct scale *x, double y,
 	out_char('\n');
 }
 
+static const char *stack_label(const void *s, size_t i)
+{
+	return ((const struct rp_stack *)s)[i].label;
+}
+
+/* Stacks S, one bar each; of two sides (S[0].side set) the bars of a place
+ * together, A's and B's, each lettered in its side's colour, under a key. */
 static void stacks(const struct rp_out *o, const struct rp_chart *c, const struct rp_stack *s,
 		   size_t n)
 {
 	const char *names[64];
 	size_t longest = 8, na = apps_of(s, n, names);
-	double bar = 22, gap = 10, lw, top, bottom;
+	int sided = n && s[0].side;
+	double bar = 22, gap = 10, lw, top, bottom, *y = malloc((n + 1) * sizeof *y);
 	struct scale x;
 	(void)o;
+	if (!y)
+		abort();
 	for (size_t i = 0; i < n; i++)
 		longest = strlen(s[i].label) > longest ? strlen(s[i].label) : longest;
 	longest = longest > 32 ? 32 : longest;
-	lw = label_width(longest);
-	top = 8 + legend(names, na, lw, 8, 0);
-	bottom = top + (double)n * (bar + gap);
+	lw = label_width(longest) + (sided ? 16 : 0);
+	top = 8 + legend(names, na, lw, 8, 0) + (sided ? 20 : 0);
+	bottom = row_tops(y, n, top + gap / 2, bar + (sided ? 3 : gap), gap, sided, stack_label, s);
+	bottom = sided ? bottom - 3 + gap / 2 : top + (double)n * (bar + gap);
 	fig_open(c, "stacks", bottom + 44);
 	legend(names, na, lw, 8, 1);
+	if (sided)
+		side_key(lw, top - 26);
 	x = (struct scale){ 0, 100, lw, W - 24, 0 };
 	axis_x(&x, top, bottom, c->x);
 	axis_cat(top - 6, c->y);
 	for (size_t i = 0; i < n; i++) {
-		double y = top + gap / 2 + (double)i * (bar + gap);
-		cat_label(lw - 6, y + bar / 2 + 4, s[i].label, longest);
-		stack_bar(&s[i], &x, y, bar);
+		cat_label(lw - 6 - (sided ? 16 : 0), y[i] + bar / 2 + 4, s[i].label, longest);
+		if (sided)
+			side_letter(lw - 6, y[i] + bar / 2 + 4, s[i].side);
+		stack_bar(&s[i], &x, y[i], bar);
 	}
+	free(y);
 	fig_close();
 }
 
@@ -403,8 +467,8 @@ static void stacks(const struct rp_out *o, const struct rp_chart *c, const struc
 static const char *side_color(const struct rp_hist *h, size_t k, size_t n)
 {
 	if (!strcmp(h->label, "B") || (n > 1 && k == 1))
-		return "#e15759";
-	return "#4e79a7";
+		return SIDE_B;
+	return SIDE_A;
 }
 
 /* Bin B of H as the height on the y axis: its count, or (SHARE) its % of H. */
@@ -551,7 +615,7 @@ static void box(const struct rp_box *b, const struct scale *x, double y)
 		v[k] = scale_at(x, b->v[k]);
 	out_str("<g class=\"box\"><title>");
 	svg_text(b->label);
-	svg_printf(": n %llu", (unsigned long long)b->n);
+	svg_printf("%s%s: n %llu", b->side ? " " : "", b->side ? b->side : "", (unsigned long long)b->n);
 	for (int k = 0; k < BOX_NV; k++) {
 		svg_val(num, sizeof num, b->v[k]);
 		svg_printf(", %s %s", rp_box_names[k], num);
@@ -562,22 +626,35 @@ static void box(const struct rp_box *b, const struct scale *x, double y)
 		   v[BOX_P5], y, v[BOX_P95], y, v[BOX_P5], y - 5, v[BOX_P5], y + 5, v[BOX_P95], y - 5,
 		   v[BOX_P95], y + 5);
 	svg_printf("<rect class=\"mark\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
-		   "fill=\"#a9c4e0\" stroke=\"#4e79a7\"/>"
+		   "fill=\"%s\" stroke=\"%s\"/>"
 		   "<line class=\"med\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 		   v[BOX_P25], y - 7, v[BOX_P75] - v[BOX_P25] > 1 ? v[BOX_P75] - v[BOX_P25] : 1,
+		   b->side && !strcmp(b->side, "B") ? SIDE_B_FILL : SIDE_A_FILL, side_stroke(b->side),
 		   v[BOX_P50], y - 8, v[BOX_P50], y + 8);
 	svg_val(num, sizeof num, b->v[BOX_P50]);
 	svg_printf("<text class=\"cap\" x=\"%.1f\" y=\"%.1f\">p50 %s, n %llu</text></g>\n",
 		   v[BOX_P95] + 8, y + 4, num, (unsigned long long)b->n);
 }
 
+static const char *box_label(const void *b, size_t i)
+{
+	return ((const struct rp_box *)b)[i].label;
+}
+
+/* Boxes B, a row each; of two sides (B[0].side set) the rows of a label
+ * together, A's and B's, each lettered and drawn in its side's colour,
+ * under a key. */
 static void boxes(const struct rp_out *o, const struct rp_chart *c, const struct rp_box *b,
 		  size_t n)
 {
 	size_t longest = 6;
-	double lo = INFINITY, hi = 0, row = 28, top = 20, lw, bottom;
+	int sided = n && b[0].side;
+	double lo = INFINITY, hi = 0, row = sided ? 22 : 28, top = sided ? 40 : 20, lw, bottom;
+	double *y = malloc((n + 1) * sizeof *y);
 	struct scale x;
 	(void)o;
+	if (!y)
+		abort();
 	for (size_t i = 0; i < n; i++) {
 		longest = strlen(b[i].label) > longest ? strlen(b[i].label) : longest;
 		for (int k = BOX_P5; k <= BOX_P95; k++)
@@ -586,18 +663,23 @@ static void boxes(const struct rp_out *o, const struct rp_chart *c, const struct
 		hi = fmax(hi, b[i].v[BOX_P95]);
 	}
 	longest = longest > 32 ? 32 : longest;
-	lw = label_width(longest);
-	bottom = top + (double)n * row;
+	lw = label_width(longest) + (sided ? 16 : 0);
+	bottom = row_tops(y, n, top, row, 8, sided, box_label, b) + (sided ? 4 : 0);
 	x = (struct scale){ isinf(lo) ? 1 : lo, hi > 0 ? hi : 10, lw, W - 150, 1 };
 	scale_nice(&x);
 	fig_open(c, "boxes", bottom + 44);
+	if (sided)
+		side_key(lw, 6);
 	axis_x(&x, top, bottom, c->x);
 	axis_cat(top - 2, c->y);
 	for (size_t i = 0; i < n; i++) {
-		double y = top + row / 2 + (double)i * row;
-		cat_label(lw - 6, y + 4, b[i].label, longest);
-		box(&b[i], &x, y);
+		double mid = sided ? y[i] + row / 2 : top + row / 2 + (double)i * row;
+		cat_label(lw - 6 - (sided ? 16 : 0), mid + 4, b[i].label, longest);
+		if (sided)
+			side_letter(lw - 6, mid + 4, b[i].side);
+		box(&b[i], &x, mid);
 	}
+	free(y);
 	fig_close();
 }
 

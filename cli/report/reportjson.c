@@ -73,6 +73,9 @@ static void stacks(const struct rp_out *o, const struct rp_chart *c, const struc
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&j);
 		JSON_KEY_STRING(&j, "label", s[i].label);
+		if (s[i].side) {
+			JSON_KEY_STRING(&j, "side", s[i].side);
+		}
 		JSON_KEY_UINT(&j, "breaths", s[i].breaths);
 		JSON_KEY_DOUBLE(&j, "cycles", s[i].cycles);
 		JSON_KEY(&j, "segments");
@@ -208,6 +211,9 @@ static void boxes(const struct rp_out *o, const struct rp_chart *c, const struct
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&j);
 		JSON_KEY_STRING(&j, "label", b[i].label);
+		if (b[i].side) {
+			JSON_KEY_STRING(&j, "side", b[i].side);
+		}
 		JSON_KEY_UINT(&j, "n", b[i].n);
 		for (int k = 0; k < BOX_NV; k++) {
 			json_key(&j, rp_box_names[k]);

@@ -152,7 +152,7 @@ void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *cons
 		for (int i = 0; i < d->n[s]; i++) {
 			struct an *e[READALL_FEEDS] = { side[s] };
 			for (size_t k = 0; k < n && k + 1 < READALL_FEEDS; k++)
-				e[k + 1] = also[k];
+				e[k + 1] = also[(size_t)s * n + k];
 			readall_add_to(r, e, n + 1 < READALL_FEEDS ? n + 1 : READALL_FEEDS,
 				       d->side[s][i], NULL);
 		}

@@ -54,8 +54,9 @@ int diff_option(struct diffargs *d, int c, const char *arg, const char **why);
 int diff_check_sides(const char *cmd, const struct diffargs *d, int others);
 
 /* Queues the inputs of each side of D on R (with D's runs): the files of
- * side s go to the engine SIDE[s] and to the N engines ALSO (at most
- * READALL_FEEDS - 1), grouped by their directory's name. */
+ * side s go to the engine SIDE[s] and to the N engines ALSO[s N] to
+ * ALSO[s N + N - 1], side s's own (at most READALL_FEEDS - 1), grouped by
+ * their directory's name. */
 void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *const *side,
 		    struct an *const *also, size_t n);
 

@@ -652,6 +652,9 @@ Suite *pairs_suite(void)
 	Suite *s = suite_create("pairs");
 	TCase *t = tcase_create("pairs");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	/* up to 2.3 s with a busy loop on one CPU (2026-11-26); top's test
+	 * waits up to 30 s for what it needs: Check's 4 s would cut it */
+	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_own_program_declares_its_pairs_and_stats_finds_them);
 	tcase_add_test(t, test_own_program_pairs_in_diff_report_and_export_without_options);
 	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);

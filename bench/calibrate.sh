@@ -16,6 +16,11 @@ tl=${TIMELINE:-./timeline}
 engine=$build/examples/engine/engine
 n=${N:-20} runs=${RUNS:-5} secs=${SECS:-0.5} slow=${SLOW:-10}
 cpus=$(nproc)
+# the engine on this process's lowest CPU, the busy loop on its next (a
+# machine's CPUs need not be numbered 0 and 1)
+# shellcheck disable=SC2046
+set -- $(python3 -c 'import os; print(*(sorted(os.sched_getaffinity(0)) * 2)[:2])')
+cpu0=$1 cpu1=$2
 dir=$(mktemp -d)
 bp=
 # the busy loop of a run under way, whatever ends the script
@@ -35,10 +40,10 @@ run() {
 	count=$((count + 1))
 	busy=$(awk -v s="$seed" -v c="$count" 'BEGIN { srand(s * 7919 + c); print (rand() < 0.5) }')
 	if [ "$busy" = 1 ] && [ "$cpus" -gt 1 ]; then
-		taskset -c 1 sh -c 'while :; do :; done' &
+		taskset -c "$cpu1" sh -c 'while :; do :; done' &
 		bp=$!
 	fi
-	"$engine" --cpu 0 --seconds "$secs" --workload imix --rate all --seed 7 --dir "$d" "$@" >/dev/null
+	"$engine" --cpu "$cpu0" --seconds "$secs" --workload imix --rate all --seed 7 --dir "$d" "$@" >/dev/null
 	if [ "$busy" = 1 ] && [ "$cpus" -gt 1 ]; then
 		kill "$bp"
 		wait "$bp" 2>/dev/null || true

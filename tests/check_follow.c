@@ -1040,19 +1040,28 @@ static char *stdout_of(const char *cmd)
 }
 
 /* TEXT with the label of pid FROM[i] made that of pid TO[i] (i = 0, 1):
- * "[FROM]" becomes "[TO]". Caller frees. */
+ * "[FROM]" becomes "[TO]", both in one pass (TO[0] may be FROM[1]: a pid
+ * used again). Caller frees. */
 static char *relabel(const char *text, const pid_t from[2], const pid_t to[2])
 {
-	char *s = xasprintf("%s", text);
+	char f[2][32], t[2][32], *s = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&s, &len);
+	ck_assert_ptr_nonnull(out);
 	for (int i = 0; i < 2; i++) {
-		char f[32], t[32], *p, *next;
-		snprintf(f, sizeof f, "[%d]", (int)from[i]);
-		snprintf(t, sizeof t, "[%d]", (int)to[i]);
-		for (size_t at = 0; (p = strstr(s + at, f)); free(s), s = next) {
-			next = xasprintf("%.*s%s%s", (int)(p - s), s, t, p + strlen(f));
-			at = (size_t)(p - s) + strlen(t);
+		snprintf(f[i], sizeof f[i], "[%d]", (int)from[i]);
+		snprintf(t[i], sizeof t[i], "[%d]", (int)to[i]);
+	}
+	while (*text) {
+		int i = !strncmp(text, f[0], strlen(f[0])) ? 0 : !strncmp(text, f[1], strlen(f[1])) ? 1 : -1;
+		if (i < 0) {
+			fputc(*text++, out);
+		} else {
+			fputs(t[i], out);
+			text += strlen(f[i]);
 		}
 	}
+	ck_assert_int_eq(fclose(out), 0);
 	return s;
 }
 

@@ -391,7 +391,7 @@ START_TEST(test_each_verdict_has_its_own_class_and_colour)
 	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
 		timeline_bin()));
 	out = sh(0, NULL, "cd %s && grep -o '<td class=\"[a-z]*\">[a-zA-Z ]*</td>' v.html | "
-		 "grep -v 'class=\"n\"' | sort", test_dir);
+		 "grep -v 'class=\"n\"' | LC_ALL=C sort", test_dir);
 	ck_assert_str_eq(out, "<td class=\"faster\">faster</td>\n"
 			      "<td class=\"fewsamples\">few samples</td>\n"
 			      "<td class=\"nochange\">no change shown</td>\n"
@@ -742,7 +742,7 @@ START_TEST(test_chromium_shows_each_verdict_in_its_own_colour)
 	verdict_runs();
 	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
 		timeline_bin()));
-	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | sort", test_dir, py);
+	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | LC_ALL=C sort", test_dir, py);
 	ck_assert_str_eq(out, "SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
 			      "faster | faster | rgb(0, 119, 0) | 400 | normal\n"
 			      "few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"

@@ -377,8 +377,10 @@ START_TEST(test_reader_never_sees_an_event_while_it_is_off_across_10000_flips)
 		rounds++;
 	}
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "flipper: status %#x", st);
-	/* a few more entries, so that the writer records the last flip */
-	usleep(20000);
+	/* the writer records the last flip at its next entry: wait for that
+	 * record (it may get no CPU for a while), then stop it */
+	for (time_t stop = time(NULL) + 20; info_at(p).switch_seen != FLIPS + 1 && time(NULL) < stop;)
+		usleep(1000);
 	sh->stop = 1;
 	ck_assert_int_eq(waitpid(w, &st, 0), w);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer: status %#x", st);
@@ -452,7 +454,8 @@ START_TEST(test_writers_killed_while_switches_flip_keep_every_returned_event)
 {
 	struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 				 -1, 0);
-	unsigned seed = (unsigned)time(NULL);
+	unsigned seed = (unsigned)time(NULL);   /* said, to replay a failure */
+	fprintf(stderr, "switch kills: seed %u\n", seed);
 	for (int round = 0; round < KILLS; round++) {
 		const char *p = path_in(test_dir, "k.timeline");
 		uint16_t ids[3];

@@ -1210,11 +1210,11 @@ static const char *screen(void)
 	return test_keep(tmux("capture-pane -p -t t"));
 }
 
-/* Waits up to 10 s for the screen to hold NEEDLE; returns the screen. */
+/* Waits up to PATIENCE s for the screen to hold NEEDLE; returns the screen. */
 static const char *wait_for(const char *needle)
 {
 	char *s = tmux("capture-pane -p -t t");
-	for (int k = 0; k < 100 && !strstr(s, needle); k++) {
+	for (time_t stop = time(NULL) + PATIENCE; !strstr(s, needle) && time(NULL) < stop;) {
 		usleep(100000);
 		free(s);
 		s = tmux("capture-pane -p -t t");
@@ -1295,7 +1295,7 @@ static void assert_restored(void)
 	ck_assert_ptr_null(strstr(s, "timeline top"));
 	size_t len = 0;
 	/* the shell makes the file, then stty writes it */
-	for (int k = 0; k < 50 && !len; k++) {
+	for (time_t stop = time(NULL) + PATIENCE; !len && time(NULL) < stop;) {
 		free(read_file(test_str("%s/after", test_dir), &len));
 		usleep(100000);
 	}
@@ -1368,7 +1368,14 @@ START_TEST(test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits)
 	column(s, 0, NULL, pids, 64);
 	/* pause: the screen stands still over several refreshes */
 	keys("Space");
-	a = wait_for("[PAUSED]");
+	wait_for("[PAUSED]");
+	/* the paused frame whole: tmux may be caught reading it (bounded) */
+	a = screen();
+	for (time_t stop = time(NULL) + PATIENCE; time(NULL) < stop; a = b) {
+		usleep(200000);
+		if (!strcmp(a, b = screen()))
+			break;
+	}
 	usleep(1000000);
 	b = screen();
 	ck_assert_str_eq(a, b);

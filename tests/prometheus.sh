@@ -45,13 +45,30 @@ done
 
 # top following a paced engine from its first entry; its window (60 s)
 # holds the whole log when top ends, and the file stays as the last
-# refresh wrote it
-"$tl" top -b -f openmetrics -d 0.5 -w 60 -n 6 -o "$work/toptext/timeline.prom" "$work/live" \
-	2>"$work/top.log" &
+# refresh wrote it. No guessed sleeps: the engine starts once top's first
+# refresh is written (top has looked at the directory, so it follows the
+# log from its first entry), and top is stopped after two more refreshes
+# once the engine has ended (the first may have begun before; the second
+# read all it wrote). Each refresh replaces the file: a new inode.
+prom="$work/toptext/timeline.prom"
+inode() { stat -c %i "$prom" 2>/dev/null || echo 0; }
+# replaced WAS: waits (30 s at most) until the file is there, not inode WAS
+replaced() {
+	for i in $(seq 1 300); do
+		now=$(inode)
+		[ "$now" != 0 ] && [ "$now" != "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "top did not write $prom again in 30 s"
+}
+"$tl" top -b -f openmetrics -d 0.5 -w 60 -o "$prom" "$work/live" 2>"$work/top.log" &
 top=$!
 pids="$pids $top"
-sleep 0.3
+replaced 0
 "$engine" --dir "$work/live" --seconds 1 --pace 20000 --rate all >/dev/null
+replaced "$(inode)"
+replaced "$now"
+kill -TERM "$top"
 wait "$top" || fail "top -b -f openmetrics exited $?"
 
 # three free loopback ports

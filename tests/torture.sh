@@ -15,8 +15,14 @@ trap 'kill $w1 $w2 2>/dev/null || true; rm -rf "$dir"' EXIT
 w1=$!
 "$stress" write "$dir/w2.timeline" $((seconds + 2)) > "$dir/w2.out" &
 w2=$!
-while [ ! -s "$dir/w1.timeline" ] || [ ! -s "$dir/w2.timeline" ]; do sleep 0.05; done
-sleep 0.2
+# a log is there (and sized) before its header is written: wait until both
+# read as logs (30 s at most), not a guessed while
+i=0
+until "$tl" info "$dir/w1.timeline" >/dev/null 2>&1 && "$tl" info "$dir/w2.timeline" >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -le 600 ] || { echo "torture: the writers' logs are not there after 30 s"; exit 1; }
+	sleep 0.05
+done
 end=$(($(date +%s) + seconds))
 rounds=0
 while [ "$(date +%s)" -lt "$end" ]; do

@@ -125,6 +125,8 @@ void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
 	tl_check(f, "%s: %s", path, strerror(errno));
+	/* 0644 whatever the umask (fopen's 0666 less it; CI's may be 077) */
+	tl_check(fchmod(fileno(f), 0644) == 0, "%s: %s", path, strerror(errno));
 	tl_check(fwrite(data, 1, len, f) == len, "%s: %s", path, strerror(errno));
 	tl_check(fclose(f) == 0, "%s: %s", path, strerror(errno));
 }

@@ -35,6 +35,15 @@ mkdir -p "$out/runs" "$out/ab" "$live"
 chmod 700 "$out" "$out/runs" "$out/ab" "$live"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# logs_ready N: N logs in $live, each with its header written (a log is
+# there before its header is)
+logs_ready() {
+	[ "$(ls "$live" | grep -c '\.timeline$')" -ge "$1" ] || return 1
+	for f in "$live"/*.timeline; do
+		"$tl" info "$f" >/dev/null 2>&1 || return 1
+	done
+}
+
 say "10 engines, $at_once at a time on $cpus CPUs, ${secs}s each, into $live (\`timeline top\` shows them)"
 i=0
 for w in small imix large bursty imix small large bursty imix small; do
@@ -44,7 +53,13 @@ for w in small imix large bursty imix small large bursty imix small; do
 	i=$(( i + 1 ))
 	if [ $(( i % at_once )) -eq 0 ] || [ "$i" -eq 10 ]; then
 		if [ "$i" -eq "$at_once" ]; then
-			sleep 0.4
+			# the first engines' logs, however long they take to start
+			k=0
+			until logs_ready "$at_once"; do
+				k=$(( k + 1 ))
+				[ "$k" -le 300 ] || { echo "demo: no $at_once logs in $live after 30 s" >&2; exit 1; }
+				sleep 0.1
+			done
 			say "timeline ls $live   (while the first engines run)"
 			"$tl" ls "$live"
 			say "timeline top -b -n 1 -d 0.5 $live   (one refresh, by app)"

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import timeline
-from conftest import ENGINE, SNABB, tl
+from conftest import CPUS, ENGINE, SNABB, tl
 
 
 def dump(paths, *opts):
@@ -87,6 +87,23 @@ def test_directories_and_zstd_copies_read_as_dump_reads_them(demo, tmp_path):
     assert a.astype(str).equals(b.astype(str))
 
 
+def wait_log(d, pattern):
+    """The log matching PATTERN in D once it reads as one: a log being made is there before its
+    header is written (30 s at most)."""
+    deadline = time.monotonic() + 30
+    while True:
+        for log in d.glob(pattern):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    timeline.read(log)
+                return log
+            except timeline.TimelineError:
+                pass
+        assert time.monotonic() < deadline, "no log %s in %s" % (pattern, d)
+        time.sleep(0.01)
+
+
 def test_a_live_log_reads_as_a_consistent_snapshot(tmp_path):
     # paced (2000 breaths/s, some 25,000 entries/s): the ring of 16384 laps
     # every 0.6 s or so, and a snapshot is read well within a lap
@@ -96,9 +113,7 @@ def test_a_live_log_reads_as_a_consistent_snapshot(tmp_path):
                          stdout=subprocess.DEVNULL)
     reads, wrapped = [], False
     try:
-        while not list(tmp_path.glob("live-*.timeline")):
-            time.sleep(0.01)
-        log = next(tmp_path.glob("live-*.timeline"))
+        log = wait_log(tmp_path, "live-*.timeline")
         while p.poll() is None and not (wrapped and len(reads) >= 3):
             time.sleep(0.1)
             with warnings.catch_warnings(record=True) as w:
@@ -140,8 +155,8 @@ def test_filters_keep_what_dumps_keep(demo):
     cases = [
         ({"events": "app.push*"}, ["--event", "app.push*"]),
         ({"apps": "look*"}, ["--app", "look*"]),
-        ({"cpus": "1"}, ["--cpu", "1"]),   # the runs were pinned to CPUs 0, 1, 0
-        ({"cpus": [0]}, ["--cpu", "0"]),
+        ({"cpus": str(CPUS[1])}, ["--cpu", str(CPUS[1])]),   # the runs were pinned to CPUS 0, 1, 0
+        ({"cpus": [CPUS[0]]}, ["--cpu", str(CPUS[0])]),
         ({"start": c0, "end": c1}, ["--from", str(c0), "--to", str(c1)]),
         ({"start": "%dus" % lo_us, "end": pd.Timedelta(hi_us, "us")},
          ["--from", "%dus" % lo_us, "--to", "%dus" % hi_us]),

@@ -409,13 +409,19 @@ static void top_heads(const char *opts, const char *head, const char *singular, 
 START_TEST(test_top_heads_cycles_per_unit_with_the_unit_in_use)
 {
 	pid_t pf;
-	char *out;
+	char *out, *err;
 	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
 	pf = pf_start(path_in(test_dir, "logs"), "pf", pf_batches, 3);
 	wait_entries(path_in(test_dir, "logs/pf.timeline"), 18);
 	/* followed from now, no pair ends in the block: the unit its events
 	 * file declares, rows, as stats --per rows names it (cycles/row) */
 	top_heads("", "CYC/ROW", "row", "rows");
+	/* ... and its note says the pairs are declared, not missing */
+	out = tl(0, &err, "top -b -n 1 -d 0.1 logs");
+	ck_assert_str_eq(err, "timeline top: note: no rows by app yet: the logs declare pairs "
+			      "(in rows), but none ended in the entries written since top started\n");
+	free(out);
+	free(err);
 	out = tl(0, NULL, "top -b -n 1 -d 0.1 -f openmetrics logs | grep '^# TYPE timeline_cycles'");
 	ck_assert_str_eq(out, "# TYPE timeline_cycles_per_row histogram\n");
 	free(out);

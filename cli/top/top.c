@@ -500,16 +500,24 @@ static void run(struct top *t)
 }
 
 /* Grouped by app, as text, with logs but no pair in any (the rows are the
- * pairs' apps), says why the table had only its header: what was looked
- * for, how to declare more. */
+ * pairs' apps), says why the table had only its header: pairs declared
+ * but none ended in what top read (it reads what is written after it
+ * starts), or what was looked for and how to declare more. */
 static void say_no_pairs(const struct top *t)
 {
 	uint64_t ends = 0;
+	const char *unit = NULL;
 	if (t->group != TOP_BY_APP || t->format != FMT_TEXT || !t->nlogs)
 		return;
-	for (size_t i = 0; i < t->nlogs; i++)
+	for (size_t i = 0; i < t->nlogs; i++) {
 		ends += an_found(t->logs[i]->per)->ends;
-	if (!ends)
+		if (!unit)
+			unit = an_noted_unit(t->logs[i]->per);
+	}
+	if (!ends && unit)
+		fprintf(stderr, "timeline top: note: no rows by app yet: the logs declare pairs "
+			"(in %s), but none ended in the entries written since top started\n", unit);
+	else if (!ends)
 		fprintf(stderr, "timeline top: note: no begin/end pairs in the logs, so no rows by app: "
 			"looked for %s; declare a program's own in its events file (pair|LABEL: BEGIN "
 			"END unit=ARG, timeline-events(5)) or give --pair BEGIN=END\n", ANOPTS_LOOKED_FOR);

@@ -50,6 +50,8 @@ struct input {
 	struct span span;            /* the printing commands' window, once set */
 	int span_set, span_bad;      /* set; the log cannot place it (reported) */
 	int window_empty;            /* the window's time bounds hold none of its entries */
+	uint64_t window_seen;        /* window_take(): entries in its time bounds ... */
+	uint64_t window_kept;        /* ... and of them, those its filters kept */
 	char window_span[128];       /* then, its entries' span (window_place_span()) */
 	int arg;                     /* input_open_all(): the index of the path it was
 				      * found under */

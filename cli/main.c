@@ -5,6 +5,7 @@
 #include <string.h>
 #include "commands.h"
 #include "timeline.h"
+#include "window.h"
 
 struct command {
 	const char *name;
@@ -83,6 +84,7 @@ int cmd_version(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	int rc;
 	if (argc < 2) {
 		list_commands(stderr);
 		return EXIT_USAGE;
@@ -96,5 +98,8 @@ int main(int argc, char **argv)
 			argv[1]);
 		return EXIT_USAGE;
 	}
-	return c->fn(argc - 1, argv + 1);
+	rc = c->fn(argc - 1, argv + 1);
+	if (window_filters_end() && rc < EXIT_USAGE)
+		rc = EXIT_USAGE;   /* the filters kept nothing of any log read */
+	return rc;
 }

@@ -213,6 +213,21 @@ static void describe_set(const char *name, const uint64_t set[64], char *buf, si
 	}
 }
 
+/* Appends W's filters to BUF (SIZE bytes, LEN used), each glob between
+ * two Qs: " --event 'app.*' --cpu 0-3" with Q "'". */
+static void describe_filters(const struct window *w, const char *q, char *buf, size_t size,
+			     size_t *len)
+{
+	if (w->glob)
+		add(buf, size, len, " --event %s%s%s", q, w->glob, q);
+	if (w->app)
+		add(buf, size, len, " --app %s%s%s", q, w->app, q);
+	if (w->by_cpu)
+		describe_set("--cpu", w->cpus, buf, size, len);
+	if (w->by_numa)
+		describe_set("--numa", w->numas, buf, size, len);
+}
+
 void window_describe(const struct window *w, char *buf, size_t size)
 {
 	size_t len = strlen(buf);
@@ -220,14 +235,7 @@ void window_describe(const struct window *w, char *buf, size_t size)
 	describe_bound("--to", &w->to, buf, size, &len);
 	if (w->last_ns)
 		add(buf, size, &len, " --last %lluns", (unsigned long long)w->last_ns);
-	if (w->glob)
-		add(buf, size, &len, " --event %s", w->glob);
-	if (w->app)
-		add(buf, size, &len, " --app %s", w->app);
-	if (w->by_cpu)
-		describe_set("--cpu", w->cpus, buf, size, &len);
-	if (w->by_numa)
-		describe_set("--numa", w->numas, buf, size, &len);
+	describe_filters(w, "", buf, size, &len);
 }
 
 /* ---- saying what a window held ------------------------------------------- */
@@ -280,12 +288,38 @@ static void mark_empty(const struct window *w, struct input *in, uint64_t t0, ui
 	}
 }
 
+/* Does W filter entries by what they are (--event, --app, --cpu, --numa)? */
+static int filtered(const struct window *w)
+{
+	return w->glob || w->app || w->by_cpu || w->by_numa;
+}
+
+
+/* The line of window_missed() for filters that kept none of IN's entries
+ * in the time bounds: what they are, how many entries there were. */
+static void filters_missed(const struct window *w, const struct input *in, const char *cmd,
+			   char **line)
+{
+	char what[512] = "";
+	size_t len = 0;
+	describe_filters(w, "'", what, sizeof what, &len);
+	if (asprintf(line, "timeline %s:%s keep%s none of the %llu entr%s of %s%s\n", cmd, what,
+		     (w->glob != NULL) + (w->app != NULL) + w->by_cpu + w->by_numa > 1 ? "" : "s",
+		     (unsigned long long)in->window_seen, in->window_seen == 1 ? "y" : "ies",
+		     in->path, window_timed(w) ? " in the time window" : "") < 0)
+		abort();
+}
+
 int window_missed(const struct window *w, const struct input *in, const char *cmd, char **line)
 {
 	char when[256] = "";
 	int n = 0;
-	if (!window_timed(w) || !in->span_set || in->span_bad)
+	if ((!window_timed(w) && !filtered(w)) || !in->span_set || in->span_bad)
 		return -1;
+	if (!in->window_empty && filtered(w) && in->window_seen && !in->window_kept) {
+		filters_missed(w, in, cmd, line);
+		return 2;
+	}
 	if (!in->window_empty)
 		return 0;
 	if (w->from.kind != W_NONE && w->to.kind != W_NONE)
@@ -302,18 +336,46 @@ int window_missed(const struct window *w, const struct input *in, const char *cm
 	return 1;
 }
 
-void window_misses_count(struct window_misses *m, int missed, const char *line)
+/* What the filters kept of all the logs of the command, until it ends: the
+ * lines of those they kept nothing of, and how many they kept some of.
+ * Only the main thread counts (window_misses_count()). */
+static struct window_misses filters;
+
+/* Appends LINE to M's lines. */
+static void add_line(struct window_misses *m, const char *line)
 {
-	size_t n;
-	if (missed == 0)
-		m->hits++;
-	if (missed != 1)
-		return;
-	n = strlen(line);
+	size_t n = strlen(line);
 	if (!(m->lines = realloc(m->lines, m->len + n + 1)))
 		abort();
 	memcpy(m->lines + m->len, line, n + 1);
 	m->len += n;
+}
+
+void window_misses_count(struct window_misses *m, int missed, const char *line)
+{
+	if (missed == 0 || missed == 2)
+		m->hits++;   /* the time window held entries */
+	if (missed == 0)
+		filters.hits++;
+	if (missed == 1)
+		add_line(m, line);
+	else if (missed == 2)
+		add_line(&filters, line);
+}
+
+int window_filters_missed(void)
+{
+	return !filters.hits && filters.len;
+}
+
+int window_filters_end(void)
+{
+	int missed = window_filters_missed();
+	if (missed)
+		fputs(filters.lines, stderr);
+	free(filters.lines);
+	memset(&filters, 0, sizeof filters);
+	return missed;
 }
 
 void window_misses_add(struct window_misses *m, const struct window *w, const struct input *in,

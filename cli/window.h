@@ -105,9 +105,12 @@ int window_take(const struct window *w, struct input *in, const tl_entry *e, con
  * bounds held none of the log's entries, with the line saying so in
  * *LINE (malloc'd): "timeline CMD: no entries between FROM and TO; LOG
  * spans A to B", FROM and TO as given and the log's span in the form of
- * the bound (window_place_span()); 0 when they held some; -1 when there
- * is nothing to say (no time bound, no entry read, or a bound the log
- * could not place, reported already). */
+ * the bound (window_place_span()); 1 too when W's filters (--event,
+ * --app, --cpu, --numa) kept none of the entries in its time bounds, 2
+ * with "timeline CMD: --event 'G' keeps none of the N entries of LOG"; 0
+ * when they kept some; -1 when there is nothing to say (no bound nor
+ * filter, no entry read, or a bound the log could not place, reported
+ * already). */
 int window_missed(const struct window *w, const struct input *in, const char *cmd, char **line);
 
 /* What the time window kept of the logs under one input path: the lines
@@ -130,6 +133,16 @@ void window_misses_add(struct window_misses *m, const struct window *w, const st
  * path gave nothing to read), else 0. M is emptied for the next path. */
 int window_misses_end(struct window_misses *m);
 
+/* At the end of a command: when the filters kept nothing of any log it
+ * counted (window_misses_count(), over all its paths: a filter choosing
+ * the entries of some of the logs named is what it is for), prints their
+ * lines to stderr and returns 1, else 0. main() calls it: exit 2. */
+int window_filters_end(void);
+
+/* Will window_filters_end() say the filters kept nothing, as counted so
+ * far? (Then a warning that the logs lack pairs has the wrong reason.) */
+int window_filters_missed(void);
+
 /* Writes the span of IN's entries, FIRST to NEWEST (timestamps), into IN's
  * window_span in the form a bound of KIND is written: wall times as `dump
  * --time wall` prints them, durations as seconds since the log's first
@@ -139,14 +152,19 @@ void window_place_span(struct input *in, int kind, uint64_t first, uint64_t newe
 /* Does W keep definition D (--event and --app)? Cached on its struct shown. */
 int window_def_kept(const struct window *w, const tl_def *d);
 
-/* Does W keep entry E of IN, within span S? */
+/* Does W keep entry E of IN, within span S? Counts the entries within S
+ * and those the filters keep of them (IN's window_seen, window_kept). */
 static inline int window_keep(const struct window *w, const struct span *s, struct input *in,
 			      const tl_entry *e)
 {
 	if (e->tsc < s->lo || e->tsc > s->hi)
 		return 0;
+	in->window_seen++;
 	if ((w->by_cpu && !in_set(w->cpus, e->cpu)) || (w->by_numa && !in_set(w->numas, e->numa)))
 		return 0;
-	return !(w->glob || w->app) || window_def_kept(w, input_event(in, e->msgid));
+	if ((w->glob || w->app) && !window_def_kept(w, input_event(in, e->msgid)))
+		return 0;
+	in->window_kept++;
+	return 1;
 }
 #endif

@@ -378,6 +378,67 @@ START_TEST(test_an_empty_window_says_so_with_each_logs_span)
 }
 END_TEST
 
+/* Filters (--event, --app, --cpu, --numa) that keep none of the entries
+ * of any log read say so, with how many entries they had to choose from,
+ * and exit 2 as an empty window does (a typo in a glob is not an empty
+ * table and exit 0); where one log has entries they keep, in the same
+ * path or another, the others are no news. */
+START_TEST(test_filters_that_keep_nothing_say_so)
+{
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000ull,
+			 .strings_bytes = 4096, .name = "t" };
+	tl_error e;
+	tl_log *log;
+	uint16_t id;
+	char *out, *err;
+	/* 10 entries of e.tick, 1 us apart, on CPU 0 and node 0 */
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	says("stats --event 'x.*' w.timeline", "--event 'x.*' keeps none of the 10 entries of w.timeline");
+	says("stats --per packets --app lookup w.timeline",
+	     "--app 'lookup' keeps none of the 10 entries of w.timeline");
+	says("dump --cpu 3 --numa 1-2 w.timeline",
+	     "--cpu 3 --numa 1-2 keep none of the 10 entries of w.timeline");
+	/* with a time window: the entries in it (5 us .. 9 us: 5) */
+	says("dump --from 5us --event nope w.timeline",
+	     "--event 'nope' keeps none of the 5 entries of w.timeline in the time window");
+	says("merge --event nope w.timeline", "--event 'nope' keeps none of the 10 entries of w.timeline");
+	says("export -f csv -o - --cpu 1 w.timeline", "--cpu 1 keeps none of the 10 entries of w.timeline");
+	says("copy --numa 2 w.timeline c.timeline", "--numa 2 keeps none of the 10 entries of w.timeline");
+	says("report -f json -o - --event nope w.timeline",
+	     "--event 'nope' keeps none of the 10 entries of w.timeline");
+	/* diff: each side says it */
+	out = tl(2, &err, "diff --cpu 5 w.timeline w.timeline");
+	ck_assert_str_eq(err, "timeline diff: --cpu 5 keeps none of the 10 entries of w.timeline\n"
+			      "timeline diff: --cpu 5 keeps none of the 10 entries of w.timeline\n");
+	free(out);
+	free(err);
+	/* a second log of e.tock in the same directory: the filter keeps its
+	 * entry, so w's keeping none is no news */
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d"), 0700), 0);
+	ck_assert_int_eq(rename(path_in(test_dir, "w.timeline"), path_in(test_dir, "d/w.timeline")), 0);
+	log = tl_open(path_in(test_dir, "d/k.timeline"), &o, &e);
+	ck_assert_msg(log != NULL, "%s", e.msg);
+	ck_assert_int_eq(tl_intern(log, "1,9|e.tock: n", &id, NULL), TL_OK);
+	tl_set_manual_clock(log, 5000, 0);
+	tl_append(log, id, 7, 0, 0, 0, 0, 0);
+	tl_close(log);
+	out = tl(0, &err, "dump --event e.tock d");
+	ck_assert_str_eq(err, "");
+	ck_assert_ptr_nonnull(strstr(out, " e.tock n=7\n"));
+	ck_assert_ptr_eq(strchr(out, '\n') + 1, out + strlen(out));   /* its one line */
+	free(out);
+	free(err);
+	/* ... and in two paths, stats no more warns that the logs lack pairs */
+	out = tl(0, &err, "stats --per packets --event e.tock d/w.timeline d/k.timeline");
+	ck_assert_ptr_null(strstr(err, "keeps none"));
+	free(out);
+	free(err);
+	says("stats --per packets --event e.tack d/w.timeline d/k.timeline",
+	     "--event 'e.tack' keeps none of the 10 entries of d/w.timeline\n"
+	     "timeline stats: --event 'e.tack' keeps none of the 1 entry of d/k.timeline");
+}
+END_TEST
+
 /* --from after --to, in one form, holds nothing: a usage error of every
  * command that takes a window. */
 START_TEST(test_from_after_to_is_a_usage_error_of_every_windowed_command)
@@ -870,6 +931,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
 	tcase_add_test(t, test_an_empty_window_says_so_with_each_logs_span);
+	tcase_add_test(t, test_filters_that_keep_nothing_say_so);
 	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);

@@ -232,6 +232,8 @@ void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 	const char *declared = an_declared_unit(e);
 	static int said;   /* diff warns of each side: the note once */
 	char args[512];
+	if (window_filters_missed())
+		return;   /* no entry kept: that is the reason, said at the end */
 	if (declared && !said++)
 		fprintf(stderr, "timeline %s: note: the logs declare pairs counted in %s: --per %s "
 			"gives their cycles per unit\n", cmd, declared, declared);

@@ -157,9 +157,15 @@ int window_timed(const struct window *w)
 	return w->from.kind != W_NONE || w->to.kind != W_NONE || w->last_ns;
 }
 
+/* Does W filter entries by what they are (--event, --app, --cpu, --numa)? */
+static int filtered(const struct window *w)
+{
+	return w->glob || w->app || w->by_cpu || w->by_numa;
+}
+
 int window_any(const struct window *w)
 {
-	return window_timed(w) || w->glob || w->app || w->by_cpu || w->by_numa;
+	return window_timed(w) || filtered(w);
 }
 
 /* ---- describing ----------------------------------------------------------- */
@@ -288,13 +294,6 @@ static void mark_empty(const struct window *w, struct input *in, uint64_t t0, ui
 	}
 }
 
-/* Does W filter entries by what they are (--event, --app, --cpu, --numa)? */
-static int filtered(const struct window *w)
-{
-	return w->glob || w->app || w->by_cpu || w->by_numa;
-}
-
-
 /* The line of window_missed() for filters that kept none of IN's entries
  * in the time bounds: what they are, how many entries there were. */
 static void filters_missed(const struct window *w, const struct input *in, const char *cmd,
@@ -314,7 +313,7 @@ int window_missed(const struct window *w, const struct input *in, const char *cm
 {
 	char when[256] = "";
 	int n = 0;
-	if ((!window_timed(w) && !filtered(w)) || !in->span_set || in->span_bad)
+	if (!window_any(w) || !in->span_set || in->span_bad)
 		return -1;
 	if (!in->window_empty && filtered(w) && in->window_seen && !in->window_kept) {
 		filters_missed(w, in, cmd, line);

@@ -385,9 +385,6 @@ END_TEST
  * path or another, the others are no news. */
 START_TEST(test_filters_that_keep_nothing_say_so)
 {
-	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000ull,
-			 .strings_bytes = 4096, .name = "t" };
-	tl_error e;
 	tl_log *log;
 	uint16_t id;
 	char *out, *err;
@@ -416,8 +413,7 @@ START_TEST(test_filters_that_keep_nothing_say_so)
 	 * entry, so w's keeping none is no news */
 	ck_assert_int_eq(mkdir(path_in(test_dir, "d"), 0700), 0);
 	ck_assert_int_eq(rename(path_in(test_dir, "w.timeline"), path_in(test_dir, "d/w.timeline")), 0);
-	log = tl_open(path_in(test_dir, "d/k.timeline"), &o, &e);
-	ck_assert_msg(log != NULL, "%s", e.msg);
+	log = open_manual(path_in(test_dir, "d/k.timeline"), 64);
 	ck_assert_int_eq(tl_intern(log, "1,9|e.tock: n", &id, NULL), TL_OK);
 	tl_set_manual_clock(log, 5000, 0);
 	tl_append(log, id, 7, 0, 0, 0, 0, 0);

@@ -446,7 +446,9 @@ static void place_units(const struct view *v, struct input *in, const tl_entry *
 	}
 }
 
-int view_takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t *tp)
+/* view_takes(), inlined into view_keep(): it runs for every entry dumped. */
+static inline __attribute__((always_inline)) int
+takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t *tp)
 {
 	int64_t t;
 	if (v->filtered && !in->span_set) {
@@ -465,13 +467,18 @@ int view_takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	return 1;
 }
 
+int view_takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t *tp)
+{
+	return takes(v, in, e, t0, tp);
+}
+
 int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	      const tl_def **evp, int64_t *tp)
 {
 	const tl_def *ev;
 	if (v->limit && v->printed >= v->limit)
 		return -1;
-	if (!view_takes(v, in, e, t0, tp))
+	if (!takes(v, in, e, t0, tp))
 		return 0;
 	ev = input_event(in, e->msgid);
 	if (!ev->known)

@@ -1228,6 +1228,33 @@ static void keys(const char *k)
 	free(tmux("send-keys -t t %s", k));
 }
 
+/* The refresh number screen S shows, or -1 when it shows none. */
+static int refresh_shown(const char *s)
+{
+	int r = -1;
+	if (strstr(s, " refresh "))
+		sscanf(strstr(s, " refresh "), " refresh %d ", &r);
+	return r;
+}
+
+/* Waits up to PATIENCE s for top's own frame at ROWS rows: a refresh
+ * after AFTER and the help line on the last row. tmux keeps the old
+ * frame's bottom lines when it shrinks a window, so the help line alone
+ * may be tmux's, not top's; returns the screen. */
+static const char *wait_redrawn(int rows, int after)
+{
+	const char *s = screen();
+	char line[512];
+	for (time_t stop = time(NULL) + PATIENCE; time(NULL) < stop; s = screen()) {
+		if (refresh_shown(s) > after && !strncmp(line_of(s, rows - 1, line, sizeof line), "q quit", 6))
+			break;
+		usleep(100000);
+	}
+	ck_assert_msg(refresh_shown(s) > after, "no refresh after %d:\n%s", after, s);
+	ck_assert_msg(!strncmp(line_of(s, rows - 1, line, sizeof line), "q quit", 6), "%s", s);
+	return s;
+}
+
 /* A number as the screen shows it: 4 digits, K, M, G after. */
 static double shown(const char *s)
 {
@@ -1313,7 +1340,7 @@ START_TEST(test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits)
 	const char *logs = test_str("%s/logs", test_dir), *s, *a, *b;
 	char line[512], pids[64][32], path[4096];
 	double v[64];
-	int n, pid;
+	int n, pid, at;
 	pid_t e[2];
 	char *rate;
 	start(logs, e, 130, 30, 0);
@@ -1389,8 +1416,10 @@ START_TEST(test_top_screen_sorts_groups_focuses_sets_the_rate_pauses_and_quits)
 	ck_assert_ptr_null(strstr(a, "[PAUSED]"));
 	ck_assert_str_ne(a, b);
 	/* a smaller window: the frame fits it, the help line at its bottom */
+	at = refresh_shown(a);
 	free(tmux("resize-window -t t -x 70 -y 16"));
-	s = wait_for("\nq quit  space pause  < > sort  r reverse  p a e by process/app/event");
+	s = wait_redrawn(16, at);
+	ck_assert_ptr_nonnull(strstr(s, "\nq quit  space pause  < > sort  r reverse  p a e by process/app/event"));
 	for (int i = 0; i < 16; i++)
 		ck_assert_uint_le(strlen(line_of(s, i, line, sizeof line)), 70);
 	ck_assert(!strncmp(line_of(s, 15, line, sizeof line), "q quit", 6));
@@ -1465,9 +1494,9 @@ START_TEST(test_top_screen_scrolls_to_keep_the_selected_row_in_sight)
 	}
 	ck_assert_msg(n == 10, "%d rows:\n%s", n, s);
 	all = body_keys(s, 5, 14);
+	at = refresh_of(s);
 	free(tmux("resize-window -t t -x 130 -y 12"));
-	s = wait_for("\nq quit");
-	ck_assert(!strncmp(line_of(s, 11, line, sizeof line), "q quit", 6));
+	s = wait_redrawn(12, at);
 	at = refresh_of(s);
 	keys("j j j j j j j");
 	/* two refreshes later top has read the keys: row 7 selected (in

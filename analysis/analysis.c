@@ -97,6 +97,7 @@ void an_free(struct an *a)
 	for (size_t i = 0; i < a->found.nargs; i++)
 		free(a->found.args[i]);
 	free(a->unit);
+	free(a->units);
 	for (size_t i = 0; i < a->nrows; i++) {
 		for (int k = 0; k < AN_NKEYS; k++)
 			free(a->rows[i]->key[k]);

@@ -319,10 +319,10 @@ const char *an_unit(const struct an *a);
  * without the default of those that saw none). */
 const char *an_noted_unit(const struct an *a);
 
-/* For an engine of lags (no an_options.per): the first unit a file it read
- * declares pairs in (timeline-events(5)), the --per that would count them;
- * NULL when none does. */
-const char *an_declared_unit(const struct an *a);
+/* For an engine of lags (no an_options.per): the units the files it read
+ * declare pairs in (timeline-events(5)), each a --per that would count
+ * them, in the order first seen, a blank between; NULL when none does. */
+const char *an_declared_units(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);

@@ -114,6 +114,7 @@ struct an {
 	int first_set;               /* ... once one was */
 	char *unit;                  /* the unit of the pairs counted (an_unit()), NULL none yet */
 	int unit_mixed;              /* ... they had different ones */
+	char *units;                 /* every unit noted, once each, a blank between */
 	/* the breath under way: each app's cycles so far (by share index) */
 	double *app_cycles;
 	size_t app_cycles_cap;
@@ -237,8 +238,9 @@ void free_timeline(struct an_timeline *t);
 void merge_timelines(struct an *into, const struct an *from);
 
 /* Notes that A's pairs are counted in UNIT, or (lags) that a file declares
- * pairs counted in it (an_unit(), an_declared_unit()). */
+ * pairs counted in it (an_unit(), an_declared_units()). */
 void an_note_unit(struct an *a, const char *unit);
+void an_note_units(struct an *a, const char *list);
 
 /* ---- slowest.c ---- */
 

@@ -147,13 +147,40 @@ const struct an_found *an_found(const struct an *a)
 	return &a->found;
 }
 
-/* Notes that pairs are counted in UNIT (an_unit()). */
+/* Is UNIT a word of the blank-separated LIST? */
+static int listed(const char *list, const char *unit)
+{
+	size_t n = strlen(unit);
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ')
+		if (strcspn(p, " ") == n && !strncmp(p, unit, n))
+			return 1;
+	return 0;
+}
+
+/* Notes that pairs are counted in UNIT (an_unit(), an_declared_units()). */
 void an_note_unit(struct an *a, const char *unit)
 {
 	if (!a->unit)
 		a->unit = xstrdup(unit);
 	else if (strcmp(a->unit, unit))
 		a->unit_mixed = 1;
+	if (!listed(a->units, unit)) {
+		size_t size = (a->units ? strlen(a->units) + 1 : 0) + strlen(unit) + 1;
+		char *u = xcalloc(1, size);
+		snprintf(u, size, "%s%s%s", a->units ? a->units : "", a->units ? " " : "", unit);
+		free(a->units);
+		a->units = u;
+	}
+}
+
+/* Notes each unit of LIST (blank separated, NULL none), in its order. */
+void an_note_units(struct an *a, const char *list)
+{
+	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+		char unit[64];
+		snprintf(unit, sizeof unit, "%.*s", (int)strcspn(p, " "), p);
+		an_note_unit(a, unit);
+	}
 }
 
 const char *an_unit(const struct an *a)
@@ -168,9 +195,9 @@ const char *an_noted_unit(const struct an *a)
 	return !a->unit ? NULL : a->unit_mixed ? "unit" : a->unit;
 }
 
-const char *an_declared_unit(const struct an *a)
+const char *an_declared_units(const struct an *a)
 {
-	return a->opts.per ? NULL : a->unit;
+	return a->opts.per ? NULL : a->units;
 }
 
 /* Is definition D the begin or the end of rule R? Sets EV's role and rule. */

@@ -178,16 +178,12 @@ void an_add_found(struct an *a, const struct an_found *f)
 		note_arg(&a->found, f->args[i]);
 }
 
-/* Notes in INTO the units FROM counted pairs in (an_unit()). */
+/* Notes in INTO the units FROM counted pairs in (an_unit()), FROM's
+ * first (FROM->unit) first. */
 static void merge_unit(struct an *into, const struct an *from)
 {
 	into->unit_mixed |= from->unit_mixed;
-	if (!from->unit)
-		return;
-	if (!into->unit)
-		into->unit = xstrdup(from->unit);
-	else if (strcmp(into->unit, from->unit))
-		into->unit_mixed = 1;
+	an_note_units(into, from->units);
 }
 
 int an_merge(struct an *into, const struct an *from)

@@ -442,6 +442,70 @@ START_TEST(test_top_heads_cycles_per_unit_with_the_unit_in_use)
 }
 END_TEST
 
+/* A copier of its own shape: one log DIR/copier.timeline declaring the
+ * pair copy in bytes, one copy of 4096 bytes in 2048 cycles (0.5 a byte)
+ * on CPU 1; then it waits to be killed (a running writer). */
+static pid_t copier_start(const char *dir)
+{
+	static const char *const defs[] = {
+		"1,9|cp.copy_begin:\nA copy starts.",
+		"1,9|cp.copy_end: bytes\nThe copy is done: 'bytes' were copied.",
+	};
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		tl_options o = { .entries = 256, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+				 .strings_bytes = 4096, .name = "copier" };
+		tl_error err;
+		uint16_t id[2], decl;
+		tl_log *log = tl_open(test_str("%s/copier.timeline", dir), &o, &err);
+		if (!log || tl_register(log, defs, 2, NULL, id, &err) != TL_OK ||
+		    tl_intern(log, "pair|cp.copy: cp.copy_begin cp.copy_end unit=bytes", &decl, &err) != TL_OK)
+			_exit(1);
+		tl_set_manual_clock(log, 1000, 1);
+		tl_append(log, id[0], 0, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, 3048, 1);
+		tl_append(log, id[1], 4096, 0, 0, 0, 0, 0);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* Logs whose declared pairs count different units: top's heading is
+ * cycles per unit, CYC/UNIT, and its JSON says "unit"; each unit by
+ * --per as before, the other program's rows then counting nothing. */
+START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
+{
+	pid_t pf, cp;
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	pf = pf_start(path_in(test_dir, "logs"), "pf", pf_batches, 3);
+	cp = copier_start(path_in(test_dir, "logs"));
+	wait_entries(path_in(test_dir, "logs/pf.timeline"), 18);
+	wait_entries(path_in(test_dir, "logs/copier.timeline"), 2);
+	top_heads("", "CYC/UNIT", "unit", "unit");
+	top_heads("--per bytes", "CYC/BYTE", "byte", "bytes");
+	top_heads("--per rows", "CYC/ROW", "row", "rows");
+	/* stats without --per: lags, and a note naming every unit declared
+	 * (in the order the logs are read), not only the first */
+	out = tl(0, NULL, "stats logs 2>&1 >/dev/null");
+	ck_assert_str_eq(out, "timeline stats: note: the logs declare pairs counted in bytes and "
+			      "rows: --per bytes or --per rows gives their cycles per unit\n");
+	free(out);
+	/* each unit by --per: the pairs that carry it */
+	out = tl(0, NULL, "stats --per bytes logs 2>&1");
+	ck_assert_str_eq(out, "cycles per byte, per begin/end pair\n"
+			      "event app pairs bytes cycles/byte p50 p90 p99 empty\n"
+			      "cp.copy - 1 4096 0.5 0.5 0.5 0.5 0\n");
+	free(out);
+	ck_assert_int_eq(kill(pf, SIGKILL), 0);
+	ck_assert_int_eq(kill(cp, SIGKILL), 0);
+	reap(pf);
+	reap(cp);
+}
+END_TEST
+
 START_TEST(test_top_says_why_it_has_no_rows_by_app)
 {
 	static const uint64_t lags[] = { 5, 6 };
@@ -826,6 +890,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_own_program_pairs_in_diff_report_and_export_without_options);
 	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
 	tcase_add_test(t, test_top_heads_cycles_per_unit_with_the_unit_in_use);
+	tcase_add_test(t, test_top_heads_cycles_per_unit_when_the_logs_units_differ);
 	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);

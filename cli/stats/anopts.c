@@ -226,17 +226,36 @@ static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cm
 	}
 }
 
+/* CMD's note that the logs declare pairs counted in UNITS (blank
+ * separated, an_declared_units()): "rows and bytes: --per rows or --per
+ * bytes gives ...". */
+static void declared_note(const char *cmd, const char *units)
+{
+	char in[512] = "", per[1024] = "";
+	size_t n = 0, k = 0;
+	for (const char *p = units; *p; p += strcspn(p, " "), p += *p == ' ')
+		n++;
+	for (const char *p = units; *p; p += strcspn(p, " "), p += *p == ' ', k++) {
+		const char *sep = !k ? "" : k + 1 == n ? " and " : ", ";
+		int len = (int)strcspn(p, " ");
+		snprintf(in + strlen(in), sizeof in - strlen(in), "%s%.*s", sep, len, p);
+		snprintf(per + strlen(per), sizeof per - strlen(per), "%s--per %.*s",
+			 !k ? "" : k + 1 == n ? " or " : ", ", len, p);
+	}
+	fprintf(stderr, "timeline %s: note: the logs declare pairs counted in %s: %s gives their "
+		"cycles per unit\n", cmd, in, per);
+}
+
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 {
 	const struct an_found *f = an_found(e);
-	const char *declared = an_declared_unit(e);
+	const char *declared = an_declared_units(e);
 	static int said;   /* diff warns of each side: the note once */
 	char args[512];
 	if (window_filters_missed())
 		return;   /* no entry kept: that is the reason, said at the end */
 	if (declared && !said++)
-		fprintf(stderr, "timeline %s: note: the logs declare pairs counted in %s: --per %s "
-			"gives their cycles per unit\n", cmd, declared, declared);
+		declared_note(cmd, declared);
 	end_args(f, args, sizeof args);
 	for (size_t r = 0; r + 3 < a->o.npairs; r++)
 		if (!(f->rules >> r & 1))

@@ -2,8 +2,6 @@
  * its process runs (tl_rate_file). */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 #include "commands.h"
 #include "input.h"
 #include "timeline.h"

@@ -107,18 +107,6 @@ static int wanted(struct ask *a, const tl_def *d)
 	return any_matches(a->pats, a->npats, a->used + a->nonly, d) ? a->off : -1;
 }
 
-/* Warns when the writer of IN, of this host, has ended (as `rate` does). */
-static void warn_if_dead(const struct ask *a, const struct input *in)
-{
-	char host[sizeof in->info.host] = "";
-	gethostname(host, sizeof host - 1);
-	if (!strcmp(host, in->info.host) &&
-	    tl_pid_alive(in->info.pid, in->info.start_ticks) == TL_GONE)
-		fprintf(stderr, "timeline %s: warning: %s: no process will read the switches: its "
-			"writer (%s, pid %u) has ended\n", a->cmd, in->path, in->info.process,
-			in->info.pid);
-}
-
 /* Why IN has no switches to flip, or NULL. */
 static const char *no_switches(const struct input *in)
 {
@@ -182,7 +170,7 @@ static int flip_log(struct ask *a, struct input *in)
 	a->on += on;
 	a->offd += k - on;
 	a->logs += k > 0;
-	warn_if_dead(a, in);
+	input_warn_unread(a->cmd, in->path, &in->info, "the switches");
 out:
 	free(ids);
 	free(off);

@@ -514,6 +514,19 @@ int input_writer_alive(const struct input *in)
 	return input_local(in) && input_pid_alive(input_pid(in));
 }
 
+void input_warn_unread(const char *cmd, const char *path, const tl_info *i, const char *what)
+{
+	char host[sizeof i->host] = "";
+	if (gethostname(host, sizeof host - 1) < 0 || !*host || !*i->host)
+		return;
+	if (strcmp(host, i->host))
+		fprintf(stderr, "timeline %s: warning: %s: written on host '%s', not this one: its "
+			"writer will not see %s\n", cmd, path, i->host, what);
+	else if (tl_pid_alive(i->pid, i->start_ticks) == TL_GONE)
+		fprintf(stderr, "timeline %s: warning: %s: no process will read %s: its writer (%s, "
+			"pid %u) has ended\n", cmd, path, what, i->process, i->pid);
+}
+
 /* ------------------------------------------------------------------------
  * Time and lists
  * ------------------------------------------------------------------------ */

@@ -193,6 +193,13 @@ int input_local(const struct input *in);
  * names no pid count as ended (they are most likely copies). */
 int input_writer_alive(const struct input *in);
 
+/* Warns, as CMD, when no process will read the change WHAT ("the new
+ * rate", "the switches") just made to the log at PATH whose header is I:
+ * it was written on another host (its writer, if it runs, maps another
+ * copy), or its writer, of this host, has ended. One line on stderr;
+ * nothing when the header names no host or this host cannot name itself. */
+void input_warn_unread(const char *cmd, const char *path, const tl_info *i, const char *what);
+
 /* Parses a list "0,2-5" into the bit set SET (values 0..4095). */
 int parse_list(const char *s, uint64_t set[64]);
 

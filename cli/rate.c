@@ -2,9 +2,8 @@
  * its process runs (tl_rate_file). */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 #include "commands.h"
+#include "input.h"
 #include "timeline.h"
 
 static const char usage[] =
@@ -41,11 +40,11 @@ static void show(const char *path, unsigned rate, int fixed)
 		printf("%s: %s, fixed (events of rate %u to 9 are logged)\n", path, now, rate);
 }
 
-/* Warns when the writer of the log at PATH, of this host, has ended: the
- * rate just set is read by no process (a new writer would make a new log). */
-static void warn_if_dead(const char *path)
+/* Warns when no process will read the rate just set in the log at PATH
+ * (input_warn_unread(): another host's log, or its writer has ended; a
+ * new writer would make a new log). */
+static void warn_unread(const char *path)
 {
-	char host[sizeof ((tl_info *)0)->host] = "";
 	tl_error err;
 	tl_info i;
 	tl_reader *r = tl_reader_open(path, &err);
@@ -53,10 +52,7 @@ static void warn_if_dead(const char *path)
 		return;
 	tl_reader_info(r, &i);
 	tl_reader_close(r);
-	gethostname(host, sizeof host - 1);
-	if (!strcmp(host, i.host) && tl_pid_alive(i.pid, i.start_ticks) == TL_GONE)
-		fprintf(stderr, "timeline rate: warning: %s: no process will read the new rate: its "
-			"writer (%s, pid %u) has ended\n", path, i.process, i.pid);
+	input_warn_unread("rate", path, &i, "the new rate");
 }
 
 int cmd_rate(int argc, char **argv)
@@ -84,6 +80,6 @@ int cmd_rate(int argc, char **argv)
 	}
 	show(argv[optind], now, fixed);
 	if (rate >= 0)
-		warn_if_dead(argv[optind]);
+		warn_unread(argv[optind]);
 	return cli_finish("rate", EXIT_OK);
 }

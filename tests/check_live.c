@@ -1779,6 +1779,29 @@ START_TEST(test_rate_of_a_dead_writers_log_warns_that_no_process_will_read_it)
 }
 END_TEST
 
+/* A rate set in a log whose header names another host (copied home, or
+ * on shared storage) is read by no writer here, and its own maps another
+ * copy: rate says so in one line naming the log and the host (on stderr;
+ * the file is changed, exit 0, as for a writer that has ended). Shown,
+ * the rate is news to no one: no warning. */
+START_TEST(test_rate_of_another_hosts_log_warns_that_its_writer_will_not_see_it)
+{
+	tl_log *log = rate_log();
+	struct res r;
+	patch_host(P("r.timeline"), "far.away.example");
+	r = tl("rate r.timeline 7");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "r.timeline: 7, fixed (events of rate 7 to 9 are logged)\n");
+	ck_assert_str_eq(r.err, "timeline rate: warning: r.timeline: written on host "
+				"'far.away.example', not this one: its writer will not see the new "
+				"rate\n");
+	ck_assert_uint_eq(info_at(P("r.timeline")).rate, 7);
+	ck_assert_str_eq(OK(tl("rate r.timeline")),
+			 "r.timeline: 7, fixed (events of rate 7 to 9 are logged)\n");
+	tl_close(log);
+}
+END_TEST
+
 START_TEST(test_rate_of_a_snabb_log_is_refused_exactly)
 {
 	struct res r;
@@ -1957,6 +1980,7 @@ Suite *live_suite(void)
 	tcase_add_test(r, test_rate_bad_value_exits_2_with_the_reason);
 	tcase_add_test(r, test_rate_has_one_vocabulary_in_rate_info_ls_top_and_json);
 	tcase_add_test(r, test_rate_of_a_dead_writers_log_warns_that_no_process_will_read_it);
+	tcase_add_test(r, test_rate_of_another_hosts_log_warns_that_its_writer_will_not_see_it);
 	tcase_add_test(r, test_rate_usage_errors_exit_2);
 	suite_add_tcase(s, m);
 	suite_add_tcase(s, l);

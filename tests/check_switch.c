@@ -649,6 +649,35 @@ START_TEST(test_disable_warns_on_a_dead_writers_log_and_needs_write_access)
 }
 END_TEST
 
+/* A log whose header names another host (copied home, or on storage
+ * shared with the writer's host) is switched, but its writer maps its own
+ * copy, so it will not see the switches: enable and disable say so in one
+ * line naming the log and the host, and exit 0 for the change made, as
+ * for a writer that has ended. A log of this host whose writer runs is no
+ * news. */
+START_TEST(test_switching_another_hosts_log_warns_that_its_writer_will_not_see_it)
+{
+	static const char host[128] = "far.away.example";
+	tl_log *log = engine_log(test_dir, "far.timeline");
+	char *l;
+	expect("disable far.timeline 'engine.*'", 0, "2 events off in 1 log\n", "");
+	patch_file(path_in(test_dir, "far.timeline"), offsetof(struct tl_header, host), host,
+		   sizeof host);
+	expect("enable far.timeline 'engine.breath_end'", 0, "1 event on in 1 log\n",
+	       "timeline enable: warning: far.timeline: written on host 'far.away.example', not "
+	       "this one: its writer will not see the switches\n");
+	expect("disable --all far.timeline", 0, "5 events off in 1 log\n",
+	       "timeline disable: warning: far.timeline: written on host 'far.away.example', not "
+	       "this one: its writer will not see the switches\n");
+	l = off_line("far.timeline");
+	ck_assert_str_eq(l, "  switched off 6: app.push app=lookup, app.pushed app=lookup, "
+			    "app.push app=source, app.pushed app=source, engine.breath_start, "
+			    "engine.breath_end");
+	free(l);
+	tl_close(log);
+}
+END_TEST
+
 /* ---- tcase pairs: stats across a flip ---- */
 
 START_TEST(test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped)
@@ -856,6 +885,7 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_enable_walks_directories_and_names_patterns_that_match_nothing);
 	tcase_add_test(t, test_enable_refuses_snabb_logs_old_logs_and_bad_usage);
 	tcase_add_test(t, test_disable_warns_on_a_dead_writers_log_and_needs_write_access);
+	tcase_add_test(t, test_switching_another_hosts_log_warns_that_its_writer_will_not_see_it);
 	tcase_add_test(t, test_stats_counts_only_pairs_whose_ends_were_both_on_and_says_how_many_skipped);
 	tcase_add_test(t, test_dump_says_when_events_were_off_during_its_entries);
 	tcase_add_test(t, test_dump_names_the_events_each_record_switched_off_and_on);

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import warnings
 
+import pandas as pd
 import pytest
 
 import timeline
@@ -77,6 +78,111 @@ def test_stats_errors_are_the_programs_lines(good, tmp_path):
     with pytest.raises(timeline.TimelineError) as e:   # bad usage raises whatever errors=
         timeline.stats(good[0], per="packets", bucket="packets=9,1", errors="ignore")
     assert "bucket" in str(e.value)
+
+
+# ---- windows and filters that keep nothing: timeline(1)'s lines ---------------
+
+def warned(paths, **kw):
+    """read(PATHS, errors='warn', **KW): the frame and the lines warned."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        df = timeline.read(paths, errors="warn", **kw)
+    assert all(x.category is timeline.TimelineWarning for x in w)
+    return df, [str(x.message) for x in w]
+
+
+def seconds(ns):
+    """NS in seconds as the span of a log is said: 9 decimals, no trailing zero."""
+    return ("%d.%09d" % divmod(int(ns), 10**9)).rstrip("0").rstrip(".") + "s"
+
+
+def test_a_window_past_a_logs_end_raises_its_span_as_dump_says_it(good):
+    full = timeline.read(good[0])
+    n, last_ns = len(full), full["ns"].iloc[-1].value
+    cycles = int(full["tsc"].iloc[-1] - full["tsc"].iloc[0])
+    walls = [t.strftime("%Y-%m-%dT%H:%M:%S.") + "%09dZ" % (t.value % 10**9)
+             for t in (full["wall"].iloc[0], full["wall"].iloc[-1])]
+    assert n == 64 and last_ns > 0 and cycles > 0   # a wrapped ring of 64
+    cases = [
+        ({"start": "1h"}, ["--from", "1h"],
+         "no entries at or after 1h; %s spans 0s to %s" % (good[0], seconds(last_ns))),
+        ({"start": pd.Timedelta("1h")}, ["--from", "3600000000000ns"],
+         "no entries at or after 3600000000000ns; %s spans 0s to %s" % (good[0],
+                                                                        seconds(last_ns))),
+        ({"start": cycles + 1, "end": cycles + 9}, ["--from", cycles + 1, "--to", cycles + 9],
+         "no entries between %d and %d; %s spans 0 to %d cycles" % (cycles + 1, cycles + 9,
+                                                                    good[0], cycles)),
+        ({"end": "2000-01-01T00:00:00Z", "last": "1us"},
+         ["--to", "2000-01-01T00:00:00Z", "--last", "1us"],
+         "no entries at or before 2000-01-01T00:00:00Z in the last 1us; %s spans %s to %s"
+         % (good[0], walls[0], walls[1])),
+    ]
+    for kw, opts, line in cases:
+        with pytest.raises(timeline.TimelineError) as e:
+            timeline.read(good[0], **kw)
+        assert str(e.value) == line
+        _, err, rc = tl("stats", *opts, good[0], check=False)
+        assert rc == 2 and err == "timeline stats: %s\n" % line
+        df, lines = warned(good[0], **kw)
+        assert lines == [line] and len(df) == 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert len(timeline.read(good[0], errors="ignore", **kw)) == 0
+        assert timeline.read(good[0], numpy=True, errors="ignore", **kw).shape == (0,)
+
+
+def test_an_event_not_in_the_logs_raises_dumps_line_for_each_log(good):
+    n = [len(timeline.read(p)) for p in good]
+    with pytest.raises(timeline.TimelineError) as e:
+        timeline.read(good, events="nope.*")
+    assert str(e.value) == "--event 'nope.*' keeps none of the %d entries of %s" % (n[0], good[0])
+    want = ["--event 'nope.*' keeps none of the %d entries of %s" % (n[0], good[0]),
+            "--event 'nope.*' keeps none of the %d entries of %s" % (n[1], good[1])]
+    df, lines = warned(good, events="nope.*")
+    assert lines == want and len(df) == 0
+    assert dump_lines("--event", "nope.*", *good) == (want, 0)
+    # with time bounds: the entries in them, and two filters keep
+    lo = "%dns" % (timeline.read(good[0])["ns"].iloc[-1].value // 2)
+    kept = len(timeline.read(good[0], start=lo))
+    assert 0 < kept < n[0]
+    line = "--app 'nope' --cpu 4095 keep none of the %d entr%s of %s in the time window" % (
+        kept, "y" if kept == 1 else "ies", good[0])
+    df, lines = warned(good[0], start=lo, apps="nope", cpus="4095")
+    assert lines == [line] and len(df) == 0
+    assert dump_lines("--from", lo, "--app", "nope", "--cpu", "4095", good[0]) == ([line], 0)
+    # a list of globs, as one option each
+    df, lines = warned(good[0], events=["x", "y"], numas=[3, 1, 2])
+    assert lines == ["--event 'x' --event 'y' --numa 1-3 keep none of the %d entries of %s"
+                     % (n[0], good[0])]
+
+
+def test_one_log_of_two_kept_makes_the_others_keeping_nothing_no_news(good):
+    snabb_n = len(timeline.read(SNABB))
+    only = timeline.read(good[0], events="engine.stopped")
+    assert len(only) == 1   # the demo engine's last entry; Snabb's engine has no such event
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = timeline.read([good[0], SNABB], events="engine.stopped")
+    assert df["tsc"].tolist() == only["tsc"].tolist() and df["log"].nunique() == 1
+    assert dump_lines("--event", "engine.stopped", good[0], SNABB) == ([], 1)
+    df, lines = warned(SNABB, events="engine.stopped")
+    assert lines == ["--event 'engine.stopped' keeps none of the %d entries of %s"
+                     % (snabb_n, SNABB)] and len(df) == 0
+    # a time window: a path whose logs all end before it says so; in one
+    # directory with a log that reaches into it, the other is no news
+    ends = sorted(timeline.read(p)["ns"].iloc[-1].value for p in good)
+    short = good[[timeline.read(p)["ns"].iloc[-1].value for p in good].index(ends[0])]
+    assert ends[0] < ends[1]   # two runs of the engine: never of one length to the ns
+    start = "%dns" % (ends[0] + 1)
+    df, lines = warned(good, start=start)
+    assert lines == ["no entries at or after %s; %s spans 0s to %s" % (start, short,
+                                                                     seconds(ends[0]))]
+    assert len(df) >= 1 and set(df["log"].astype(str)) == {str(p) for p in good} - {str(short)}
+    assert dump_lines("--from", start, *good) == (lines, len(df))
+    parent = os.path.dirname(os.path.dirname(good[0]))
+    assert os.path.dirname(os.path.dirname(good[1])) == parent
+    df, lines = warned(parent, start=start)
+    assert lines == [] and len(df) == len(timeline.read(good, start=start, errors="ignore"))
 
 
 def put(b, off, fmt, v):

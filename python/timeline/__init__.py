@@ -51,8 +51,15 @@ def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events
     datetime), last= ('10s': the last of each log), events= and apps=
     (globs, or lists of them), cpus= and numas= ('0,2-5' or ints).
 
-    errors='raise' (a bad input raises TimelineError), 'warn' (a
-    TimelineWarning, and the other paths are read), or 'ignore'."""
+    Where they keep nothing, read() says it as timeline(1) does, a
+    problem for each log: "no entries at or after 1h; LOG spans 0s to
+    0.000046818s" (a path whose logs all end before the window), "--event
+    'nope' keeps none of the 64 entries of LOG" (when no log read keeps
+    an entry).
+
+    errors='raise' (a bad input, or a window that keeps nothing, raises
+    TimelineError), 'warn' (a TimelineWarning, and the other paths are
+    read), or 'ignore'."""
     return _read.read(paths, wide=wide, numpy=numpy, start=start, end=end, last=last,
                       events=events, apps=apps, cpus=cpus, numas=numas, errors=errors)
 

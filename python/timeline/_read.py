@@ -9,6 +9,7 @@ import fnmatch
 import os
 import re
 import stat
+import time
 
 import numpy as np
 import pandas as pd
@@ -93,8 +94,11 @@ class _Log:
     """One open log: its reader, header, and the definitions of the
     message ids met so far."""
 
-    def __init__(self, path, r, info):
+    def __init__(self, path, r, info, top=0):
         self.path, self.r, self.info = path, r, info
+        self.top = top               # the index of the path given it was found under
+        self.t0 = self.newest = None   # read: its first and newest timestamps ...
+        self.seen = 0                # ... and its entries in the window's time bounds
         self.defs = {}               # msgid -> (name, attrs dict, level, rate, args, descr)
         self.hz = info.tsc_hz
 
@@ -134,14 +138,14 @@ def _open_all(paths):
     path that holds no log and gave no problem is one ("PATH: no logs")."""
     items = []
     try:
-        for top in _paths(paths):
+        for k, top in enumerate(_paths(paths)):
             n = len(items)
             for path, named, problem in _walk([top]):
                 got = problem or _open(path, named)
                 if isinstance(got, str):
                     items.append(got)
                 elif got is not None:
-                    items.append(_Log(path, *got))
+                    items.append(_Log(path, *got, top=k))
             if len(items) == n:
                 items.append("%s: no logs" % top)
     except BaseException:
@@ -241,6 +245,43 @@ def bound(b):
                      "('2026-11-23T14:10:12Z', datetime)" % (b,))
 
 
+def wall_text(ns):
+    """NS since the epoch as timeline(1) prints a wall time (tl_format_wall):
+    "2026-11-23T14:10:12.000000000Z"."""
+    sec, frac = divmod(int(ns), 1000000000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + ".%09dZ" % frac
+
+
+def bound_arg(b):
+    """Bound B in the form timeline(1)'s --from and --to take."""
+    kind, v = bound(b)
+    if kind == "ticks":
+        return str(v)
+    return "%dns" % v if kind == "ns" else wall_text(v)
+
+
+def last_arg(d):
+    """Duration D in the form timeline(1)'s --last takes."""
+    return d if isinstance(d, str) else "%dns" % pd.Timedelta(d).value
+
+
+def _seconds(ns):
+    """NS as seconds without trailing zeros: "0s", "2.5s", "0.000009s"."""
+    return ("%d.%09d" % divmod(ns, 1000000000)).rstrip("0").rstrip(".") + "s"
+
+
+def _list_text(s):
+    """A set of ints as a --cpu list: "0,2-5"."""
+    v, out, i = sorted(s), [], 0
+    while i < len(v):
+        j = i
+        while j + 1 < len(v) and v[j + 1] == v[j] + 1:
+            j += 1
+        out.append(str(v[i]) if j == i else "%d-%d" % (v[i], v[j]))
+        i = j + 1
+    return ",".join(out)
+
+
 def cpu_set(spec):
     """A --cpu LIST ("0,2-5") or an iterable of ints, as a set."""
     if spec is None:
@@ -271,11 +312,16 @@ class Window:
                  numas=None):
         self.start = bound(start) if start is not None else None
         self.end = bound(end) if end is not None else None
+        # each bound as the user wrote it, or as timeline(1) would take it
+        self.start_text, self.end_text = (b if isinstance(b, str) else
+                                          bound_arg(b) if b is not None else None
+                                          for b in (start, end))
         self.last = None
         if last is not None:
             self.last = duration_ns(last)
             if self.last is None:
                 raise ValueError("last takes a duration, e.g. '10s' or '500ms', not %r" % (last,))
+            self.last_text = last_arg(last)
         self.events, self.apps = _globs(events), _globs(apps)
         self.cpus, self.numas = cpu_set(cpus), cpu_set(numas)
 
@@ -299,6 +345,92 @@ class Window:
             return "%s: --last: a time in seconds needs the TSC frequency, which this log " \
                    "does not have: give the bound in cycles" % log.path
         return None
+
+    def filtered(self):
+        """Does it keep entries by what they are (events, apps, cpus, numas)?"""
+        return bool(self.events or self.apps) or self.cpus is not None or \
+            self.numas is not None
+
+    def _measure(self, kind, log):
+        """A bound's measure of a timestamp of LOG (cli/window.c): cycles or
+        ns since its first entry, or ns since the epoch."""
+        if kind == "ticks":
+            return lambda t: t - log.t0
+        if kind == "ns":
+            return lambda t: int(_since(np.array([t], _U64), log.t0, log.hz)[0])
+        return lambda t: int(_since(np.array([t], _U64), log.info.anchor_tsc, log.hz)[0]) + \
+            int(log.info.anchor_realtime_ns)
+
+    def empty(self, log):
+        """Do the time bounds hold none of LOG's span, its first entry's
+        timestamp to its newest's? Decided as timeline(1) decides it
+        (cli/window.c, window_begin()): the least and greatest timestamps in
+        the bounds, by bisection; bounds inside the span that fall between
+        two entries are no news there, nor here."""
+        t0, top = log.t0, max(log.newest, log.t0)
+
+        def least(m, ok):   # the least timestamp in 0..top whose measure is ok, or top + 1
+            if not ok(m(top)):
+                return top + 1
+            lo, hi = 0, top
+            while lo < hi:
+                mid = (lo + hi) // 2
+                lo, hi = (lo, mid) if ok(m(mid)) else (mid + 1, hi)
+            return lo
+
+        lo, hi = 0, 2**64 - 1
+        if self.start:
+            lo = least(self._measure(self.start[0], log), lambda x, v=self.start[1]: x >= v)
+        if self.end:
+            t = least(self._measure(self.end[0], log), lambda x, v=self.end[1]: x > v)
+            if t == 0:
+                return True
+            hi = t - 1
+        if self.last is not None and log.newest >= t0:
+            m = self._measure("ns", log)
+            lo = max(lo, least(m, lambda x, v=m(log.newest) - self.last: x >= v))
+        return lo > hi or lo > top or hi < t0
+
+    def missed(self, log, kept):
+        """What LOG, of whose entries KEPT were kept, says (window_missed()):
+        1 when the time bounds hold none of its span, 2 when the filters
+        keep none of the entries in them, else 0."""
+        if self.timed() and self.empty(log):
+            return 1
+        return 2 if self.filtered() and log.seen and not kept else 0
+
+    def missed_time(self, log):
+        """The line of timeline(1) for the time bounds holding none of LOG's
+        entries (cli/window.c): "no entries at or after 1h; LOG spans 0s to
+        0.000009s", its span in the form of the first bound."""
+        when = " between %s and %s" % (self.start_text, self.end_text) \
+            if self.start and self.end else " at or after %s" % self.start_text if self.start \
+            else " at or before %s" % self.end_text if self.end else ""
+        if self.last is not None:
+            when += " in the last %s" % self.last_text
+        kind = (self.start or self.end or ("ns", 0))[0]
+        t0, top = log.t0, max(log.newest, log.t0)
+        if kind == "ticks":
+            span = "0 to %d cycles" % (top - t0)
+        elif kind == "ns":
+            span = "0s to " + _seconds(int(ticks_to_ns(np.array([top - t0], _U64), log.hz)[0]))
+        else:
+            a, b = (_since(np.array([t], _U64), log.info.anchor_tsc, log.hz)[0] +
+                    np.int64(log.info.anchor_realtime_ns) for t in (t0, top))
+            span = "%s to %s" % (wall_text(a), wall_text(b))
+        return "no entries%s; %s spans %s" % (when, log.path, span)
+
+    def missed_filters(self, log):
+        """The line of timeline(1) for the filters keeping none of the
+        entries of LOG in the time bounds: "--event 'x.*' keeps none of the
+        10 entries of LOG[ in the time window]"."""
+        opts = ["--event '%s'" % g for g in self.events or ()] + \
+            ["--app '%s'" % g for g in self.apps or ()] + \
+            ["--%s %s" % (o, _list_text(v)) for o, v in (("cpu", self.cpus), ("numa", self.numas))
+             if v is not None]
+        return "%s keep%s none of the %d entr%s of %s%s" % (
+            " ".join(opts), "" if len(opts) > 1 else "s", log.seen,
+            "y" if log.seen == 1 else "ies", log.path, " in the time window" if self.timed() else "")
 
     def def_kept(self, d):
         name, attrs = d[0], d[1]
@@ -369,6 +501,7 @@ def _read_log(log, w, cols, buf):
         keep_ids, known = np.zeros(65536, bool), np.zeros(65536, bool)
     t0 = None
     lo = hi = None
+    log.seen = 0
     while True:
         k = L.tl_reader_read(log.r, buf.ctypes.data, len(buf))
         if k == 0:
@@ -376,7 +509,8 @@ def _read_log(log, w, cols, buf):
         b = buf[:k]
         tsc = b["tsc"]
         if t0 is None:
-            t0 = int(tsc[0])
+            t0 = log.t0 = int(tsc[0])
+            log.newest = int(newest["tsc"][0]) if has_newest else t0
         if log.hz:
             ns = _since(tsc, t0, log.hz)
             wall = _since(tsc, log.info.anchor_tsc, log.hz) if native else np.full(k, NAT)
@@ -399,6 +533,7 @@ def _read_log(log, w, cols, buf):
                 keep &= (m <= v) if up else (m >= v)
             if lo is not None:
                 keep &= ns >= lo
+            log.seen += int(np.count_nonzero(keep))
             if w.cpus is not None:
                 keep &= np.isin(b["cpu"], list(w.cpus))
             if w.numas is not None:
@@ -409,6 +544,8 @@ def _read_log(log, w, cols, buf):
                     known[i] = True
                     keep_ids[i] = w.def_kept(log.definition(int(i)))
                 keep &= keep_ids[b["msgid"]]
+        else:
+            log.seen += k
         cols.put(b, ns, wall, keep)
     return None
 
@@ -521,6 +658,28 @@ def _report_damage(log, msgids, policy):
         policy.note("%s: %d incomplete entries skipped" % (log.path, skipped))
 
 
+def _report_misses(w, logs, spans, policy):
+    """What timeline(1) says when window W keeps nothing (cli/window.c,
+    window_missed()), each line a problem: for each path given whose logs
+    all have their span outside the time bounds, each one's "no entries
+    ..." line; then, when no log read kept an entry in the bounds, the
+    "... keeps none of the N entries of LOG" line of each log whose
+    entries in them the filters all left out. A log of no entries, or one
+    the bounds cannot be placed in, says nothing here."""
+    if not w.any():
+        return
+    said = [(lg, w.missed(lg, b - a)) for lg, (a, b) in zip(logs, spans) if lg.t0 is not None]
+    for top in sorted({lg.top for lg, _ in said}):
+        mine = [(lg, m) for lg, m in said if lg.top == top]
+        if all(m == 1 for _, m in mine):
+            for lg, _ in mine:
+                policy.problem(w.missed_time(lg))
+    if all(m != 0 for _, m in said):
+        for lg, m in said:
+            if m == 2:
+                policy.problem(w.missed_filters(lg))
+
+
 def gather(paths, window, policy):
     """Opens and reads every log under PATHS through WINDOW; returns a
     _Frame (its logs closed)."""
@@ -544,6 +703,7 @@ def gather(paths, window, policy):
             spans.append((a, cols.n))
             kept.append(lg)
             _report_damage(lg, cols.msgid[a:cols.n], policy)
+        _report_misses(window, kept, spans, policy)
         cols.trim()
         frame = _Frame(kept, cols, spans)
     finally:

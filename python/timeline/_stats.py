@@ -20,18 +20,7 @@ import pandas as pd
 
 from . import _lib
 from ._errors import Policy, TimelineError, TimelineWarning, _caller_level
-from ._read import bound
-
-
-def _time_arg(b):
-    """A window bound in the form timeline(1) takes."""
-    kind, v = bound(b)
-    if kind == "ticks":
-        return str(v)
-    if kind == "ns":
-        return "%dns" % v
-    t = pd.Timestamp(v, unit="ns", tz="UTC")
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%09dZ" % (v % 1000000000)
+from ._read import bound_arg, last_arg
 
 
 def _list(x):
@@ -56,11 +45,11 @@ def _engine_options(per, by, bucket, pair, start, end, last, events, apps, cpus,
                 else pair:
             a += ["--pair", p if isinstance(p, str) else "%s=%s" % tuple(p)]
     if start is not None:
-        a += ["--from", _time_arg(start)]
+        a += ["--from", bound_arg(start)]
     if end is not None:
-        a += ["--to", _time_arg(end)]
+        a += ["--to", bound_arg(end)]
     if last is not None:
-        a += ["--last", last if isinstance(last, str) else "%dns" % pd.Timedelta(last).value]
+        a += ["--last", last_arg(last)]
     for opt, v in (("--event", events), ("--app", apps)):
         if v is not None:
             v = _list(v)

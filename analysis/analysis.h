@@ -327,7 +327,8 @@ const char *an_declared_units(const struct an *a);
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);
 
-/* Orders rows as an_rows() sorts them: by key, numbers as numbers. Rows of
+/* Orders rows as an_rows() sorts them: by key, each in natural order
+ * (natural.h: "w[9999]" before "w[10000]", cpu 2 before cpu 10). Rows of
  * two engines made with the same options compare alike. */
 int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y);
 

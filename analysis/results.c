@@ -5,19 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "natural.h"
 #include "xalloc.h"
 
 static const struct an *sort_an;
-
-/* Numbers compare as numbers, "-" and "?" last, the rest as strings. */
-static int cmp_key(const char *x, const char *y)
-{
-	char *ex, *ey;
-	double a = strtod(x, &ex), b = strtod(y, &ey);
-	if (ex != x && !*ex && ey != y && !*ey)
-		return a < b ? -1 : a > b;
-	return strcmp(x, y);
-}
 
 int an_row_cmp(const struct an *a, const struct an_row *x, const struct an_row *y)
 {
@@ -35,7 +26,7 @@ int an_row_cmp_keys(const struct an *a, const struct an_row *x, const struct an_
 			c = (x->bucket < 0) - (y->bucket < 0) ? (x->bucket < 0) - (y->bucket < 0)
 							      : (x->bucket > y->bucket) - (x->bucket < y->bucket);
 		else
-			c = cmp_key(x->key[k], y->key[k]);
+			c = natural_cmp(x->key[k], y->key[k]);
 		if (c)
 			return c;
 	}
@@ -113,7 +104,8 @@ const struct an_breaths *an_breath_list(const struct an *a, size_t *n)
 
 static int by_label(const void *x, const void *y)
 {
-	return strcmp(((const struct an_unmatched *)x)->label, ((const struct an_unmatched *)y)->label);
+	return natural_cmp(((const struct an_unmatched *)x)->label,
+			   ((const struct an_unmatched *)y)->label);
 }
 
 const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)

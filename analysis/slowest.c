@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "natural.h"
 #include "xalloc.h"
 
 /* Does X come before Y: more cycles per unit, then more cycles, then
- * earlier, then by path (the same order however the files were shared
+ * earlier, then by path in natural order (the same order however the files were shared
  * among engines)? */
 static int before(const struct an_slow *x, const struct an_slow *y)
 {
@@ -17,7 +18,7 @@ static int before(const struct an_slow *x, const struct an_slow *y)
 		return x->cycles > y->cycles;
 	if (x->tsc0 != y->tsc0)
 		return x->tsc0 < y->tsc0;
-	return strcmp(x->path, y->path) < 0;
+	return natural_cmp(x->path, y->path) < 0;
 }
 
 /* Inserts a copy of S into R's list of at most N, in order; the strings

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "input.h"
+#include "natural.h"
 #include "switchview.h"
 #include "usage.h"
 #include "window.h"
@@ -22,11 +23,6 @@
 /* ------------------------------------------------------------------------
  * Walking
  * ------------------------------------------------------------------------ */
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 int input_quiet, input_skip_denied;
 
@@ -44,7 +40,8 @@ static int denied(void)
 	return input_skip_denied && (errno == EACCES || errno == EPERM);
 }
 
-/* Walks directory DIR: files and subdirectories in name order. */
+/* Walks directory DIR: files and subdirectories in name order, numbers in
+ * names by value (natural.h: 9999/ before 10000/). */
 static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, int, void *),
 		    void *arg, int depth)
 {
@@ -74,7 +71,7 @@ static int walk_dir(const char *cmd, const char *dir, int (*fn)(const char *, in
 	}
 	closedir(d);
 	if (n)
-		qsort(names, n, sizeof *names, by_name);
+		qsort(names, n, sizeof *names, natural_cmp_ptr);
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		if (!stop && lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {

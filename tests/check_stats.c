@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "natural.h"
 #include "util.h"
 
 
@@ -530,6 +531,108 @@ START_TEST(test_diff_dash_a_and_dash_b_are_the_sides)
 }
 END_TEST
 
+START_TEST(test_natural_cmp_orders_runs_of_digits_by_their_value)
+{
+	/* shuffled; the order below by hand: a run against another byte as
+	 * its first digit ('-' < '0'..'9' < '?' < 'a'), runs of one value by
+	 * their bytes (01 before 1), a prefix first */
+	const char *v[] = { "w[10000]", "host1", "q10.push app=x", "cpu10", "?", "host02", "w[9999]",
+			    "12", "host01", "-", "cpu2", "q9.push app=x", "host10", "9", "",
+			    "q9.push", "host00", "host0", "w[9999] z", "cpu", "007", "7" };
+	static const char *const want[] = { "", "-", "007", "7", "9", "12", "?", "cpu", "cpu2",
+					    "cpu10", "host0", "host00", "host01", "host1", "host02",
+					    "host10", "q9.push", "q9.push app=x", "q10.push app=x",
+					    "w[9999]", "w[9999] z", "w[10000]" };
+	const size_t n = sizeof v / sizeof v[0];
+	ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+	qsort(v, n, sizeof v[0], natural_cmp_ptr);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(v[i], want[i]);
+	for (size_t i = 0; i < n; i++)   /* 0 only for the same bytes; antisymmetric */
+		for (size_t j = 0; j < n; j++) {
+			int c = natural_cmp(v[i], v[j]);
+			ck_assert_int_eq(c < 0 ? -1 : c > 0, i < j ? -1 : i > j);
+		}
+}
+END_TEST
+
+/* Writes TEST_DIR/NAME: a log of process "w" with pid PID on host HOST
+ * (the header's fields patched, timeline-format(5)), on CPU CPU: an end
+ * of CAT.pushed of app APP with no begin, then a pair of CAT.push of 10
+ * packets in CYCLES. */
+static void labelled_log(const char *name, uint32_t pid, const char *host, unsigned cpu,
+			 const char *app, const char *cat, uint64_t cycles)
+{
+	const char *path = path_in(test_dir, name);
+	tl_log *log = open_manual(path, 64);
+	const char *defs[] = { test_str("5,5|%s.push: inpackets inbytes\nPush.", cat),
+			       test_str("5,5|%s.pushed: inpackets inbytes\nPushed.", cat) };
+	char process[64] = "w", h[128] = { 0 };
+	uint16_t id[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, test_str("app=%s", app), id, NULL), TL_OK);
+	tl_set_manual_clock(log, 900, cpu);
+	tl_append(log, id[1], 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 1000, cpu);
+	tl_append(log, id[0], 0, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 1000 + cycles, cpu);
+	tl_append(log, id[1], 10, 640, 0, 0, 0, 0);
+	tl_close(log);
+	snprintf(h, sizeof h, "%s", host);
+	patch_file(path, 164, &pid, sizeof pid);   /* pid, process, host */
+	patch_file(path, 192, process, sizeof process);
+	patch_file(path, 256, h, sizeof h);
+}
+
+START_TEST(test_labels_order_the_numbers_in_them_by_value)
+{
+	/* each label of a (pid 10000, host10, cpu 10, app x10, q10.push)
+	 * crosses a digit count from b's (9999, host9, 2, x2, q9.push): as
+	 * strings and in the inputs' order a's would come first */
+	char *out;
+	labelled_log("a.timeline", 10000, "host10", 10, "x10", "q10", 500);
+	labelled_log("b.timeline", 9999, "host9", 2, "x2", "q9", 200);
+	out = tl(0, "stats --per packets --by process -f csv a.timeline b.timeline");
+	ck_assert_str_eq(out, "\"process\",\"pairs\",\"packets\",\"cycles/packet\",\"p50\",\"p90\",\"p99\",\"empty\"\n"
+			      "\"w[9999]\",1,10,20,20,20,20,0\n"
+			      "\"w[10000]\",1,10,50,50,50,50,0\n");
+	free(out);
+	/* each key alone, so that no other decides: host, app, cpu */
+	for (int k = 0; k < 3; k++) {
+		static const char *const key[][3] = { { "host", "\"host9\"", "\"host10\"" },
+						      { "app", "\"x2\"", "\"x10\"" },
+						      { "cpu", "2", "10" } };
+		out = tl(0, "stats --per packets --by %s -f csv a.timeline b.timeline | tail -n +2",
+			 key[k][0]);
+		ck_assert_str_eq(out, test_str("%s,1,10,20,20,20,20,0\n%s,1,10,50,50,50,50,0\n",
+					       key[k][1], key[k][2]));
+		free(out);
+	}
+	/* the event key, and the unmatched ends by their pairs' labels */
+	out = tl(0, "stats --per packets a.timeline b.timeline");
+	ck_assert_str_eq(out, "cycles per packet, per begin/end pair\n"
+			      "event     app  pairs  packets  cycles/packet  p50  p90  p99  empty\n"
+			      "q9.push   x2       1       10             20   20   20   20      0\n"
+			      "q10.push  x10      1       10             50   50   50   50      0\n"
+			      "unmatched: q9.push: 1 ends without a begin, 0 begins without an end\n"
+			      "unmatched: q10.push: 1 ends without a begin, 0 begins without an end\n");
+	free(out);
+	/* a directory walked in name order, 9999/ before 10000/ (ls, info) */
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d/10000"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d/9999"), 0700), 0);
+	ck_assert_int_eq(rename(path_in(test_dir, "a.timeline"),
+				path_in(test_dir, "d/10000/w.timeline")), 0);
+	ck_assert_int_eq(rename(path_in(test_dir, "b.timeline"),
+				path_in(test_dir, "d/9999/w.timeline")), 0);
+	out = tl(0, "ls d | awk '{ print $1, $NF }'");
+	ck_assert_str_eq(out, "PID PATH\n9999 d/9999/w.timeline\n10000 d/10000/w.timeline\n");
+	free(out);
+	out = tl(0, "info d | grep -v '^ '");
+	ck_assert_str_eq(out, "d/9999/w.timeline\nd/10000/w.timeline\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_stats_and_diff_usage_errors_exit_2)
 {
 	static const char *const bucket = "--bucket takes ARG=EDGES with increasing edges, e.g. "
@@ -578,6 +681,8 @@ Suite *stats_suite(void)
 	tcase_add_test(t, test_diff_of_two_samples_of_one_distribution_exits_0);
 	tcase_add_test(t, test_diff_lists_one_sided_groups_and_warns_below_10_samples);
 	tcase_add_test(t, test_stats_and_diff_usage_errors_exit_2);
+	tcase_add_test(t, test_natural_cmp_orders_runs_of_digits_by_their_value);
+	tcase_add_test(t, test_labels_order_the_numbers_in_them_by_value);
 	tcase_add_test(t, test_diff_dash_a_and_dash_b_are_the_sides);
 	suite_add_tcase(s, t);
 	return s;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "natural.h"
 #include "report.h"
 #include "stats/rowkey.h"
 #include "stats/statsout.h"
@@ -238,18 +239,11 @@ struct place {
 	struct apps a;
 };
 
-/* CPUs or nodes A and B (their numbers) in order: by number, "?"
- * (unknown) last. */
-static int key_cmp(const char *a, const char *b)
-{
-	if ((*a == '?') != (*b == '?'))
-		return *a == '?' ? 1 : -1;
-	return strtol(a, NULL, 10) < strtol(b, NULL, 10) ? -1 : strtol(a, NULL, 10) > strtol(b, NULL, 10);
-}
-
+/* CPUs or nodes X and Y in order: by number (natural.h), "?" (unknown)
+ * after every number. */
 static int by_key(const void *x, const void *y)
 {
-	return key_cmp(((const struct place *)x)->key, ((const struct place *)y)->key);
+	return natural_cmp(((const struct place *)x)->key, ((const struct place *)y)->key);
 }
 
 /* The stacks S[0] of A (N[0] of them) and S[1] of B, both labelled "WORD
@@ -263,7 +257,7 @@ static struct rp_stack *side_stacks(struct rp_stack *const *s, const size_t *n, 
 	*na = 0;
 	while (i[0] < n[0] || i[1] < n[1]) {
 		int k = i[0] == n[0] ? 1 : i[1] == n[1] ? 0 :
-			key_cmp(strchr(s[0][i[0]].label, ' ') + 1, strchr(s[1][i[1]].label, ' ') + 1) > 0;
+			natural_cmp(strchr(s[0][i[0]].label, ' ') + 1, strchr(s[1][i[1]].label, ' ') + 1) > 0;
 		all[*na] = s[k][i[k]++];
 		all[(*na)++].side = k ? "B" : "A";
 	}

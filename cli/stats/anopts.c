@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "anopts.h"
+#include "natural.h"
 #include "rowkey.h"
 #include "usage.h"
 #include "view.h"
@@ -179,11 +180,6 @@ void anopts_free(struct anopts *a)
 	}
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The argument names pair ends carry, as " a b c" in name order (the same
  * however the files were shared among threads or summaries), into BUF. */
 static void end_args(const struct an_found *f, char *buf, size_t size)
@@ -192,7 +188,7 @@ static void end_args(const struct an_found *f, char *buf, size_t size)
 	size_t len = 0;
 	buf[0] = '\0';
 	memcpy(names, f->args, f->nargs * sizeof *names);
-	qsort(names, f->nargs, sizeof *names, by_name);
+	qsort(names, f->nargs, sizeof *names, natural_cmp_ptr);
 	for (size_t i = 0; i < f->nargs && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, " %s", names[i]);
 }

@@ -36,7 +36,8 @@ struct anopts {
 #define ANOPTS_USAGE_BY(BY)                                                                 \
 	BY " KEYS       group rows by event, app, process, cpu, numa, host,\n"                 \
 	"                       group (comma-separated; default event, with --per\n"          \
-	"                       event,app)\n"                                                  \
+	"                       event,app); rows in the natural order of their keys,\n"       \
+	"                       numbers by value: w[9999] before w[10000]\n"                  \
 	"   -p, --per UNIT      cycles per UNIT (packets, bytes) of each begin/end pair\n"     \
 	"                       instead of lags\n"                                             \
 	"       --bucket ARG=EDGES  rows by batch size: ARG moved in the pair, in ranges\n"    \

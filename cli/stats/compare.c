@@ -180,11 +180,19 @@ static void judge(struct comparison *c, struct cmp *m)
 	}
 }
 
-/* Largest change in cycles first, gained or lost. */
+static const struct an *impact_e;   /* by_impact()'s engine, for the keys */
+
+/* Largest change in cycles first, gained or lost, none (NaN) last; equal
+ * changes in the order of their keys (an_row_cmp_keys()). */
 static int by_impact(const void *x, const void *y)
 {
-	double a = fabs(((const struct cmp *)x)->impact), b = fabs(((const struct cmp *)y)->impact);
-	return a < b ? 1 : a > b ? -1 : 0;
+	const struct cmp *p = x, *q = y;
+	double a = fabs(p->impact), b = fabs(q->impact);
+	if (isnan(a) != isnan(b))
+		return isnan(a) ? 1 : -1;
+	if (a != b && !isnan(a))
+		return a < b ? 1 : -1;
+	return an_row_cmp_keys(impact_e, p->s[0].row, q->s[0].row, AN_SHOWN_KEYS);
 }
 
 void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
@@ -200,6 +208,7 @@ void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an
 		measure(&c->cmp[i], alpha, c->relative);
 		judge(c, &c->cmp[i]);
 	}
+	impact_e = c->e[0];
 	qsort(c->cmp, c->ncmp, sizeof *c->cmp, by_impact);
 	if (c->relative) {
 		measure(&c->all, alpha, 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
+#include "natural.h"
 #include "out.h"
 #include "rowkey.h"
 #include "statsout.h"
@@ -210,10 +211,13 @@ struct table *statsout_slowest(struct an *e, const struct an_options *o, int for
 	return t;
 }
 
+/* Most cycles first; apps of equal cycles in natural order (natural.h). */
 static int by_cycles(const void *x, const void *y)
 {
-	double a = ((const struct an_share *)x)->cycles, b = ((const struct an_share *)y)->cycles;
-	return a < b ? 1 : a > b ? -1 : 0;
+	const struct an_share *p = x, *q = y;
+	if (p->cycles != q->cycles)
+		return p->cycles < q->cycles ? 1 : -1;
+	return natural_cmp(p->app, q->app);
 }
 
 /* Adds the row PROCESS APP SHARE% CYCLES BREATHS to T. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "natural.h"
 #include "toptable.h"
 #include "xalloc.h"
 
@@ -263,13 +264,13 @@ void toptable_build(struct top_table *t, int group, struct top_log **logs, size_
 static const struct top_table *sort_t;
 static int sort_col, sort_rev;
 
-/* Compares column C of rows X and Y: text as text, numbers ascending,
- * figures descending with NaN last. */
+/* Compares column C of rows X and Y: text in natural order (natural.h),
+ * numbers ascending, figures descending with NaN last. */
 static int cmp_col(const struct top_row *x, const struct top_row *y, int c)
 {
 	double a = x->v[c], b = y->v[c];
 	if (sort_t->col[c].kind == COL_TEXT)
-		return strcmp(x->cell[c], y->cell[c]);
+		return natural_cmp(x->cell[c], y->cell[c]);
 	if (isnan(a) || isnan(b))
 		return isnan(a) - isnan(b);
 	if (sort_t->col[c].kind == COL_NUMBER)

@@ -36,12 +36,24 @@ def _walk(paths):
             yield p, True, None
 
 
+_DIGITS = re.compile(rb"[0-9]+|[^0-9]")
+
+
+def _natural(name):
+    """The key of NAME in the walk's order, natural_cmp() of
+    analysis/natural.h: each run of digits by its value (as the byte '0'
+    against any other byte), each other byte by its value; names equal so
+    by their bytes ("host01" before "host1")."""
+    b = os.fsencode(name)
+    return ([(0x30, int(t)) if t[:1].isdigit() else (t[0],) for t in _DIGITS.findall(b)], b)
+
+
 def _walk_dir(d, depth):
     if depth > 64:
         yield d, False, "%s: directories nested too deep" % d
         return
     try:
-        names = sorted(os.listdir(d))
+        names = sorted(os.listdir(d), key=_natural)
     except OSError as e:
         yield d, False, "%s: %s" % (d, e.strerror)
         return

@@ -133,8 +133,8 @@ static int parse(struct args *r, int argc, char **argv)
 struct engines {
 	struct an_options po, lo;    /* the options of p and lags */
 	struct an *p, *lags, *side[2];
-	struct an_options so;        /* the options of pside: p's, without series and
-				      * slowest pairs (the sections of each side have neither) */
+	struct an_options so;        /* the options of pside: p's, without series (the
+				      * sections of each side have none) */
 	struct an *pside[2], *lside[2];   /* with --a and --b: p and lags of each side
 					   * (lags adds the lside up: pooled()) */
 };
@@ -165,7 +165,6 @@ static void make_engines(struct args *r, struct engines *e, int diff)
 		r->a.o.by |= 1u << AN_RUN;   /* as diff: each run's rows apart */
 		e->so = e->po;
 		e->so.series = 0;
-		e->so.slowest = 0;
 		for (int k = 0; k < 2; k++) {
 			e->side[k] = an_new(&r->a.o);
 			e->pside[k] = an_new(&e->so);

@@ -835,19 +835,21 @@ END_TEST
 
 /* Each verdict as Chromium shows it: its class's colour, weight and style
  * computed by the browser, each verdict apart (tests/browser.py
- * --verdicts; the rows in diff's order, sorted here). */
+ * --verdicts; the rows in diff's order, sorted here; each verdict in
+ * diff's table and in the summary's). */
 START_TEST(test_chromium_shows_each_verdict_in_its_own_colour)
 {
 	char *py = browser(), *out;
 	verdict_runs();
 	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
 		timeline_bin()));
-	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | LC_ALL=C sort", test_dir, py);
-	ck_assert_str_eq(out, "SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
-			      "faster | faster | rgb(0, 119, 0) | 400 | normal\n"
-			      "few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"
-			      "no change shown | nochange | rgb(85, 85, 85) | 400 | normal\n"
-			      "too few runs | toofew | rgb(154, 91, 0) | 400 | italic\n");
+	/* each twice: in diff's table and in the summary's */
+	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | LC_ALL=C sort | uniq -c", test_dir, py);
+	ck_assert_str_eq(out, "      2 SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
+			      "      2 faster | faster | rgb(0, 119, 0) | 400 | normal\n"
+			      "      2 few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"
+			      "      2 no change shown | nochange | rgb(85, 85, 85) | 400 | normal\n"
+			      "      2 too few runs | toofew | rgb(154, 91, 0) | 400 | italic\n");
 	free(out);
 	free(py);
 }

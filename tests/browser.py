@@ -221,9 +221,13 @@ LOADERS = r"""[...document.querySelectorAll(
   .filter(e => !/^data:/.test(e.getAttribute('href') || e.getAttribute('src') || ''))
   .map(e => e.outerHTML.slice(0, 100))"""
 
-# The cells of the verdicts' column of each table, as the browser shows them.
+# The cells of the verdicts' column of each table, as the browser shows them
+# (the column counted along the header's first row, whose names may span
+# two columns, A and B, below them).
 VERDICTS = r"""[...document.querySelectorAll('table')].flatMap(t => {
-  const k = [...t.querySelectorAll('th')].findIndex(h => h.textContent == 'verdict');
+  const h = [...t.querySelectorAll('thead tr:first-child th')];
+  const i = h.findIndex(x => x.textContent == 'verdict');
+  const k = i < 0 ? -1 : h.slice(0, i).reduce((n, x) => n + x.colSpan, 0);
   return k < 0 ? [] : [...t.querySelectorAll('tbody tr')].map(r => r.children[k]).map(td => {
     const s = getComputedStyle(td);
     return [td.textContent, td.className, s.color, s.fontWeight, s.fontStyle].join(' | ');

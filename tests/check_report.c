@@ -264,8 +264,9 @@ START_TEST(test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first)
 	free(sh(0, NULL, "cd %s && %s diff --per packets A A > /dev/null", test_dir, timeline_bin()));
 	/* the page too: exit 1, written */
 	free(sh(1, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	/* SLOWER in diff's table, and in the summary's row of lookup */
 	report = sh(0, NULL, "grep -c '<td class=\"slower\">SLOWER</td>' %s/ab.html", test_dir);
-	ck_assert_str_eq(report, "1\n");
+	ck_assert_str_eq(report, "2\n");
 	free(report);
 	free(rows);
 }
@@ -390,7 +391,8 @@ START_TEST(test_each_verdict_has_its_own_class_and_colour)
 	verdict_runs();
 	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
 		timeline_bin()));
-	out = sh(0, NULL, "cd %s && grep -o '<td class=\"[a-z]*\">[a-zA-Z ]*</td>' v.html | "
+	out = sh(0, NULL, "cd %s && sed -n '/id=\"diff-verdicts\"/,/<\\/figure>/p' v.html | "
+		 "grep -o '<td class=\"[a-z]*\">[a-zA-Z ]*</td>' | "
 		 "grep -v 'class=\"n\"' | LC_ALL=C sort", test_dir);
 	ck_assert_str_eq(out, "<td class=\"faster\">faster</td>\n"
 			      "<td class=\"fewsamples\">few samples</td>\n"
@@ -561,7 +563,7 @@ static char *sides_of(const char *what)
  * own values (issue 26): A's boxes, bars and rows are A's pairs, lags and
  * breaths alone, B's B's, as hand-computed from two_sides(), where pooled
  * boxes would mix them (x's 4-7 box would hold 3 pairs, CPU 1's bar 2
- * breaths); only the summary says it pools them. A p50 between unequal
+ * breaths); no section says it pools them. A p50 between unequal
  * values is the middle of its histogram bucket, as stats gives it: 400
  * (of 400 400 800) in [400, 402), 1000 (of 1000 1000 3200) in [1000,
  * 1004). */
@@ -571,7 +573,7 @@ START_TEST(test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart)
 	two_sides();
 	free(sh(0, NULL, "cd %s && %s report -f json --a A --b B > r.json", test_dir, timeline_bin()));
 	out = sides_of("notes");
-	ck_assert_str_eq(out, "pooled note\n");
+	ck_assert_str_eq(out, "");
 	free(out);
 	out = sides_of("batch");
 	ck_assert_str_eq(out,
@@ -617,20 +619,118 @@ START_TEST(test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart)
 	free(out);
 	/* each side's as the report of that side alone gives them */
 	out = sh(0, NULL, "cd %s && python3 %s sides %s A B", test_dir, py, timeline_bin());
-	ck_assert_str_eq(out, "5 charts, 28 boxes, bars and rows of each side as the report of "
+	ck_assert_str_eq(out, "7 charts, 42 boxes, bars and rows of each side as the report of "
 			      "that side alone\n");
 	free(out);
-	/* the page: each row's side lettered in its colour (10 rows and 4 keys
-	 * a side), each box filled in its side's (8 a side) */
+	/* the page: each row's side lettered in its colour (12 rows and 6 keys
+	 * a side: the summary's and the processes' bars too), each box filled
+	 * in its side's (8 a side) */
 	out = sh(0, NULL, "cd %s && %s report --a A --b B -o ab.html && grep -o 'fill=\"#[0-9a-f]*\" "
 		 "\\(font-weight=\"700\">[AB]<\\|stroke\\)' ab.html | LC_ALL=C sort | uniq -c", test_dir,
 		 timeline_bin());
-	ck_assert_str_eq(out, "     14 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
+	ck_assert_str_eq(out, "     18 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
 			      "      8 fill=\"#a9c4e0\" stroke\n"
-			      "     14 fill=\"#e15759\" font-weight=\"700\">B<\n"
+			      "     18 fill=\"#e15759\" font-weight=\"700\">B<\n"
 			      "      8 fill=\"#f4b4b5\" stroke\n");
 	free(out);
 	free(py);
+}
+END_TEST
+
+/* Four runs a side (A/rR/s.timeline, B/rR/s.timeline, R 0 to 3: the
+ * same groups r0 to r3 on both sides), each of 3 breaths of 10 packets
+ * on CPU 0. A: a breath of 1000 cycles (100 a packet), x's push 500 of
+ * them (50 a packet, 50% of the breath). B: 1250 (125), x 250 (25, 20%).
+ * Their group is their side's directory, A or B. */
+static void ab_runs(void)
+{
+	static const struct side_breath a[] = { { 0, 0, 1000, 10, 100, 500 },
+						{ 0, 1000, 1000, 10, 100, 500 },
+						{ 0, 1000, 1000, 10, 100, 500 } };
+	static const struct side_breath b[] = { { 0, 0, 1250, 10, 100, 250 },
+						{ 0, 1000, 1250, 10, 100, 250 },
+						{ 0, 1000, 1250, 10, 100, 250 } };
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int r = 0; r < 4; r++) {
+		char path[32];
+		for (int s = 0; s < 2; s++) {
+			snprintf(path, sizeof path, "%c/r%d", "AB"[s], r);
+			ck_assert_int_eq(mkdir(path_in(test_dir, path), 0700), 0);
+			snprintf(path, sizeof path, "%c/r%d/s.timeline", "AB"[s], r);
+			sides_log(path, s ? b : a, 3);
+		}
+	}
+}
+
+/* Prints the summary and the shares per process of an A/B report's JSON:
+ * the inputs' sides, the share bars (side, label, breaths, cycles, app
+ * shares), the rows of the apps table, and how many slowest pairs each
+ * side has. */
+#define SUMMARY "import json,sys\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if \"pools\" in c.get(\"note\",\"\"): print(\"pooled note\")\n" \
+	"  if c.get(\"section\") not in (\"summary\",\"cycles\") or \"chart\" not in c: continue\n" \
+	"  print(c[\"chart\"])\n" \
+	"  if c[\"chart\"]==\"summary-inputs\": print(\" \",*[r[\"side\"]+\" \"+r[\"group\"] for r in c[\"rows\"]])\n" \
+	"  for b in c.get(\"bars\",[]): print(\" \",b[\"side\"],b[\"label\"] if c[\"chart\"]==\"summary-share\" else \"p\",b[\"breaths\"],b[\"cycles\"],*[(s[\"app\"],s[\"share%\"]) for s in b[\"segments\"]])\n" \
+	"  if c[\"chart\"]==\"summary-apps\":\n" \
+	"    print(\" \",*list(c[\"rows\"][0]))\n" \
+	"    for r in c[\"rows\"]: print(\" \",*r.values())\n" \
+	"  if c[\"chart\"]==\"summary-slowest\": print(\" \",*[(s,sum(r[\"side\"]==s for r in c[\"rows\"]),max(r[\"cycles/packet\"] for r in c[\"rows\"] if r[\"side\"]==s)) for s in \"AB\"])\n"
+
+/* The A/B report's summary and shares per process give each side's own
+ * figures (issue 26), never the pool of both: as hand-computed from
+ * ab_runs(), x 50 cycles a packet in A and 25 in B (-50%, faster), the
+ * breath 100 and 125 (+25%, SLOWER), x's share 50% and 20%; pooled, x
+ * would be 37.5 and its share 33.3%. The page shows the change in the
+ * colour of its verdict. */
+START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
+{
+	char *out;
+	ab_runs();
+	free(sh(1, NULL, "cd %s && %s report -f json --a A --b B > r.json", test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' < r.json", test_dir, SUMMARY);
+	ck_assert_str_eq(out,
+		"summary-inputs\n"
+		"  A A A A A A A A B B B B B B B B\n"
+		"summary-share\n"
+		"  A all processes 12 12000 ('x', 50) ('(no app)', 50)\n"
+		"  B all processes 12 15000 ('x', 20) ('(no app)', 80)\n"
+		"summary-apps\n"
+		"  event app cycles/packet_a cycles/packet_b change% verdict share%_a share%_b pairs_a "
+		"pairs_b packets_a packets_b p50_a p50_b p99_a p99_b\n"
+		"  app.push x 50 25 -50 faster 50 20 12 12 120 120 50 25 50 25\n"
+		"  engine.breath None 100 125 25 SLOWER None None 12 12 120 120 100 125 100 125\n"
+		"summary-slowest\n"
+		"  ('A', 20, 100) ('B', 20, 125)\n"
+		"cycles-processes\n"
+		"  A p 3 3000 ('x', 50) ('(no app)', 50)\n"
+		"  A p 3 3000 ('x', 50) ('(no app)', 50)\n"
+		"  A p 3 3000 ('x', 50) ('(no app)', 50)\n"
+		"  A p 3 3000 ('x', 50) ('(no app)', 50)\n"
+		"  B p 3 3750 ('x', 20) ('(no app)', 80)\n"
+		"  B p 3 3750 ('x', 20) ('(no app)', 80)\n"
+		"  B p 3 3750 ('x', 20) ('(no app)', 80)\n"
+		"  B p 3 3750 ('x', 20) ('(no app)', 80)\n");
+	free(out);
+	/* the page: each side's figures under A and B, the change in its
+	 * verdict's colour, with its sign */
+	free(sh(1, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && sed -n '/id=\"summary-apps\"/,/<\\/figure>/p' ab.html | "
+		 "grep -o '<td>[a-z.]*</td><td[^>]*>[x-]</td>\\(<td[^>]*>[^<]*</td>\\)\\{4\\}' "
+		 "", test_dir);
+	ck_assert_str_eq(out,
+		"<td>app.push</td><td>x</td><td class=\"n\">50</td><td class=\"n\">25</td>"
+		"<td class=\"n faster\">-50</td><td class=\"faster\">faster</td>\n"
+		"<td>engine.breath</td><td class=\"n\">-</td><td class=\"n\">100</td><td class=\"n\">125</td>"
+		"<td class=\"n slower\">+25</td><td class=\"slower\">SLOWER</td>\n");
+	free(out);
+	out = sh(0, NULL, "cd %s && grep -c '<th colspan=\"2\">cycles/packet</th>' ab.html && "
+		 "grep -o 'This section pools' ab.html | wc -l", test_dir);
+	ck_assert_str_eq(out, "1\n0\n");
+	free(out);
 }
 END_TEST
 
@@ -735,19 +835,21 @@ END_TEST
 
 /* Each verdict as Chromium shows it: its class's colour, weight and style
  * computed by the browser, each verdict apart (tests/browser.py
- * --verdicts; the rows in diff's order, sorted here). */
+ * --verdicts; the rows in diff's order, sorted here; each verdict in
+ * diff's table and in the summary's). */
 START_TEST(test_chromium_shows_each_verdict_in_its_own_colour)
 {
 	char *py = browser(), *out;
 	verdict_runs();
 	free(sh(1, NULL, "cd %s && %s report --absolute --runs dir --a A --b B -o v.html", test_dir,
 		timeline_bin()));
-	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | LC_ALL=C sort", test_dir, py);
-	ck_assert_str_eq(out, "SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
-			      "faster | faster | rgb(0, 119, 0) | 400 | normal\n"
-			      "few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"
-			      "no change shown | nochange | rgb(85, 85, 85) | 400 | normal\n"
-			      "too few runs | toofew | rgb(154, 91, 0) | 400 | italic\n");
+	/* each twice: in diff's table and in the summary's */
+	out = sh(0, NULL, "cd %s && python3 %s --verdicts v.html | LC_ALL=C sort | uniq -c", test_dir, py);
+	ck_assert_str_eq(out, "      2 SLOWER | slower | rgb(204, 0, 0) | 700 | normal\n"
+			      "      2 faster | faster | rgb(0, 119, 0) | 400 | normal\n"
+			      "      2 few samples | fewsamples | rgb(106, 61, 154) | 400 | italic\n"
+			      "      2 no change shown | nochange | rgb(85, 85, 85) | 400 | normal\n"
+			      "      2 too few runs | toofew | rgb(154, 91, 0) | 400 | italic\n");
 	free(out);
 	free(py);
 }
@@ -771,6 +873,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_distribution_counts_pairs_of_0_cycles_as_zeros);
 	tcase_add_test(t, test_a_diff_report_lists_the_groups_of_one_side_only);
 	tcase_add_test(t, test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart);
+	tcase_add_test(t, test_a_diff_report_gives_the_summary_of_each_side_apart);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");

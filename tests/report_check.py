@@ -19,9 +19,9 @@ module. Each command prints what it checked and exits 1 on a mismatch
       the diff report of the summaries `diff --save-a --save-b` writes of A
       and B gives the verdicts and the A/B charts of the report of A and B
   report_check.py sides TIMELINE A B
-      the batch, lag and NUMA/CPU charts of the diff report of A and B:
-      each side's boxes, bars and table rows are those of the report of
-      that side alone
+      the batch, lag and NUMA/CPU charts, the bars per process and the
+      slowest pairs of the diff report of A and B: each side's boxes, bars
+      and table rows are those of the report of that side alone
   report_check.py stats TIMELINE INPUT...
       every chart of `report --format json` against `stats` over the same
       inputs: the summary and NUMA/CPU tables, the shares, the histograms,
@@ -348,9 +348,11 @@ def check_diff_summary(tl, a, b):
 
 def side_charts(tl, *inputs):
     """The batch charts by title up to the ':', the lag boxes, the NUMA and
-    CPU bars and table rows of the report of INPUTS."""
+    CPU bars and table rows, the bars per process and the slowest pairs of
+    the report of INPUTS."""
     charts = [c for c in lines(run([tl, "report", "--format", "json"] + list(inputs), ok=(0, 1)))
-              if c.get("section") in ("batch", "lags", "numa") and "chart" in c]
+              if "chart" in c and (c.get("section") in ("batch", "lags", "numa", "cycles")
+                                   or c["chart"] == "summary-slowest")]
     out = {}
     for c in charts:
         key = c["chart"] if c["section"] != "batch" else "batch " + c["title"].split(":")[0]

@@ -27,9 +27,10 @@ static const char usage[] =
 	"NUMA nodes and CPUs when there is more than one. The page loads nothing\n"
 	"from outside itself. With --a and --b it first compares the sides as diff\n"
 	"does (the same verdicts, each in its own colour, the slowed groups first,\n"
-	"and exit 1 when one is SLOWER), and shows the distributions, batch sizes,\n"
-	"lags and NUMA nodes and CPUs of each side apart. With --format json, the\n"
-	"data behind every chart, a line each.\n"
+	"and exit 1 when one is SLOWER), and shows every section with the sides\n"
+	"apart: the summary gives each app's cycles per packet of A and of B side\n"
+	"by side, with the change and the verdict. With --format json, the data\n"
+	"behind every chart, a line each.\n"
 	"\n"
 	"-a and -b are --a and --b, the sides; --alpha and --by have no short\n"
 	"form here.\n"
@@ -133,8 +134,8 @@ static int parse(struct args *r, int argc, char **argv)
 struct engines {
 	struct an_options po, lo;    /* the options of p and lags */
 	struct an *p, *lags, *side[2];
-	struct an_options so;        /* the options of pside: p's, without series and
-				      * slowest pairs (the sections of each side have neither) */
+	struct an_options so;        /* the options of pside: p's, without series (the
+				      * sections of each side have none) */
 	struct an *pside[2], *lside[2];   /* with --a and --b: p and lags of each side
 					   * (lags adds the lside up: pooled()) */
 };
@@ -165,7 +166,6 @@ static void make_engines(struct args *r, struct engines *e, int diff)
 		r->a.o.by |= 1u << AN_RUN;   /* as diff: each run's rows apart */
 		e->so = e->po;
 		e->so.series = 0;
-		e->so.slowest = 0;
 		for (int k = 0; k < 2; k++) {
 			e->side[k] = an_new(&r->a.o);
 			e->pside[k] = an_new(&e->so);

@@ -75,7 +75,8 @@ struct rp_time {
  * order; section() opens a section. */
 struct rp_out {
 	int format;                  /* the format its tables are made for (FMT_*) */
-	void (*begin)(const struct rp_out *o, const char *title, const char *about);
+	void (*begin)(const struct rp_out *o, const char *title, const char *about, int sides);
+					/* SIDES: a report of two sides */
 	void (*section)(const struct rp_out *o, const char *id, const char *title,
 			const char *about);
 	void (*table)(const struct rp_out *o, const struct rp_chart *c, const struct table *t);

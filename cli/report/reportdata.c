@@ -194,10 +194,10 @@ static struct rp_stack *process_stacks(const struct an *e, size_t *n)
 	return s;
 }
 
-/* One stack per group of the files of E, in the order of their first
- * file, labelled "group NAME" (one group: "all processes"); *N gets how
- * many. */
-static struct rp_stack *group_stacks(const struct an *e, size_t *n)
+/* One stack per group of the files of E (ONE: one of them all), in the
+ * order of their first file, labelled "group NAME" (one group: "all
+ * processes"); *N gets how many. */
+static struct rp_stack *group_stacks(const struct an *e, int one, size_t *n)
 {
 	size_t nb, ng = 0;
 	const struct an_breaths *b = an_breath_list(e, &nb);
@@ -207,7 +207,7 @@ static struct rp_stack *group_stacks(const struct an *e, size_t *n)
 		size_t j;
 		if (!b[i].share_breaths || !(b[i].share_cycles > 0))
 			continue;
-		for (j = 0; j < ng && strcmp(g[j].group, b[i].group); j++)
+		for (j = 0; j < ng && !one && strcmp(g[j].group, b[i].group); j++)
 			;
 		if (j == ng) {
 			if (!(g = realloc(g, (ng + 1) * sizeof *g)))
@@ -260,6 +260,23 @@ static struct rp_stack *side_stacks(struct rp_stack *const *s, const size_t *n, 
 			natural_cmp(strchr(s[0][i[0]].label, ' ') + 1, strchr(s[1][i[1]].label, ' ') + 1) > 0;
 		all[*na] = s[k][i[k]++];
 		all[(*na)++].side = k ? "B" : "A";
+	}
+	return all;
+}
+
+/* The stacks S[0] of A (N[0] of them) and S[1] of B (each freed here,
+ * not their apps) as one list, A's then B's, each with its side; *NA gets
+ * how many. Free it with free_stacks(). */
+static struct rp_stack *sides_after(struct rp_stack *const *s, const size_t *n, size_t *na)
+{
+	struct rp_stack *all = xcalloc(n[0] + n[1] + 1, sizeof *all);
+	*na = 0;
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < n[k]; i++) {
+			all[*na] = s[k][i];
+			all[(*na)++].side = k ? "B" : "A";
+		}
+		free(s[k]);
 	}
 	return all;
 }
@@ -367,19 +384,29 @@ static size_t summaries(const struct rp_input *in)
 	return n;
 }
 
-/* The table of the files read: process, host, group, span, rate, entries. */
+/* The side of file F in a report of two sides: "A" when it fed A's
+ * comparison engine, else "B". */
+static char *side_of(const struct rp_input *in, const struct readall_file *f)
+{
+	return f->engine == in->cmp->e[0] ? "A" : "B";
+}
+
+/* The table of the files read: process, host, group, span, rate, entries;
+ * in a report of two sides, each file's side first. */
 static struct table *inputs_table(const struct rp_input *in, int format)
 {
-	static const char *const cols[] = { "process", "host", "group", "span_s", "span_cycles",
-					     "rate", "entries", "read", "wrapped", "skipped", "path" };
-	struct table *t = table_new("inputs", cols, 11);
-	table_words(t, 5);   /* the rate: "2" as ls -f json gives it, beside "all" */
+	static const char *const cols[] = { "side", "process", "host", "group", "span_s",
+					     "span_cycles", "rate", "entries", "read", "wrapped",
+					     "skipped", "path" };
+	int two = in->cmp != NULL;
+	struct table *t = table_new("inputs", cols + !two, 11 + two);
+	table_words(t, 5 + two);   /* the rate: "2" as ls -f json gives it, beside "all" */
 	for (size_t i = 0; i < in->nfiles; i++) {
 		const struct readall_file *f = &in->files[i];
 		const tl_info *info = &f->info;
 		int native = info->format == TL_FORMAT_NATIVE;
 		uint64_t span = f->kept ? f->last - f->first : 0;
-		char v[7][32], *cells[11];
+		char v[7][32], *c[12], **cells = c + two;
 		cell_value(v[0], 32, info->tsc_hz ? (double)span / (double)info->tsc_hz : NAN, format);
 		snprintf(v[1], 32, "%llu", (unsigned long long)span);
 		if (native)
@@ -404,21 +431,14 @@ static struct table *inputs_table(const struct rp_input *in, int format)
 		for (int k = 0; k < 7; k++)
 			cells[3 + k] = v[k];
 		cells[10] = f->path;
-		table_add(t, cells);
+		if (two)
+			c[0] = side_of(in, f);
+		table_add(t, c);
 	}
 	return t;
 }
 
 /* ---- the sections -------------------------------------------------------- */
-
-/* In a report of two sides, says that the section after it pools them. */
-static void pooled_note(const struct rp_out *out, const struct rp_input *in)
-{
-	if (in->cmp)
-		out->note(out, "This section pools A and B (every run of both sides); the A "
-			  "against B section, the distributions, the batch sizes, the lags and "
-			  "the NUMA nodes and CPUs show them apart.");
-}
 
 /* A section's ABOUT, and in a report of two sides SIDES after it, into BUF. */
 static const char *about(char *buf, size_t size, const struct rp_input *in, const char *about,
@@ -428,22 +448,220 @@ static const char *about(char *buf, size_t size, const struct rp_input *in, cons
 	return buf;
 }
 
+/* The table T[0] of A and T[1] of B as one, a column "side" first. */
+static struct table *side_table(struct table *const *t)
+{
+	const char *cols[65] = { "side" };
+	int nc = table_cols(t[0]);
+	struct table *all;
+	for (int c = 0; c < nc && c < 64; c++)
+		cols[c + 1] = table_col(t[0], c);
+	all = table_new("per", cols, nc + 1);
+	for (int k = 0; k < 2; k++)
+		for (size_t r = 0; r < table_rows(t[k]); r++) {
+			char *cells[65] = { k ? "B" : "A" };
+			for (int c = 0; c < nc && c < 64; c++)
+				cells[c + 1] = (char *)table_cell(t[k], r, c);
+			table_add(all, cells);
+		}
+	return all;
+}
+
+/* ---- the summary of two sides -------------------------------------------- */
+
+/* The verdict of diff on the group of pair EVENT and app APP in C, when C
+ * groups by pair and app alone; NULL when it has no such group or groups
+ * by other keys. */
+static const char *verdict_of(const struct comparison *c, const char *event, const char *app)
+{
+	if ((c->o->by & ~(1u << AN_RUN)) != (1u << AN_EVENT | 1u << AN_APP))
+		return NULL;
+	for (size_t i = 0; i < c->ncmp; i++) {
+		const struct an_row *r = c->cmp[i].s[0].row;
+		if (!strcmp(r->key[AN_EVENT], event) && !strcmp(r->key[AN_APP], app))
+			return c->cmp[i].verdict;
+	}
+	return NULL;
+}
+
+/* The column names of side_apps(): NAME_a and NAME_b into COLS[0] and
+ * [1] (in BUF, 2 x 64 bytes). */
+static void side_cols(const char **cols, char *buf, const char *name)
+{
+	snprintf(buf, 64, "%.61s_a", name);
+	snprintf(buf + 64, 64, "%.61s_b", name);
+	cols[0] = buf;
+	cols[1] = buf + 64;
+}
+
+/* The values of side_apps() of row R (NULL: the side has no such row),
+ * its app's share% S of its side's breaths: cycles per unit, share%,
+ * pairs, units, p50, p99 (NaN: none). */
+static void side_values(const struct an_row *r, double share, double *v)
+{
+	v[0] = r && r->units > 0 ? r->cycles / r->units : NAN;
+	v[1] = r ? share : NAN;
+	v[2] = r ? (double)r->h.n : NAN;
+	v[3] = r ? r->units : NAN;
+	v[4] = r && r->h.n ? hist_quantile(&r->h, 0.5) : NAN;
+	v[5] = r && r->h.n ? hist_quantile(&r->h, 0.99) : NAN;
+}
+
+/* The table of cycles per unit of each pair and app of IN, A and B side
+ * by side as `stats --per` gives each: after the keys, cycles per unit of
+ * A and of B, the change from A to B in %, diff's verdict on the group
+ * (verdict_of(); "A only" or "B only" for a group of one side; else "-"),
+ * then share% of the side's breaths' cycles (its stack in S, of two,
+ * A's and B's), pairs, units, p50 and p99 of each. */
+static struct table *side_apps(const struct rp_input *in, int format, const struct rp_stack *s,
+			       size_t ns)
+{
+	static const char *const names[6] = { NULL, "share%", "pairs", NULL, "p50", "p99" };
+	unsigned by = 1u << AN_EVENT | 1u << AN_APP;
+	struct an_options o = *in->o;
+	struct sides w;
+	size_t from[2], to[2];
+	const char *cols[AN_NKEYS + 16];
+	char buf[6][128], per[64];
+	int nk;
+	struct table *t;
+	o.by = by;
+	nk = rowkey_names(&o, cols);
+	snprintf(per, sizeof per, "cycles/%.*s", (int)strcspn(in->o->per, "s"), in->o->per);
+	for (int k = 0, c = nk; k < 6; k++, c += 2) {
+		side_cols(cols + c, buf[k], k == 0 ? per : k == 3 ? in->o->per : names[k]);
+		if (k == 0) {   /* the headline: then the change and the verdict */
+			cols[c + 2] = "change%";
+			cols[c + 3] = "verdict";
+			c += 2;
+		}
+	}
+	t = table_new("per", cols, nk + 14);
+	sides_init(&w, in->sides, by);
+	while (sides_next(&w, by, from, to)) {
+		const struct an_row *r[2] = { from[0] < to[0] ? w.rows[0][from[0]] : NULL,
+					      from[1] < to[1] ? w.rows[1][from[1]] : NULL };
+		char *cells[AN_NKEYS + 16], v[14][32];
+		double x[2][6];
+		const char *verdict;
+		int c = rowkey_cells(w.e[0], &o, sides_row(&w, from, to), cells);
+		for (int k = 0; k < 2; k++) {
+			const struct rp_stack *st = NULL;
+			for (size_t i = 0; i < ns; i++)
+				if (!strcmp(s[i].side, k ? "B" : "A"))
+					st = &s[i];
+			side_values(r[k], st && r[k] ? share_in(st, r[k]->key[AN_APP]) : NAN, x[k]);
+		}
+		verdict = !r[0] ? "B only" : !r[1] ? "A only" :
+			verdict_of(in->cmp, r[0]->key[AN_EVENT], r[0]->key[AN_APP]);
+		for (int k = 0, j = 0; k < 6; k++) {
+			cell_value(v[j], 32, x[0][k], format);
+			cells[c++] = v[j++];
+			cell_value(v[j], 32, x[1][k], format);
+			cells[c++] = v[j++];
+			if (k == 0) {
+				cell_value(v[12], 32, 100 * (x[1][0] / x[0][0] - 1), format);
+				cells[c++] = v[12];
+				cells[c++] = verdict ? (char *)verdict : "-";
+			}
+		}
+		table_add(t, cells);
+	}
+	sides_free(&w);
+	return t;
+}
+
+/* The slowest pairs of each pair and app of each side of IN, A's rows
+ * then B's, a column side first; NULL when neither side has any. */
+static struct table *side_slowest(const struct rp_input *in, int format)
+{
+	struct an_options o = *in->o;
+	struct table *t[2], *all;
+	o.by = 1u << AN_EVENT | 1u << AN_APP;
+	for (int k = 0; k < 2; k++) {
+		struct an *e = project(in->sides[k], o.by);
+		t[k] = statsout_slowest(e, &o, format);
+		an_free(e);
+	}
+	all = table_rows(t[0]) + table_rows(t[1]) ? side_table(t) : NULL;
+	table_free(t[0]);
+	table_free(t[1]);
+	return all;
+}
+
+/* The summary of a report of two sides: the inputs with their sides, a
+ * bar of each side's breaths, all its processes together, the table of
+ * side_apps(), then the slowest pairs of each side. */
+static void side_summary(const struct rp_out *out, const struct rp_input *in)
+{
+	struct rp_stack *g[2];
+	size_t n[2], ns;
+	struct rp_stack *s;
+	struct rp_chart c;
+	struct table *t;
+	char per[64], title[256];
+	per_unit(per, sizeof per, in->o->per);
+	out->section(out, "summary", "Summary",
+		     "The inputs and their sides; where the cycles go, a bar of A's breaths and "
+		     "one of B's, each of its side's processes together; then each pair's cycles "
+		     "per unit as `stats --per` gives them over A and over B, side by side, with "
+		     "the change from A to B and the verdict of the A against B section, and the "
+		     "app's share of the cycles of its side's breaths; then the slowest pairs of "
+		     "each side, each with the dump command that shows it.");
+	t = inputs_table(in, out->format);
+	chart(&c, "summary", "inputs", "inputs: the logs read, and their sides", NULL, NULL);
+	out->table(out, &c, t);
+	table_free(t);
+	for (int k = 0; k < 2; k++)
+		g[k] = group_stacks(in->sides[k], 1, &n[k]);
+	s = sides_after(g, n, &ns);
+	chart(&c, "summary", "share", "where the cycles go, A and B apart",
+	      "share of the breaths' cycles (%)", NULL);
+	if (ns)
+		out->stacks(out, &c, s, ns);
+	else
+		out->note(out, "No breath held an app pair (breath_start, then an app's begin and "
+			  "end, then breath_end) on either side: no shares of the breaths' cycles.");
+	t = side_apps(in, out->format, s, ns);
+	snprintf(title, sizeof title, "%s per begin/end pair, A and B side by side, and each app's "
+		 "share of its side's breaths' cycles", per);
+	chart(&c, "summary", "apps", title, NULL, NULL);
+	out->table(out, &c, t);
+	table_free(t);
+	free_stacks(s, ns);
+	if (!in->o->slowest)
+		return;
+	t = side_slowest(in, out->format);
+	snprintf(title, sizeof title, "the %u slowest pairs of each pair and app (%s) of each side, "
+		 "and the timeline dump command that shows each", in->o->slowest, per);
+	chart(&c, "summary", "slowest", title, NULL, NULL);
+	if (t)
+		out->table(out, &c, t);
+	else
+		out->note(out, "No pair moved a unit: no slowest pairs (summaries do not keep them).");
+	table_free(t);
+}
+
 static void summary(const struct rp_out *out, const struct rp_input *in)
 {
 	struct rp_chart c;
 	size_t ng;
-	struct rp_stack *g = group_stacks(in->e, &ng);
+	struct rp_stack *g;
 	struct an_options o = *in->o;
 	struct an *ea;
 	struct table *t;
 	char per[64], title[256];
+	if (in->sides[0]) {
+		side_summary(out, in);
+		return;
+	}
+	g = group_stacks(in->e, 0, &ng);
 	per_unit(per, sizeof per, in->o->per);
 	out->section(out, "summary", "Summary",
 		     "The inputs; where the cycles go over all of them; then each pair's cycles "
 		     "per unit as `stats --per` gives them, with its app's share of the cycles "
 		     "of the breaths it ran in (per group when the inputs have several); then the "
 		     "slowest pairs, each with the dump command that shows it.");
-	pooled_note(out, in);
 	t = inputs_table(in, out->format);
 	chart(&c, "summary", "inputs", "inputs: the logs read", NULL, NULL);
 	out->table(out, &c, t);
@@ -486,12 +704,25 @@ static void cycles(const struct rp_out *out, const struct rp_input *in)
 {
 	struct rp_chart c;
 	size_t n;
-	struct rp_stack *s = process_stacks(in->e, &n);
+	struct rp_stack *s;
+	char buf[512];
+	if (in->sides[0]) {   /* A's processes, then B's */
+		struct rp_stack *g[2];
+		size_t ng[2];
+		for (int k = 0; k < 2; k++)
+			g[k] = process_stacks(in->sides[k], &ng[k]);
+		s = sides_after(g, ng, &n);
+	} else {
+		s = process_stacks(in->e, &n);
+	}
 	out->section(out, "cycles", "Where the cycles go",
-		     "Per process, each app's share of the cycles of the breaths it ran in, and "
-		     "the share no app accounts for (the engine itself, and the logging), as "
-		     "`stats --per` leads with.");
-	chart(&c, "cycles", "processes", "each app's share of the breaths' cycles, per process",
+		     about(buf, sizeof buf, in, "Per process, each app's share of the cycles of "
+			   "the breaths it ran in, and the share no app accounts for (the engine "
+			   "itself, and the logging), as `stats --per` leads with.", "A and B "
+			   "apart: the bars of A's processes, then those of B's, each lettered with "
+			   "its side."));
+	chart(&c, "cycles", "processes", in->sides[0] ? "each app's share of the breaths' cycles, "
+	      "per process, A and B apart" : "each app's share of the breaths' cycles, per process",
 	      "share of the breaths' cycles (%)", "process");
 	if (n)
 		out->stacks(out, &c, s, n);
@@ -801,25 +1032,6 @@ static int distinct(struct an *e, int k)
 	return n ? 1 : 0;
 }
 
-/* The table T[0] of A and T[1] of B as one, a column "side" first. */
-static struct table *side_table(struct table *const *t)
-{
-	const char *cols[65] = { "side" };
-	int nc = table_cols(t[0]);
-	struct table *all;
-	for (int c = 0; c < nc && c < 64; c++)
-		cols[c + 1] = table_col(t[0], c);
-	all = table_new("per", cols, nc + 1);
-	for (int k = 0; k < 2; k++)
-		for (size_t r = 0; r < table_rows(t[k]); r++) {
-			char *cells[65] = { k ? "B" : "A" };
-			for (int c = 0; c < nc && c < 64; c++)
-				cells[c + 1] = (char *)table_cell(t[k], r, c);
-			table_add(all, cells);
-		}
-	return all;
-}
-
 /* The NUMA (K = AN_NUMA) or CPU (AN_CPU) part of the last section: its
  * bars and table, in a report of two sides A's and B's apart. */
 static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
@@ -951,7 +1163,7 @@ void report_write(const struct rp_out *out, const struct rp_input *in)
 		snprintf(what, sizeof what, "%zu log%s and %zu summar%s", nl, nl == 1 ? "" : "s", ns,
 			 ns == 1 ? "y" : "ies");
 	snprintf(about, sizeof about, "%s read by `%s`", what, in->command);
-	out->begin(out, "timeline report", about);
+	out->begin(out, "timeline report", about, in->cmp != NULL);
 	if (in->cmp)
 		compared(out, in);
 	summary(out, in);

@@ -41,6 +41,13 @@ static const char style[] =
 	"font:12px 'Liberation Mono',monospace;white-space:pre;pointer-events:none;"
 	"box-shadow:0 1px 4px rgba(0,0,0,.25)}";
 
+/* What a page of two sides adds to the style: the letters A and B over
+ * the columns of each side, each in its side's colour (SIDE_A, SIDE_B),
+ * on the right as the numbers under them. */
+static const char sides_style[] =
+	"th.side-a,th.side-b{text-align:right}th.side-a{color:#4e79a7}th.side-b{color:#e15759}"
+	"th[colspan]{text-align:center;border-bottom:1px solid #ccc}";
+
 /* Shows the values of the bin under the pointer of an over-time chart,
  * from the JSON block that follows it. */
 static const char script[] =
@@ -137,12 +144,13 @@ static double row_tops(double *y, size_t n, double top, double row, double gap, 
 
 /* ---- page, sections, figures --------------------------------------------- */
 
-static void begin(const struct rp_out *o, const char *title, const char *about)
+static void begin(const struct rp_out *o, const char *title, const char *about, int sides)
 {
-	char st[64], sc[64];
+	char st[64], sc[64], css[sizeof style + sizeof sides_style];
 	(void)o;
 	in_section = nsections = 0;
-	sha256_csp(style, st, sizeof st);
+	snprintf(css, sizeof css, "%s%s", style, sides ? sides_style : "");
+	sha256_csp(css, st, sizeof st);
 	sha256_csp(script, sc, sizeof sc);
 	svg_printf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -150,7 +158,7 @@ static void begin(const struct rp_out *o, const char *title, const char *about)
 		   "<meta name=\"viewport\" content=\"width=device-width\">\n"
 		   "<link rel=\"icon\" href=\"data:,\">\n<title>", st, sc);
 	svg_text(title);
-	svg_printf("</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>", style);
+	svg_printf("</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>", css);
 	svg_text(title);
 	out_str("</h1>\n<p class=\"about\">");
 	svg_text(about);
@@ -321,28 +329,85 @@ static int numeric(const char *s)
 	return !*end;
 }
 
+/* Whether columns K and K + 1 of T are a pair of sides: NAME_a, NAME_b. */
+static int side_pair(const struct table *t, int k)
+{
+	const char *a = table_col(t, k), *b;
+	size_t n = strlen(a);
+	if (k + 1 >= table_cols(t) || n < 3 || strcmp(a + n - 2, "_a"))
+		return 0;
+	b = table_col(t, k + 1);
+	return strlen(b) == n && !strncmp(a, b, n - 2) && !strcmp(b + n - 2, "_b");
+}
+
+/* T's header: each column's name; with pairs of sides (side_pair()), two
+ * rows, NAME over the pair's A and B, each letter in its side's colour. */
+static void header(const struct table *t)
+{
+	int nc = table_cols(t), pairs = 0;
+	for (int k = 0; k < nc; k++)
+		pairs |= side_pair(t, k);
+	out_str("<thead><tr>");
+	for (int k = 0; k < nc; k++) {
+		const char *name = table_col(t, k);
+		if (pairs && side_pair(t, k)) {
+			char what[128];
+			snprintf(what, sizeof what, "%.*s", (int)strlen(name) - 2, name);
+			out_str("<th colspan=\"2\">");
+			svg_text(what);
+			k++;
+		} else {
+			out_str(pairs ? "<th rowspan=\"2\">" : "<th>");
+			svg_text(name);
+		}
+		out_str("</th>");
+	}
+	if (pairs) {
+		out_str("</tr>\n<tr>");
+		for (int k = 0; k < nc; k++)
+			if (side_pair(t, k)) {
+				out_str("<th class=\"n side-a\">A</th><th class=\"n side-b\">B</th>");
+				k++;
+			}
+	}
+	out_str("</tr></thead>\n");
+}
+
+/* Table T's column NAME, -1 if none. */
+static int column(const struct table *t, const char *name)
+{
+	for (int k = 0; k < table_cols(t); k++)
+		if (!strcmp(table_col(t, k), name))
+			return k;
+	return -1;
+}
+
+/* A table's cells: a verdict in its class's colour, and the change% of its
+ * row (diff's, the A/B summary's) in the colour of the row's verdict;
+ * numbers on the right. */
 static void table(const struct rp_out *o, const struct rp_chart *c, const struct table *t)
 {
-	int nc = table_cols(t);
+	int nc = table_cols(t), vc = column(t, "verdict"), cc = column(t, "change%");
 	(void)o;
 	svg_printf("<figure class=\"table\" id=\"%s\"><figcaption>", c->id);
 	svg_text(c->title);
-	out_str("</figcaption>\n<div class=\"scroll\"><table>\n<thead><tr>");
-	for (int k = 0; k < nc; k++) {
-		out_str("<th>");
-		svg_text(table_col(t, k));
-		out_str("</th>");
-	}
-	out_str("</tr></thead>\n<tbody>\n");
+	out_str("</figcaption>\n<div class=\"scroll\"><table>\n");
+	header(t);
+	out_str("<tbody>\n");
 	for (size_t r = 0; r < table_rows(t); r++) {
 		out_str("<tr>");
 		for (int k = 0; k < nc; k++) {
 			const char *s = table_cell(t, r, k);
-			const char *v = strcmp(table_col(t, k), "verdict") ? NULL : verdict_class(s);
+			const char *v = k == vc ? verdict_class(s) : NULL;
+			const char *cv = k == cc && vc >= 0 ? verdict_class(table_cell(t, r, vc)) : NULL;
 			if (v)
 				svg_printf("<td class=\"%s\">", v);
+			else if (cv)
+				svg_printf("<td class=\"n %s\">", cv);
 			else
 				out_str(numeric(s) ? "<td class=\"n\">" : "<td>");
+			if (k == cc && numeric(s) && strcmp(s, "-") && *s != '-')
+				out_char('+');   /* a change: its sign, either way */
 			svg_text(s);
 			out_str("</td>");
 		}

@@ -29,10 +29,11 @@ static void tail(struct json *j)
 	out_char('\n');
 }
 
-static void begin(const struct rp_out *o, const char *title, const char *about)
+static void begin(const struct rp_out *o, const char *title, const char *about, int sides)
 {
 	struct json j = JSON_INIT;
 	(void)o;
+	(void)sides;
 	json_begin_object(&j);
 	JSON_KEY_STRING(&j, "report", title);
 	JSON_KEY_STRING(&j, "about", about);

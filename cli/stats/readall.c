@@ -177,6 +177,7 @@ static void begin_fact(struct job *j, const struct input *in)
 	    !(f->group = strdup(j->group)))
 		abort();
 	f->info = in->info;
+	f->engine = j->target[0];
 }
 
 /* Reads job J (number ORDER) into its engines, E[k] for its target k;

@@ -21,6 +21,7 @@ struct readall_file {
 	uint64_t skipped;            /* incomplete entries the reader skipped */
 	int summary;                 /* a summary (timeline-summary(5)), not a log:
 				      * only path and group are known */
+	const struct an *engine;     /* the first engine it was given to feed */
 };
 
 struct readall {

@@ -727,6 +727,11 @@ START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 		"<td>engine.breath</td><td class=\"n\">-</td><td class=\"n\">100</td><td class=\"n\">125</td>"
 		"<td class=\"n slower\">+25</td><td class=\"slower\">SLOWER</td>\n");
 	free(out);
+	/* diff's own table: its change% has its sign already, once */
+	out = sh(0, NULL, "cd %s && sed -n '/id=\"diff-verdicts\"/,/<\\/figure>/p' ab.html | "
+		 "grep -o '<td class=\"n [a-z]*\">[-+][^<]*</td>'", test_dir);
+	ck_assert_str_eq(out, "<td class=\"n slower\">+25.0</td>\n<td class=\"n faster\">-50.0</td>\n");
+	free(out);
 	out = sh(0, NULL, "cd %s && grep -c '<th colspan=\"2\">cycles/packet</th>' ab.html && "
 		 "grep -o 'This section pools' ab.html | wc -l", test_dir);
 	ck_assert_str_eq(out, "1\n0\n");

@@ -406,7 +406,7 @@ static void table(const struct rp_out *o, const struct rp_chart *c, const struct
 				svg_printf("<td class=\"n %s\">", cv);
 			else
 				out_str(numeric(s) ? "<td class=\"n\">" : "<td>");
-			if (k == cc && numeric(s) && strcmp(s, "-") && *s != '-')
+			if (k == cc && numeric(s) && strcmp(s, "-") && *s != '-' && *s != '+')
 				out_char('+');   /* a change: its sign, either way */
 			svg_text(s);
 			out_str("</td>");

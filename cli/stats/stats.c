@@ -207,10 +207,11 @@ static void print(const struct args *s, struct an *e)
 static int read_and_save(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct an_options full = s->a.o;
-	struct an_summary_map m = { s->fixed, NULL, 0, 0 };
+	struct an_summary_map m = { s->fixed, NULL, 0, 0, NULL };
 	struct an *all;
 	int problems;
 	full.by = AN_SUMMARY_KEYS;
+	full.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
 	all = an_new(&full);
 	problems = read_inputs(s, all, argc, argv);
 	problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;

@@ -111,6 +111,9 @@ struct an_slow {
 	uint64_t hz;                 /* its file's TSC frequency, 0: unknown */
 	char cpu[16], numa[16];      /* of its end, as the keys show them */
 	char *process, *path;        /* its file's */
+	char *host;                  /* read from a summary: the host its file was on (""
+				      * unknown), the path being one of that host's; NULL
+				      * for a pair of a log read here */
 };
 
 /* One row: a group and its values. */
@@ -305,6 +308,18 @@ void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi);
 void an_add_breaths(struct an *a, const struct an_breaths *b);
 void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins);
 void an_add_found(struct an *a, const struct an_found *f);
+/* Adds a copy of S (strings copied) to the slowest pairs of row R of A,
+ * keeping A's an_options.slowest. */
+void an_row_slow(struct an *a, struct an_row *r, const struct an_slow *s);
+
+/* How many slowest pairs of each row A holds for sure: its
+ * an_options.slowest, or fewer when it read summaries that kept fewer
+ * (an_slowest_cap()). A summary written from A says it keeps this many. */
+unsigned an_slowest_kept(const struct an *a);
+
+/* Notes that A read a summary keeping the N slowest pairs of each row
+ * (0: none): an_slowest_kept() is at most N from now on. */
+void an_slowest_cap(struct an *a, unsigned n);
 
 /* The FNV-1a hash of S, for the tables keyed by strings. */
 uint64_t an_hash_str(const char *s);

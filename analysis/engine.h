@@ -140,6 +140,8 @@ struct an {
 	uint64_t switch_words[TL_SWITCH_WORDS_PER_LOG];
 	int file_switched;           /* a record seen, or some off now */
 	struct an_switches switches;
+	unsigned slow_cap;           /* the fewest slowest pairs a summary read kept,
+				      * + 1 (0: no summary read; an_slowest_kept()) */
 };
 
 /* ---- switches.c ---- */

@@ -190,6 +190,8 @@ int an_merge(struct an *into, const struct an *from)
 	add_breaths(into, from->breaths, from->nbreaths);
 	merge_timelines(into, from);
 	merge_unit(into, from);
+	if (from->slow_cap)
+		an_slowest_cap(into, from->slow_cap - 1);
 	an_add_found(into, &from->found);
 	into->switches.logs += from->switches.logs;
 	into->switches.records += from->switches.records;

@@ -34,6 +34,7 @@ static void insert(struct an_row *r, const struct an_slow *s, unsigned n)
 		k--;
 		free(r->slow[k].process);
 		free(r->slow[k].path);
+		free(r->slow[k].host);
 	} else {
 		r->nslow++;
 	}
@@ -44,6 +45,7 @@ static void insert(struct an_row *r, const struct an_slow *s, unsigned n)
 	r->slow[k] = *s;
 	r->slow[k].process = xstrdup(s->process);
 	r->slow[k].path = xstrdup(s->path);
+	r->slow[k].host = s->host ? xstrdup(s->host) : NULL;
 }
 
 void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, double units)
@@ -82,8 +84,27 @@ void slow_free(struct an_row *r)
 	for (size_t i = 0; i < r->nslow; i++) {
 		free(r->slow[i].process);
 		free(r->slow[i].path);
+		free(r->slow[i].host);
 	}
 	free(r->slow);
 	r->slow = NULL;
 	r->nslow = 0;
+}
+
+void an_row_slow(struct an *a, struct an_row *r, const struct an_slow *s)
+{
+	insert(r, s, a->opts.slowest);
+}
+
+unsigned an_slowest_kept(const struct an *a)
+{
+	if (a->slow_cap && a->slow_cap - 1 < a->opts.slowest)
+		return a->slow_cap - 1;
+	return a->opts.slowest;
+}
+
+void an_slowest_cap(struct an *a, unsigned n)
+{
+	if (!a->slow_cap || n < a->slow_cap - 1)
+		a->slow_cap = n + 1;
 }

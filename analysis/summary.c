@@ -16,7 +16,8 @@ const unsigned char an_summary_magic[8] = { 0x89, 'T', 'L', 'S', '\r', '\n', 0x1
 
 /* Sections, in this order; a reader skips tags it does not know. */
 enum { SEC_OPTIONS = 1, SEC_STRINGS, SEC_ROWS, SEC_BREATHS, SEC_UNMATCHED, SEC_FOUND,
-       SEC_LEVELS /* 1.1: each row's level, in row order (readers of 1.0 skip it) */ };
+       SEC_LEVELS /* 1.1: each row's level, in row order (readers of 1.0 skip it) */,
+       SEC_SLOWEST /* 1.2: each row's slowest pairs, in row order (older readers skip it) */ };
 
 #define BREATH_NUMBERS 11            /* hz ... lost: the numbers of a file's record */
 #define NROWKEYS 8                   /* event, app, process, cpu, numa, host, group, run */
@@ -173,7 +174,46 @@ static void put_hist(struct enc *e, const struct hist *h)
 		}
 }
 
-static void put_rows(struct enc *e, struct enc *levels, struct an *a, struct strtab *t)
+/* A signed number as an unsigned one: 0, -1, 1, -2 ... as 0, 1, 2, 3 ... */
+static uint64_t zigzag(int64_t v)
+{
+	return v < 0 ? 2 * ~(uint64_t)v + 1 : 2 * (uint64_t)v;
+}
+
+/* The slowest pairs section: how many each row keeps, then per row its
+ * pairs (at most that many). */
+static void put_slowest(struct enc *e, struct an *a, struct an_row **rows, size_t n,
+			struct strtab *t)
+{
+	unsigned kept = an_slowest_kept(a);
+	put_var(e, kept);
+	put_var(e, n);
+	for (size_t i = 0; i < n; i++) {
+		size_t m = rows[i]->nslow < kept ? rows[i]->nslow : kept;
+		put_var(e, m);
+		for (size_t k = 0; k < m; k++) {
+			const struct an_slow *s = &rows[i]->slow[k];
+			put_num(e, s->cycles);
+			put_num(e, s->units);
+			/* differences, modulo 2^64, that are small or the same for
+			 * every pair of a file: zstd keeps them in a few bits */
+			put_limbs(e, (uint64_t[]){ s->tsc1, s->tsc1 - s->tsc0, s->tsc1 - s->since1,
+						   (s->since1 - s->since0) - (s->tsc1 - s->tsc0),
+						   (uint64_t)s->walls, s->hz }, 6);
+			if (s->walls) {
+				put_var(e, zigzag(s->wall0));
+				put_var(e, zigzag((int64_t)((uint64_t)s->wall1 - (uint64_t)s->wall0)));
+			}
+			put_var(e, strtab_id(t, s->cpu));
+			put_var(e, strtab_id(t, s->numa));
+			put_var(e, strtab_id(t, s->process));
+			put_var(e, strtab_id(t, s->path));
+		}
+	}
+}
+
+static void put_rows(struct enc *e, struct enc *levels, struct enc *slowest, struct an *a,
+		     struct strtab *t)
 {
 	size_t n;
 	struct an_row **rows = an_rows(a, &n);
@@ -181,6 +221,7 @@ static void put_rows(struct enc *e, struct enc *levels, struct an *a, struct str
 	put_var(levels, n);
 	for (size_t i = 0; i < n; i++)
 		put_var(levels, rows[i]->level);
+	put_slowest(slowest, a, rows, n, t);
 	for (size_t i = 0; i < n; i++) {
 		const struct an_row *r = rows[i];
 		for (int k = 0; k < NROWKEYS; k++)
@@ -243,12 +284,12 @@ static void put_found(struct enc *e, const struct an_found *f, struct strtab *t)
 static void put_body(struct enc *body, struct an *a, const char *fixed)
 {
 	struct strtab t;
-	struct enc s[6];
+	struct enc s[7];
 	memset(&t, 0, sizeof t);
 	memset(s, 0, sizeof s);
 	put_var(&s[0], strlen(fixed));
 	put_bytes(&s[0], fixed, strlen(fixed));
-	put_rows(&s[1], &s[5], a, &t);
+	put_rows(&s[1], &s[5], &s[6], a, &t);
 	put_breaths(&s[2], a, &t);
 	put_unmatched(&s[3], a, &t);
 	put_found(&s[4], an_found(a), &t);
@@ -268,6 +309,7 @@ static void put_body(struct enc *body, struct an *a, const char *fixed)
 	put_section(body, SEC_UNMATCHED, &s[3]);
 	put_section(body, SEC_FOUND, &s[4]);
 	put_section(body, SEC_LEVELS, &s[5]);
+	put_section(body, SEC_SLOWEST, &s[6]);
 	free(t.body.p);
 	free(t.s);
 	free(t.slot);
@@ -333,6 +375,11 @@ struct levels {
 	unsigned *v;
 	uint64_t n;
 	uint64_t rows;               /* the rows section's count */
+	/* in the pass that adds: each row's row of the engine, and its host */
+	struct an_row **row;
+	const char **host;
+	int slowest;                 /* the slowest pairs section was read (1.2) ... */
+	uint64_t kept;               /* ... keeping this many of each row */
 };
 
 /* Marks D damaged, saying WHY (with the item being read); returns -1. */
@@ -605,6 +652,8 @@ static int read_row(struct dec *d)
 		map_keys(d, key, bucket, kv, &dir);
 		r = an_row_at(d->a, kv, bucket, d->item < d->lv->n ? d->lv->v[d->item] : 0);
 		free(dir);
+		d->lv->row[d->item] = r;
+		d->lv->host[d->item] = key[5];   /* the host key (row_keys) */
 		hist_merge_sums(&r->h, &h);
 		r->cycles += cycles;
 		r->units += units;
@@ -622,6 +671,14 @@ static int read_rows(struct dec *d)
 	if (get_count(d, &n) < 0)
 		return -1;
 	d->lv->rows = n;
+	if (d->apply) {   /* for the slowest pairs section: the rows they go to */
+		free(d->lv->row);
+		free(d->lv->host);
+		d->lv->row = calloc(n ? n : 1, sizeof *d->lv->row);
+		d->lv->host = calloc(n ? n : 1, sizeof *d->lv->host);
+		if (!d->lv->row || !d->lv->host)
+			return damaged(d, "out of memory");
+	}
 	d->where = "row";
 	for (d->item = 0; d->item < n; d->item++)
 		if (read_row(d) < 0)
@@ -718,6 +775,86 @@ static int read_levels(struct dec *d)
 	return 0;
 }
 
+/* The signed number V is the zigzag() of. */
+static int64_t unzigzag(uint64_t v)
+{
+	return v & 1 ? -(int64_t)(v >> 1) - 1 : (int64_t)(v >> 1);
+}
+
+/* A string of at most MAX bytes, not none, into BUF. */
+static int get_key(struct dec *d, char *buf, size_t max)
+{
+	const char *s;
+	if (get_str(d, &s, 0) < 0)
+		return -1;
+	if (strlen(s) >= max)
+		return damaged(d, "a cpu or numa of %zu bytes", strlen(s));
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+/* One of the slowest pairs into S (its strings the section's). */
+static int read_slow(struct dec *d, struct an_slow *s)
+{
+	uint64_t v[6], w[2];
+	memset(s, 0, sizeof *s);
+	if (get_value(d, &s->cycles) < 0 || get_value(d, &s->units) < 0 || get_limbs(d, v, 6) < 0)
+		return -1;
+	if (!(s->units > 0) || v[4] > 1)
+		return damaged(d, "a slowest pair of %g units, walls %llu", s->units,
+			       (unsigned long long)v[4]);
+	s->per_unit = s->cycles / s->units;
+	/* as written (put_slowest()): modulo 2^64 */
+	s->tsc1 = v[0], s->tsc0 = v[0] - v[1];
+	s->since1 = v[0] - v[2], s->since0 = s->since1 - (v[3] + v[1]);
+	s->walls = (int)v[4], s->hz = v[5];
+	if (s->walls && get_limbs(d, w, 2) < 0)
+		return -1;
+	if (s->walls) {
+		s->wall0 = unzigzag(w[0]);
+		s->wall1 = (int64_t)((uint64_t)s->wall0 + (uint64_t)unzigzag(w[1]));
+	}
+	if (get_key(d, s->cpu, sizeof s->cpu) < 0 || get_key(d, s->numa, sizeof s->numa) < 0 ||
+	    get_str(d, (const char **)&s->process, 0) < 0 || get_str(d, (const char **)&s->path, 0) < 0)
+		return -1;
+	return 0;
+}
+
+/* The slowest pairs section (1.2): how many each row keeps, then as many
+ * lists as the rows, each of at most that many pairs, added to the rows
+ * read in the pass that adds. */
+static int read_slowest(struct dec *d)
+{
+	uint64_t kept, n, m;
+	struct an_slow s;
+	if (get_var(d, &kept) < 0 || get_count(d, &n) < 0)
+		return -1;
+	if (n != d->lv->rows || kept > 1u << 20)
+		return damaged(d, "slowest pairs for %llu rows of %llu, %llu kept",
+			       (unsigned long long)n, (unsigned long long)d->lv->rows,
+			       (unsigned long long)kept);
+	d->lv->slowest = 1;
+	d->lv->kept = kept;
+	d->where = "row";
+	for (d->item = 0; d->item < n; d->item++) {
+		if (get_count(d, &m) < 0)
+			return -1;
+		if (m > kept)
+			return damaged(d, "%llu slowest pairs, %llu kept", (unsigned long long)m,
+				       (unsigned long long)kept);
+		for (uint64_t k = 0; k < m; k++) {
+			if (read_slow(d, &s) < 0)
+				return -1;
+			if (d->apply && an_opts(d->a)->slowest) {
+				s.host = (char *)(d->lv->host[d->item] ? d->lv->host[d->item] : "");
+				an_row_slow(d->a, d->lv->row[d->item], &s);
+			}
+		}
+	}
+	d->where = NULL;
+	return 0;
+}
+
 static int read_found(struct dec *d)
 {
 	struct an_found f;
@@ -742,7 +879,7 @@ static int read_body(struct dec *d)
 {
 	static int (*const readers[])(struct dec *) = { NULL, read_options, read_strings, read_rows,
 							read_breaths, read_unmatched, read_found,
-							read_levels };
+							read_levels, read_slowest };
 	uint64_t tag, last = 0;
 	struct dec s;
 	while (d->p < d->end) {
@@ -755,7 +892,7 @@ static int read_body(struct dec *d)
 			return damaged(d, "section %llu before the options and strings",
 				       (unsigned long long)tag);
 		last = tag;
-		if (tag > SEC_LEVELS)
+		if (tag > SEC_SLOWEST)
 			continue;
 		s.str = d->str;
 		if (readers[tag](&s) < 0 || (s.p != s.end && damaged(&s, "%zu bytes left over in "
@@ -841,14 +978,21 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 	int rc = 0;
 	if (open_body(file, size, &body, &len, err, errsize) < 0)
 		return -1;
-	struct levels lv = { NULL, 0, 0 };
+	struct levels lv = { NULL, 0, 0, NULL, NULL, 0, 0 };
 	/* twice: to check all of it, then to add it */
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
 		struct dec d = { body, body + len, err, errsize, 0, NULL, 0, a, pass, m, NULL, 0, &lv };
 		rc = read_body(&d);
 		free_strings(&d);
 	}
+	if (rc == 0) {   /* how many of each row's slowest pairs A holds for sure */
+		an_slowest_cap(a, lv.slowest ? (unsigned)lv.kept : 0);
+		if (m->kept)
+			*m->kept = lv.slowest ? lv.kept : AN_SUMMARY_NO_SLOWEST;
+	}
 	free(lv.v);
+	free(lv.row);
+	free(lv.host);
 	free(body);
 	return rc;
 }

@@ -9,7 +9,7 @@
 #include "analysis.h"
 
 #define AN_SUMMARY_MAJOR 1
-#define AN_SUMMARY_MINOR 1
+#define AN_SUMMARY_MINOR 2
 #define AN_SUMMARY_HEADER 32          /* bytes of the header before the body */
 #define AN_SUMMARY_MAX_BODY (1ull << 30)   /* the most a body may decompress to */
 
@@ -28,7 +28,16 @@ struct an_summary_map {
 	int runs_by_dir;             /* a run is the directory of each file, not the file (the
 				      * run key is "HOST\x1fPATH": the directory of PATH) */
 	uint64_t order;              /* breath summaries are ordered ORDER + their rank */
+	uint64_t *kept;              /* if not NULL, gets how many slowest pairs of each row
+				      * the summary keeps (AN_SUMMARY_NO_SLOWEST: none, a
+				      * summary before 1.2) */
 };
+
+/* The slowest pairs of each row a summary keeps when its maker was not
+ * given --slowest: enough for `stats --slowest 20` over a fleet, at about
+ * a third more bytes (timeline-summary(5), "Size"). */
+#define AN_SUMMARY_SLOWEST 20
+#define AN_SUMMARY_NO_SLOWEST UINT64_MAX
 
 /* Writes what engine A counted (A made with keys AN_SUMMARY_KEYS, or a
  * subset) and FIXED, the options it was made with that a reader must share

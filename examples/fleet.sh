@@ -5,8 +5,9 @@
 # build whose lookup app is 60% slower. Each host reduces its logs to a
 # summary, as cron would run it there; the summaries are gathered in one
 # directory (here a copy, there scp or `parallel --sshlogin`); then stats,
-# diff and report read the summaries alone. Exits 1 unless diff flags the
-# canaries' lookup as SLOWER and report exits as diff does. Run by CI
+# diff and report read the summaries alone, stats ranking the fleet's
+# slowest breaths. Exits 1 unless each of those names its host, diff flags
+# the canaries' lookup as SLOWER and report exits as diff does. Run by CI
 # (.ci/run); its output is in examples/README.md.
 set -eu
 engine=${ENGINE:-build/examples/engine/engine}
@@ -48,6 +49,15 @@ du -b "$out/gathered" | tail -n 1 | awk '{ printf "%d bytes of summaries, for 16
 
 say "timeline stats --per packets --by host $out/gathered   (one machine, summaries only)"
 "$tl" stats --per packets --by host "$out/gathered" | sed -n '/^cycles per packet/,/^$/p'
+
+say "timeline stats --per packets --by event --slowest 5 $out/gathered   (the fleet's 5 slowest breaths)"
+"$tl" stats --per packets --by event --slowest 5 -f csv "$out/gathered" | grep '^"engine.breath"' |
+	cut -d, -f2,3,6,10
+n=$("$tl" stats --per packets --by event --slowest 5 -f csv "$out/gathered" | grep -c '^"engine.breath".*"on host0[1-8]: timeline dump')
+if [ "$n" -ne 5 ]; then
+	echo "fleet.sh: $n of the fleet's 5 slowest breaths named their host: expected 5" >&2
+	exit 1
+fi
 
 say "timeline diff --per packets --a $out/gathered/rest --b $out/gathered/canary"
 rc=0

@@ -850,6 +850,54 @@ START_TEST(test_summary_bodies_that_lie)
 	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
 	section(&b, 7, &(struct bytes){ .b = { 1, 10 }, .n = 2 });
 	check_summary_body("level10.sum", &b, "row 0 of level 10");
+	/* the slowest pairs of 1.2: as many lists as rows, each of at most
+	 * the number kept, each pair's units not 0, walls 0 or 1, its strings
+	 * in the strings section, its cpu and numa under 16 bytes */
+	const char *ok = NULL;
+	for (int k = 0; k < 11; k++) {
+		static const char *const why[] = {
+			NULL,
+			"slowest pairs for 2 rows of 1, 20 kept",
+			"slowest pairs for 1 rows of 1, 2097152 kept",
+			"row 0: 2 slowest pairs, 1 kept",
+			"row 0: a slowest pair of 0 units, walls 1",
+			"row 0: a slowest pair of 10 units, walls 2",
+			"row 0: string 5 of 1",
+			"row 0: string 0 of 1",
+			"row 0: a cpu or numa of 20 bytes",
+			"row 0: a number runs past the end of its section",
+			"1 bytes left over in section 8",
+		};
+		const char *str = k == 8 ? "x.tick-of-20-bytes.." : "x.tick";
+		struct bytes sl = { .n = 0 };
+		leb(&sl, k == 2 ? 1u << 21 : k == 3 ? 1 : 20);   /* kept */
+		leb(&sl, k == 1 ? 2 : 1);                          /* rows */
+		leb(&sl, k == 3 ? 2 : 1);                          /* the row's pairs */
+		for (int pair = 0; pair < (k == 3 ? 2 : 1); pair++) {
+			leb(&sl, 2000), leb(&sl, k == 4 ? 0 : 20); /* cycles 1000, units 10 */
+			leb(&sl, 5000), leb(&sl, 1000);            /* tsc1, tsc1 - tsc0 */
+			leb(&sl, 0), leb(&sl, 0);                  /* since1 = tsc1, since0 = tsc0 */
+			leb(&sl, k == 5 ? 2 : 1);                  /* walls */
+			leb(&sl, 1000000000);                      /* hz */
+			leb(&sl, 2), leb(&sl, 2000);               /* wall0 1, wall1 1001 */
+			leb(&sl, k == 6 ? 5 : 1), leb(&sl, 1);     /* cpu, numa */
+			leb(&sl, 1);                               /* process */
+			if (k != 9)
+				leb(&sl, k == 7 ? 0 : 1);          /* path */
+		}
+		if (k == 10)
+			leb(&sl, 0);
+		b.n = 0;
+		put_body(&b, "", str, strlen(str), 1, &ROW, 0);
+		if (!k)
+			ok = summary("plain.sum", &b, 1, 0, 0, 0);
+		section(&b, 7, &(struct bytes){ .b = { 1, 0 }, .n = 2 });
+		section(&b, 8, &sl);
+		if (why[k])
+			check_summary_body(test_str("slow%d.sum", k), &b, why[k]);
+		else   /* the sound one: read, its row as without its pairs */
+			check_cmd("", "stats", summary("slow.sum", &b, 1, 0, 0, 0), ok, "", 0);
+	}
 }
 END_TEST
 

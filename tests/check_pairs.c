@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "util.h"
 #include "pf_events.h"   /* timeline gen tests/pf.events */
 
@@ -879,6 +880,164 @@ START_TEST(test_groups_without_event_count_only_the_outermost_pairs)
 }
 END_TEST
 
+/* Reads a LEB128 number at *P (below END) and moves *P past it. */
+static uint64_t get_leb(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	for (int shift = 0; *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* Writes TO, summary FROM (of TEST_DIR) as a timeline before summary
+ * format 1.2 wrote it: without its slowest pairs section (tag 8), version
+ * 1.1, the body uncompressed. */
+static void strip_slowest(const char *from, const char *to)
+{
+	size_t len, n = 0;
+	unsigned char *f = (unsigned char *)read_file(path_in(test_dir, from), &len), *body, *out;
+	uint64_t raw = 0;
+	const unsigned char *p, *end;
+	for (int i = 7; i >= 0; i--)
+		raw = raw << 8 | f[24 + i];
+	body = malloc(raw);
+	out = malloc(32 + raw);
+	ck_assert_uint_eq(ZSTD_decompress(body, raw, f + 32, len - 32), raw);
+	memcpy(out, f, 32);
+	for (p = body, end = body + raw; p < end;) {
+		const unsigned char *start = p;
+		uint64_t tag = get_leb(&p, end), slen = get_leb(&p, end);
+		p += slen;
+		if (tag != 8) {
+			memcpy(out + 32 + n, start, (size_t)(p - start));
+			n += (size_t)(p - start);
+		}
+	}
+	ck_assert_uint_lt(n, raw);   /* there was one to strip */
+	out[10] = 1, out[11] = 0;    /* minor 1 */
+	memset(out + 12, 0, 4);      /* flags: not compressed */
+	for (int i = 0; i < 8; i++)
+		out[16 + i] = out[24 + i] = (unsigned char)(n >> (8 * i));
+	write_file(path_in(test_dir, to), out, 32 + n);
+	free(f);
+	free(body);
+	free(out);
+}
+
+/* OUT with each "on HOST: " before a dump command taken out. */
+static char *unprefixed(const char *out, const char *host)
+{
+	char *on = xasprintf("on %s: timeline dump", host), *r = xasprintf("%s", out), *at;
+	while ((at = strstr(r, on)))
+		memmove(at, at + strlen(on) - strlen("timeline dump"),
+			strlen(at + strlen(on) - strlen("timeline dump")) + 1);
+	free(on);
+	return r;
+}
+
+START_TEST(test_slowest_over_summaries_ranks_their_union_as_the_logs)
+{
+	struct breath one[40], two[40];
+	/* one: 5000, 900 and 700 cycles a packet; two: 3000 and 800 */
+	const size_t slow1[3] = { 21, 7, 33 }, slow2[2] = { 5, 30 };
+	const uint64_t cyc1[3] = { 50000, 9000, 7000 }, cyc2[2] = { 30000, 8000 };
+	char *logs, *sums, *mixed, *err, *want, *bare, from[48], to[48], wall[48];
+	tl_info info;
+	for (size_t i = 0; i < 40; i++) {
+		uint64_t t0 = 1000 + 100000 * i;
+		one[i] = (struct breath){ 3, t0, t0 + 100, t0 + 300, t0 + 400, t0 + 500, t0 + 1000, 10 };
+		two[i] = one[i];
+	}
+	for (int k = 0; k < 3; k++)
+		one[slow1[k]].t1 = one[slow1[k]].t0 + cyc1[k];
+	for (int k = 0; k < 2; k++)
+		two[slow2[k]].t1 = two[slow2[k]].t0 + cyc2[k];
+	breath_log("one", one, 40);
+	breath_log("two", two, 40);
+	info = info_at(path_in(test_dir, "one.timeline"));
+	free(tl(0, NULL, "stats --per packets --save one.sum one.timeline"));
+	free(tl(0, NULL, "stats --per packets --slowest 2 --save two.sum two.timeline"));
+	/* the union of the rows' slowest: the breaths 5000, 3000, 900, 800
+	 * cycles a packet, one's then two's; the apps' pairs all 20, ties
+	 * ranked by begin, then path: one's breath 0, two's breath 0 */
+	logs = tl(0, &err, "stats --per packets --slowest 2 -f csv one.timeline two.timeline");
+	ck_assert_str_eq(err, "");
+	free(err);
+	sums = tl(0, &err, "stats --per packets --slowest 2 -f csv one.sum two.sum");
+	ck_assert_str_eq(err, "");
+	free(err);
+	bare = unprefixed(sums, info.host);
+	ck_assert_str_eq(bare, logs);
+	free(bare);
+	mixed = tl(0, NULL, "stats --per packets --slowest 2 -f csv one.sum two.timeline");
+	bare = unprefixed(mixed, info.host);
+	ck_assert_str_eq(bare, logs);
+	free(bare);
+	free(mixed);
+	tl_format_wall(wall, sizeof wall, tl_wall_ns(&info, one[21].t0));
+	tl_format_wall(from, sizeof from, tl_wall_ns(&info, one[21].t0) - 50000);
+	tl_format_wall(to, sizeof to, tl_wall_ns(&info, one[21].t1) + 50000);
+	want = xasprintf("\"engine.breath\",,1,5000,50000,10,\"check_timeline[%d]\",3,0,\"%s\","
+			 "\"on %s: timeline dump --from %s --to %s one.timeline\"\n", info.pid, wall,
+			 info.host, from, to);
+	has(sums, want);
+	free(want);
+	has(logs, test_str("\"app.push\",\"a\",1,20,200,10,\"check_timeline[%d]\",3,0,", info.pid));
+	info = info_at(path_in(test_dir, "two.timeline"));
+	has(sums, test_str("\"engine.breath\",,2,3000,30000,10,\"check_timeline[%d]\",3,0,", info.pid));
+	has(logs, test_str("\"app.push\",\"a\",2,20,200,10,\"check_timeline[%d]\",3,0,", info.pid));
+	has(logs, test_str("\"app.push\",\"b\",2,10,100,10,\"check_timeline[%d]\",3,0,", info.pid));
+	ck_assert_ptr_null(strstr(logs, ",3,20"));   /* no rank 3 */
+	ck_assert_ptr_null(strstr(logs, ",3,800"));
+	free(logs);
+	free(sums);
+	/* more than a summary kept: said, and what it kept listed */
+	sums = tl(0, &err, "stats --per packets --slowest 3 -f csv two.sum");
+	ck_assert_str_eq(err, "timeline stats: note: two.sum keeps the 2 slowest pairs of each "
+			 "row: --slowest 3 lists at most those\n");
+	has(sums, "\"engine.breath\",,2,800,8000,10,");
+	ck_assert_ptr_null(strstr(sums, "\"engine.breath\",,3,"));
+	free(err);
+	free(sums);
+	free(tl(0, &err, "stats --per packets --slowest 21 one.sum"));
+	ck_assert_str_eq(err, "timeline stats: note: one.sum keeps the 20 slowest pairs of each "
+			 "row: --slowest 21 lists at most those\n");
+	free(err);
+	free(tl(0, &err, "stats --per packets --slowest 20 one.sum"));
+	ck_assert_str_eq(err, "");
+	free(err);
+	/* a summary of both keeps what the fewer kept, and says so */
+	free(tl(0, NULL, "stats --per packets --save both.sum one.sum two.sum"));
+	free(tl(0, &err, "stats --per packets --slowest 3 both.sum"));
+	ck_assert_str_eq(err, "timeline stats: note: both.sum keeps the 2 slowest pairs of each "
+			 "row: --slowest 3 lists at most those\n");
+	free(err);
+	/* a summary made before: read, its rows not ranked, said */
+	strip_slowest("one.sum", "old.sum");
+	sums = tl(0, &err, "stats --per packets --slowest 2 -f csv old.sum two.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: old.sum: made without slowest pairs (by a "
+			 "timeline before summary format 1.2); its rows are not ranked\n");
+	free(err);
+	has(sums, test_str("\"engine.breath\",,1,3000,30000,10,\"check_timeline[%d]\",3,0,", info.pid));
+	free(sums);
+	/* its rows as the new summary's */
+	logs = tl(0, NULL, "stats --per packets --by app old.sum");
+	sums = tl(0, NULL, "stats --per packets --by app one.sum");
+	ck_assert_str_eq(logs, sums);
+	free(logs);
+	free(sums);
+	free(tl(0, NULL, "stats --per packets --save old2.sum old.sum"));
+	free(tl(0, &err, "stats --per packets --slowest 1 old2.sum"));
+	ck_assert_str_eq(err, "timeline stats: warning: old2.sum: keeps no slowest pairs (made "
+			 "from summaries without them); its rows are not ranked\n");
+	free(err);
+}
+END_TEST
+
 Suite *pairs_suite(void)
 {
 	Suite *s = suite_create("pairs");
@@ -897,6 +1056,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
 	tcase_add_test(t, test_export_slowest_finds_them_among_the_entries_the_filters_keep);
+	tcase_add_test(t, test_slowest_over_summaries_ranks_their_union_as_the_logs);
 	tcase_add_test(t, test_an_app_has_one_colour_in_every_report);
 	tcase_add_test(t, test_ab_report_shows_each_runs_value_and_the_sides_apart);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);

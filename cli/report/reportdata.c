@@ -692,8 +692,8 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 		if (table_rows(t))
 			out->table(out, &c, t);
 		else
-			out->note(out, "No pair moved a unit: no slowest pairs (summaries do not keep "
-				  "them).");
+			out->note(out, "No pair moved a unit: no slowest pairs (summaries made before "
+				  "summary format 1.2 do not keep them).");
 		table_free(t);
 	}
 	free_stacks(g, ng);

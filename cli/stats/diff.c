@@ -183,12 +183,13 @@ static int read_into(const struct args *d, struct an **e, int runs_by_dir, unsig
 static int read_sides(const struct args *d, struct an **e, unsigned *fed)
 {
 	struct an_options full = d->a.o;
-	struct an_summary_map m = { d->fixed, NULL, d->d.runs_by_dir, 0 };
+	struct an_summary_map m = { d->fixed, NULL, d->d.runs_by_dir, 0, NULL };
 	struct an *all[2];
 	int problems;
 	if (!d->save[0] && !d->save[1])
 		return read_into(d, e, d->d.runs_by_dir, fed);
 	full.by = AN_SUMMARY_KEYS;
+	full.slowest = AN_SUMMARY_SLOWEST;   /* for stats --slowest over the summaries */
 	all[0] = an_new(&full);
 	all[1] = an_new(&full);
 	problems = read_into(d, all, 0, fed);

@@ -145,7 +145,7 @@ static void feed(struct job *j, struct input *in, struct an **e)
 static int run_summary(struct job *j, uint64_t order, struct an *e)
 {
 	struct an_summary_map m = { j->fixed, j->group_given ? j->group : NULL, j->runs_by_dir,
-				    order << 32 };
+				    order << 32, NULL };
 	struct stat st;
 	int fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), is;
 	if (fd < 0)

@@ -40,9 +40,10 @@ static const char usage[] =
 	"       --slowest N     with --per: then each group's N slowest pairs (most\n"
 	"                       cycles per unit), where and when each ran, and the\n"
 	"                       timeline dump command that shows the entries around it\n"
-	"                       (CSV: instead of the rows)\n"
+	"                       (CSV: instead of the rows); summaries are ranked too\n"
 	"       --save FILE     also write what was counted to FILE, a summary that\n"
-	"                       stats and diff read as an input (timeline-summary(5))\n"	"   -f openmetrics      Prometheus metrics: a histogram per row with le\n"
+	"                       stats and diff read as an input (timeline-summary(5)),\n"
+	"                       keeping each row's --slowest N slowest pairs (20 without)\n"	"   -f openmetrics      Prometheus metrics: a histogram per row with le\n"
 	"                       buckets, counters per log (for node_exporter's\n"
 	"                       textfile collector; see timeline(1))\n"
 	"   -o, --output FILE   openmetrics: write FILE, replaced whole, not stdout\n"
@@ -207,10 +208,11 @@ static void print(const struct args *s, struct an *e)
 static int read_and_save(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct an_options full = s->a.o;
-	struct an_summary_map m = { s->fixed, NULL, 0, 0 };
+	struct an_summary_map m = { s->fixed, NULL, 0, 0, NULL };
 	struct an *all;
 	int problems;
 	full.by = AN_SUMMARY_KEYS;
+	full.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
 	all = an_new(&full);
 	problems = read_inputs(s, all, argc, argv);
 	problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;

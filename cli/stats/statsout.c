@@ -157,7 +157,13 @@ void statsout_dump_line(const struct an_slow *s, char *buf, size_t size)
 			 (unsigned long long)(s->since0 > c ? s->since0 - c : 0));
 		snprintf(to, sizeof to, "%llu", (unsigned long long)(s->since1 + c));
 	}
-	snprintf(buf, size, "timeline dump --from %s --to %s %s", from, to, path);
+	if (!s->host)
+		snprintf(buf, size, "timeline dump --from %s --to %s %s", from, to, path);
+	else if (*s->host && strcmp(s->host, "-"))   /* read from a summary: another host's path */
+		snprintf(buf, size, "on %.256s: timeline dump --from %s --to %s %s", s->host, from,
+			 to, path);
+	else
+		snprintf(buf, size, "on its host: timeline dump --from %s --to %s %s", from, to, path);
 }
 
 struct table *statsout_slowest(struct an *e, const struct an_options *o, int format)

@@ -27,7 +27,8 @@ struct table *statsout_breaths(struct an *e, int format);
 struct table *statsout_slowest(struct an *e, const struct an_options *o, int format);
 
 /* The command `timeline dump --from F --to T PATH` that shows the entries
- * around slow pair S into BUF of SIZE. */
+ * around slow pair S into BUF of SIZE; "on HOST: " before it for a pair
+ * read from a summary (PATH is a path on the host that made it). */
 void statsout_dump_line(const struct an_slow *s, char *buf, size_t size);
 
 /* The table "overhead", where the breaths' cycles go (--per), as perf

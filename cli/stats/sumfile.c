@@ -40,14 +40,36 @@ static int read_whole(int fd, size_t size, unsigned char **buf, size_t *got)
 	return 0;
 }
 
+/* Says, when E ranks slowest pairs, that summary PATH keeps fewer of each
+ * row than E ranks (KEPT, as an_summary_map.kept gives it), or none. */
+static void slowest_note(const char *cmd, const char *path, const struct an *e, uint64_t kept)
+{
+	unsigned want = an_opts(e)->slowest;
+	if (!want || (kept != AN_SUMMARY_NO_SLOWEST && kept >= want))
+		return;
+	if (kept == AN_SUMMARY_NO_SLOWEST)
+		fprintf(stderr, "timeline %s: warning: %s: made without slowest pairs (by a timeline "
+			"before summary format 1.2); its rows are not ranked\n", cmd, path);
+	else if (!kept)
+		fprintf(stderr, "timeline %s: warning: %s: keeps no slowest pairs (made from "
+			"summaries without them); its rows are not ranked\n", cmd, path);
+	else
+		fprintf(stderr, "timeline %s: note: %s keeps the %llu slowest pairs of each row: "
+			"--slowest %u lists at most those\n", cmd, path, (unsigned long long)kept,
+			want);
+}
+
 int sumfile_read(const char *cmd, const char *path, int fd, struct an *e,
 		 const struct an_summary_map *m)
 {
 	struct stat st;
+	struct an_summary_map mk = *m;
+	uint64_t kept = AN_SUMMARY_NO_SLOWEST;
 	unsigned char *buf;
 	size_t got;
 	char err[512];
 	int rc;
+	mk.kept = &kept;
 	if (fstat(fd, &st) != 0) {
 		cli_error(cmd, "%s: %s", path, strerror(errno));
 		return -1;
@@ -61,8 +83,10 @@ int sumfile_read(const char *cmd, const char *path, int fd, struct an *e,
 		cli_error(cmd, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if ((rc = an_summary_read(e, buf, got, m, err, sizeof err)) < 0)
+	if ((rc = an_summary_read(e, buf, got, &mk, err, sizeof err)) < 0)
 		cli_error(cmd, "%s: %s", path, err);
+	else
+		slowest_note(cmd, path, e, kept);
 	free(buf);
 	return rc;
 }

@@ -962,13 +962,23 @@ END_TEST
 
 START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 {
-	uint16_t a, id[2], used = 600;
+	uint16_t a, b, id[2], used = 600;
 	tl_log *log = rules_log(&a);
 	const char *p = path_in(test_dir, "r.timeline");
 	char *l;
-	expect("disable r.timeline 'app.*'", 0, "no event changed in 1 log\n",
+	expect("disable r.timeline 'app.*' 'engine.*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
-	       "is registered\n");
+	       "is registered\n"
+	       "timeline disable: r.timeline: 'engine.*' matches no event yet: it will apply when "
+	       "one is registered\n");
+	/* rules left half-changed (an outside process died changing them) */
+	patch_file(p, offsetof(struct tl_header, rules_seq), &(uint32_t){ 3 }, 4);
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
+	free(l);
+	ck_assert_int_eq(tl_register(log, engine_defs + 2, 1, NULL, &b, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, b), 0);
+	patch_file(p, offsetof(struct tl_header, rules_seq), &(uint32_t){ 4 }, 4);
 	/* a record that is neither '-' nor '+' */
 	patch_file(p, offsetof(struct tl_header, rules), "x", 1);
 	l = rules_line();
@@ -999,19 +1009,20 @@ START_TEST(test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none)
 {
 	uint16_t a, minor = 2;
 	tl_log *log = rules_log(&a);
-	char pat[101];
-	/* five rules of 102 bytes: 510 of 512 */
+	char pat[103];
+	/* four rules of 102 bytes and one of 104: 512 of 512 */
 	for (int i = 0; i < 5; i++) {
-		memset(pat, 'a' + i, 100);
-		pat[100] = '\0';
+		memset(pat, 'a' + i, 102);
+		pat[i < 4 ? 100 : 102] = '\0';
 		expect(test_str("disable r.timeline '%s'", pat), 0, "no event changed in 1 log\n",
 		       test_str("timeline disable: r.timeline: '%s' matches no event yet: it will "
 				"apply when one is registered\n", pat));
 	}
 	memset(pat, 'f', 100);
+	pat[100] = '\0';
 	expect(test_str("disable r.timeline '%s' 't.a'", pat), 2, "1 event off in 1 log\n",
 	       test_str("timeline disable: r.timeline: rules area full: '%s' does not fit "
-			"(510 of 512 bytes used)\n", pat));
+			"(512 of 512 bytes used)\n", pat));
 	patch_file(path_in(test_dir, "r.timeline"), offsetof(struct tl_header, minor), &minor,
 		   sizeof minor);
 	expect("disable r.timeline 'app.*'", 2, "no event changed in 1 log\n",

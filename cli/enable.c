@@ -28,7 +28,9 @@ static const char usage[] =
 	"   -h, --help          show this help\n"
 	"\n"
 	"It prints what it changed, e.g. '12 events off in 3 logs'. The records\n"
-	"of the switches (timeline.switches) are never switched.\n";
+	"of the switches (timeline.switches) are never switched. Each log keeps\n"
+	"the patterns (format 1.3) for the events its writer registers later;\n"
+	"enable --all clears them.\n";
 
 static const struct option options[] = {
 	{ "only", required_argument, NULL, 'o' },

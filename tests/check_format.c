@@ -75,7 +75,7 @@ START_TEST(test_header_describes_the_writer)
 	ck_assert_msg(r != NULL, "%s", err.msg);
 	tl_reader_info(r, &in);
 	ck_assert_uint_eq(in.major, 1);
-	ck_assert_uint_eq(in.minor, 2);
+	ck_assert_uint_eq(in.minor, 3);
 	ck_assert_uint_eq(in.copy_of, 0);
 	ck_assert_uint_eq(in.entries, 32);
 	ck_assert_uint_eq(in.cursor, 1);

@@ -1947,7 +1947,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 	want = xasprintf("%s\n", p);
 	ck_assert_msg(!strncmp(out, want, strlen(want)), "first line of:\n%s", out);
 	free(want);
-	value_eq(out, "format", "timeline 1.2");
+	value_eq(out, "format", "timeline 1.3");
 	want = xasprintf("%s, pid %d, host %s, log 'test'", program_invocation_short_name,
 			 (int)getpid(), host);
 	value_eq(out, "process", want);

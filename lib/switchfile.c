@@ -271,6 +271,18 @@ static long put_rules(const struct rule_list *l, char *out, const char *path, si
 	return (long)len;
 }
 
+/* H's rules into BUF (TL_RULES_BYTES), read under the lock, whatever
+ * rules_seq says (odd: left by a changer that died, its rules whole or
+ * not, checked): their length, or -1 when damaged. */
+static long locked_rules(const struct tl_header *h, char *buf)
+{
+	size_t len = __atomic_load_n(&h->rules_used, __ATOMIC_ACQUIRE);
+	if (len > TL_RULES_BYTES)
+		return -1;
+	memcpy(buf, h->rules, len);
+	return tl_rules_valid(buf, len) ? (long)len : -1;
+}
+
 /* The rules H has (none when CLEAR, or damaged) with the N records RULES
  * added, into OUT; its length, or -1 (*RC and ERR filled). */
 static long compose(const struct tl_header *h, int clear, const char *const *rules, size_t n,
@@ -278,7 +290,7 @@ static long compose(const struct tl_header *h, int clear, const char *const *rul
 {
 	char old[TL_RULES_BYTES];
 	struct rule_list *l = calloc(1, sizeof *l);
-	long len = clear ? 0 : copy_rules(h, old), put;
+	long len = clear ? 0 : locked_rules(h, old), put;
 	if (!l)
 		return *rc = tl_fail(err, TL_E_NOMEM, ENOMEM, "%s: cannot change its rules", path), -1;
 	for (long i = 0; len > 0 && i < len; i += (long)strlen(old + i) + 1) {

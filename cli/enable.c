@@ -28,7 +28,9 @@ static const char usage[] =
 	"   -h, --help          show this help\n"
 	"\n"
 	"It prints what it changed, e.g. '12 events off in 3 logs'. The records\n"
-	"of the switches (timeline.switches) are never switched.\n";
+	"of the switches (timeline.switches) are never switched. Each log keeps\n"
+	"the patterns (format 1.3) for the events its writer registers later;\n"
+	"enable --all clears them.\n";
 
 static const struct option options[] = {
 	{ "only", required_argument, NULL, 'o' },
@@ -46,55 +48,38 @@ struct ask {
 	int nonly;
 	char **pats;                 /* ... or the positional ones */
 	int npats;
-	int *used;                   /* per pattern (only, then pats): it matched */
+	int *used;                   /* per pattern (only, then pats): it matched in
+				      * the log being flipped ... */
+	int *ever;                   /* ... in some log, or waits as a rule in one */
+	const char **rules;          /* the rules asked ("-P", "+P"), for tl_rules_file */
+	size_t nrules;
+	int clear;                   /* they replace the log's rules */
 	size_t on, offd, logs, seen; /* switches turned on, off; logs changed, logs with
 				      * switches seen */
 	int problems;
 };
-
-/* Does the word W (LEN bytes) of the attributes ATTRS match glob G? */
-static int attr_matches(const char *attrs, const char *g)
-{
-	char word[256];
-	const char *p = attrs;
-	while (*p) {
-		size_t n = strcspn(p, " ");
-		if (n < sizeof word) {
-			memcpy(word, p, n);
-			word[n] = '\0';
-			if (!fnmatch(g, word, 0))
-				return 1;
-		}
-		p += n;
-		p += strspn(p, " ");
-	}
-	return 0;
-}
-
-/* Does the pattern PAT ("name-glob[ attr-glob...]") match definition D? */
-static int matches(const char *pat, const tl_def *d)
-{
-	char buf[512], *save = NULL, *w;
-	snprintf(buf, sizeof buf, "%s", pat);
-	w = strtok_r(buf, " ", &save);
-	if (!w || fnmatch(w, d->name, 0))
-		return 0;
-	while ((w = strtok_r(NULL, " ", &save)))
-		if (!attr_matches(d->attrs, w))
-			return 0;
-	return 1;
-}
 
 /* Does any of the N patterns PATS match D? Marks those that do in USED. */
 static int any_matches(char **pats, int n, int *used, const tl_def *d)
 {
 	int hit = 0;
 	for (int i = 0; i < n; i++)
-		if (matches(pats[i], d)) {
+		if (tl_def_matches(d, pats[i])) {
 			used[i] = 1;
 			hit = 1;
 		}
 	return hit;
+}
+
+/* "SIGN" PAT in a new string, or NULL. */
+static char *xasprintf_rule(char sign, const char *pat)
+{
+	char *s = malloc(strlen(pat) + 2);
+	if (s) {
+		s[0] = sign;
+		strcpy(s + 1, pat);
+	}
+	return s;
 }
 
 /* The state ASK wants for D: 1 off, 0 on, -1 left as it is. */
@@ -143,14 +128,97 @@ static size_t plan(struct ask *a, struct input *in, uint16_t *ids, uint8_t *off,
 	return k;
 }
 
+/* Says why the switches of IN cannot change (ERR), -1. */
+static int cannot(struct ask *a, const struct input *in, const tl_error *err)
+{
+	if (err->sys_errno == EACCES || err->sys_errno == EPERM || err->sys_errno == EROFS)
+		cli_error(a->cmd, "%s: cannot switch its events without write access (%s)", in->path,
+			  strerror(err->sys_errno));
+	else
+		cli_error(a->cmd, "%s", err->msg);
+	return -1;
+}
+
+/* Is the record SIGN PAT among the rules of IN's log now? */
+static int has_rule(const struct input *in, char sign, const char *pat)
+{
+	char buf[TL_RULES_BYTES_PER_LOG];
+	size_t len;
+	if (tl_reader_rules(in->r, buf, &len, NULL) != TL_OK)
+		return 0;
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		if (buf[i] == sign && !strcmp(buf + i + 1, pat))
+			return 1;
+	return 0;
+}
+
+/* Stores the rules ASK makes in IN's log (format 1.3), before its
+ * definitions are read (the race with a registering writer: lib/rules.c);
+ * 1 when they were stored, 0 not (format 1.2, or full: said), -1 when the
+ * log cannot be switched at all (said). Counts what it switched off. */
+static int store_rules(struct ask *a, struct input *in)
+{
+	size_t applied = 0;
+	tl_error err;
+	if (in->info.minor < 3)
+		return 0;
+	if (tl_rules_file(in->path, a->clear, a->rules, a->nrules, &applied, &err) != TL_OK) {
+		if (err.code != TL_E_FULL)
+			return cannot(a, in, &err);
+		cli_error(a->cmd, "%s", err.msg);
+		a->problems++;
+		for (int i = 0; i < a->nonly + a->npats; i++)
+			a->ever[i] = 1;   /* said: not "no event matches" too */
+		return 0;
+	}
+	a->offd += applied;
+	a->logs += applied > 0;
+	return 1;
+}
+
+/* Says of each pattern that matched nothing in IN whether it waits as a
+ * rule for events registered later (RULES: they were stored), or why
+ * not. */
+static void say_unmatched(struct ask *a, const struct input *in, int rules)
+{
+	int n = a->nonly + a->npats;
+	for (int i = 0; i < n; i++) {
+		const char *pat = i < a->nonly ? a->only[i] : a->pats[i - a->nonly];
+		int waits = rules && has_rule(in, a->rules[a->nrules - (size_t)n + (size_t)i][0], pat);
+		a->ever[i] |= a->used[i] | waits;
+		if (a->used[i])
+			continue;
+		if (waits)
+			cli_error(a->cmd, "%s: '%s' matches no event yet: it will apply when one is "
+				  "registered", in->path, pat);
+		else if (in->info.minor < 3 && (a->off || a->nonly)) {
+			cli_error(a->cmd, "%s: '%s' matches no event, and a log of format 1.%u keeps no "
+				  "rules for events registered later (1.3 does)", in->path, pat,
+				  in->info.minor);
+			a->ever[i] = 1;   /* said */
+			a->problems++;
+		}
+	}
+}
+
 /* Flips what ASK wants in IN; returns -1 on a problem (reported). */
 static int flip_log(struct ask *a, struct input *in)
 {
-	size_t n = tl_reader_definitions(in->r, NULL, 0), k, on, changed;
-	uint16_t *ids = malloc((n + 1) * sizeof *ids);
-	uint8_t *off = malloc(n + 1);
+	size_t n, k, on, changed;
+	uint16_t *ids = NULL;
+	uint8_t *off = NULL;
 	tl_error err;
-	int rc = 0;
+	int rc = 0, rules = store_rules(a, in);
+	if (rules < 0) {   /* said: not "no event matches" too */
+		for (int i = 0; i < a->nonly + a->npats; i++)
+			a->ever[i] = 1;
+		return -1;
+	}
+	memset(a->used, 0, (size_t)(a->nonly + a->npats) * sizeof *a->used);
+	/* the rules published, then the definitions read */
+	n = tl_reader_definitions(in->r, NULL, 0);
+	ids = malloc((n + 1) * sizeof *ids);
+	off = malloc(n + 1);
 	if (!ids || !off) {
 		cli_error(a->cmd, "%s: out of memory", in->path);
 		rc = -1;
@@ -159,17 +227,13 @@ static int flip_log(struct ask *a, struct input *in)
 	n = tl_reader_definitions(in->r, ids, n);
 	k = plan(a, in, ids, off, n, &on);
 	if (tl_switch_file(in->path, ids, off, k, &changed, &err) != TL_OK) {
-		if (err.sys_errno == EACCES || err.sys_errno == EPERM || err.sys_errno == EROFS)
-			cli_error(a->cmd, "%s: cannot switch its events without write access (%s)",
-				  in->path, strerror(err.sys_errno));
-		else
-			cli_error(a->cmd, "%s", err.msg);
-		rc = -1;
+		rc = cannot(a, in, &err);
 		goto out;
 	}
 	a->on += on;
 	a->offd += k - on;
 	a->logs += k > 0;
+	say_unmatched(a, in, rules);
 	input_warn_unread(a->cmd, in->path, &in->info, "the switches");
 out:
 	free(ids);
@@ -233,6 +297,32 @@ static int parse(struct ask *a, int argc, char **argv)
 	return -1;
 }
 
+/* The rules ASK leaves in each log for events registered later: disable
+ * P: "-P"; enable P: "+P" (kept only after a "-" rule); --only P: "-P"
+ * (disable) or "-*" then "+P" (enable), replacing the rules; --all: "-*"
+ * (disable) or none, replacing them. Returns 0, or -1 (said). */
+static int make_rules(struct ask *a)
+{
+	char **pats = a->nonly ? a->only : a->pats;
+	int n = a->nonly ? a->nonly : a->npats;
+	a->clear = a->all || a->nonly;
+	if ((a->all && a->off) || (a->nonly && !a->off))
+		a->rules[a->nrules++] = strdup("-*");
+	for (int i = 0; !a->all && i < n; i++) {
+		if (strlen(pats[i]) > 255) {
+			cli_error(a->cmd, "pattern '%.40s...' is longer than 255 bytes", pats[i]);
+			return -1;
+		}
+		a->rules[a->nrules++] = xasprintf_rule(a->off ? '-' : '+', pats[i]);
+	}
+	for (size_t i = 0; i < a->nrules; i++)
+		if (!a->rules[i]) {
+			cli_error(a->cmd, "out of memory");
+			return -1;
+		}
+	return 0;
+}
+
 /* The leading arguments that name a file or directory are the logs. */
 static int count_logs(char **args, int n)
 {
@@ -249,7 +339,9 @@ static int run(const char *cmd, int off, int argc, char **argv)
 	int rc, nlogs;
 	a.only = calloc((size_t)argc + 1, sizeof *a.only);
 	a.used = calloc((size_t)argc + 1, sizeof *a.used);
-	if (!a.only || !a.used)
+	a.ever = calloc((size_t)argc + 1, sizeof *a.ever);
+	a.rules = calloc((size_t)argc + 2, sizeof *a.rules);
+	if (!a.only || !a.used || !a.ever || !a.rules)
 		return cli_error(cmd, "out of memory"), EXIT_USAGE;
 	if ((rc = parse(&a, argc, argv)) >= 0)
 		goto out;
@@ -270,9 +362,13 @@ static int run(const char *cmd, int off, int argc, char **argv)
 		rc = -1;
 	if (rc >= 0)
 		goto out;
+	if (make_rules(&a) < 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	a.problems += input_walk(cmd, argv + optind, nlogs, one_file, &a);
 	for (int i = 0; i < a.nonly + a.npats; i++)
-		if (!a.used[i] && a.seen) {
+		if (!a.ever[i] && a.seen) {
 			cli_error(cmd, "no event matches '%s'", i < a.nonly ? a.only[i] : a.pats[i - a.nonly]);
 			a.problems++;
 		}
@@ -280,8 +376,12 @@ static int run(const char *cmd, int off, int argc, char **argv)
 		say(&a);
 	rc = cli_finish(cmd, a.problems ? EXIT_USAGE : EXIT_OK);
 out:
+	for (size_t i = 0; i < a.nrules; i++)
+		free((char *)a.rules[i]);
+	free(a.rules);
 	free(a.only);
 	free(a.used);
+	free(a.ever);
 	return rc;
 }
 

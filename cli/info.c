@@ -1,6 +1,6 @@
 /* info.c: `timeline info`, what each log says about itself: format, process,
  * clock, entries used, written and wrapped away, rate, time span, events,
- * and the events switched off. */
+ * the events switched off and the rules for events registered later. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +74,49 @@ static void json_off(const tl_def *d, void *arg)
 	json_string((struct json *)arg, buf);
 }
 
+/* The rules of IN's log for events registered later into BUF
+ * (TL_RULES_BYTES_PER_LOG), *LEN their bytes: 1, 0 when it has none (a
+ * format before 1.3), -1 when they are damaged (its writer ignores them). */
+static int rules_of(const struct input *in, char *buf, size_t *len)
+{
+	int rc = tl_reader_rules(in->r, buf, len, NULL);
+	return rc == TL_OK ? 1 : rc == TL_E_INVAL ? 0 : -1;
+}
+
+/* The text line of IN's rules, when it has some or they are damaged. */
+static void print_rules(const struct input *in)
+{
+	char buf[TL_RULES_BYTES_PER_LOG];
+	size_t len;
+	int ok = rules_of(in, buf, &len);
+	if (ok < 0)
+		printf("  rules        damaged or left half-changed: its writer ignores them\n");
+	if (ok <= 0 || !len)
+		return;
+	printf("  rules        for events registered later:");
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		printf("%s %s '%s'", i ? "," : "", buf[i] == '-' ? "off" : "on", buf + i + 1);
+	printf("\n");
+}
+
+/* "rules": [{"switch": "off", "pattern": P}, ...], and "rules_damaged". */
+static void json_rules(const struct input *in, struct json *j)
+{
+	char buf[TL_RULES_BYTES_PER_LOG];
+	size_t len = 0;
+	int ok = rules_of(in, buf, &len);
+	JSON_KEY(j, "rules");
+	json_begin_array(j);
+	for (size_t i = 0; ok > 0 && i < len; i += strlen(buf + i) + 1) {
+		json_begin_object(j);
+		JSON_KEY_STRING(j, "switch", buf[i] == '-' ? "off" : "on");
+		JSON_KEY_STRING(j, "pattern", buf + i + 1);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	JSON_KEY_BOOL(j, "rules_damaged", ok < 0);
+}
+
 /* The pairs IN's log declares (timeline-events(5)). */
 static size_t npairs(const struct input *in)
 {
@@ -143,6 +186,7 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		printf("  switches     %llu %s of changes in this span (entries of switched-off "
 		       "events are missing)\n", (unsigned long long)s->records,
 		       s->records == 1 ? "record" : "records");
+	print_rules(in);
 }
 
 static void json(const struct input *in, const struct extent *s, size_t defs)
@@ -197,6 +241,7 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		json_end_array(&j);
 		JSON_KEY_UINT(&j, "switch_changes", i->switch_gen);
 		JSON_KEY_UINT(&j, "switch_records", s->records);
+		json_rules(in, &j);
 	}
 	json_end_object(&j);
 	out_char('\n');

@@ -7,8 +7,9 @@
 /* File = header (4096 bytes) | ring (entries * 64) | string table. */
 #define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
 #define TL_MAJOR 1              /* = TL_FORMAT_MAJOR in timeline.h */
-#define TL_MINOR 2              /* 1: start_ticks and copy_of (offsets 168, 176);
-				 * 2: the event switches (offsets 108, 448-471, 2048-4095) */
+#define TL_MINOR 3              /* 1: start_ticks and copy_of (offsets 168, 176);
+				 * 2: the event switches (offsets 108, 448-471, 2048-4095);
+				 * 3: the rules for events registered later (472-999) */
 #define TL_HEADER_BYTES 4096
 #define TL_ENTRY_BYTES 64
 #define TL_ENTRY_SHIFT 6
@@ -46,6 +47,16 @@
 #define TL_SWITCH_BIT(id) ((((unsigned)(id) & 0xffff) >> 2) & 63)
 #define TL_SWITCH_ON_REQ 0xaaaaaaaaaaaaaaaaull   /* the request bits: odd ones */
 #define TL_HDR_SWITCH_PENDING 108  /* u32: 1 = switches changed, not yet recorded */
+
+/* Rules (minor 3): what `timeline disable` and `enable --only` asked of
+ * events not registered yet, kept in rules[] as records "-PATTERN\0"
+ * (off) or "+PATTERN\0" (on), the last whose pattern matches an event
+ * deciding (none: on). Outside processes change them under flock(2) of
+ * the file, between rules_seq made odd and made even again; the writer
+ * matches each new definition against them (lib/rules.c, the race in
+ * its comment and in timeline-format(5)). */
+#define TL_RULES_BYTES 512         /* rules[] */
+#define TL_RULE_MAX 255            /* bytes of one pattern */
 
 /* Clock sources, the values of enum tl_clock (timeline.h) that asm/append.S
  * tests the header's clock byte against; lib/clock.c asserts they agree.
@@ -145,7 +156,15 @@ struct tl_header {
 				     *      (string table full) */
 	uint64_t switch_groups;     /* 464: the writer's: bit g set when words 4g..4g+3
 				     *      of switches[] were not all 0 at the last record */
-	uint8_t reserved4[552];     /* 472: 0 */
+	/* rules for events registered later, minor 3 (reserved, 0, before) */
+	uint32_t rules_seq;         /* 472: outside processes': odd while they change
+				     *      rules_used and rules[], even otherwise */
+	uint32_t rules_checked;     /* 476: the writer's: bytes of the string table whose
+				     *      definitions it matched against the rules */
+	uint16_t rules_used;        /* 480: bytes of rules[] in use, <= TL_RULES_BYTES */
+	uint8_t reserved5[6];       /* 482: 0 */
+	char rules[TL_RULES_BYTES]; /* 488: records "-PATTERN\0" or "+PATTERN\0" */
+	uint8_t reserved4[24];      /* 1000: 0 */
 	char path[1024];            /* 1024: path at creation */
 	uint64_t switches[TL_SWITCH_WORDS]; /* 2048: per event, off and on-requested (above) */
 };
@@ -174,6 +193,8 @@ _Static_assert(__builtin_offsetof(struct tl_header, copy_of) == 176, "copy_of");
 _Static_assert(__builtin_offsetof(struct tl_header, switch_gen) == 448, "switch_gen");
 _Static_assert(__builtin_offsetof(struct tl_header, switch_pending) == TL_HDR_SWITCH_PENDING,
 	       "switch_pending");
+_Static_assert(__builtin_offsetof(struct tl_header, rules_seq) == 472, "rules_seq");
+_Static_assert(__builtin_offsetof(struct tl_header, rules) == 488, "rules");
 _Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
 _Static_assert(__builtin_offsetof(struct tl_header, switches) == TL_HDR_SWITCHES, "switches");
 _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");

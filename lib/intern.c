@@ -6,6 +6,7 @@
 #include <string.h>
 #include "error.h"
 #include "format.h"
+#include "rules.h"
 
 static size_t round16(size_t n)
 {
@@ -63,6 +64,7 @@ int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
 	memcpy(table + start, s, len + 1);
 	__atomic_store_n(&h->strings_used, start + (uint32_t)need, __ATOMIC_RELEASE);
 	*id = (uint16_t)(start / 16);
+	tl_rules_register(h);   /* a new event: the rules set in advance */
 	return TL_OK;
 }
 

@@ -25,7 +25,7 @@ extern "C" {
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
 #define TL_FORMAT_MAJOR 1   /* the file format this library writes and reads */
-#define TL_FORMAT_MINOR 2
+#define TL_FORMAT_MINOR 3
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -677,6 +677,48 @@ static inline int tl_switch_is_off(const uint64_t *words, uint16_t msgid)
  *         or the failure of opening it (TL_E_SYS with EACCES, EROFS...). */
 int tl_switch_file(const char *path, const uint16_t *ids, const uint8_t *off, size_t n,
 		   size_t *changed, tl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Rules for events registered later (format 1.3, timeline-format(5)): an
+ * outside process may ask for events that its writer has not registered
+ * yet to be off (`timeline disable`, `enable --only`). The log keeps the
+ * patterns, records "-PATTERN" (off) or "+PATTERN" (on), and the writer
+ * matches each definition it registers against them: the last record
+ * whose pattern matches decides, none means on.
+ * ------------------------------------------------------------------------ */
+#define TL_RULES_BYTES_PER_LOG 512   /* the rules area: records "-P\0" / "+P\0" */
+
+/* Does PATTERN match the definition D? PATTERN is "NAME-GLOB[ ATTR-GLOB
+ * ...]": fnmatch(3) globs, the first against D's name ("app.push"), each
+ * other against some word of its attributes ("app=lookup"). 1 or 0 (also
+ * for a pattern or name above 255 bytes). */
+int tl_def_matches(const tl_def *d, const char *pattern);
+
+/* Copies the rules of the log R reads into BUF (TL_RULES_BYTES_PER_LOG
+ * bytes), *LEN the bytes used: NUL-terminated records, each '-' (off) or
+ * '+' (on) then the pattern.
+ * @return TL_OK; TL_E_INVAL for a log without rules (Snabb's, formats
+ *         before 1.3); TL_E_FORMAT with ERR "FILE: problem" when the area
+ *         is damaged (its writer ignores it) or was left half-changed. */
+int tl_reader_rules(const tl_reader *r, char *buf, size_t *len, tl_error *err);
+
+/* Changes the rules of the log at PATH, whose writer may be running:
+ * starting from none when CLEAR, else from its rules (from none when they
+ * are damaged), each of the N records RULES ("-PATTERN" or "+PATTERN")
+ * replaces those of the same pattern and is added last, a "+" record only
+ * when a "-" record stays before it. Outside processes take flock(2) of
+ * the file to change them. Then it switches off each definition its writer
+ * has not matched against the rules yet and the new rules say off; after
+ * it returns, the caller reads the definitions again to switch those
+ * already registered (as `timeline disable` does), so that an event
+ * registered meanwhile is matched by the one or the other. *APPLIED (may be
+ * NULL) gets how many it switched off. Needs write permission.
+ * @return TL_OK; TL_E_INVAL for a log of format 1.2 (it keeps no rules),
+ *         or as tl_switch_file(); TL_E_FULL when the rules would not fit
+ *         in TL_RULES_BYTES_PER_LOG bytes (nothing changed); TL_E_INVAL
+ *         for a record that is not '-' or '+' then 1 to 255 bytes. */
+int tl_rules_file(const char *path, int clear, const char *const *rules, size_t n,
+		  size_t *applied, tl_error *err);
 
 /* ------------------------------------------------------------------------
  * Hooks for tests, benchmarks and replays. A program that logs or reads

@@ -6,6 +6,7 @@
  * event (tcase "race"); `timeline enable` and `disable` (tcase "cli"). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -116,7 +117,7 @@ START_TEST(test_switched_off_event_is_never_written_and_the_change_is_recorded_f
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[1]), 1);
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[2]), 0);
 	tl_reader_info(r, &in);
-	ck_assert_uint_eq(in.minor, 2);
+	ck_assert_uint_eq(in.minor, 3);
 	ck_assert_uint_eq(in.switched_off, 0);
 	ck_assert_uint_eq(in.switch_gen, 2);
 	ck_assert_uint_eq(in.switch_seen, 2);
@@ -580,8 +581,12 @@ START_TEST(test_enable_walks_directories_and_names_patterns_that_match_nothing)
 	a = engine_log(test_str("%s/logs", test_dir), "a.timeline");
 	b = engine_log(test_str("%s/logs", test_dir), "b.timeline");
 	expect("disable logs 'engine.*' 'app.push app=*'", 0, "8 events off in 2 logs\n", "");
-	expect("enable logs/a.timeline 'engine.*' 'no.such*'", 2, "2 events on in 1 log\n",
-	       "timeline enable: no event matches 'no.such*'\n");
+	/* the rule 'app.push app=*' off stays: 'no.such*' on waits behind it */
+	expect("enable logs/a.timeline 'engine.*' 'no.such*'", 0, "2 events on in 1 log\n",
+	       "timeline enable: logs/a.timeline: 'no.such*' matches no event yet: it will apply "
+	       "when one is registered\n");
+	/* without rules, an event not registered yet is on anyway: no rule kept */
+	expect("enable --all logs", 0, "6 events on in 2 logs\n", "");
 	expect("enable logs 'timeline.*'", 2, "no event changed in 2 logs\n",
 	       "timeline enable: no event matches 'timeline.*'\n");
 	tl_close(a);
@@ -861,6 +866,313 @@ START_TEST(test_info_ls_and_top_count_the_events_off)
 }
 END_TEST
 
+/* ---- tcase rules: switches set before their events are registered ---- */
+
+static const char *const push_defs[] = {
+	"5,9|app.push: inpackets\nAn app's push begins.", "5,9|app.pushed: inpackets\nIt ends.",
+};
+
+/* A log at DIR/r.timeline written by this process, with t.a registered. */
+static tl_log *rules_log(uint16_t *a)
+{
+	tl_log *log = open_manual(path_in(test_dir, "r.timeline"), 64);
+	ck_assert_int_eq(tl_register(log, defs, 1, NULL, a, NULL), TL_OK);
+	return log;
+}
+
+/* The "rules" line of `timeline info r.timeline`, or "(none)". */
+static char *rules_line(void)
+{
+	char *o, *e, *at, *end, *line;
+	ck_assert_int_eq(tl_run(&o, &e, "info r.timeline"), 0);
+	at = strstr(o, "  rules ");
+	line = at ? strndup(at, (end = strchr(at, '\n')) ? (size_t)(end - at) : strlen(at))
+		  : strdup("(none)");
+	free(o);
+	free(e);
+	return line;
+}
+
+START_TEST(test_an_event_registered_after_disable_is_never_written)
+{
+	uint16_t a, id[2];
+	tl_log *log = rules_log(&a);
+	tl_reader *r;
+	tl_entry e;
+	char *l;
+	expect("disable r.timeline 'app.push*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'app.push*' matches no event yet: it will apply when "
+	       "one is registered\n");
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.push*'");
+	free(l);
+	ck_assert_int_eq(tl_register(log, push_defs, 2, "app=lookup", id, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, id[0]), 1);
+	ck_assert_int_eq(tl_switched_off(log, id[1]), 1);
+	tl_set_manual_clock(log, 100, 0);
+	tl_append(log, id[0], 1, 0, 0, 0, 0, 0);
+	tl_append(log, a, 2, 0, 0, 0, 0, 0);
+	tl_append(log, id[1], 3, 0, 0, 0, 0, 0);
+	/* the writer's own changes, one an event, are recorded first (generation
+	 * 2), then t.a alone */
+	r = tl_reader_open(path_in(test_dir, "r.timeline"), NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(tl_reader_next(r, &e), 1);
+	ck_assert_int_eq(tl_reader_is_switch_entry(r, &e), 1);
+	ck_assert_uint_eq(e.args[0], 2);
+	ck_assert_uint_eq(e.args[2], bit_of(id[0]) | bit_of(id[1]));
+	ck_assert_int_eq(tl_reader_next(r, &e), 1);
+	ck_assert_uint_eq(e.msgid, a);
+	ck_assert_uint_eq(e.args[0], 2);
+	ck_assert_int_eq(tl_reader_next(r, &e), 0);
+	tl_reader_close(r);
+	expect("info r.timeline | grep 'switched off'", 0,
+	       "  switched off 2: app.push app=lookup, app.pushed app=lookup\n", "");
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_enable_only_before_registration_leaves_only_its_events_on)
+{
+	uint16_t a, look[2], src[2];
+	tl_log *log = rules_log(&a);
+	char *l;
+	expect("enable --only 'app.push* app=lookup' r.timeline", 0, "1 event off in 1 log\n",
+	       "timeline enable: r.timeline: 'app.push* app=lookup' matches no event yet: it will "
+	       "apply when one is registered\n");
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        for events registered later: off '*', "
+			    "on 'app.push* app=lookup'");
+	free(l);
+	expect("info -f json r.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	       "print(d[\"rules\"], d[\"rules_damaged\"])'", 0,
+	       "[{'switch': 'off', 'pattern': '*'}, {'switch': 'on', 'pattern': 'app.push* "
+	       "app=lookup'}] False\n", "");
+	ck_assert_int_eq(tl_register(log, push_defs, 2, "app=source", src, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, push_defs, 2, "app=lookup", look, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, a), 1);
+	ck_assert_int_eq(tl_switched_off(log, src[0]), 1);
+	ck_assert_int_eq(tl_switched_off(log, src[1]), 1);
+	ck_assert_int_eq(tl_switched_off(log, look[0]), 0);
+	ck_assert_int_eq(tl_switched_off(log, look[1]), 0);
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_enable_all_clears_the_rules)
+{
+	uint16_t a, id[2];
+	tl_log *log = rules_log(&a);
+	char *l;
+	expect("disable r.timeline 'app.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
+	       "is registered\n");
+	/* enable of one pattern keeps it on behind the rule */
+	expect("enable r.timeline 'app.pushed'", 0, "no event changed in 1 log\n",
+	       "timeline enable: r.timeline: 'app.pushed' matches no event yet: it will apply when "
+	       "one is registered\n");
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.*', "
+			    "on 'app.pushed'");
+	free(l);
+	expect("enable --all r.timeline", 0, "no event changed in 1 log\n", "");
+	l = rules_line();
+	ck_assert_str_eq(l, "(none)");
+	free(l);
+	ck_assert_int_eq(tl_register(log, push_defs, 2, NULL, id, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
+	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
+	/* and a pattern for no event on a log without rules is still said */
+	expect("enable r.timeline 'no.such'", 2, "no event changed in 1 log\n",
+	       "timeline enable: no event matches 'no.such'\n");
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
+{
+	uint16_t a, b, id[2], used = 600;
+	tl_log *log = rules_log(&a);
+	const char *p = path_in(test_dir, "r.timeline");
+	char *l;
+	expect("disable r.timeline 'app.*' 'engine.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
+	       "is registered\n"
+	       "timeline disable: r.timeline: 'engine.*' matches no event yet: it will apply when "
+	       "one is registered\n");
+	/* rules left half-changed (an outside process died changing them) */
+	patch_file(p, offsetof(struct tl_header, rules_seq), &(uint32_t){ 3 }, 4);
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
+	free(l);
+	ck_assert_int_eq(tl_register(log, engine_defs + 2, 1, NULL, &b, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, b), 0);
+	/* the next changer takes them over, and matches what the writer left */
+	expect("disable r.timeline 'x.*'", 0, "1 event off in 1 log\n",
+	       "timeline disable: r.timeline: 'x.*' matches no event yet: it will apply when one "
+	       "is registered\n");
+	ck_assert_int_eq(tl_switched_off(log, b), 1);
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.*', "
+			    "off 'engine.*', off 'x.*'");
+	free(l);
+	/* a record that is neither '-' nor '+' */
+	patch_file(p, offsetof(struct tl_header, rules), "x", 1);
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
+	free(l);
+	ck_assert_int_eq(tl_register(log, push_defs, 1, NULL, id, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
+	/* more bytes than the area has */
+	patch_file(p, offsetof(struct tl_header, rules), "-", 1);
+	patch_file(p, offsetof(struct tl_header, rules_used), &used, sizeof used);
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
+	free(l);
+	ck_assert_int_eq(tl_register(log, push_defs + 1, 1, NULL, id + 1, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
+	/* a change starts the rules afresh */
+	expect("disable r.timeline 'x.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'x.*' matches no event yet: it will apply when one "
+	       "is registered\n");
+	l = rules_line();
+	ck_assert_str_eq(l, "  rules        for events registered later: off 'x.*'");
+	free(l);
+	tl_close(log);
+}
+END_TEST
+
+START_TEST(test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none)
+{
+	uint16_t a, minor = 2;
+	tl_log *log = rules_log(&a);
+	char pat[103];
+	/* four rules of 102 bytes and one of 104: 512 of 512 */
+	for (int i = 0; i < 5; i++) {
+		memset(pat, 'a' + i, 102);
+		pat[i < 4 ? 100 : 102] = '\0';
+		expect(test_str("disable r.timeline '%s'", pat), 0, "no event changed in 1 log\n",
+		       test_str("timeline disable: r.timeline: '%s' matches no event yet: it will "
+				"apply when one is registered\n", pat));
+	}
+	memset(pat, 'f', 100);
+	pat[100] = '\0';
+	expect(test_str("disable r.timeline '%s' 't.a'", pat), 2, "1 event off in 1 log\n",
+	       test_str("timeline disable: r.timeline: rules area full: '%s' does not fit "
+			"(512 of 512 bytes used)\n", pat));
+	patch_file(path_in(test_dir, "r.timeline"), offsetof(struct tl_header, minor), &minor,
+		   sizeof minor);
+	expect("disable r.timeline 'app.*'", 2, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'app.*' matches no event, and a log of format 1.2 "
+	       "keeps no rules for events registered later (1.3 does)\n");
+	expect("enable r.timeline 't.a'", 0, "1 event on in 1 log\n", "");
+	tl_close(log);
+}
+END_TEST
+
+#define RULE_ROUNDS 2000
+
+/* The rounds of the race: the test sets go, each side does round go and
+ * says it in its done word. */
+struct race {
+	volatile int go, wdone, ddone;
+	volatile uint16_t id;        /* the writer's: round go's message id */
+	volatile int by_disabler;    /* rounds where the disabler switched it off */
+};
+
+static void wait_for(volatile int *w, int v)
+{
+	while (*w != v)
+		sched_yield();
+}
+
+/* Registers race.eN in round N, after a pause of 0 to ~60 us. */
+static void __attribute__((noreturn)) registrar(tl_log *log, struct race *rc)
+{
+	uint64_t x = 88172645463325252ull;
+	for (int i = 1; i <= RULE_ROUNDS; i++) {
+		char def[64];
+		const char *d = def;
+		uint16_t id;
+		wait_for(&rc->go, i);
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		for (volatile unsigned k = (unsigned)(x % 20000); k; k--)
+			;
+		snprintf(def, sizeof def, "5,5|race.e%d: n\nRound %d.", i, i);
+		if (tl_register(log, &d, 1, NULL, &id, NULL) != TL_OK)
+			_exit(1);
+		rc->id = id;
+		rc->wdone = i;
+	}
+	_exit(0);
+}
+
+/* Disables race.eN in round N as `timeline disable` does: the rule first,
+ * then the definitions read and the matching one switched off. */
+static void __attribute__((noreturn)) disabler(const char *p, struct race *rc)
+{
+	for (int i = 1; i <= RULE_ROUNDS; i++) {
+		char rule[32], name[32];
+		const char *rl = rule;
+		uint16_t ids[RULE_ROUNDS + 8];
+		size_t n;
+		tl_reader *r;
+		wait_for(&rc->go, i);
+		snprintf(rule, sizeof rule, "-race.e%d", i);
+		if (tl_rules_file(p, 1, &rl, 1, NULL, NULL) != TL_OK || !(r = tl_reader_open(p, NULL)))
+			_exit(1);
+		n = tl_reader_definitions(r, ids, RULE_ROUNDS + 8);
+		for (size_t k = n > 2 ? n - 2 : 0; k < n; k++) {   /* the newest: race.eN or one before */
+			tl_def *d = tl_reader_def(r, ids[k]);
+			uint8_t off = 1;
+			size_t changed = 0;
+			snprintf(name, sizeof name, "race.e%d", i);
+			if (d && d->known && !strcmp(d->name, name)) {
+				if (tl_switch_file(p, &ids[k], &off, 1, &changed, NULL) != TL_OK)
+					_exit(1);
+				rc->by_disabler += (int)changed;
+			}
+		}
+		tl_reader_close(r);
+		rc->ddone = i;
+	}
+	_exit(0);
+}
+
+START_TEST(test_an_event_registered_while_disable_runs_ends_off_every_round)
+{
+	const char *p = test_str("%s", path_in(test_dir, "race.timeline"));
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .name = "race", .no_prefault = 1 };
+	struct race *rc = mmap(NULL, sizeof *rc, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			       -1, 0);
+	tl_log *log = tl_open(p, &o, NULL);
+	int st, left_on = 0;
+	pid_t w, d;
+	ck_assert_ptr_nonnull(log);
+	if ((w = fork()) == 0)
+		registrar(log, rc);
+	if ((d = fork()) == 0)
+		disabler(p, rc);
+	for (int i = 1; i <= RULE_ROUNDS; i++) {
+		rc->go = i;
+		for (time_t stop = time(NULL) + 20; (rc->wdone != i || rc->ddone != i) &&
+						    time(NULL) < stop;)
+			sched_yield();
+		ck_assert_msg(rc->wdone == i && rc->ddone == i, "round %d: a side is stuck", i);
+		left_on += !tl_switched_off(log, rc->id);
+	}
+	ck_assert_int_eq(waitpid(w, &st, 0), w);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "registrar: status %#x", st);
+	ck_assert_int_eq(waitpid(d, &st, 0), d);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "disabler: status %#x", st);
+	fprintf(stderr, "rules race: %d rounds, %d switched off by the disabler's flip, %d "
+		"by a rule\n", RULE_ROUNDS, rc->by_disabler, RULE_ROUNDS - rc->by_disabler);
+	ck_assert_int_eq(left_on, 0);
+	tl_close(log);
+	munmap(rc, sizeof *rc);
+}
+END_TEST
+
 Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -892,6 +1204,16 @@ Suite *switch_suite(void)
 	tcase_add_test(t,
 		       test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record_are_unknown);
 	tcase_add_test(t, test_info_ls_and_top_count_the_events_off);
+	suite_add_tcase(s, t);
+	t = tcase_create("rules");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_an_event_registered_after_disable_is_never_written);
+	tcase_add_test(t, test_enable_only_before_registration_leaves_only_its_events_on);
+	tcase_add_test(t, test_enable_all_clears_the_rules);
+	tcase_add_test(t, test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info);
+	tcase_add_test(t, test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none);
+	tcase_add_test(t, test_an_event_registered_while_disable_runs_ends_off_every_round);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -122,13 +122,15 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 		r->empty_diffed += diffed;
 		return 0;
 	}
+	double per_unit = cycles / units;
 	r->cycles += cycles;
 	r->units += units;
-	if (a->opts.slowest)
+	/* slow_add() only for a pair that may be among the slowest kept */
+	if (a->opts.slowest && (r->nslow < a->opts.slowest || per_unit >= r->slow[r->nslow - 1].per_unit))
 		slow_add(a, r, e, cycles, units);
-	if (a->opts.series && series_add(a, ev, e->tsc, cycles / units, units) < 0)
+	if (a->opts.series && series_add(a, ev, e->tsc, per_unit, units) < 0)
 		return -1;
-	return hist_add(&r->h, cycles / units);
+	return hist_add(&r->h, per_unit);
 }
 
 /* Keeps the pair of EV ended by entry E, of CYCLES, whose end carries no

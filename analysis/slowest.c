@@ -52,12 +52,20 @@ void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, 
 {
 	struct an_slow s;
 	uint64_t c = (uint64_t)cycles;
+	double per_unit = cycles / units;
+	/* most pairs are not among the slowest kept: they end here, before
+	 * anything is built */
+	if (r->nslow >= a->opts.slowest && (!r->nslow || per_unit < r->slow[r->nslow - 1].per_unit))
+		return;
 	memset(&s, 0, sizeof s);
-	s.per_unit = cycles / units;
+	s.per_unit = per_unit;
 	s.cycles = cycles;
-	s.units = units;
 	s.tsc1 = e->tsc;
 	s.tsc0 = e->tsc - c;
+	s.path = (char *)a->file.path;
+	if (r->nslow >= a->opts.slowest && !before(&s, &r->slow[r->nslow - 1]))
+		return;
+	s.units = units;
 	s.since0 = s.tsc0 >= a->first_tsc ? s.tsc0 - a->first_tsc : 0;
 	s.since1 = s.tsc1 >= a->first_tsc ? s.tsc1 - a->first_tsc : 0;
 	s.hz = a->file.tsc_hz;
@@ -68,9 +76,7 @@ void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, 
 	}
 	cpu_numa(e, s.cpu, s.numa);
 	s.process = (char *)a->file.process;
-	s.path = (char *)a->file.path;
-	if (r->nslow < a->opts.slowest || before(&s, &r->slow[r->nslow - 1]))
-		insert(r, &s, a->opts.slowest);
+	insert(r, &s, a->opts.slowest);
 }
 
 void slow_merge(struct an_row *r, const struct an_row *f, unsigned n)

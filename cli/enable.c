@@ -50,7 +50,8 @@ struct ask {
 	int npats;
 	int *used;                   /* per pattern (only, then pats): it matched in
 				      * the log being flipped ... */
-	int *ever;                   /* ... in some log, or waits as a rule in one */
+	int *ever;                   /* ... in some log, or waits as a rule in one,
+				      * or (enable) removed one's disable rule */
 	const char **rules;          /* the rules asked ("-P", "+P"), for tl_rules_file */
 	size_t nrules;
 	int clear;                   /* they replace the log's rules */
@@ -208,7 +209,12 @@ static int flip_log(struct ask *a, struct input *in)
 	uint16_t *ids = NULL;
 	uint8_t *off = NULL;
 	tl_error err;
-	int rc = 0, rules = store_rules(a, in);
+	int rc, rules;
+	/* enable P undoes a waiting disable P (its rule goes): P was found */
+	for (int i = 0; !a->off && !a->clear && i < a->npats; i++)
+		a->ever[a->nonly + i] |= has_rule(in, '-', a->pats[i]);
+	rc = 0;
+	rules = store_rules(a, in);
 	if (rules < 0) {   /* said: not "no event matches" too */
 		for (int i = 0; i < a->nonly + a->npats; i++)
 			a->ever[i] = 1;

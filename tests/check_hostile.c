@@ -901,6 +901,47 @@ START_TEST(test_summary_bodies_that_lie)
 }
 END_TEST
 
+/* A slowest pair whose walls are the ends of int64_t (a summary is
+ * untrusted): its dump command's window is held to them, not computed
+ * past them (signed overflow: UBSan stopped stats here). */
+START_TEST(test_summary_slowest_walls_at_the_ends)
+{
+	static const char *const want[] = {
+		/* wall0 the largest, wall1 wrapped to the smallest: no span */
+		"on its host: timeline dump --from 2262-04-11T23:47:16.854775807Z "
+		"--to 1677-09-21T00:12:43.145224192Z x.tick",
+		/* wall0 0, wall1 the largest: the window held at both ends */
+		"on its host: timeline dump --from 1677-09-21T00:12:43.145224193Z "
+		"--to 2262-04-11T23:47:16.854775807Z x.tick",
+	};
+	for (int k = 0; k < 2; k++) {
+		struct bytes b = { .n = 0 }, sl = { .n = 0 };
+		char *c, *out, *err, *line;
+		leb(&sl, 20), leb(&sl, 1), leb(&sl, 1);   /* kept, rows, the row's pairs */
+		leb(&sl, 2000), leb(&sl, 20);             /* cycles 1000, units 10 */
+		leb(&sl, 5000), leb(&sl, 1000), leb(&sl, 0), leb(&sl, 0);
+		leb(&sl, 1), leb(&sl, 1000000000);        /* walls, hz */
+		/* zigzag: wall0 INT64_MAX then +1; wall0 0 then +INT64_MAX */
+		leb(&sl, k ? 0 : UINT64_MAX - 1), leb(&sl, k ? UINT64_MAX - 1 : 2);
+		leb(&sl, 1), leb(&sl, 1), leb(&sl, 1), leb(&sl, 1);   /* cpu numa process path */
+		put_body(&b, "--per packets", "x.tick", 6, 1, &ROW, 0);
+		section(&b, 7, &(struct bytes){ .b = { 1, 0 }, .n = 2 });
+		section(&b, 8, &sl);
+		c = xasprintf("%s stats --per packets --slowest 1 -f csv %s", timeline_bin(),
+			      summary(test_str("walls%d.sum", k), &b, 1, 0, 0, 0));
+		/* 0, not UBSan's stop (stderr has the warning that this made-up
+		 * summary found no pairs in its logs) */
+		ck_assert_msg(run(c, &out, &err) == 0, "%s: %s", c, err);
+		line = strrchr(out, ',');
+		ck_assert_ptr_nonnull(line);
+		ck_assert_str_eq(line + 1, test_str("\"%s\"\n", want[k]));   /* a CSV field */
+		free(c);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 /* Saves good1's summary made with OPTIONS as fx_dir/NAME; returns its path. */
 static const char *save_good1(const char *options, const char *name)
 {
@@ -1005,6 +1046,7 @@ Suite *hostile_suite(void)
 	tcase_add_test(t, test_directory_of_10000_small_files_one_of_them_cut);
 	tcase_add_test(t, test_zstd_bombs_and_cut_frames);
 	tcase_add_test(t, test_summary_bodies_that_lie);
+	tcase_add_test(t, test_summary_slowest_walls_at_the_ends);
 	tcase_add_test(t, test_summary_headers_cuts_and_frames_that_lie);
 	suite_add_tcase(s, t);
 	return s;

@@ -739,6 +739,28 @@ START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 }
 END_TEST
 
+/* Summaries as the sides of an A/B report: the inputs table letters each
+ * with the side it was given to (readall's fact of a summary had no
+ * engine, so every summary was said to be B's). */
+START_TEST(test_a_diff_report_gives_each_summary_its_side)
+{
+	char *out;
+	ab_runs();
+	free(sh(0, NULL, "cd %s && mkdir sa sb && %s stats --per packets --save sa/a.sum A && "
+		"%s stats --per packets --save sb/b.sum B", test_dir, timeline_bin(), timeline_bin()));
+	free(sh(1, NULL, "cd %s && %s report -f json --a sa/a.sum --b sb/b.sum > r.json 2>/dev/null",
+		test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c 'import json,sys\n"
+		 "for l in sys.stdin:\n"
+		 "  c=json.loads(l)\n"
+		 "  if c.get(\"chart\")==\"summary-inputs\": "
+		 "print(*[r[\"side\"]+\" \"+r[\"process\"]+\" \"+r[\"path\"] for r in c[\"rows\"]])' "
+		 "< r.json", test_dir);
+	ck_assert_str_eq(out, "A (summary) sa/a.sum B (summary) sb/b.sum\n");
+	free(out);
+}
+END_TEST
+
 /* tests/browser.py in the source tree. */
 static char *browser(void)
 {
@@ -879,6 +901,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_lists_the_groups_of_one_side_only);
 	tcase_add_test(t, test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart);
 	tcase_add_test(t, test_a_diff_report_gives_the_summary_of_each_side_apart);
+	tcase_add_test(t, test_a_diff_report_gives_each_summary_its_side);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");

@@ -982,6 +982,15 @@ START_TEST(test_enable_all_clears_the_rules)
 	ck_assert_int_eq(tl_register(log, push_defs, 2, NULL, id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
+	/* enable P after disable P matching nothing removes its rule: done,
+	 * not "no event matches" (it exited 2) */
+	expect("disable r.timeline 'zzz.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'zzz.*' matches no event yet: it will apply when one "
+	       "is registered\n");
+	expect("enable r.timeline 'zzz.*'", 0, "no event changed in 1 log\n", "");
+	l = rules_line();
+	ck_assert_str_eq(l, "(none)");
+	free(l);
 	/* and a pattern for no event on a log without rules is still said */
 	expect("enable r.timeline 'no.such'", 2, "no event changed in 1 log\n",
 	       "timeline enable: no event matches 'no.such'\n");

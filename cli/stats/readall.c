@@ -161,6 +161,7 @@ static int run_summary(struct job *j, uint64_t order, struct an *e)
 			if (!(j->fact->path = strdup(j->path)) || !(j->fact->label = strdup("(summary)")) ||
 			    !(j->fact->group = strdup(j->group)))
 				abort();
+			j->fact->engine = j->target[0];   /* its side's, in a report of two */
 		}
 	}
 	close(fd);

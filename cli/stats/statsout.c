@@ -2,6 +2,7 @@
  * and breath tables, each row's histogram drawn on a log scale, and the
  * begin/end pairs that did not match. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,15 +144,27 @@ static void shell_word(const char *path, char *buf, size_t size)
 	snprintf(buf + n, size - n, "'");
 }
 
+/* A + B, held to the range of int64_t (a summary's walls are untrusted). */
+static int64_t add_held(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b < 0 ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
 void statsout_dump_line(const struct an_slow *s, char *buf, size_t size)
 {
 	char from[48], to[48], path[1024];
-	uint64_t c = (uint64_t)s->cycles;
+	uint64_t c = s->cycles < 0x1p64 ? (uint64_t)s->cycles : UINT64_MAX;
 	shell_word(s->path, path, sizeof path);
 	if (s->walls) {
-		int64_t d = s->wall1 - s->wall0;
-		tl_format_wall(from, sizeof from, s->wall0 - d);
-		tl_format_wall(to, sizeof to, s->wall1 + d);
+		int64_t d;
+		if (__builtin_sub_overflow(s->wall1, s->wall0, &d))
+			d = s->wall1 < s->wall0 ? INT64_MIN : INT64_MAX;
+		d = d < 0 ? 0 : d;   /* a pair that ends before it begins: its own span */
+		tl_format_wall(from, sizeof from, add_held(s->wall0, -d));
+		tl_format_wall(to, sizeof to, add_held(s->wall1, d));
 	} else {
 		snprintf(from, sizeof from, "%llu",
 			 (unsigned long long)(s->since0 > c ? s->since0 - c : 0));

@@ -46,6 +46,8 @@ struct an_options {
 				      * an_timelines() (`report`); 0: none kept */
 	unsigned slowest;            /* --per: keep each row's this many slowest pairs
 				      * (an_row.slow); 0: none */
+	int slowest_for_save;        /* SLOWEST is what a summary keeps, not a --slowest
+				      * the user gave (notes speak of the summary) */
 	int per_default;             /* PER is the command's default, not given: a pair a
 				      * log declares with units is counted in its first */
 };

@@ -1011,7 +1011,10 @@ START_TEST(test_slowest_over_summaries_ranks_their_union_as_the_logs)
 	ck_assert_str_eq(err, "");
 	free(err);
 	/* a summary of both keeps what the fewer kept, and says so */
-	free(tl(0, NULL, "stats --per packets --save both.sum one.sum two.sum"));
+	free(tl(0, &err, "stats --per packets --save both.sum one.sum two.sum"));
+	ck_assert_str_eq(err, "timeline stats: note: two.sum keeps the 2 slowest pairs of each row: "
+			 "the summary made of it keeps at most those\n");
+	free(err);
 	free(tl(0, &err, "stats --per packets --slowest 3 both.sum"));
 	ck_assert_str_eq(err, "timeline stats: note: both.sum keeps the 2 slowest pairs of each "
 			 "row: --slowest 3 lists at most those\n");

@@ -190,6 +190,7 @@ static int read_sides(const struct args *d, struct an **e, unsigned *fed)
 		return read_into(d, e, d->d.runs_by_dir, fed);
 	full.by = AN_SUMMARY_KEYS;
 	full.slowest = AN_SUMMARY_SLOWEST;   /* for stats --slowest over the summaries */
+	full.slowest_for_save = 1;
 	all[0] = an_new(&full);
 	all[1] = an_new(&full);
 	problems = read_into(d, all, 0, fed);
@@ -257,7 +258,7 @@ int cmd_diff(int argc, char **argv)
 	for (int s = 0; s < 2; s++)
 		if (fed[s])   /* with no file read, the reasons were said */
 			anopts_warn(&d.a, e[s], "diff");
-	compare(&c, e[0], e[1], &d.a.o, d.d.threshold, d.d.alpha, d.d.absolute);
+	compare(&c, "diff", e[0], e[1], &d.a.o, d.d.threshold, d.d.alpha, d.d.absolute);
 	print(&d, &c);
 	compare_free(&c);
 	an_free(e[0]);

@@ -213,6 +213,7 @@ static int read_and_save(struct args *s, struct an *e, int argc, char **argv)
 	int problems;
 	full.by = AN_SUMMARY_KEYS;
 	full.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
+	full.slowest_for_save = !s->slowest;
 	all = an_new(&full);
 	problems = read_inputs(s, all, argc, argv);
 	problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;

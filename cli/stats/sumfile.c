@@ -41,22 +41,30 @@ static int read_whole(int fd, size_t size, unsigned char **buf, size_t *got)
 }
 
 /* Says, when E ranks slowest pairs, that summary PATH keeps fewer of each
- * row than E ranks (KEPT, as an_summary_map.kept gives it), or none. */
+ * row than E ranks (KEPT, as an_summary_map.kept gives it), or none: of
+ * the --slowest listed, or (an_options.slowest_for_save) of the summary
+ * being made. */
 static void slowest_note(const char *cmd, const char *path, const struct an *e, uint64_t kept)
 {
-	unsigned want = an_opts(e)->slowest;
-	if (!want || (kept != AN_SUMMARY_NO_SLOWEST && kept >= want))
+	const struct an_options *o = an_opts(e);
+	const char *none = o->slowest_for_save ? "the summary made of it keeps none of its rows' "
+						 "slowest pairs" : "its rows are not ranked";
+	if (!o->slowest || (kept != AN_SUMMARY_NO_SLOWEST && kept >= o->slowest))
 		return;
 	if (kept == AN_SUMMARY_NO_SLOWEST)
 		fprintf(stderr, "timeline %s: warning: %s: made without slowest pairs (by a timeline "
-			"before summary format 1.2); its rows are not ranked\n", cmd, path);
+			"before summary format 1.2); %s\n", cmd, path, none);
 	else if (!kept)
 		fprintf(stderr, "timeline %s: warning: %s: keeps no slowest pairs (made from "
-			"summaries without them); its rows are not ranked\n", cmd, path);
+			"summaries without them); %s\n", cmd, path, none);
+	else if (o->slowest_for_save)
+		fprintf(stderr, "timeline %s: note: %s keeps the %llu slowest pairs of each row: "
+			"the summary made of it keeps at most those\n", cmd, path,
+			(unsigned long long)kept);
 	else
 		fprintf(stderr, "timeline %s: note: %s keeps the %llu slowest pairs of each row: "
 			"--slowest %u lists at most those\n", cmd, path, (unsigned long long)kept,
-			want);
+			o->slowest);
 }
 
 int sumfile_read(const char *cmd, const char *path, int fd, struct an *e,

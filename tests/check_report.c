@@ -688,7 +688,7 @@ static void ab_runs(void)
  * colour of its verdict. */
 START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 {
-	char *out;
+	char *out, *err;
 	ab_runs();
 	free(sh(1, NULL, "cd %s && %s report -f json --a A --b B > r.json", test_dir, timeline_bin()));
 	out = sh(0, NULL, "cd %s && python3 -c '%s' < r.json", test_dir, SUMMARY);
@@ -727,6 +727,12 @@ START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 		"<td>engine.breath</td><td class=\"n\">-</td><td class=\"n\">100</td><td class=\"n\">125</td>"
 		"<td class=\"n slower\">+25</td><td class=\"slower\">SLOWER</td>\n");
 	free(out);
+	/* one run a side: the note is report's own */
+	free(sh(0, &err, "cd %s && %s report --a A/r0 --b B/r0 -o one.html", test_dir, timeline_bin()));
+	ck_assert_str_eq(err, "timeline report: note: 1 run in A and 1 in B: no test over runs can "
+			      "reach alpha 0.05 (the smallest p is 1); give at least 4 runs a side (each "
+			      "log is a run; with --runs dir each directory)\n");
+	free(err);
 	/* diff's own table: its change% has its sign already, once */
 	out = sh(0, NULL, "cd %s && sed -n '/id=\"diff-verdicts\"/,/<\\/figure>/p' ab.html | "
 		 "grep -o '<td class=\"n [a-z]*\">[-+][^<]*</td>'", test_dir);

@@ -283,7 +283,7 @@ int cmd_report(int argc, char **argv)
 				.sides = { e.pside[0], e.pside[1] },
 				.side_lags = { e.lside[0], e.lside[1] } };
 	if (diff) {
-		compare(&c, e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
+		compare(&c, "report", e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
 		slowed_first(&c);
 		diff_title(title, sizeof title, e.po.per, &r.d, &c);
 		in.cmp = &c;

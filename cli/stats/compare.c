@@ -159,15 +159,16 @@ static void judge(struct comparison *c, struct cmp *m)
 	if (!(runs_min_p(a->runs, b->runs) < c->alpha)) {
 		m->verdict = "too few runs";
 		if (!c->too_few++)
-			fprintf(stderr, "timeline diff: note: %zu run%s in A and %zu in B: no test over "
+			fprintf(stderr, "timeline %s: note: %zu run%s in A and %zu in B: no test over "
 				"runs can reach alpha %g (the smallest p is %.3g); give at least %zu "
 				"runs a side (each log is a run; with --runs dir each directory)\n",
-				a->runs, a->runs == 1 ? "" : "s", b->runs, c->alpha,
+				c->cmd, a->runs, a->runs == 1 ? "" : "s", b->runs, c->alpha,
 				runs_min_p(a->runs, b->runs), runs_needed(c->alpha));
 	} else if (m != &c->all && (a->pooled.n < 10 || b->pooled.n < 10)) {
 		char k[1024];
 		rowkey_join(c->e[0], c->o, a->row, k, sizeof k);
-		fprintf(stderr, "timeline diff: warning: %s: fewer than 10 samples (A %llu, B %llu)\n", k,
+		fprintf(stderr, "timeline %s: warning: %s: fewer than 10 samples (A %llu, B %llu)\n",
+			c->cmd, k,
 			(unsigned long long)a->pooled.n, (unsigned long long)b->pooled.n);
 		m->verdict = "few samples";
 	} else if (m->p < c->alpha && m->change * 100 > c->threshold) {
@@ -195,11 +196,11 @@ static int by_impact(const void *x, const void *y)
 	return an_row_cmp_keys(impact_e, p->s[0].row, q->s[0].row, AN_SHOWN_KEYS);
 }
 
-void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
-	     double threshold, double alpha, int absolute)
+void compare(struct comparison *c, const char *cmd, struct an *ea, struct an *eb,
+	     const struct an_options *o, double threshold, double alpha, int absolute)
 {
-	*c = (struct comparison){ .e = { ea, eb }, .o = o, .threshold = threshold, .alpha = alpha,
-				  .absolute = absolute };
+	*c = (struct comparison){ .cmd = cmd, .e = { ea, eb }, .o = o, .threshold = threshold,
+				  .alpha = alpha, .absolute = absolute };
 	pair_groups(c);
 	c->relative = !absolute && c->ncmp > RUNS_RELATIVE_MIN;
 	if (c->relative)

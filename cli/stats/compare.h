@@ -39,6 +39,7 @@ struct lone {
 };
 
 struct comparison {
+	const char *cmd;             /* the command, for its notes ("diff", "report") */
 	struct an *e[2];             /* the engines of A and B */
 	const struct an_options *o;  /* their options (AN_RUN among the keys) */
 	double threshold, alpha;
@@ -63,9 +64,10 @@ struct comparison {
  * its runs can give p below ALPHA; "few samples" (with a warning on
  * stderr) when a side has fewer than 10 values; SLOWER or "faster" when p
  * over the runs is below ALPHA and the change is beyond THRESHOLD %; else
- * "no change shown". One note on stderr says how many runs are needed. */
-void compare(struct comparison *c, struct an *ea, struct an *eb, const struct an_options *o,
-	     double threshold, double alpha, int absolute);
+ * "no change shown". One note on stderr says how many runs are needed; the
+ * lines on stderr are CMD's. */
+void compare(struct comparison *c, const char *cmd, struct an *ea, struct an *eb,
+	     const struct an_options *o, double threshold, double alpha, int absolute);
 
 /* The table "diff" of C's groups: key, runs, n, p50 and p90 of each side,
  * the change with its interval in %, p over runs, p over pairs, verdict;

@@ -288,6 +288,24 @@ START_TEST(test_engine_prints_its_loop_time_on_the_clock_and_of_cpu)
 }
 END_TEST
 
+/* Paced slowly (50 breaths a second), --seconds 0.2 ends the loop after
+ * about 10 breaths: the clock is read every breath, not every 256th
+ * (which ran 255 breaths, over 5 s). A loaded machine gives fewer
+ * breaths, never more. */
+START_TEST(test_a_slowly_paced_engine_stops_at_its_seconds)
+{
+	char *out = engine("paced", "--seconds 0.2 --pace 50 --workload small");
+	unsigned long breaths = 0;
+	const char *b = strstr(out, " breaths, ");
+	ck_assert_msg(b != NULL, "%s", out);
+	while (b > out && b[-1] != ' ')
+		b--;
+	ck_assert_int_eq(sscanf(b, "%lu breaths", &breaths), 1);
+	ck_assert_msg(breaths >= 1 && breaths < 128, "%lu breaths:\n%s", breaths, out);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_engine_refuses_bad_options_with_exit_2)
 {
 	static const char *const bad[] = { "--workload nope", "--slow sink=10", "--slow lookup",
@@ -317,6 +335,7 @@ Suite *engine_suite(void)
 	tcase_add_test(t, test_engine_refuses_bad_options_with_exit_2);
 	tcase_add_test(t, test_unordered_source_from_the_environment_shows_in_info_and_ls);
 	tcase_add_test(t, test_engine_prints_its_loop_time_on_the_clock_and_of_cpu);
+	tcase_add_test(t, test_a_slowly_paced_engine_stops_at_its_seconds);
 	suite_add_tcase(s, t);
 	return s;
 }

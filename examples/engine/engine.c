@@ -261,7 +261,9 @@ int main(int argc, char **argv)
 	t0 = now();
 	cpu0 = seconds_of(CLOCK_THREAD_CPUTIME_ID);
 	t_end = t0 + seconds;
-	for (breath = 1; max_breaths ? breath <= max_breaths : (breath & 255) || now() < t_end;
+	/* the clock read every 256th breath, or every breath when paced */
+	for (breath = 1;
+	     max_breaths ? breath <= max_breaths : ((breath & 255) && !pace_per_s) || now() < t_end;
 	     breath++) {
 		uint64_t before;
 		if (rate <= TL_RATE_AUTO)

@@ -750,12 +750,22 @@ END_TEST
  * engine, so every summary was said to be B's). */
 START_TEST(test_a_diff_report_gives_each_summary_its_side)
 {
-	char *out;
+	char *out, *err;
 	ab_runs();
 	free(sh(0, NULL, "cd %s && mkdir sa sb && %s stats --per packets --save sa/a.sum A && "
 		"%s stats --per packets --save sb/b.sum B", test_dir, timeline_bin(), timeline_bin()));
-	free(sh(1, NULL, "cd %s && %s report -f json --a sa/a.sum --b sb/b.sum > r.json 2>/dev/null",
+	free(sh(1, &err, "cd %s && %s report -f json --a sa/a.sum --b sb/b.sum > r.json",
 		test_dir, timeline_bin()));
+	/* what summaries give an A/B report: the comparison, said once each */
+	ck_assert_str_eq(err, "timeline report: note: sa/a.sum: a summary counts in the A against B "
+			      "section only; the sections after it show the logs alone\n"
+			      "timeline report: note: sb/b.sum: a summary counts in the A against B "
+			      "section only; the sections after it show the logs alone\n");
+	free(err);
+	out = sh(0, NULL, "cd %s && grep -c 'Summaries among the inputs count in the A against B "
+		 "section only' r.json", test_dir);
+	ck_assert_str_eq(out, "1\n");
+	free(out);
 	out = sh(0, NULL, "cd %s && python3 -c 'import json,sys\n"
 		 "for l in sys.stdin:\n"
 		 "  c=json.loads(l)\n"

@@ -276,6 +276,11 @@ int cmd_report(int argc, char **argv)
 	for (int k = 0; k < (diff ? 2 : 1); k++)
 		if (readall_fed(&ra, diff ? e.side[k] : e.p))
 			anopts_warn(&r.a, diff ? e.side[k] : e.p, "report");
+	for (size_t i = 0; diff && i < ra.nfile; i++)
+		if (ra.file[i].summary)
+			fprintf(stderr, "timeline report: note: %s: a summary counts in the A against B "
+				"section only; the sections after it show the logs alone\n",
+				ra.file[i].path);
 	command_line(cmd, sizeof cmd, argc, argv);
 	e.po.per = an_unit(diff ? e.side[0] : e.p);   /* the titles' unit: declared ones too */
 	in = (struct rp_input){ .e = e.p, .lags = e.lags, .o = &e.po, .files = ra.file,

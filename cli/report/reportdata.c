@@ -600,14 +600,20 @@ static void side_summary(const struct rp_out *out, const struct rp_input *in)
 	struct rp_chart c;
 	struct table *t;
 	char per[64], title[256];
+	char text[1024];
+	int sums = 0;
+	for (size_t i = 0; i < in->nfiles; i++)
+		sums += in->files[i].summary;
 	per_unit(per, sizeof per, in->o->per);
-	out->section(out, "summary", "Summary",
-		     "The inputs and their sides; where the cycles go, a bar of A's breaths and "
-		     "one of B's, each of its side's processes together; then each pair's cycles "
-		     "per unit as `stats --per` gives them over A and over B, side by side, with "
-		     "the change from A to B and the verdict of the A against B section, and the "
-		     "app's share of the cycles of its side's breaths; then the slowest pairs of "
-		     "each side, each with the dump command that shows it.");
+	snprintf(text, sizeof text, "The inputs and their sides; where the cycles go, a bar of A's "
+		 "breaths and one of B's, each of its side's processes together; then each pair's "
+		 "cycles per unit as `stats --per` gives them over A and over B, side by side, with "
+		 "the change from A to B and the verdict of the A against B section, and the app's "
+		 "share of the cycles of its side's breaths; then the slowest pairs of each side, "
+		 "each with the dump command that shows it.%s", sums ? " Summaries among the inputs "
+		 "count in the A against B section only: this section and the ones after it show "
+		 "the logs alone." : "");
+	out->section(out, "summary", "Summary", text);
 	t = inputs_table(in, out->format);
 	chart(&c, "summary", "inputs", "inputs: the logs read, and their sides", NULL, NULL);
 	out->table(out, &c, t);

@@ -147,27 +147,42 @@ const struct an_found *an_found(const struct an *a)
 	return &a->found;
 }
 
-/* Is UNIT a word of the blank-separated LIST? */
-static int listed(const char *list, const char *unit)
+/* Where UNIT goes in the blank-separated LIST, kept in byte order: the
+ * offset of the first word after it, or -1 when UNIT is a word of LIST. */
+static long unit_place(const char *list, const char *unit)
 {
 	size_t n = strlen(unit);
-	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ')
-		if (strcspn(p, " ") == n && !strncmp(p, unit, n))
-			return 1;
-	return 0;
+	const char *p = list;
+	for (; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+		size_t len = strcspn(p, " ");
+		int c = strncmp(p, unit, len < n ? len : n);
+		if (!c && len == n)
+			return -1;
+		if (c > 0 || (!c && len > n))
+			break;
+	}
+	return p ? p - list : 0;
 }
 
-/* Notes that pairs are counted in UNIT (an_unit(), an_declared_units()). */
+/* Notes that pairs are counted in UNIT (an_unit(), an_declared_units():
+ * the units noted in byte order, whatever order the files were read in
+ * by the threads). */
 void an_note_unit(struct an *a, const char *unit)
 {
+	long at;
 	if (!a->unit)
 		a->unit = xstrdup(unit);
 	else if (strcmp(a->unit, unit))
 		a->unit_mixed = 1;
-	if (!listed(a->units, unit)) {
+	if ((at = unit_place(a->units, unit)) >= 0) {
+		const char *rest = a->units ? a->units + at : "";
 		size_t size = (a->units ? strlen(a->units) + 1 : 0) + strlen(unit) + 1;
 		char *u = xcalloc(1, size);
-		snprintf(u, size, "%s%s%s", a->units ? a->units : "", a->units ? " " : "", unit);
+		if (!*rest && at)   /* the last: after the last word and a blank */
+			snprintf(u, size, "%s %s", a->units, unit);
+		else                /* before REST, which the blank before it ends */
+			snprintf(u, size, "%.*s%s%s%s", (int)at, a->units ? a->units : "", unit,
+				 *rest ? " " : "", rest);
 		free(a->units);
 		a->units = u;
 	}

@@ -444,13 +444,16 @@ START_TEST(test_top_heads_cycles_per_unit_with_the_unit_in_use)
 END_TEST
 
 /* A copier of its own shape: one log DIR/copier.timeline declaring the
- * pair copy in bytes, one copy of 4096 bytes in 2048 cycles (0.5 a byte)
- * on CPU 1; then it waits to be killed (a running writer). */
+ * pair copy in bytes and the pair sync in files (two units in one log),
+ * one copy of 4096 bytes in 2048 cycles (0.5 a byte) on CPU 1 and no
+ * sync; then it waits to be killed (a running writer). */
 static pid_t copier_start(const char *dir)
 {
 	static const char *const defs[] = {
 		"1,9|cp.copy_begin:\nA copy starts.",
 		"1,9|cp.copy_end: bytes\nThe copy is done: 'bytes' were copied.",
+		"1,9|cp.sync_begin:\nA sync starts.",
+		"1,9|cp.sync_end: files\nThe sync is done: 'files' were synced.",
 	};
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -458,10 +461,11 @@ static pid_t copier_start(const char *dir)
 		tl_options o = { .entries = 256, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
 				 .strings_bytes = 4096, .name = "copier" };
 		tl_error err;
-		uint16_t id[2], decl;
+		uint16_t id[4], decl;
 		tl_log *log = tl_open(test_str("%s/copier.timeline", dir), &o, &err);
-		if (!log || tl_register(log, defs, 2, NULL, id, &err) != TL_OK ||
-		    tl_intern(log, "pair|cp.copy: cp.copy_begin cp.copy_end unit=bytes", &decl, &err) != TL_OK)
+		if (!log || tl_register(log, defs, 4, NULL, id, &err) != TL_OK ||
+		    tl_intern(log, "pair|cp.copy: cp.copy_begin cp.copy_end unit=bytes", &decl, &err) != TL_OK ||
+		    tl_intern(log, "pair|cp.sync: cp.sync_begin cp.sync_end unit=files", &decl, &err) != TL_OK)
 			_exit(1);
 		tl_set_manual_clock(log, 1000, 1);
 		tl_append(log, id[0], 0, 0, 0, 0, 0, 0);
@@ -489,10 +493,12 @@ START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
 	top_heads("--per bytes", "CYC/BYTE", "byte", "bytes");
 	top_heads("--per rows", "CYC/ROW", "row", "rows");
 	/* stats without --per: lags, and a note naming every unit declared
-	 * (in the order the logs are read), not only the first */
+	 * (in byte order, however threads shared the files; two in one log),
+	 * not only the first */
 	out = tl(0, NULL, "stats logs 2>&1 >/dev/null");
-	ck_assert_str_eq(out, "timeline stats: note: the logs declare pairs counted in bytes and "
-			      "rows: --per bytes or --per rows gives their cycles per unit\n");
+	ck_assert_str_eq(out, "timeline stats: note: the logs declare pairs counted in bytes, files "
+			      "and rows: --per bytes, --per files or --per rows gives their cycles per "
+			      "unit\n");
 	free(out);
 	/* each unit by --per: the pairs that carry it */
 	out = tl(0, NULL, "stats --per bytes logs 2>&1");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "hist.h"
 #include "natural.h"
+#include "engine.h"
 #include "util.h"
 
 
@@ -531,6 +532,31 @@ START_TEST(test_diff_dash_a_and_dash_b_are_the_sides)
 }
 END_TEST
 
+/* The units an engine notes: each once, in byte order whatever order they
+ * come in (threads read files in any order), a prefix before the longer
+ * word; the declared ones (no --per) as the note lists them. */
+START_TEST(test_units_noted_once_each_in_byte_order)
+{
+	static const char *const order[][6] = {
+		{ "rows", "bytes", "files", "bytes", "rows", NULL },
+		{ "files", "rows", "bytes", NULL },
+		{ "row", "rows", "ro", "rows", NULL },
+		{ "z", "a", "m", "b", "y", NULL },
+	};
+	static const char *const want[] = { "bytes files rows", "bytes files rows", "ro row rows",
+					     "a b m y z" };
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+		struct an_options o = { 0 };
+		struct an *a = an_new(&o);
+		for (size_t i = 0; order[k][i]; i++)
+			an_note_unit(a, order[k][i]);
+		ck_assert_str_eq(an_declared_units(a), want[k]);
+		ck_assert_str_eq(an_noted_unit(a), "unit");   /* several: mixed */
+		an_free(a);
+	}
+}
+END_TEST
+
 START_TEST(test_natural_cmp_orders_runs_of_digits_by_their_value)
 {
 	/* shuffled; the order below by hand: a run against another byte as
@@ -682,6 +708,7 @@ Suite *stats_suite(void)
 	tcase_add_test(t, test_diff_lists_one_sided_groups_and_warns_below_10_samples);
 	tcase_add_test(t, test_stats_and_diff_usage_errors_exit_2);
 	tcase_add_test(t, test_natural_cmp_orders_runs_of_digits_by_their_value);
+	tcase_add_test(t, test_units_noted_once_each_in_byte_order);
 	tcase_add_test(t, test_labels_order_the_numbers_in_them_by_value);
 	tcase_add_test(t, test_diff_dash_a_and_dash_b_are_the_sides);
 	suite_add_tcase(s, t);

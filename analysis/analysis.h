@@ -338,7 +338,7 @@ const char *an_noted_unit(const struct an *a);
 
 /* For an engine of lags (no an_options.per): the units the files it read
  * declare pairs in (timeline-events(5)), each a --per that would count
- * them, in the order first seen, a blank between; NULL when none does. */
+ * them, in byte order, a blank between; NULL when none does. */
 const char *an_declared_units(const struct an *a);
 
 /* What engine A's options found (added up by an_merge()). */

@@ -82,6 +82,21 @@ int tl_rules_applies(const tl_def *d)
 		 !memcmp(d->name, TL_SWITCH_EVENT, d->name_len) && !d->attrs_len);
 }
 
+size_t tl_rules_walk(const char *table, size_t n, uint32_t base, const char *rules, size_t len,
+		     int (*off)(void *ctx, uint16_t id), void *ctx)
+{
+	size_t sum = 0;
+	tl_def d;
+	for (size_t at = 0; at < n;) {
+		size_t slen = strnlen(table + at, n - at);
+		if (slen && tl_def_parse(table + at, slen, &d, NULL) == TL_OK && tl_rules_applies(&d) &&
+		    tl_rules_off(rules, len, &d) == 1)
+			sum += (size_t)off(ctx, (uint16_t)((base + at) / 16));
+		at += slen ? (slen + 16) & ~(size_t)15 : 16;
+	}
+	return sum;
+}
+
 /* Switches ID off in H unless it is (compare-and-swap: outside processes
  * flip the same word); marks it in MINE when this call did. */
 static void rule_off(struct tl_header *h, uint16_t id, uint64_t *mine)
@@ -96,29 +111,30 @@ static void rule_off(struct tl_header *h, uint16_t id, uint64_t *mine)
 	mine[TL_SWITCH_WORD(id)] |= bit;
 }
 
+/* The header and the switches this call turned off, for new_off(). */
+struct new_ctx {
+	struct tl_header *h;
+	uint64_t *mine;
+};
+
+/* tl_rules_walk()'s OFF for the writer: ID off (rule_off()); counts it. */
+static int new_off(void *ctx, uint16_t id)
+{
+	struct new_ctx *c = ctx;
+	rule_off(c->h, id, c->mine);
+	return 1;
+}
+
 /* Switches off, in H, the definitions of its string table from byte FROM
  * to USED that RULES (LEN bytes, valid) say off, marking them in MINE;
  * returns how many. */
-static unsigned match_new(struct tl_header *h, const char *rules, size_t len, uint32_t from,
-			  uint32_t used, uint64_t *mine)
+static size_t match_new(struct tl_header *h, const char *rules, size_t len, uint32_t from,
+			uint32_t used, uint64_t *mine)
 {
-	const char *table = (const char *)h + h->strings_offset;
-	unsigned n = 0;
-	tl_def d;
-	for (uint32_t off = from & ~15u; off < used;) {
-		size_t slen = strnlen(table + off, used - off);
-		if (slen == 0) {
-			off += 16;
-			continue;
-		}
-		if (tl_def_parse(table + off, slen, &d, NULL) == TL_OK && tl_rules_applies(&d) &&
-		    tl_rules_off(rules, len, &d) == 1) {
-			rule_off(h, (uint16_t)(off / 16), mine);
-			n++;
-		}
-		off += (uint32_t)((slen + 16) & ~(size_t)15);
-	}
-	return n;
+	struct new_ctx c = { h, mine };
+	from &= ~15u;
+	return from < used ? tl_rules_walk((const char *)h + h->strings_offset + from, used - from,
+					   from, rules, len, new_off, &c) : 0;
 }
 
 /* Switches back on what MINE says this call switched off. */

@@ -23,4 +23,11 @@ int tl_rules_off(const char *rules, size_t len, const tl_def *d);
 /* Do rules apply to D? Not to TL_SWITCH_EVENT, the records of the switches. */
 int tl_rules_applies(const tl_def *d);
 
+/* Walks the N bytes TABLE of a string table, starting at its byte BASE
+ * (a multiple of 16), and calls OFF(CTX, id) for each definition the
+ * valid RULES (LEN bytes) say off; returns the sum of what OFF returned.
+ * A string may end at TABLE + N unterminated: it is read no further. */
+size_t tl_rules_walk(const char *table, size_t n, uint32_t base, const char *rules, size_t len,
+		     int (*off)(void *ctx, uint16_t id), void *ctx);
+
 #endif

@@ -319,30 +319,28 @@ static void store_rules(struct tl_header *h, const char *rules, size_t len)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+/* tl_rules_walk()'s OFF for a changer: ID off in the header CTX (flip());
+ * 1 when that changed it. */
+static int flip_off(void *ctx, uint16_t id)
+{
+	return flip(ctx, id, 1);
+}
+
 /* Switches off, in H (its file FD), each definition from rules_checked
  * on, which its writer has not matched yet, that RULES (LEN) say off;
  * returns how many changed. */
 static size_t match_unchecked(struct tl_header *h, int fd, const char *rules, size_t len)
 {
 	uint32_t from = __atomic_load_n(&h->rules_checked, __ATOMIC_SEQ_CST) & ~15u;
-	uint64_t used = __atomic_load_n(&h->strings_used, __ATOMIC_SEQ_CST), off = 0, n;
+	uint64_t used = __atomic_load_n(&h->strings_used, __ATOMIC_SEQ_CST), n;
 	size_t moved = 0;
 	char *table;
-	tl_def d;
-	if (used > h->strings_bytes || from >= used || !(table = malloc(used - from + 1)))
+	if (used > h->strings_bytes || from >= used || !(table = malloc(used - from)))
 		return 0;
 	/* strings start at multiples of 16, and rules_checked is where one ended */
 	n = used - from;
-	if (pread(fd, table, n, (off_t)(h->strings_offset + from)) != (ssize_t)n)
-		n = 0;
-	table[n] = '\0';
-	while (off < n) {
-		size_t slen = strlen(table + off);
-		if (slen && tl_def_parse(table + off, slen, &d, NULL) == TL_OK &&
-		    tl_rules_applies(&d) && tl_rules_off(rules, len, &d) == 1)
-			moved += (size_t)flip(h, (uint16_t)((from + off) / 16), 1);
-		off += slen ? (slen + 16) & ~(uint64_t)15 : 16;
-	}
+	if (pread(fd, table, n, (off_t)(h->strings_offset + from)) == (ssize_t)n)
+		moved = tl_rules_walk(table, n, from, rules, len, flip_off, h);
 	free(table);
 	return moved;
 }

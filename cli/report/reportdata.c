@@ -138,6 +138,15 @@ static void apps_add(struct apps *a, const char *name, double cycles)
 	a->cycles[i] += cycles;
 }
 
+/* Whether app I of A comes before app J in a stack: more cycles, or as
+ * many and a name first in natural order. */
+static int before(const struct apps *a, size_t i, size_t j)
+{
+	if (a->cycles[i] != a->cycles[j])
+		return a->cycles[i] > a->cycles[j];
+	return natural_cmp(a->name[i], a->name[j]) < 0;
+}
+
 /* Stack S of LABEL: BREATHS of CYCLES, apps A (taken) largest first, then
  * "(no app)" with what they leave, as `stats` shows a process's shares. */
 static void make_stack(struct rp_stack *s, const char *label, uint64_t breaths, double cycles,
@@ -148,9 +157,10 @@ static void make_stack(struct rp_stack *s, const char *label, uint64_t breaths, 
 	snprintf(s->label, sizeof s->label, "%s", label);
 	s->breaths = breaths;
 	s->cycles = cycles;
-	/* largest first: a stable insertion sort, as ties keep their order */
+	/* largest first, ties in natural order of their names: the order of
+	 * `stats --overhead` (statsout.c by_cycles), so page and table agree */
 	for (size_t i = 1; i < a->n; i++)
-		for (size_t j = i; j > 0 && a->cycles[j] > a->cycles[j - 1]; j--) {
+		for (size_t j = i; j > 0 && before(a, j, j - 1); j--) {
 			const char *n = a->name[j];
 			double c = a->cycles[j];
 			a->name[j] = a->name[j - 1];

@@ -947,6 +947,42 @@ START_TEST(test_summary_slowest_walls_at_the_ends)
 }
 END_TEST
 
+/* A log whose header's anchor puts its one pair's end past the largest
+ * wall time (wrapped to 1677, before its begin): the pair keeps no walls,
+ * so its summary is no damage to its reader, and stats prints the same of
+ * the summary as of the log, its dump command in cycles since the first
+ * entry (the pair's 1000 cycles either side of it: 0 to 2000), on the
+ * summary's host. */
+START_TEST(test_a_pair_whose_wall_time_wraps_keeps_no_walls)
+{
+	static const uint64_t packets[] = { 10 }, cycles[] = { 1000 };
+	const char *log = path_in(fx_dir, "wrap.timeline");
+	uint64_t anchor[2] = { 0, (uint64_t)INT64_MAX - 1500 };   /* tsc 0 at that ns */
+	char *c, *out, *err, *sum_out, *want;
+	app_pairs_log(log, "a", 1, packets, cycles);   /* begin at tsc 1000, end 2000 */
+	patch_file(log, 136, anchor, sizeof anchor);   /* anchor_tsc, anchor_realtime */
+	c = xasprintf("%s stats --per packets --slowest 1 -f csv --save %s/wrap.sum %s", timeline_bin(),
+		      fx_dir, log);
+	ck_assert_msg(run(c, &out, &err) == 0, "%s: %s", c, err);
+	ck_assert_str_eq(err, "");
+	free(c);
+	c = xasprintf("%s stats --per packets --slowest 1 -f csv %s/wrap.sum", timeline_bin(), fx_dir);
+	ck_assert_msg(run(c, &sum_out, NULL) == 0, "%s", c);
+	want = xasprintf(",\"timeline dump --from 0 --to 2000 %s\"\n", log);
+	ck_assert_str_eq(strrchr(out, ','), want);
+	free(want);
+	want = xasprintf(",\"on %s: timeline dump --from 0 --to 2000 %s\"\n", info_at(log).host, log);
+	ck_assert_str_eq(strrchr(sum_out, ','), want);
+	ck_assert_int_eq(strrchr(sum_out, ',') - sum_out, strrchr(out, ',') - out);
+	ck_assert_int_eq(strncmp(sum_out, out, (size_t)(strrchr(out, ',') - out)), 0);
+	free(want);
+	free(c);
+	free(sum_out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* Saves good1's summary made with OPTIONS as fx_dir/NAME; returns its path. */
 static const char *save_good1(const char *options, const char *name)
 {
@@ -1052,6 +1088,7 @@ Suite *hostile_suite(void)
 	tcase_add_test(t, test_zstd_bombs_and_cut_frames);
 	tcase_add_test(t, test_summary_bodies_that_lie);
 	tcase_add_test(t, test_summary_slowest_walls_at_the_ends);
+	tcase_add_test(t, test_a_pair_whose_wall_time_wraps_keeps_no_walls);
 	tcase_add_test(t, test_summary_headers_cuts_and_frames_that_lie);
 	suite_add_tcase(s, t);
 	return s;

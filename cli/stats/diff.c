@@ -209,7 +209,7 @@ void diff_title(char *buf, size_t size, const char *per, const struct diffargs *
 {
 	char what[64];
 	if (per)
-		snprintf(what, sizeof what, "cycles per %.*s", (int)strcspn(per, "s"), per);
+		snprintf(what, sizeof what, "cycles per %.*s", an_unit_singular(per), per);
 	else
 		snprintf(what, sizeof what, "lag in cycles");
 	snprintf(buf, size, "%s, A -> B, runs as samples%s (threshold %g%%, alpha %g, "

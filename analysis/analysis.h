@@ -341,6 +341,21 @@ const char *an_noted_unit(const struct an *a);
  * them, in byte order, a blank between; NULL when none does. */
 const char *an_declared_units(const struct an *a);
 
+/* Steps through LIST, units a blank between as an_declared_units() gives
+ * them: *AT starts at LIST (NULL: an empty list); each call sets *UNIT to
+ * the next unit, not NUL-terminated, *LEN to its length, moves *AT past
+ * it and returns 1; 0 at the end.
+ *   for (const char *at = list, *u; an_unit_next(&at, &u, &len);) ... */
+int an_unit_next(const char **at, const char **unit, size_t *len);
+
+/* The length of UNIT's singular, as the tables name it: its bytes before
+ * the first 's' ("packets": 6, "packet"). */
+int an_unit_singular(const char *unit);
+
+/* Writes "cycles/" and UNIT's singular into BUF of SIZE bytes (cut to
+ * fit), the column of cycles per unit: "cycles/packet" for "packets". */
+void an_cycles_per(char *buf, size_t size, const char *unit);
+
 /* What engine A's options found (added up by an_merge()). */
 const struct an_found *an_found(const struct an *a);
 

@@ -147,21 +147,41 @@ const struct an_found *an_found(const struct an *a)
 	return &a->found;
 }
 
+int an_unit_next(const char **at, const char **unit, size_t *len)
+{
+	if (!*at || !**at)
+		return 0;
+	*unit = *at;
+	*len = strcspn(*at, " ");
+	*at += *len;
+	*at += **at == ' ';
+	return 1;
+}
+
+int an_unit_singular(const char *unit)
+{
+	return (int)strcspn(unit, "s");
+}
+
+void an_cycles_per(char *buf, size_t size, const char *unit)
+{
+	snprintf(buf, size, "cycles/%.*s", an_unit_singular(unit), unit);
+}
+
 /* Where UNIT goes in the blank-separated LIST, kept in byte order: the
  * offset of the first word after it, or -1 when UNIT is a word of LIST. */
 static long unit_place(const char *list, const char *unit)
 {
-	size_t n = strlen(unit);
-	const char *p = list;
-	for (; p && *p; p += strcspn(p, " "), p += *p == ' ') {
-		size_t len = strcspn(p, " ");
+	size_t n = strlen(unit), len;
+	const char *at = list, *p;
+	while (an_unit_next(&at, &p, &len)) {
 		int c = strncmp(p, unit, len < n ? len : n);
 		if (!c && len == n)
 			return -1;
 		if (c > 0 || (!c && len > n))
-			break;
+			return p - list;
 	}
-	return p ? p - list : 0;
+	return at ? at - list : 0;
 }
 
 /* Notes that pairs are counted in UNIT (an_unit(), an_declared_units():
@@ -191,9 +211,11 @@ void an_note_unit(struct an *a, const char *unit)
 /* Notes each unit of LIST (blank separated, NULL none), in its order. */
 void an_note_units(struct an *a, const char *list)
 {
-	for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+	const char *p;
+	size_t len;
+	for (const char *at = list; an_unit_next(&at, &p, &len);) {
 		char unit[64];
-		snprintf(unit, sizeof unit, "%.*s", (int)strcspn(p, " "), p);
+		snprintf(unit, sizeof unit, "%.*s", (int)len, p);
 		an_note_unit(a, unit);
 	}
 }

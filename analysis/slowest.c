@@ -48,6 +48,20 @@ static void insert(struct an_row *r, const struct an_slow *s, unsigned n)
 	r->slow[k].host = s->host ? xstrdup(s->host) : NULL;
 }
 
+/* S's wall times from INFO's clock, when it places S in order: a header
+ * whose anchor and frequency put a wall time past the ends of int64_t
+ * (wrapped) has none to give, and a summary reader would call the pair
+ * damaged (timeline-summary(5)). */
+static void set_walls(struct an_slow *s, const tl_info *info)
+{
+	int64_t span;
+	s->wall0 = tl_wall_ns(info, s->tsc0);
+	s->wall1 = tl_wall_ns(info, s->tsc1);
+	s->walls = !__builtin_sub_overflow(s->wall1, s->wall0, &span) && span >= 0;
+	if (!s->walls)
+		s->wall0 = s->wall1 = 0;
+}
+
 void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, double units)
 {
 	struct an_slow s;
@@ -69,11 +83,8 @@ void slow_add(struct an *a, struct an_row *r, const tl_entry *e, double cycles, 
 	s.since0 = s.tsc0 >= a->first_tsc ? s.tsc0 - a->first_tsc : 0;
 	s.since1 = s.tsc1 >= a->first_tsc ? s.tsc1 - a->first_tsc : 0;
 	s.hz = a->file.tsc_hz;
-	if (a->file.info && a->file.info->tsc_hz) {
-		s.wall0 = tl_wall_ns(a->file.info, s.tsc0);
-		s.wall1 = tl_wall_ns(a->file.info, s.tsc1);
-		s.walls = 1;
-	}
+	if (a->file.info && a->file.info->tsc_hz)
+		set_walls(&s, a->file.info);
 	cpu_numa(e, s.cpu, s.numa);
 	s.process = (char *)a->file.process;
 	insert(r, &s, a->opts.slowest);

@@ -793,6 +793,22 @@ static int get_key(struct dec *d, char *buf, size_t max)
 	return 0;
 }
 
+/* A slowest pair's walls W (zigzag wall0, then wall1 - wall0) into S: a
+ * pair that ends before it begins, or past the last wall time an int64_t
+ * holds, is damage (its writer took both from one clock, in order). */
+static int read_walls(struct dec *d, struct an_slow *s, const uint64_t *w)
+{
+	int64_t span = unzigzag(w[1]);
+	s->wall0 = unzigzag(w[0]);
+	if (span < 0)
+		return damaged(d, "a slowest pair that ends %llu ns before it begins",
+			       (unsigned long long)-(uint64_t)span);
+	if (__builtin_add_overflow(s->wall0, span, &s->wall1))
+		return damaged(d, "a slowest pair that ends past the last wall time (%lld + %lld ns)",
+			       (long long)s->wall0, (long long)span);
+	return 0;
+}
+
 /* One of the slowest pairs into S (its strings the section's). */
 static int read_slow(struct dec *d, struct an_slow *s)
 {
@@ -810,10 +826,8 @@ static int read_slow(struct dec *d, struct an_slow *s)
 	s->walls = (int)v[4], s->hz = v[5];
 	if (s->walls && get_limbs(d, w, 2) < 0)
 		return -1;
-	if (s->walls) {
-		s->wall0 = unzigzag(w[0]);
-		s->wall1 = (int64_t)((uint64_t)s->wall0 + (uint64_t)unzigzag(w[1]));
-	}
+	if (s->walls && read_walls(d, s, w) < 0)
+		return -1;
 	if (get_key(d, s->cpu, sizeof s->cpu) < 0 || get_key(d, s->numa, sizeof s->numa) < 0 ||
 	    get_str(d, (const char **)&s->process, 0) < 0 || get_str(d, (const char **)&s->path, 0) < 0)
 		return -1;

@@ -852,9 +852,11 @@ START_TEST(test_summary_bodies_that_lie)
 	check_summary_body("level10.sum", &b, "row 0 of level 10");
 	/* the slowest pairs of 1.2: as many lists as rows, each of at most
 	 * the number kept, each pair's units not 0, walls 0 or 1, its strings
-	 * in the strings section, its cpu and numa under 16 bytes */
+	 * in the strings section, its cpu and numa under 16 bytes, its wall1
+	 * not before its wall0 (by 1 ns; from the smallest wall0, where wall0
+	 * + (wall1 - wall0) wraps to the largest) nor past the largest */
 	const char *ok = NULL;
-	for (int k = 0; k < 11; k++) {
+	for (int k = 0; k < 14; k++) {
 		static const char *const why[] = {
 			NULL,
 			"slowest pairs for 2 rows of 1, 20 kept",
@@ -867,7 +869,13 @@ START_TEST(test_summary_bodies_that_lie)
 			"row 0: a cpu or numa of 20 bytes",
 			"row 0: a number runs past the end of its section",
 			"1 bytes left over in section 8",
+			"row 0: a slowest pair that ends 1 ns before it begins",
+			"row 0: a slowest pair that ends 1 ns before it begins",
+			"row 0: a slowest pair that ends past the last wall time "
+			"(9223372036854775807 + 1 ns)",
 		};
+		/* zigzag: wall0 1, INT64_MIN, INT64_MAX; wall1 - wall0 -1, -1, +1 */
+		static const uint64_t wall0[] = { 2, UINT64_MAX, UINT64_MAX - 1 }, span[] = { 1, 1, 2 };
 		const char *str = k == 8 ? "x.tick-of-20-bytes.." : "x.tick";
 		struct bytes sl = { .n = 0 };
 		leb(&sl, k == 2 ? 1u << 21 : k == 3 ? 1 : 20);   /* kept */
@@ -879,7 +887,10 @@ START_TEST(test_summary_bodies_that_lie)
 			leb(&sl, 0), leb(&sl, 0);                  /* since1 = tsc1, since0 = tsc0 */
 			leb(&sl, k == 5 ? 2 : 1);                  /* walls */
 			leb(&sl, 1000000000);                      /* hz */
-			leb(&sl, 2), leb(&sl, 2000);               /* wall0 1, wall1 1001 */
+			if (k >= 11)
+				leb(&sl, wall0[k - 11]), leb(&sl, span[k - 11]);
+			else
+				leb(&sl, 2), leb(&sl, 2000);       /* wall0 1, wall1 1001 */
 			leb(&sl, k == 6 ? 5 : 1), leb(&sl, 1);     /* cpu, numa */
 			leb(&sl, 1);                               /* process */
 			if (k != 9)
@@ -903,42 +914,72 @@ END_TEST
 
 /* A slowest pair whose walls are the ends of int64_t (a summary is
  * untrusted): its dump command's window is held to them, not computed
- * past them (signed overflow: UBSan stopped stats here). */
+ * past them (signed overflow: UBSan stopped stats here). (A wall1 past
+ * the largest is damage: test_summary_bodies_that_lie.) */
 START_TEST(test_summary_slowest_walls_at_the_ends)
 {
-	static const char *const want[] = {
-		/* wall0 the largest, wall1 wrapped to the smallest: no span */
-		"on its host: timeline dump --from 2262-04-11T23:47:16.854775807Z "
-		"--to 1677-09-21T00:12:43.145224192Z x.tick",
-		/* wall0 0, wall1 the largest: the window held at both ends */
-		"on its host: timeline dump --from 1677-09-21T00:12:43.145224193Z "
-		"--to 2262-04-11T23:47:16.854775807Z x.tick",
-	};
-	for (int k = 0; k < 2; k++) {
-		struct bytes b = { .n = 0 }, sl = { .n = 0 };
-		char *c, *out, *err, *line;
-		leb(&sl, 20), leb(&sl, 1), leb(&sl, 1);   /* kept, rows, the row's pairs */
-		leb(&sl, 2000), leb(&sl, 20);             /* cycles 1000, units 10 */
-		leb(&sl, 5000), leb(&sl, 1000), leb(&sl, 0), leb(&sl, 0);
-		leb(&sl, 1), leb(&sl, 1000000000);        /* walls, hz */
-		/* zigzag: wall0 INT64_MAX then +1; wall0 0 then +INT64_MAX */
-		leb(&sl, k ? 0 : UINT64_MAX - 1), leb(&sl, k ? UINT64_MAX - 1 : 2);
-		leb(&sl, 1), leb(&sl, 1), leb(&sl, 1), leb(&sl, 1);   /* cpu numa process path */
-		put_body(&b, "--per packets", "x.tick", 6, 1, &ROW, 0);
-		section(&b, 7, &(struct bytes){ .b = { 1, 0 }, .n = 2 });
-		section(&b, 8, &sl);
-		c = xasprintf("%s stats --per packets --slowest 1 -f csv %s", timeline_bin(),
-			      summary(test_str("walls%d.sum", k), &b, 1, 0, 0, 0));
-		/* 0, not UBSan's stop (stderr has the warning that this made-up
-		 * summary found no pairs in its logs) */
-		ck_assert_msg(run(c, &out, &err) == 0, "%s: %s", c, err);
-		line = strrchr(out, ',');
-		ck_assert_ptr_nonnull(line);
-		ck_assert_str_eq(line + 1, test_str("\"%s\"\n", want[k]));   /* a CSV field */
-		free(c);
-		free(out);
-		free(err);
-	}
+	/* wall0 0, wall1 the largest: the window held at both ends */
+	static const char *const want = "on its host: timeline dump --from "
+					"1677-09-21T00:12:43.145224193Z --to "
+					"2262-04-11T23:47:16.854775807Z x.tick";
+	struct bytes b = { .n = 0 }, sl = { .n = 0 };
+	char *c, *out, *err, *line;
+	leb(&sl, 20), leb(&sl, 1), leb(&sl, 1);   /* kept, rows, the row's pairs */
+	leb(&sl, 2000), leb(&sl, 20);             /* cycles 1000, units 10 */
+	leb(&sl, 5000), leb(&sl, 1000), leb(&sl, 0), leb(&sl, 0);
+	leb(&sl, 1), leb(&sl, 1000000000);        /* walls, hz */
+	leb(&sl, 0), leb(&sl, UINT64_MAX - 1);    /* zigzag: wall0 0 then +INT64_MAX */
+	leb(&sl, 1), leb(&sl, 1), leb(&sl, 1), leb(&sl, 1);   /* cpu numa process path */
+	put_body(&b, "--per packets", "x.tick", 6, 1, &ROW, 0);
+	section(&b, 7, &(struct bytes){ .b = { 1, 0 }, .n = 2 });
+	section(&b, 8, &sl);
+	c = xasprintf("%s stats --per packets --slowest 1 -f csv %s", timeline_bin(),
+		      summary("walls.sum", &b, 1, 0, 0, 0));
+	/* 0, not UBSan's stop (stderr has the warning that this made-up
+	 * summary found no pairs in its logs) */
+	ck_assert_msg(run(c, &out, &err) == 0, "%s: %s", c, err);
+	line = strrchr(out, ',');
+	ck_assert_ptr_nonnull(line);
+	ck_assert_str_eq(line + 1, test_str("\"%s\"\n", want));   /* a CSV field */
+	free(c);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A log whose header's anchor puts its one pair's end past the largest
+ * wall time (wrapped to 1677, before its begin): the pair keeps no walls,
+ * so its summary is no damage to its reader, and stats prints the same of
+ * the summary as of the log, its dump command in cycles since the first
+ * entry (the pair's 1000 cycles either side of it: 0 to 2000), on the
+ * summary's host. */
+START_TEST(test_a_pair_whose_wall_time_wraps_keeps_no_walls)
+{
+	static const uint64_t packets[] = { 10 }, cycles[] = { 1000 };
+	const char *log = path_in(fx_dir, "wrap.timeline");
+	uint64_t anchor[2] = { 0, (uint64_t)INT64_MAX - 1500 };   /* tsc 0 at that ns */
+	char *c, *out, *err, *sum_out, *want;
+	app_pairs_log(log, "a", 1, packets, cycles);   /* begin at tsc 1000, end 2000 */
+	patch_file(log, 136, anchor, sizeof anchor);   /* anchor_tsc, anchor_realtime */
+	c = xasprintf("%s stats --per packets --slowest 1 -f csv --save %s/wrap.sum %s", timeline_bin(),
+		      fx_dir, log);
+	ck_assert_msg(run(c, &out, &err) == 0, "%s: %s", c, err);
+	ck_assert_str_eq(err, "");
+	free(c);
+	c = xasprintf("%s stats --per packets --slowest 1 -f csv %s/wrap.sum", timeline_bin(), fx_dir);
+	ck_assert_msg(run(c, &sum_out, NULL) == 0, "%s", c);
+	want = xasprintf(",\"timeline dump --from 0 --to 2000 %s\"\n", log);
+	ck_assert_str_eq(strrchr(out, ','), want);
+	free(want);
+	want = xasprintf(",\"on %s: timeline dump --from 0 --to 2000 %s\"\n", info_at(log).host, log);
+	ck_assert_str_eq(strrchr(sum_out, ','), want);
+	ck_assert_int_eq(strrchr(sum_out, ',') - sum_out, strrchr(out, ',') - out);
+	ck_assert_int_eq(strncmp(sum_out, out, (size_t)(strrchr(out, ',') - out)), 0);
+	free(want);
+	free(c);
+	free(sum_out);
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -1047,6 +1088,7 @@ Suite *hostile_suite(void)
 	tcase_add_test(t, test_zstd_bombs_and_cut_frames);
 	tcase_add_test(t, test_summary_bodies_that_lie);
 	tcase_add_test(t, test_summary_slowest_walls_at_the_ends);
+	tcase_add_test(t, test_a_pair_whose_wall_time_wraps_keeps_no_walls);
 	tcase_add_test(t, test_summary_headers_cuts_and_frames_that_lie);
 	suite_add_tcase(s, t);
 	return s;

@@ -378,6 +378,58 @@ START_TEST(test_an_empty_window_says_so_with_each_logs_span)
 }
 END_TEST
 
+/* When nothing is kept (a window past the end of every log, filters that
+ * keep none of any log's entries, a path of no logs), stats and diff
+ * print no table, not even its title and header, in text, CSV or JSON,
+ * and report no page: only the lines that say why, exit 2. A window that
+ * keeps two entries still prints the table of their one lag. */
+START_TEST(test_stats_diff_and_report_print_nothing_when_nothing_is_kept)
+{
+	static const char *const cmds[] = {
+		"stats", "stats -f csv", "stats -f json", "stats --per packets",
+		"stats --per packets -f csv", "stats --per packets -f json",
+		"stats --per packets --slowest 3", "stats --hist", "stats -f csv --breaths",
+		"stats --per packets -f csv --overhead", "diff", "diff -f csv", "diff -f json",
+		"diff --per packets", "diff --per packets -f csv", "diff --per packets -f json",
+		"report -f json -o -", "report -o -",
+	};
+	static const char *const opts[] = { "--from 1h", "--event nope", "" };
+	static const char *const why[] = {
+		"no entries at or after 1h; w.timeline spans 0s to 0.000009s",
+		"--event 'nope' keeps none of the 10 entries of w.timeline",
+		"empty: no logs",
+	};
+	char *out, *err;
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "empty"), 0700), 0);
+	for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++)
+		for (size_t k = 0; k < sizeof why / sizeof *why; k++) {
+			const char *in = k == 2 ? "empty" : "w.timeline";
+			int diff = !strncmp(cmds[c], "diff", 4);
+			size_t n = strcspn(cmds[c], " ");
+			char *line = xasprintf("timeline %.*s: %s\n", (int)n, cmds[c], why[k]);
+			char *want = xasprintf("%s%s", line, diff ? line : "");   /* diff: each side */
+			out = tl(2, &err, "%s %s %s%s%s", cmds[c], opts[k], in, diff ? " " : "",
+				 diff ? in : "");
+			ck_assert_str_eq(err, want);
+			ck_assert_msg(!strcmp(out, ""), "%s %s: printed '%s'", cmds[c], opts[k], out);
+			free(want);
+			free(line);
+			free(out);
+			free(err);
+		}
+	/* the last two entries, 8 and 9 us after the first, kept: one lag of
+	 * 1000 cycles, 1000 ns at 1 GHz */
+	out = tl(0, NULL, "stats -f csv --from 8us w.timeline");
+	ck_assert_str_eq(out, "\"event\",\"n\",\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"max\","
+			      "\"mean\",\"stddev\",\"min_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\","
+			      "\"p99.9_ns\",\"max_ns\",\"mean_ns\",\"stddev_ns\"\n"
+			      "\"e.tick\",1,1000,1000,1000,1000,1000,1000,1000,0,1000,1000,1000,1000,"
+			      "1000,1000,1000,0\n");
+	free(out);
+}
+END_TEST
+
 /* Filters (--event, --app, --cpu, --numa) that keep none of the entries
  * of any log read say so, with how many entries they had to choose from,
  * and exit 2 as an empty window does (a typo in a glob is not an empty
@@ -927,6 +979,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_hist_in_csv_is_rows_of_bins);
 	tcase_add_test(t, test_options_that_find_nothing_say_so);
 	tcase_add_test(t, test_an_empty_window_says_so_with_each_logs_span);
+	tcase_add_test(t, test_stats_diff_and_report_print_nothing_when_nothing_is_kept);
 	tcase_add_test(t, test_filters_that_keep_nothing_say_so);
 	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);

@@ -211,14 +211,6 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 	return ra->problems;
 }
 
-/* Whether any file fed entries to any of E's engines (summaries feed only
- * the sides). */
-static int fed_any(const struct readall *ra, const struct engines *e)
-{
-	return readall_fed(ra, e->p) ||
-	       (e->side[0] && (readall_fed(ra, e->side[0]) || readall_fed(ra, e->side[1])));
-}
-
 /* Puts C's SLOWER groups first, the others after them, each in the order
  * diff gives (by impact). */
 static void slowed_first(struct comparison *c)
@@ -294,8 +286,8 @@ int cmd_report(int argc, char **argv)
 		in.cmp = &c;
 		in.diff_title = title;
 	}
-	if (!fed_any(&ra, &e) && problems)
-		;   /* nothing was read (each input said why): no page of nothing */
+	if (readall_kept_nothing(&ra))
+		;   /* nothing was kept (each input said why): no page of nothing */
 	else if (write_out(&r, &in) < 0)
 		problems++;
 	rc = diff ? diff_status(problems, &c) : problems ? EXIT_USAGE : EXIT_OK;

@@ -82,7 +82,7 @@ static const struct an_row *sides_row(const struct sides *w, const size_t *from,
 /* "cycles per packet" for the unit "packets". */
 static void per_unit(char *buf, size_t size, const char *unit)
 {
-	snprintf(buf, size, "cycles per %.*s", (int)strcspn(unit, "s"), unit);
+	snprintf(buf, size, "cycles per %.*s", an_unit_singular(unit), unit);
 }
 
 /* C's section, id (made unique by its section), title and axes. */
@@ -537,7 +537,7 @@ static struct table *side_apps(const struct rp_input *in, int format, const stru
 	struct table *t;
 	o.by = by;
 	nk = rowkey_names(&o, cols);
-	snprintf(per, sizeof per, "cycles/%.*s", (int)strcspn(in->o->per, "s"), in->o->per);
+	an_cycles_per(per, sizeof per, in->o->per);
 	for (int k = 0, c = nk; k < 6; k++, c += 2) {
 		side_cols(cols + c, buf[k], k == 0 ? per : k == 3 ? in->o->per : names[k]);
 		if (k == 0) {   /* the headline: then the change and the verdict */

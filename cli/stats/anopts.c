@@ -228,15 +228,15 @@ static void warn_empty_rows(const struct anopts *a, struct an *e, const char *cm
 static void declared_note(const char *cmd, const char *units)
 {
 	char in[512] = "", per[1024] = "";
-	size_t n = 0, k = 0;
-	for (const char *p = units; *p; p += strcspn(p, " "), p += *p == ' ')
+	const char *p;
+	size_t n = 0, k = 0, len;
+	for (const char *at = units; an_unit_next(&at, &p, &len);)
 		n++;
-	for (const char *p = units; *p; p += strcspn(p, " "), p += *p == ' ', k++) {
+	for (const char *at = units; an_unit_next(&at, &p, &len); k++) {
 		const char *sep = !k ? "" : k + 1 == n ? " and " : ", ";
-		int len = (int)strcspn(p, " ");
-		snprintf(in + strlen(in), sizeof in - strlen(in), "%s%.*s", sep, len, p);
+		snprintf(in + strlen(in), sizeof in - strlen(in), "%s%.*s", sep, (int)len, p);
 		snprintf(per + strlen(per), sizeof per - strlen(per), "%s--per %.*s",
-			 !k ? "" : k + 1 == n ? " or " : ", ", len, p);
+			 !k ? "" : k + 1 == n ? " or " : ", ", (int)len, p);
 	}
 	fprintf(stderr, "timeline %s: note: the logs declare pairs counted in %s: %s gives their "
 		"cycles per unit\n", cmd, in, per);

@@ -160,8 +160,10 @@ void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *cons
 
 /* Reads the inputs of each side into its engine E[0] or E[1], a run being
  * each file's directory if RUNS_BY_DIR; FED[s] gets how many files fed
- * side s entries. Returns how many inputs could not be read. */
-static int read_into(const struct args *d, struct an **e, int runs_by_dir, unsigned *fed)
+ * side s entries, *NOTHING whether neither side kept anything
+ * (readall_kept_nothing()). Returns how many inputs could not be read. */
+static int read_into(const struct args *d, struct an **e, int runs_by_dir, unsigned *fed,
+		     int *nothing)
 {
 	struct readall r;
 	struct diffargs sides = d->d;
@@ -173,27 +175,28 @@ static int read_into(const struct args *d, struct an **e, int runs_by_dir, unsig
 	readall_run(&r);
 	fed[0] = readall_fed(&r, e[0]);
 	fed[1] = readall_fed(&r, e[1]);
+	*nothing = readall_kept_nothing(&r);
 	return r.problems;
 }
 
-/* Reads the sides into E (FED as read_into() sets it); with --save-a or
- * --save-b, at the finest grain first (each file its own run), written as
- * summaries and added to E as their readers would. Returns how many inputs
- * could not be read. */
-static int read_sides(const struct args *d, struct an **e, unsigned *fed)
+/* Reads the sides into E (FED and NOTHING as read_into() sets them);
+ * with --save-a or --save-b, at the finest grain first (each file its own
+ * run), written as summaries and added to E as their readers would.
+ * Returns how many inputs could not be read. */
+static int read_sides(const struct args *d, struct an **e, unsigned *fed, int *nothing)
 {
 	struct an_options full = d->a.o;
 	struct an_summary_map m = { d->fixed, NULL, d->d.runs_by_dir, 0, NULL };
 	struct an *all[2];
 	int problems;
 	if (!d->save[0] && !d->save[1])
-		return read_into(d, e, d->d.runs_by_dir, fed);
+		return read_into(d, e, d->d.runs_by_dir, fed, nothing);
 	full.by = AN_SUMMARY_KEYS;
 	full.slowest = AN_SUMMARY_SLOWEST;   /* for stats --slowest over the summaries */
 	full.slowest_for_save = 1;
 	all[0] = an_new(&full);
 	all[1] = an_new(&full);
-	problems = read_into(d, all, 0, fed);
+	problems = read_into(d, all, 0, fed, nothing);
 	for (int s = 0; s < 2; s++) {
 		problems += sumfile_save("diff", d->save[s], all[s], d->fixed, e[s], &m) < 0;
 		an_free(all[s]);
@@ -206,7 +209,7 @@ void diff_title(char *buf, size_t size, const char *per, const struct diffargs *
 {
 	char what[64];
 	if (per)
-		snprintf(what, sizeof what, "cycles per %.*s", (int)strcspn(per, "s"), per);
+		snprintf(what, sizeof what, "cycles per %.*s", an_unit_singular(per), per);
 	else
 		snprintf(what, sizeof what, "lag in cycles");
 	snprintf(buf, size, "%s, A -> B, runs as samples%s (threshold %g%%, alpha %g, "
@@ -247,19 +250,20 @@ int cmd_diff(int argc, char **argv)
 	struct comparison c;
 	struct an *e[2];
 	unsigned fed[2];
-	int rc = parse_args(&d, argc, argv), problems;
+	int rc = parse_args(&d, argc, argv), problems, nothing;
 	if (rc >= 0)
 		return rc;
 	anopts_fixed(&d.a, d.fixed, sizeof d.fixed);
 	d.a.o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
 	e[0] = an_new(&d.a.o);
 	e[1] = an_new(&d.a.o);
-	problems = read_sides(&d, e, fed);
+	problems = read_sides(&d, e, fed, &nothing);
 	for (int s = 0; s < 2; s++)
 		if (fed[s])   /* with no file read, the reasons were said */
 			anopts_warn(&d.a, e[s], "diff");
 	compare(&c, "diff", e[0], e[1], &d.a.o, d.d.threshold, d.d.alpha, d.d.absolute);
-	print(&d, &c);
+	if (!nothing)   /* else each input said why: no table of nothing */
+		print(&d, &c);
 	compare_free(&c);
 	an_free(e[0]);
 	an_free(e[1]);

@@ -111,7 +111,7 @@ static void histogram_name(const char *unit, char *name, size_t size)
 		snprintf(name, size, "timeline_lag_cycles");
 		return;
 	}
-	n = (size_t)snprintf(name, size, "timeline_cycles_per_%.*s", (int)strcspn(unit, "s"), unit);
+	n = (size_t)snprintf(name, size, "timeline_cycles_per_%.*s", an_unit_singular(unit), unit);
 	for (char *p = name + strlen("timeline_cycles_per_"); p < name + n && p < name + size; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
 			*p = '_';

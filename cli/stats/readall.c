@@ -498,6 +498,11 @@ unsigned readall_fed(const struct readall *r, const struct an *e)
 	return 0;
 }
 
+int readall_kept_nothing(const struct readall *r)
+{
+	return !r->fed[0] || window_filters_missed();
+}
+
 /* Prints job J's messages and progress, in input order: before J is read
  * (one thread, BEFORE set), or after. */
 static void report(struct readall *r, const struct job *j, int before)

@@ -76,6 +76,13 @@ void readall_run(struct readall *r);
  * reasons were said. */
 unsigned readall_fed(const struct readall *r, const struct an *e);
 
+/* Whether readall_run() kept nothing to show: no file fed any engine (no
+ * logs, a time window that held none of their entries, damage), or the
+ * filters kept none of the entries of any log read (window_filters_missed()).
+ * Each input said why on stderr and the exit is 2: the caller prints
+ * nothing on stdout, no table of nothing. */
+int readall_kept_nothing(const struct readall *r);
+
 /* Frees R's list of files (readall.facts). */
 void readall_free(struct readall *r);
 #endif

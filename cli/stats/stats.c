@@ -81,6 +81,7 @@ struct args {
 	uint64_t slowest;            /* --slowest N, 0: none */
 	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 	unsigned fed;                /* files that fed the engine entries */
+	int kept_nothing;            /* readall_kept_nothing(): print no table */
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -132,7 +133,7 @@ static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT ANOPTS_SHOR
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
  * returns how many inputs could not be read. S->fed gets how many files
- * fed E entries. */
+ * fed E entries, S->kept_nothing whether there is anything to print. */
 static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 {
 	struct readall r;
@@ -145,6 +146,7 @@ static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
 		readall_add(&r, e, argv[i], NULL);
 	readall_run(&r);
 	s->fed = readall_fed(&r, e);
+	s->kept_nothing = readall_kept_nothing(&r);
 	return r.problems;
 }
 
@@ -318,7 +320,8 @@ int cmd_stats(int argc, char **argv)
 		problems = run_metrics(&s, argc, argv);
 	} else {
 		e = read_all(&s, argc, argv, &problems);
-		print(&s, e);
+		if (!s.kept_nothing)   /* else each input said why: no table of nothing */
+			print(&s, e);
 		if (s.fed)   /* with no file read, the reasons were said */
 			anopts_warn(&s.a, e, "stats");
 		an_free(e);

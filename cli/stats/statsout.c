@@ -101,8 +101,8 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
-	snprintf(per, sizeof per, "cycles/%.*s", (int)strcspn(o->per, "s"), o->per);
-	snprintf(title, size, "cycles per %.*s, per begin/end pair", (int)strcspn(o->per, "s"),
+	an_cycles_per(per, sizeof per, o->per);
+	snprintf(title, size, "cycles per %.*s, per begin/end pair", an_unit_singular(o->per),
 		 o->per);
 	cols[nc++] = "pairs";
 	cols[nc++] = o->per;
@@ -188,7 +188,7 @@ struct table *statsout_slowest(struct an *e, const struct an_options *o, int for
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
-	snprintf(per, sizeof per, "cycles/%.*s", (int)strcspn(unit, "s"), unit);
+	an_cycles_per(per, sizeof per, unit);
 	int own[3];   /* process, cpu and numa: not when they are keys already */
 	for (int k = 0; k < 3; k++)
 		own[k] = !(o->by & 1u << (k ? AN_CPU + k - 1 : AN_PROCESS));

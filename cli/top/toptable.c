@@ -201,7 +201,7 @@ static void add_rows(struct top_table *t, struct top_log *log)
 
 void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, size_t csize)
 {
-	int n = (int)strcspn(unit, "s");
+	int n = an_unit_singular(unit);
 	if (!strcmp(unit, "packets")) {
 		snprintf(head, hsize, "CYC/PKT");
 		snprintf(csv, csize, "cycles_per_packet");

@@ -893,19 +893,24 @@ static char *rules_line(void)
 	return line;
 }
 
+/* Checks that the "rules" line of `timeline info r.timeline` is WANT. */
+static void assert_rules_line(const char *want)
+{
+	char *l = rules_line();
+	ck_assert_str_eq(l, want);
+	free(l);
+}
+
 START_TEST(test_an_event_registered_after_disable_is_never_written)
 {
 	uint16_t a, id[2];
 	tl_log *log = rules_log(&a);
 	tl_reader *r;
 	tl_entry e;
-	char *l;
 	expect("disable r.timeline 'app.push*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.push*' matches no event yet: it will apply when "
 	       "one is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.push*'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'app.push*'");
 	ck_assert_int_eq(tl_register(log, push_defs, 2, "app=lookup", id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 1);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 1);
@@ -936,14 +941,11 @@ START_TEST(test_enable_only_before_registration_leaves_only_its_events_on)
 {
 	uint16_t a, look[2], src[2];
 	tl_log *log = rules_log(&a);
-	char *l;
 	expect("enable --only 'app.push* app=lookup' r.timeline", 0, "1 event off in 1 log\n",
 	       "timeline enable: r.timeline: 'app.push* app=lookup' matches no event yet: it will "
 	       "apply when one is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off '*', "
-			    "on 'app.push* app=lookup'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off '*', "
+			  "on 'app.push* app=lookup'");
 	expect("info -f json r.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
 	       "print(d[\"rules\"], d[\"rules_damaged\"])'", 0,
 	       "[{'switch': 'off', 'pattern': '*'}, {'switch': 'on', 'pattern': 'app.push* "
@@ -963,7 +965,6 @@ START_TEST(test_enable_all_clears_the_rules)
 {
 	uint16_t a, id[2];
 	tl_log *log = rules_log(&a);
-	char *l;
 	expect("disable r.timeline 'app.*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
 	       "is registered\n");
@@ -971,14 +972,10 @@ START_TEST(test_enable_all_clears_the_rules)
 	expect("enable r.timeline 'app.pushed'", 0, "no event changed in 1 log\n",
 	       "timeline enable: r.timeline: 'app.pushed' matches no event yet: it will apply when "
 	       "one is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.*', "
-			    "on 'app.pushed'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'app.*', "
+			  "on 'app.pushed'");
 	expect("enable --all r.timeline", 0, "no event changed in 1 log\n", "");
-	l = rules_line();
-	ck_assert_str_eq(l, "(none)");
-	free(l);
+	assert_rules_line("(none)");
 	ck_assert_int_eq(tl_register(log, push_defs, 2, NULL, id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
@@ -988,9 +985,7 @@ START_TEST(test_enable_all_clears_the_rules)
 	       "timeline disable: r.timeline: 'zzz.*' matches no event yet: it will apply when one "
 	       "is registered\n");
 	expect("enable r.timeline 'zzz.*'", 0, "no event changed in 1 log\n", "");
-	l = rules_line();
-	ck_assert_str_eq(l, "(none)");
-	free(l);
+	assert_rules_line("(none)");
 	/* and a pattern for no event on a log without rules is still said */
 	expect("enable r.timeline 'no.such'", 2, "no event changed in 1 log\n",
 	       "timeline enable: no event matches 'no.such'\n");
@@ -1003,7 +998,6 @@ START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 	uint16_t a, b, id[2], used = 600;
 	tl_log *log = rules_log(&a);
 	const char *p = path_in(test_dir, "r.timeline");
-	char *l;
 	expect("disable r.timeline 'app.*' 'engine.*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
 	       "is registered\n"
@@ -1011,9 +1005,7 @@ START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 	       "one is registered\n");
 	/* rules left half-changed (an outside process died changing them) */
 	patch_file(p, offsetof(struct tl_header, rules_seq), &(uint32_t){ 3 }, 4);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
-	free(l);
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	ck_assert_int_eq(tl_register(log, engine_defs + 2, 1, NULL, &b, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, b), 0);
 	/* the next changer takes them over, and matches what the writer left */
@@ -1021,32 +1013,84 @@ START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 	       "timeline disable: r.timeline: 'x.*' matches no event yet: it will apply when one "
 	       "is registered\n");
 	ck_assert_int_eq(tl_switched_off(log, b), 1);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.*', "
-			    "off 'engine.*', off 'x.*'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'app.*', "
+			  "off 'engine.*', off 'x.*'");
 	/* a record that is neither '-' nor '+' */
 	patch_file(p, offsetof(struct tl_header, rules), "x", 1);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
-	free(l);
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	ck_assert_int_eq(tl_register(log, push_defs, 1, NULL, id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
 	/* more bytes than the area has */
 	patch_file(p, offsetof(struct tl_header, rules), "-", 1);
 	patch_file(p, offsetof(struct tl_header, rules_used), &used, sizeof used);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
-	free(l);
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	ck_assert_int_eq(tl_register(log, push_defs + 1, 1, NULL, id + 1, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
-	/* a change starts the rules afresh */
+	/* a change starts the rules afresh, and says so */
 	expect("disable r.timeline 'x.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: warning: r.timeline: rules area damaged; starting afresh\n"
 	       "timeline disable: r.timeline: 'x.*' matches no event yet: it will apply when one "
 	       "is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'x.*'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'x.*'");
+	tl_close(log);
+}
+END_TEST
+
+/* Damages the rules area of the log at P: a record that is neither '-'
+ * nor '+' (KIND 0) or more bytes than the area has (KIND 1). */
+static void damage_rules(const char *p, int kind)
+{
+	uint16_t used = 600;
+	if (kind)
+		patch_file(p, offsetof(struct tl_header, rules_used), &used, sizeof used);
+	else
+		patch_file(p, offsetof(struct tl_header, rules), "x", 1);
+}
+
+START_TEST(test_a_change_over_a_damaged_rules_area_says_it_starts_afresh)
+{
+	uint16_t a;
+	tl_log *log = rules_log(&a);
+	const char *p = path_in(test_dir, "r.timeline"), *big[2], *q = "-q.*";
+	char pat[2][257];
+	size_t applied = 99;
+	tl_error err;
+	expect("disable r.timeline 'app.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
+	       "is registered\n");
+	/* enable --only replaces the rules anyway: it says the old were damaged */
+	damage_rules(p, 1);
+	expect("enable --only 'app.push' r.timeline", 0, "1 event off in 1 log\n",
+	       "timeline enable: warning: r.timeline: rules area damaged; starting afresh\n"
+	       "timeline enable: r.timeline: 'app.push' matches no event yet: it will apply when "
+	       "one is registered\n");
+	assert_rules_line("  rules        for events registered later: off '*', on 'app.push'");
+	/* enable --all too, and once the area is whole again, nothing */
+	damage_rules(p, 0);
+	expect("enable --all r.timeline", 0, "1 event on in 1 log\n",
+	       "timeline enable: warning: r.timeline: rules area damaged; starting afresh\n");
+	expect("enable --all r.timeline", 0, "no event changed in 1 log\n", "");
+	/* the library: TL_OK, the warning in ERR, and none over a whole area */
+	damage_rules(p, 1);
+	ck_assert_int_eq(tl_rules_file(p, 0, &q, 1, &applied, &err), TL_OK);
+	ck_assert_int_eq(err.code, TL_OK);
+	ck_assert_str_eq(err.msg, test_str("%s: rules area damaged; starting afresh", p));
+	ck_assert_uint_eq(applied, 0);
+	ck_assert_int_eq(tl_rules_file(p, 0, &q, 1, &applied, &err), TL_OK);
+	ck_assert_str_eq(err.msg, "");
+	/* a change refused (two records of 257 bytes: full) replaces nothing,
+	 * and says only why */
+	damage_rules(p, 1);
+	for (int i = 0; i < 2; i++) {
+		pat[i][0] = '-';
+		memset(pat[i] + 1, 'a' + i, 255);
+		pat[i][256] = '\0';
+		big[i] = pat[i];
+	}
+	ck_assert_int_eq(tl_rules_file(p, 0, big, 2, NULL, &err), TL_E_FULL);
+	ck_assert_str_eq(err.msg, test_str("%s: rules area full: '%s' does not fit (0 of 512 bytes "
+					   "used)", p, pat[1] + 1));
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	tl_close(log);
 }
 END_TEST
@@ -1221,6 +1265,7 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_enable_only_before_registration_leaves_only_its_events_on);
 	tcase_add_test(t, test_enable_all_clears_the_rules);
 	tcase_add_test(t, test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info);
+	tcase_add_test(t, test_a_change_over_a_damaged_rules_area_says_it_starts_afresh);
 	tcase_add_test(t, test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none);
 	tcase_add_test(t, test_an_event_registered_while_disable_runs_ends_off_every_round);
 	suite_add_tcase(s, t);

@@ -3,7 +3,9 @@
  * (tcase "lib"); a writer logging flat out while another process flips a
  * switch 10,000 times, read live, never shows an entry of the event while
  * its record says off, nor a torn entry; writers killed while switches flip keep every returned
- * event (tcase "race"); `timeline enable` and `disable` (tcase "cli"). */
+ * event (tcase "race"); `timeline enable` and `disable` (tcase "cli");
+ * rules for events registered later, and registrations racing `disable`
+ * (tcase "rules"). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -1226,6 +1228,254 @@ START_TEST(test_an_event_registered_while_disable_runs_ends_off_every_round)
 }
 END_TEST
 
+/* ---- `timeline disable` racing a writer that registers events ---- */
+
+#define CLI_GROUPS 12      /* disables: 'grpG.*' for G = 1..12 */
+#define CLI_CAP 6000       /* events registered at most (the table holds 8,190) */
+#define CLI_AFTER 200      /* events registered after the last disable */
+
+/* What the writer and the disabler share with the test: per event
+ * registered, what the writer saw around its registration. */
+struct cli_race {
+	int started, done;           /* disables begun, ended (exit 0) */
+	int n;                       /* events registered */
+	uint16_t beat;               /* the heartbeat's message id */
+	struct {
+		uint16_t id;
+		uint8_t group, odd;  /* its name grpG.eK (G 0: keep.eK), app=odd or even */
+		uint8_t off;         /* switched off when tl_register() returned */
+		int done_before;     /* disables ended before tl_register() began */
+		int started_after;   /* disables begun when it returned */
+	} ev[CLI_CAP];
+};
+
+/* The pattern of disable G: 'grpG.*', with app=odd for every fourth group
+ * (G 3, 7, 11), so that attributes are matched too. */
+static const char *cli_pattern(int g)
+{
+	return test_str(g % 4 == 3 ? "grp%d.* app=odd" : "grp%d.*", g);
+}
+
+/* Does disable G (1..CLI_GROUPS) match an event of GROUP, ODD? */
+static int cli_matches(int g, int group, int odd)
+{
+	return g == group && (g % 4 != 3 || odd);
+}
+
+/* Does any of the first UPTO disables match event K of RC? */
+static int cli_matched_by(const struct cli_race *rc, int k, int upto)
+{
+	for (int g = 1; g <= upto; g++)
+		if (cli_matches(g, rc->ev[k].group, rc->ev[k].odd))
+			return 1;
+	return 0;
+}
+
+/* Registers events grpG.eK (G = K mod 13; group 0 is keep.eK, matched by
+ * no disable), app=odd or even by K, each followed by one entry of it and
+ * one of the heartbeat (args K, ~K), a few us apart, until CLI_AFTER have
+ * come after the last disable; waits for it when the table is nearly
+ * full. Exits 0, or 1 when tl_register() fails. */
+static void __attribute__((noreturn)) cli_writer(tl_log *log, struct cli_race *rc)
+{
+	int after = 0;
+	for (int k = 0; k < CLI_CAP && after < CLI_AFTER; k++) {
+		char def[64];
+		const char *d = def;
+		int done = __atomic_load_n(&rc->done, __ATOMIC_SEQ_CST), g = k % (CLI_GROUPS + 1);
+		uint16_t id;
+		if (k == CLI_CAP - CLI_AFTER)
+			while ((done = __atomic_load_n(&rc->done, __ATOMIC_SEQ_CST)) < CLI_GROUPS)
+				usleep(1000);
+		after += done == CLI_GROUPS;
+		snprintf(def, sizeof def, g ? "5,5|grp%d.e%d: k\nEvent %d." : "5,5|keep.e%d: k\nEvent %d.",
+			 g ? g : k, k, k);
+		if (tl_register(log, &d, 1, k & 1 ? "app=odd" : "app=even", &id, NULL) != TL_OK)
+			_exit(1);
+		rc->ev[k].started_after = __atomic_load_n(&rc->started, __ATOMIC_SEQ_CST);
+		rc->ev[k].off = (uint8_t)tl_switched_off(log, id);
+		rc->ev[k].id = id;
+		rc->ev[k].group = (uint8_t)g;
+		rc->ev[k].odd = k & 1;
+		rc->ev[k].done_before = done;
+		tl_append(log, id, (uint64_t)k, ~(uint64_t)k, 0, 0, 0, 0);
+		tl_append(log, rc->beat, (uint64_t)k, ~(uint64_t)k, 0, 0, 0, 0);
+		__atomic_store_n(&rc->n, k + 1, __ATOMIC_SEQ_CST);
+		usleep(20);
+	}
+	_exit(0);
+}
+
+/* Runs `timeline disable LOG 'grpG.*'` for G = 1..CLI_GROUPS, 0 to 2 ms
+ * apart, counting each in started before and done after; exits 0, or 2
+ * when one does not exit 0. */
+static void __attribute__((noreturn)) cli_disabler(const char *p, struct cli_race *rc)
+{
+	uint64_t x = 88172645463325252ull ^ (uint64_t)getpid();
+	for (int g = 1; g <= CLI_GROUPS; g++) {
+		char *o, *e;
+		int st;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		usleep((useconds_t)(x % 2000));
+		__atomic_store_n(&rc->started, g, __ATOMIC_SEQ_CST);
+		st = run(test_str("'%s' disable '%s' '%s'", timeline_bin(), p, cli_pattern(g)), &o, &e);
+		free(o);
+		free(e);
+		if (st != 0)
+			_exit(2);
+		__atomic_store_n(&rc->done, g, __ATOMIC_SEQ_CST);
+	}
+	_exit(0);
+}
+
+/* Checks the entries of the log at P against what RC's writer did
+ * (REC: the records' message id): the heartbeat's K = 0..n-1 in order,
+ * each whole (nothing lost); of an event off when registered, none; of
+ * one that a disable matched, one at most (written before the disable
+ * took it); of any other, exactly one. Returns the entries of matched
+ * events. */
+static size_t cli_check_entries(const char *p, const struct cli_race *rc, uint16_t rec)
+{
+	size_t n, early = 0;
+	uint64_t skipped, beats = 0;
+	tl_entry *v = read_all(p, &n, &skipped);
+	int *of = calloc(65536, sizeof *of), *count = calloc((size_t)rc->n, sizeof *count);
+	ck_assert_uint_eq(skipped, 0);
+	for (int k = 0; k < rc->n; k++)
+		of[rc->ev[k].id] = k + 1;
+	for (size_t i = 0; i < n; i++) {
+		const tl_entry *e = &v[i];
+		int k = of[e->msgid] - 1;
+		tl_check(i == 0 || e->seq == v[i - 1].seq + 1, "entry %llu after %llu",
+			 (unsigned long long)e->seq, (unsigned long long)v[i - 1].seq);
+		if (e->msgid == rec)
+			continue;
+		tl_check(e->args[1] == ~e->args[0], "entry %llu torn", (unsigned long long)e->seq);
+		if (e->msgid == rc->beat) {
+			tl_check(e->args[0] == beats, "heartbeat %llu where %llu was due",
+				 (unsigned long long)e->args[0], (unsigned long long)beats);
+			beats++;
+		} else {
+			tl_check(k >= 0 && e->args[0] == (uint64_t)k, "entry %llu: msgid %u, k %llu",
+				 (unsigned long long)e->seq, e->msgid, (unsigned long long)e->args[0]);
+			count[k < 0 ? 0 : k]++;
+		}
+	}
+	ck_assert_uint_eq(beats, (uint64_t)rc->n);
+	for (int k = 0; k < rc->n; k++) {
+		int matched = cli_matched_by(rc, k, CLI_GROUPS);
+		int ok = rc->ev[k].off ? count[k] == 0 : matched ? count[k] <= 1 : count[k] == 1;
+		tl_check(ok, "event %d (grp%d app=%s, off %d when registered): %d entries", k,
+			 rc->ev[k].group, rc->ev[k].odd ? "odd" : "even", rc->ev[k].off, count[k]);
+		early += matched ? (size_t)count[k] : 0;
+	}
+	free(v);
+	free(of);
+	free(count);
+	return early;
+}
+
+/* The message id of the event NAME in the log at P (-1: none). */
+static int def_id(const char *p, const char *name)
+{
+	tl_reader *r = tl_reader_open(p, NULL);
+	uint16_t *ids = malloc(65536 * sizeof *ids);
+	size_t n = tl_reader_definitions(r, ids, 65536);
+	int id = -1;
+	for (size_t i = 0; i < n && id < 0; i++) {
+		tl_def *d = tl_reader_def(r, ids[i]);
+		if (d && d->known && !strcmp(d->name, name))
+			id = ids[i];
+	}
+	free(ids);
+	tl_reader_close(r);
+	return id;
+}
+
+/* Checks, for each event RC's writer registered, its switch when
+ * tl_register() returned: on when no disable matches it; off when a
+ * disable that matches it had ended before and none was in flight (a
+ * change in flight leaves the matching to its changer); and now, in
+ * the file: off exactly when a disable matches it. Returns how many
+ * were left to a change in flight. */
+static int cli_check_switches(const char *p, const struct cli_race *rc)
+{
+	tl_reader *r = tl_reader_open(p, NULL);
+	int in_flight = 0;
+	ck_assert_ptr_nonnull(r);
+	for (int k = 0; k < rc->n; k++) {
+		int quiet = rc->ev[k].started_after == rc->ev[k].done_before;
+		int due = cli_matched_by(rc, k, rc->ev[k].done_before);
+		tl_check(cli_matched_by(rc, k, CLI_GROUPS) || !rc->ev[k].off,
+			 "event %d (grp%d) off when registered", k, rc->ev[k].group);
+		tl_check(!due || !quiet || rc->ev[k].off, "event %d (grp%d app=%s) on when registered "
+			 "after its disable ended, none in flight", k, rc->ev[k].group,
+			 rc->ev[k].odd ? "odd" : "even");
+		in_flight += due && !quiet && !rc->ev[k].off;
+		tl_check(tl_reader_switched_off(r, rc->ev[k].id) == cli_matched_by(rc, k, CLI_GROUPS),
+			 "event %d (grp%d app=%s) %s at the end", k, rc->ev[k].group,
+			 rc->ev[k].odd ? "odd" : "even", tl_reader_switched_off(r, rc->ev[k].id) ? "off"
+											: "on");
+	}
+	tl_reader_close(r);
+	return in_flight;
+}
+
+START_TEST(test_events_registered_while_timeline_disable_runs_are_off_when_they_match)
+{
+	const char *p = test_str("%s", path_in(test_dir, "cli.timeline"));
+	const char *beat = "5,5|race.beat: k\nThe writer's heartbeat, after each event.";
+	/* 2 entries an event and the records (about 12 entries an event at 6,000
+	 * events): the ring does not wrap */
+	tl_options o = { .entries = 1 << 18, .clock = TL_CLOCK_AUTO, .strings_bytes = 1 << 20,
+			 .name = "race", .no_prefault = 1 };
+	struct cli_race *rc = mmap(NULL, sizeof *rc, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	tl_log *log = tl_open(p, &o, NULL);
+	int st, after = 0, matched = 0, by_rule = 0, during = 0, in_flight, rec;
+	char pats[512] = "";
+	size_t early;
+	pid_t w, d;
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(tl_register(log, &beat, 1, NULL, &rc->beat, NULL), TL_OK);
+	if ((w = fork()) == 0)
+		cli_writer(log, rc);
+	if ((d = fork()) == 0)
+		cli_disabler(p, rc);
+	ck_assert_int_eq(waitpid(d, &st, 0), d);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "disabler: status %#x", st);
+	ck_assert_int_eq(waitpid(w, &st, 0), w);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer: status %#x", st);
+	for (int k = 0; k < rc->n; k++) {
+		after += rc->ev[k].done_before == CLI_GROUPS;
+		matched += cli_matched_by(rc, k, CLI_GROUPS);
+		by_rule += cli_matched_by(rc, k, rc->ev[k].done_before) && rc->ev[k].off;
+		during += rc->ev[k].started_after > rc->ev[k].done_before;
+	}
+	ck_assert_int_eq(after, CLI_AFTER);
+	in_flight = cli_check_switches(p, rc);
+	rec = def_id(p, TL_SWITCH_EVENT);
+	ck_assert_int_ge(rec, 0);
+	ck_assert_uint_le(info_at(p).cursor, o.entries);
+	early = cli_check_entries(p, rc, (uint16_t)rec);
+	/* what the program says of it: the events off, the rules in order */
+	for (int g = 1; g <= CLI_GROUPS; g++)
+		snprintf(pats + strlen(pats), sizeof pats - strlen(pats), "%soff %s", g > 1 ? "," : "",
+			 cli_pattern(g));
+	expect("info -f json cli.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	       "print(len(d[\"switched_off\"]), \",\".join(r[\"switch\"] + \" \" + r[\"pattern\"] "
+	       "for r in d[\"rules\"]), d[\"rules_damaged\"])'", 0,
+	       test_str("%d %s False\n", matched, pats), "");
+	expect("dump cli.timeline > /dev/null", 0, "", "");
+	fprintf(stderr, "rules race (cli): %d events (%d while a disable ran, %d after the last), "
+		"%d matched: %d off from their registration, %d left to a change in flight, %zu "
+		"entries written before their disable; %llu entries in all\n", rc->n, during, after,
+		matched, by_rule, in_flight, early, (unsigned long long)info_at(p).cursor);
+	tl_close(log);
+	munmap(rc, sizeof *rc);
+}
+END_TEST
+
 Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -1268,6 +1518,7 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_a_change_over_a_damaged_rules_area_says_it_starts_afresh);
 	tcase_add_test(t, test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none);
 	tcase_add_test(t, test_an_event_registered_while_disable_runs_ends_off_every_round);
+	tcase_add_test(t, test_events_registered_while_timeline_disable_runs_are_off_when_they_match);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -155,8 +155,9 @@ static int has_rule(const struct input *in, char sign, const char *pat)
 
 /* Stores the rules ASK makes in IN's log (format 1.3), before its
  * definitions are read (the race with a registering writer: lib/rules.c);
- * 1 when they were stored, 0 not (format 1.2, or full: said), -1 when the
- * log cannot be switched at all (said). Counts what it switched off. */
+ * 1 when they were stored (over a damaged area: warned), 0 not (format
+ * 1.2, or full: said), -1 when the log cannot be switched at all (said).
+ * Counts what it switched off. */
 static int store_rules(struct ask *a, struct input *in)
 {
 	size_t applied = 0;
@@ -172,6 +173,8 @@ static int store_rules(struct ask *a, struct input *in)
 			a->ever[i] = 1;   /* said: not "no event matches" too */
 		return 0;
 	}
+	if (err.msg[0])   /* replaced a damaged area: a warning */
+		fprintf(stderr, "timeline %s: warning: %s\n", a->cmd, err.msg);
 	a->offd += applied;
 	a->logs += applied > 0;
 	return 1;

@@ -283,14 +283,13 @@ static long locked_rules(const struct tl_header *h, char *buf)
 	return tl_rules_valid(buf, len) ? (long)len : -1;
 }
 
-/* The rules H has (none when CLEAR, or damaged) with the N records RULES
+/* The OLD rules (LEN bytes; none when LEN < 0) with the N records RULES
  * added, into OUT; its length, or -1 (*RC and ERR filled). */
-static long compose(const struct tl_header *h, int clear, const char *const *rules, size_t n,
-		    char *out, const char *path, int *rc, tl_error *err)
+static long compose(const char *old, long len, const char *const *rules, size_t n, char *out,
+		    const char *path, int *rc, tl_error *err)
 {
-	char old[TL_RULES_BYTES];
 	struct rule_list *l = calloc(1, sizeof *l);
-	long len = clear ? 0 : locked_rules(h, old), put;
+	long put;
 	if (!l)
 		return *rc = tl_fail(err, TL_E_NOMEM, ENOMEM, "%s: cannot change its rules", path), -1;
 	for (long i = 0; len > 0 && i < len; i += (long)strlen(old + i) + 1) {
@@ -357,13 +356,32 @@ static int check_records(const char *const *rules, size_t n, const char *path, t
 	return TL_OK;
 }
 
+/* Changes the rules of H (its file FD, PATH, locked) as tl_rules_file()
+ * does; returns its status, *MOVED the switches it turned off. A damaged
+ * area is replaced all the same, and said in ERR as a warning (TL_OK). */
+static int change_rules(struct tl_header *h, int fd, const char *path, int clear,
+			const char *const *rules, size_t n, size_t *moved, tl_error *err)
+{
+	char out[TL_RULES_BYTES], before[TL_RULES_BYTES];
+	long old = locked_rules(h, before), len;
+	int rc = TL_OK;
+	if ((len = compose(before, clear ? 0 : old, rules, n, out, path, &rc, err)) < 0)
+		return rc;
+	store_rules(h, out, (size_t)len);
+	if ((*moved = match_unchecked(h, fd, out, (size_t)len))) {
+		__atomic_fetch_add(&h->switch_gen, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&h->switch_pending, 1, __ATOMIC_SEQ_CST);
+	}
+	if (old < 0)
+		tl_fail(err, TL_OK, 0, "%s: rules area damaged; starting afresh", path);
+	return TL_OK;
+}
+
 int tl_rules_file(const char *path, int clear, const char *const *rules, size_t n,
 		  size_t *applied, tl_error *err)
 {
-	char out[TL_RULES_BYTES];
 	struct tl_header *h;
 	size_t moved = 0;
-	long len;
 	int fd, rc;
 
 	tl_ok(err);
@@ -378,18 +396,13 @@ int tl_rules_file(const char *path, int clear, const char *const *rules, size_t 
 		return rc;
 	}
 	h = mmap(NULL, TL_HEADER_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (h == MAP_FAILED) {
+	if (h == MAP_FAILED)
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot map", path);
-	} else if (h->minor < 3) {
+	else if (h->minor < 3)
 		rc = tl_fail(err, TL_E_INVAL, 0, "%s: a log of format 1.%u keeps no rules for events "
 			     "registered later (1.3 does)", path, h->minor);
-	} else if ((len = compose(h, clear, rules, n, out, path, &rc, err)) >= 0) {
-		store_rules(h, out, (size_t)len);
-		if ((moved = match_unchecked(h, fd, out, (size_t)len))) {
-			__atomic_fetch_add(&h->switch_gen, 1, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&h->switch_pending, 1, __ATOMIC_SEQ_CST);
-		}
-	}
+	else
+		rc = change_rules(h, fd, path, clear, rules, n, &moved, err);
 	if (h != MAP_FAILED)
 		munmap(h, TL_HEADER_BYTES);
 	close(fd);   /* and the lock */

@@ -712,7 +712,10 @@ int tl_reader_rules(const tl_reader *r, char *buf, size_t *len, tl_error *err);
  * it returns, the caller reads the definitions again to switch those
  * already registered (as `timeline disable` does), so that an event
  * registered meanwhile is matched by the one or the other. *APPLIED (may be
- * NULL) gets how many it switched off. Needs write permission.
+ * NULL) gets how many it switched off. Needs write permission. Rules found
+ * damaged are replaced (the change starts from none, CLEAR or not) and
+ * said as a warning: TL_OK, with ERR's msg "PATH: rules area damaged;
+ * starting afresh" (empty otherwise).
  * @return TL_OK; TL_E_INVAL for a log of format 1.2 (it keeps no rules),
  *         or as tl_switch_file(); TL_E_FULL when the rules would not fit
  *         in TL_RULES_BYTES_PER_LOG bytes (nothing changed); TL_E_INVAL

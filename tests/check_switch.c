@@ -3,7 +3,9 @@
  * (tcase "lib"); a writer logging flat out while another process flips a
  * switch 10,000 times, read live, never shows an entry of the event while
  * its record says off, nor a torn entry; writers killed while switches flip keep every returned
- * event (tcase "race"); `timeline enable` and `disable` (tcase "cli"). */
+ * event (tcase "race"); `timeline enable` and `disable` (tcase "cli");
+ * rules for events registered later, and registrations racing `disable`
+ * (tcase "rules"). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -893,19 +895,24 @@ static char *rules_line(void)
 	return line;
 }
 
+/* Checks that the "rules" line of `timeline info r.timeline` is WANT. */
+static void assert_rules_line(const char *want)
+{
+	char *l = rules_line();
+	ck_assert_str_eq(l, want);
+	free(l);
+}
+
 START_TEST(test_an_event_registered_after_disable_is_never_written)
 {
 	uint16_t a, id[2];
 	tl_log *log = rules_log(&a);
 	tl_reader *r;
 	tl_entry e;
-	char *l;
 	expect("disable r.timeline 'app.push*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.push*' matches no event yet: it will apply when "
 	       "one is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.push*'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'app.push*'");
 	ck_assert_int_eq(tl_register(log, push_defs, 2, "app=lookup", id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 1);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 1);
@@ -936,14 +943,11 @@ START_TEST(test_enable_only_before_registration_leaves_only_its_events_on)
 {
 	uint16_t a, look[2], src[2];
 	tl_log *log = rules_log(&a);
-	char *l;
 	expect("enable --only 'app.push* app=lookup' r.timeline", 0, "1 event off in 1 log\n",
 	       "timeline enable: r.timeline: 'app.push* app=lookup' matches no event yet: it will "
 	       "apply when one is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off '*', "
-			    "on 'app.push* app=lookup'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off '*', "
+			  "on 'app.push* app=lookup'");
 	expect("info -f json r.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
 	       "print(d[\"rules\"], d[\"rules_damaged\"])'", 0,
 	       "[{'switch': 'off', 'pattern': '*'}, {'switch': 'on', 'pattern': 'app.push* "
@@ -963,7 +967,6 @@ START_TEST(test_enable_all_clears_the_rules)
 {
 	uint16_t a, id[2];
 	tl_log *log = rules_log(&a);
-	char *l;
 	expect("disable r.timeline 'app.*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
 	       "is registered\n");
@@ -971,14 +974,10 @@ START_TEST(test_enable_all_clears_the_rules)
 	expect("enable r.timeline 'app.pushed'", 0, "no event changed in 1 log\n",
 	       "timeline enable: r.timeline: 'app.pushed' matches no event yet: it will apply when "
 	       "one is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.*', "
-			    "on 'app.pushed'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'app.*', "
+			  "on 'app.pushed'");
 	expect("enable --all r.timeline", 0, "no event changed in 1 log\n", "");
-	l = rules_line();
-	ck_assert_str_eq(l, "(none)");
-	free(l);
+	assert_rules_line("(none)");
 	ck_assert_int_eq(tl_register(log, push_defs, 2, NULL, id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
@@ -988,9 +987,7 @@ START_TEST(test_enable_all_clears_the_rules)
 	       "timeline disable: r.timeline: 'zzz.*' matches no event yet: it will apply when one "
 	       "is registered\n");
 	expect("enable r.timeline 'zzz.*'", 0, "no event changed in 1 log\n", "");
-	l = rules_line();
-	ck_assert_str_eq(l, "(none)");
-	free(l);
+	assert_rules_line("(none)");
 	/* and a pattern for no event on a log without rules is still said */
 	expect("enable r.timeline 'no.such'", 2, "no event changed in 1 log\n",
 	       "timeline enable: no event matches 'no.such'\n");
@@ -1003,7 +1000,6 @@ START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 	uint16_t a, b, id[2], used = 600;
 	tl_log *log = rules_log(&a);
 	const char *p = path_in(test_dir, "r.timeline");
-	char *l;
 	expect("disable r.timeline 'app.*' 'engine.*'", 0, "no event changed in 1 log\n",
 	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
 	       "is registered\n"
@@ -1011,9 +1007,7 @@ START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 	       "one is registered\n");
 	/* rules left half-changed (an outside process died changing them) */
 	patch_file(p, offsetof(struct tl_header, rules_seq), &(uint32_t){ 3 }, 4);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
-	free(l);
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	ck_assert_int_eq(tl_register(log, engine_defs + 2, 1, NULL, &b, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, b), 0);
 	/* the next changer takes them over, and matches what the writer left */
@@ -1021,32 +1015,84 @@ START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 	       "timeline disable: r.timeline: 'x.*' matches no event yet: it will apply when one "
 	       "is registered\n");
 	ck_assert_int_eq(tl_switched_off(log, b), 1);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'app.*', "
-			    "off 'engine.*', off 'x.*'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'app.*', "
+			  "off 'engine.*', off 'x.*'");
 	/* a record that is neither '-' nor '+' */
 	patch_file(p, offsetof(struct tl_header, rules), "x", 1);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
-	free(l);
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	ck_assert_int_eq(tl_register(log, push_defs, 1, NULL, id, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
 	/* more bytes than the area has */
 	patch_file(p, offsetof(struct tl_header, rules), "-", 1);
 	patch_file(p, offsetof(struct tl_header, rules_used), &used, sizeof used);
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        damaged or left half-changed: its writer ignores them");
-	free(l);
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	ck_assert_int_eq(tl_register(log, push_defs + 1, 1, NULL, id + 1, NULL), TL_OK);
 	ck_assert_int_eq(tl_switched_off(log, id[1]), 0);
-	/* a change starts the rules afresh */
+	/* a change starts the rules afresh, and says so */
 	expect("disable r.timeline 'x.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: warning: r.timeline: rules area damaged; starting afresh\n"
 	       "timeline disable: r.timeline: 'x.*' matches no event yet: it will apply when one "
 	       "is registered\n");
-	l = rules_line();
-	ck_assert_str_eq(l, "  rules        for events registered later: off 'x.*'");
-	free(l);
+	assert_rules_line("  rules        for events registered later: off 'x.*'");
+	tl_close(log);
+}
+END_TEST
+
+/* Damages the rules area of the log at P: a record that is neither '-'
+ * nor '+' (KIND 0) or more bytes than the area has (KIND 1). */
+static void damage_rules(const char *p, int kind)
+{
+	uint16_t used = 600;
+	if (kind)
+		patch_file(p, offsetof(struct tl_header, rules_used), &used, sizeof used);
+	else
+		patch_file(p, offsetof(struct tl_header, rules), "x", 1);
+}
+
+START_TEST(test_a_change_over_a_damaged_rules_area_says_it_starts_afresh)
+{
+	uint16_t a;
+	tl_log *log = rules_log(&a);
+	const char *p = path_in(test_dir, "r.timeline"), *big[2], *q = "-q.*";
+	char pat[2][257];
+	size_t applied = 99;
+	tl_error err;
+	expect("disable r.timeline 'app.*'", 0, "no event changed in 1 log\n",
+	       "timeline disable: r.timeline: 'app.*' matches no event yet: it will apply when one "
+	       "is registered\n");
+	/* enable --only replaces the rules anyway: it says the old were damaged */
+	damage_rules(p, 1);
+	expect("enable --only 'app.push' r.timeline", 0, "1 event off in 1 log\n",
+	       "timeline enable: warning: r.timeline: rules area damaged; starting afresh\n"
+	       "timeline enable: r.timeline: 'app.push' matches no event yet: it will apply when "
+	       "one is registered\n");
+	assert_rules_line("  rules        for events registered later: off '*', on 'app.push'");
+	/* enable --all too, and once the area is whole again, nothing */
+	damage_rules(p, 0);
+	expect("enable --all r.timeline", 0, "1 event on in 1 log\n",
+	       "timeline enable: warning: r.timeline: rules area damaged; starting afresh\n");
+	expect("enable --all r.timeline", 0, "no event changed in 1 log\n", "");
+	/* the library: TL_OK, the warning in ERR, and none over a whole area */
+	damage_rules(p, 1);
+	ck_assert_int_eq(tl_rules_file(p, 0, &q, 1, &applied, &err), TL_OK);
+	ck_assert_int_eq(err.code, TL_OK);
+	ck_assert_str_eq(err.msg, test_str("%s: rules area damaged; starting afresh", p));
+	ck_assert_uint_eq(applied, 0);
+	ck_assert_int_eq(tl_rules_file(p, 0, &q, 1, &applied, &err), TL_OK);
+	ck_assert_str_eq(err.msg, "");
+	/* a change refused (two records of 257 bytes: full) replaces nothing,
+	 * and says only why */
+	damage_rules(p, 1);
+	for (int i = 0; i < 2; i++) {
+		pat[i][0] = '-';
+		memset(pat[i] + 1, 'a' + i, 255);
+		pat[i][256] = '\0';
+		big[i] = pat[i];
+	}
+	ck_assert_int_eq(tl_rules_file(p, 0, big, 2, NULL, &err), TL_E_FULL);
+	ck_assert_str_eq(err.msg, test_str("%s: rules area full: '%s' does not fit (0 of 512 bytes "
+					   "used)", p, pat[1] + 1));
+	assert_rules_line("  rules        damaged or left half-changed: its writer ignores them");
 	tl_close(log);
 }
 END_TEST
@@ -1182,6 +1228,254 @@ START_TEST(test_an_event_registered_while_disable_runs_ends_off_every_round)
 }
 END_TEST
 
+/* ---- `timeline disable` racing a writer that registers events ---- */
+
+#define CLI_GROUPS 12      /* disables: 'grpG.*' for G = 1..12 */
+#define CLI_CAP 6000       /* events registered at most (the table holds 8,190) */
+#define CLI_AFTER 200      /* events registered after the last disable */
+
+/* What the writer and the disabler share with the test: per event
+ * registered, what the writer saw around its registration. */
+struct cli_race {
+	int started, done;           /* disables begun, ended (exit 0) */
+	int n;                       /* events registered */
+	uint16_t beat;               /* the heartbeat's message id */
+	struct {
+		uint16_t id;
+		uint8_t group, odd;  /* its name grpG.eK (G 0: keep.eK), app=odd or even */
+		uint8_t off;         /* switched off when tl_register() returned */
+		int done_before;     /* disables ended before tl_register() began */
+		int started_after;   /* disables begun when it returned */
+	} ev[CLI_CAP];
+};
+
+/* The pattern of disable G: 'grpG.*', with app=odd for every fourth group
+ * (G 3, 7, 11), so that attributes are matched too. */
+static const char *cli_pattern(int g)
+{
+	return test_str(g % 4 == 3 ? "grp%d.* app=odd" : "grp%d.*", g);
+}
+
+/* Does disable G (1..CLI_GROUPS) match an event of GROUP, ODD? */
+static int cli_matches(int g, int group, int odd)
+{
+	return g == group && (g % 4 != 3 || odd);
+}
+
+/* Does any of the first UPTO disables match event K of RC? */
+static int cli_matched_by(const struct cli_race *rc, int k, int upto)
+{
+	for (int g = 1; g <= upto; g++)
+		if (cli_matches(g, rc->ev[k].group, rc->ev[k].odd))
+			return 1;
+	return 0;
+}
+
+/* Registers events grpG.eK (G = K mod 13; group 0 is keep.eK, matched by
+ * no disable), app=odd or even by K, each followed by one entry of it and
+ * one of the heartbeat (args K, ~K), a few us apart, until CLI_AFTER have
+ * come after the last disable; waits for it when the table is nearly
+ * full. Exits 0, or 1 when tl_register() fails. */
+static void __attribute__((noreturn)) cli_writer(tl_log *log, struct cli_race *rc)
+{
+	int after = 0;
+	for (int k = 0; k < CLI_CAP && after < CLI_AFTER; k++) {
+		char def[64];
+		const char *d = def;
+		int done = __atomic_load_n(&rc->done, __ATOMIC_SEQ_CST), g = k % (CLI_GROUPS + 1);
+		uint16_t id;
+		if (k == CLI_CAP - CLI_AFTER)
+			while ((done = __atomic_load_n(&rc->done, __ATOMIC_SEQ_CST)) < CLI_GROUPS)
+				usleep(1000);
+		after += done == CLI_GROUPS;
+		snprintf(def, sizeof def, g ? "5,5|grp%d.e%d: k\nEvent %d." : "5,5|keep.e%d: k\nEvent %d.",
+			 g ? g : k, k, k);
+		if (tl_register(log, &d, 1, k & 1 ? "app=odd" : "app=even", &id, NULL) != TL_OK)
+			_exit(1);
+		rc->ev[k].started_after = __atomic_load_n(&rc->started, __ATOMIC_SEQ_CST);
+		rc->ev[k].off = (uint8_t)tl_switched_off(log, id);
+		rc->ev[k].id = id;
+		rc->ev[k].group = (uint8_t)g;
+		rc->ev[k].odd = k & 1;
+		rc->ev[k].done_before = done;
+		tl_append(log, id, (uint64_t)k, ~(uint64_t)k, 0, 0, 0, 0);
+		tl_append(log, rc->beat, (uint64_t)k, ~(uint64_t)k, 0, 0, 0, 0);
+		__atomic_store_n(&rc->n, k + 1, __ATOMIC_SEQ_CST);
+		usleep(20);
+	}
+	_exit(0);
+}
+
+/* Runs `timeline disable LOG 'grpG.*'` for G = 1..CLI_GROUPS, 0 to 2 ms
+ * apart, counting each in started before and done after; exits 0, or 2
+ * when one does not exit 0. */
+static void __attribute__((noreturn)) cli_disabler(const char *p, struct cli_race *rc)
+{
+	uint64_t x = 88172645463325252ull ^ (uint64_t)getpid();
+	for (int g = 1; g <= CLI_GROUPS; g++) {
+		char *o, *e;
+		int st;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		usleep((useconds_t)(x % 2000));
+		__atomic_store_n(&rc->started, g, __ATOMIC_SEQ_CST);
+		st = run(test_str("'%s' disable '%s' '%s'", timeline_bin(), p, cli_pattern(g)), &o, &e);
+		free(o);
+		free(e);
+		if (st != 0)
+			_exit(2);
+		__atomic_store_n(&rc->done, g, __ATOMIC_SEQ_CST);
+	}
+	_exit(0);
+}
+
+/* Checks the entries of the log at P against what RC's writer did
+ * (REC: the records' message id): the heartbeat's K = 0..n-1 in order,
+ * each whole (nothing lost); of an event off when registered, none; of
+ * one that a disable matched, one at most (written before the disable
+ * took it); of any other, exactly one. Returns the entries of matched
+ * events. */
+static size_t cli_check_entries(const char *p, const struct cli_race *rc, uint16_t rec)
+{
+	size_t n, early = 0;
+	uint64_t skipped, beats = 0;
+	tl_entry *v = read_all(p, &n, &skipped);
+	int *of = calloc(65536, sizeof *of), *count = calloc((size_t)rc->n, sizeof *count);
+	ck_assert_uint_eq(skipped, 0);
+	for (int k = 0; k < rc->n; k++)
+		of[rc->ev[k].id] = k + 1;
+	for (size_t i = 0; i < n; i++) {
+		const tl_entry *e = &v[i];
+		int k = of[e->msgid] - 1;
+		tl_check(i == 0 || e->seq == v[i - 1].seq + 1, "entry %llu after %llu",
+			 (unsigned long long)e->seq, (unsigned long long)v[i - 1].seq);
+		if (e->msgid == rec)
+			continue;
+		tl_check(e->args[1] == ~e->args[0], "entry %llu torn", (unsigned long long)e->seq);
+		if (e->msgid == rc->beat) {
+			tl_check(e->args[0] == beats, "heartbeat %llu where %llu was due",
+				 (unsigned long long)e->args[0], (unsigned long long)beats);
+			beats++;
+		} else {
+			tl_check(k >= 0 && e->args[0] == (uint64_t)k, "entry %llu: msgid %u, k %llu",
+				 (unsigned long long)e->seq, e->msgid, (unsigned long long)e->args[0]);
+			count[k < 0 ? 0 : k]++;
+		}
+	}
+	ck_assert_uint_eq(beats, (uint64_t)rc->n);
+	for (int k = 0; k < rc->n; k++) {
+		int matched = cli_matched_by(rc, k, CLI_GROUPS);
+		int ok = rc->ev[k].off ? count[k] == 0 : matched ? count[k] <= 1 : count[k] == 1;
+		tl_check(ok, "event %d (grp%d app=%s, off %d when registered): %d entries", k,
+			 rc->ev[k].group, rc->ev[k].odd ? "odd" : "even", rc->ev[k].off, count[k]);
+		early += matched ? (size_t)count[k] : 0;
+	}
+	free(v);
+	free(of);
+	free(count);
+	return early;
+}
+
+/* The message id of the event NAME in the log at P (-1: none). */
+static int def_id(const char *p, const char *name)
+{
+	tl_reader *r = tl_reader_open(p, NULL);
+	uint16_t *ids = malloc(65536 * sizeof *ids);
+	size_t n = tl_reader_definitions(r, ids, 65536);
+	int id = -1;
+	for (size_t i = 0; i < n && id < 0; i++) {
+		tl_def *d = tl_reader_def(r, ids[i]);
+		if (d && d->known && !strcmp(d->name, name))
+			id = ids[i];
+	}
+	free(ids);
+	tl_reader_close(r);
+	return id;
+}
+
+/* Checks, for each event RC's writer registered, its switch when
+ * tl_register() returned: on when no disable matches it; off when a
+ * disable that matches it had ended before and none was in flight (a
+ * change in flight leaves the matching to its changer); and now, in
+ * the file: off exactly when a disable matches it. Returns how many
+ * were left to a change in flight. */
+static int cli_check_switches(const char *p, const struct cli_race *rc)
+{
+	tl_reader *r = tl_reader_open(p, NULL);
+	int in_flight = 0;
+	ck_assert_ptr_nonnull(r);
+	for (int k = 0; k < rc->n; k++) {
+		int quiet = rc->ev[k].started_after == rc->ev[k].done_before;
+		int due = cli_matched_by(rc, k, rc->ev[k].done_before);
+		tl_check(cli_matched_by(rc, k, CLI_GROUPS) || !rc->ev[k].off,
+			 "event %d (grp%d) off when registered", k, rc->ev[k].group);
+		tl_check(!due || !quiet || rc->ev[k].off, "event %d (grp%d app=%s) on when registered "
+			 "after its disable ended, none in flight", k, rc->ev[k].group,
+			 rc->ev[k].odd ? "odd" : "even");
+		in_flight += due && !quiet && !rc->ev[k].off;
+		tl_check(tl_reader_switched_off(r, rc->ev[k].id) == cli_matched_by(rc, k, CLI_GROUPS),
+			 "event %d (grp%d app=%s) %s at the end", k, rc->ev[k].group,
+			 rc->ev[k].odd ? "odd" : "even", tl_reader_switched_off(r, rc->ev[k].id) ? "off"
+											: "on");
+	}
+	tl_reader_close(r);
+	return in_flight;
+}
+
+START_TEST(test_events_registered_while_timeline_disable_runs_are_off_when_they_match)
+{
+	const char *p = test_str("%s", path_in(test_dir, "cli.timeline"));
+	const char *beat = "5,5|race.beat: k\nThe writer's heartbeat, after each event.";
+	/* 2 entries an event and the records (about 12 entries an event at 6,000
+	 * events): the ring does not wrap */
+	tl_options o = { .entries = 1 << 18, .clock = TL_CLOCK_AUTO, .strings_bytes = 1 << 20,
+			 .name = "race", .no_prefault = 1 };
+	struct cli_race *rc = mmap(NULL, sizeof *rc, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	tl_log *log = tl_open(p, &o, NULL);
+	int st, after = 0, matched = 0, by_rule = 0, during = 0, in_flight, rec;
+	char pats[512] = "";
+	size_t early;
+	pid_t w, d;
+	ck_assert_ptr_nonnull(log);
+	ck_assert_int_eq(tl_register(log, &beat, 1, NULL, &rc->beat, NULL), TL_OK);
+	if ((w = fork()) == 0)
+		cli_writer(log, rc);
+	if ((d = fork()) == 0)
+		cli_disabler(p, rc);
+	ck_assert_int_eq(waitpid(d, &st, 0), d);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "disabler: status %#x", st);
+	ck_assert_int_eq(waitpid(w, &st, 0), w);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer: status %#x", st);
+	for (int k = 0; k < rc->n; k++) {
+		after += rc->ev[k].done_before == CLI_GROUPS;
+		matched += cli_matched_by(rc, k, CLI_GROUPS);
+		by_rule += cli_matched_by(rc, k, rc->ev[k].done_before) && rc->ev[k].off;
+		during += rc->ev[k].started_after > rc->ev[k].done_before;
+	}
+	ck_assert_int_eq(after, CLI_AFTER);
+	in_flight = cli_check_switches(p, rc);
+	rec = def_id(p, TL_SWITCH_EVENT);
+	ck_assert_int_ge(rec, 0);
+	ck_assert_uint_le(info_at(p).cursor, o.entries);
+	early = cli_check_entries(p, rc, (uint16_t)rec);
+	/* what the program says of it: the events off, the rules in order */
+	for (int g = 1; g <= CLI_GROUPS; g++)
+		snprintf(pats + strlen(pats), sizeof pats - strlen(pats), "%soff %s", g > 1 ? "," : "",
+			 cli_pattern(g));
+	expect("info -f json cli.timeline | python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	       "print(len(d[\"switched_off\"]), \",\".join(r[\"switch\"] + \" \" + r[\"pattern\"] "
+	       "for r in d[\"rules\"]), d[\"rules_damaged\"])'", 0,
+	       test_str("%d %s False\n", matched, pats), "");
+	expect("dump cli.timeline > /dev/null", 0, "", "");
+	fprintf(stderr, "rules race (cli): %d events (%d while a disable ran, %d after the last), "
+		"%d matched: %d off from their registration, %d left to a change in flight, %zu "
+		"entries written before their disable; %llu entries in all\n", rc->n, during, after,
+		matched, by_rule, in_flight, early, (unsigned long long)info_at(p).cursor);
+	tl_close(log);
+	munmap(rc, sizeof *rc);
+}
+END_TEST
+
 Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -1221,8 +1515,10 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_enable_only_before_registration_leaves_only_its_events_on);
 	tcase_add_test(t, test_enable_all_clears_the_rules);
 	tcase_add_test(t, test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info);
+	tcase_add_test(t, test_a_change_over_a_damaged_rules_area_says_it_starts_afresh);
 	tcase_add_test(t, test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none);
 	tcase_add_test(t, test_an_event_registered_while_disable_runs_ends_off_every_round);
+	tcase_add_test(t, test_events_registered_while_timeline_disable_runs_are_off_when_they_match);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -4,7 +4,7 @@
     import timeline
     df = timeline.read("demo/out/runs")            # one row an entry
     df.groupby("event").size()
-    timeline.events("demo/out/runs")               # each event's argument names
+    timeline.events("demo/out/runs")               # each event's argument names, switch (on)
     timeline.stats("demo/out/runs", per="packets", by=["app"])
     timeline.diff("before/", "after/", per="packets")
 
@@ -66,9 +66,21 @@ def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events
 
 def events(paths, errors="raise"):
     """The event definitions in the logs under PATHS, one row per distinct
-    definition: event, attrs, level, rate, nargs, args (the names, space
-    separated), arg0..arg5 (each argument's name, None past nargs),
-    description, and a column per attribute (app)."""
+    definition: event, attrs, on, level, rate, nargs, args (the names,
+    space separated), arg0..arg5 (each argument's name, None past nargs),
+    description, and a column per attribute (app).
+
+    on (bool) is the event's switch now (`timeline enable|disable`,
+    format 1.2): False when some log holding the definition has it
+    switched off (as `timeline info` lists it), True otherwise (always for
+    Snabb's logs and those before 1.2).
+
+    The frame's attrs["rules"] holds the rules each log keeps for events
+    registered later (format 1.3), by log path, only for the logs that
+    keep some: a list of ("off" or "on", pattern) in order, the last that
+    matches deciding, as `timeline info` lists them; None for a log whose
+    rules area is damaged (said as a TimelineWarning unless
+    errors='ignore'). {} when no log keeps any."""
     return _read.definitions(paths, _read.Policy(errors))
 
 

@@ -1,6 +1,7 @@
 """_lib.py: libtimeline through ctypes: finding the shared library, the
 structs of timeline.h the package reads (tl_error, tl_info, tl_def, and
-tl_entry as a numpy dtype), and the functions it calls."""
+tl_entry as a numpy dtype), and the functions it calls (the event
+switches and rules of formats 1.2 and 1.3 among them)."""
 import ctypes
 import os
 
@@ -48,6 +49,9 @@ def program_path():
 TL_MAX_ARGS = 6
 TL_FORMAT_NATIVE = 1
 TL_FORMAT_SNABB = 2
+TL_OK = 0
+TL_E_FORMAT = -6
+TL_RULES_BYTES_PER_LOG = 512   # the rules area (format 1.3)
 
 # struct tl_entry (timeline.h), 80 bytes: what tl_reader_read() fills
 ENTRY = np.dtype({
@@ -108,6 +112,9 @@ def lib():
         ("tl_reader_skipped", U64, [P]),
         ("tl_reader_def", ctypes.POINTER(Def), [P, ctypes.c_uint16]),
         ("tl_reader_definitions", SZ, [P, ctypes.POINTER(ctypes.c_uint16), SZ]),
+        ("tl_reader_switched_off", ctypes.c_int, [P, ctypes.c_uint16]),
+        ("tl_reader_rules", ctypes.c_int, [P, ctypes.c_char_p, ctypes.POINTER(SZ),
+                                           ctypes.POINTER(Error)]),
         ("tl_reader_close", None, [P]),
     ]:
         f = getattr(L, name)

@@ -776,11 +776,31 @@ def to_numpy(f):
     return out
 
 
+def log_rules(log, policy):
+    """The rules LOG keeps for events registered later (format 1.3), as
+    `timeline info` lists them: a list of ("off" or "on", pattern), in
+    order (the last that matches decides); [] when it keeps none (Snabb's
+    logs and those before 1.3 too); None when the area is damaged or was
+    left half-changed, said as a note with info's words."""
+    L = _lib.lib()
+    buf = ctypes.create_string_buffer(_lib.TL_RULES_BYTES_PER_LOG)
+    n, err = ctypes.c_size_t(0), _lib.Error()
+    rc = L.tl_reader_rules(log.r, buf, ctypes.byref(n), ctypes.byref(err))
+    if rc == _lib.TL_E_FORMAT:
+        policy.note("%s: rules damaged or left half-changed: its writer ignores them" % log.path)
+        return None
+    if rc != _lib.TL_OK:
+        return []
+    records = buf.raw[:n.value].split(b"\0")[:-1]
+    return [("off" if r[:1] == b"-" else "on", r[1:].decode("utf-8", "replace")) for r in records]
+
+
 def definitions(paths, policy):
     """The events frame: one row per distinct definition in the logs'
-    string tables."""
+    string tables, on unless some log holding it has it switched off; its
+    attrs["rules"] the rules of each log that keeps some (log_rules)."""
     items = _open_all(paths)
-    rows, seen = [], set()
+    rows, seen, rules = [], {}, {}
     try:
         L = _lib.lib()
         for lg in items:
@@ -793,27 +813,31 @@ def definitions(paths, policy):
             for i in ids[:n]:
                 name, attrs, level, rate, args, descr, raw, _ = lg.definition(i)
                 key = (name, raw, level, rate, args, descr)
+                off = bool(L.tl_reader_switched_off(lg.r, i))
                 if key in seen:
+                    seen[key]["on"] &= not off
                     continue
-                seen.add(key)
-                row = {"event": name, "attrs": raw, "level": level, "rate": rate,
-                       "nargs": len(args)}
+                row = seen[key] = {"event": name, "attrs": raw, "on": not off, "level": level,
+                                   "rate": rate, "nargs": len(args)}
                 row.update({a: (args[j] if j < len(args) else None) for j, a in enumerate(ARGS)})
                 row["args"] = " ".join(args)
                 row["description"] = descr
                 row.update(attrs)
                 rows.append(row)
+            kept = log_rules(lg, policy)
+            if kept != []:
+                rules[lg.path] = kept
     finally:
         _close(items)
-    cols = ["event", "attrs", "level", "rate", "nargs", "args"] + ARGS + ["description"]
+    cols = ["event", "attrs", "on", "level", "rate", "nargs", "args"] + ARGS + ["description"]
     df = pd.DataFrame(rows)
     if df.empty:
-        return pd.DataFrame(columns=cols)
-    extra = [k for k in df.columns if k not in cols]
-    df = df[cols + extra].sort_values(["event", "attrs"], kind="stable").reset_index(drop=True)
-    df["level"] = df["level"].astype(np.uint8)
-    df["rate"] = df["rate"].astype(np.uint8)
-    df["nargs"] = df["nargs"].astype(np.uint8)
+        df = pd.DataFrame(columns=cols).astype({"on": bool})
+    else:
+        extra = [k for k in df.columns if k not in cols]
+        df = df[cols + extra].sort_values(["event", "attrs"], kind="stable").reset_index(drop=True)
+        df = df.astype({"on": bool, "level": np.uint8, "rate": np.uint8, "nargs": np.uint8})
+    df.attrs["rules"] = rules
     return df
 
 

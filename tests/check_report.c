@@ -623,14 +623,14 @@ START_TEST(test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart)
 			      "that side alone\n");
 	free(out);
 	/* the page: each row's side lettered in its colour (12 rows and 6 keys
-	 * a side: the summary's and the processes' bars too), each box filled
-	 * in its side's (8 a side) */
+	 * a side: the summary's and the processes' bars too; and the 3 panels
+	 * over time of its process), each box filled in its side's (8 a side) */
 	out = sh(0, NULL, "cd %s && %s report --a A --b B -o ab.html && grep -o 'fill=\"#[0-9a-f]*\" "
 		 "\\(font-weight=\"700\">[AB]<\\|stroke\\)' ab.html | LC_ALL=C sort | uniq -c", test_dir,
 		 timeline_bin());
-	ck_assert_str_eq(out, "     18 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
+	ck_assert_str_eq(out, "     21 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
 			      "      8 fill=\"#a9c4e0\" stroke\n"
-			      "     18 fill=\"#e15759\" font-weight=\"700\">B<\n"
+			      "     21 fill=\"#e15759\" font-weight=\"700\">B<\n"
 			      "      8 fill=\"#f4b4b5\" stroke\n");
 	free(out);
 	free(py);
@@ -812,6 +812,70 @@ START_TEST(test_a_diff_report_summary_gives_the_change_diff_prints)
 }
 END_TEST
 
+/* Prints the charts over time of a report's JSON: each one's side, path,
+ * and the sides its series say (a chart of one side has none), then
+ * whether each chart's side is that of its file in the inputs table. */
+#define TIMES "import json,sys\n" \
+	"side={}\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if c.get(\"chart\")==\"summary-inputs\": side={r[\"path\"]:r.get(\"side\") for r in c[\"rows\"]}\n" \
+	"  if c.get(\"kind\")!=\"time\": continue\n" \
+	"  print(c.get(\"side\"),c[\"path\"],*sorted({str(s.get(\"side\")) for s in c[\"series\"]}),\n" \
+	"        \"as its input\" if side[c[\"path\"]]==c.get(\"side\") else \"not as its input\")\n"
+
+/* The A/B report's charts over time say their side (issue 26): each is
+ * of one process, so of one side, and said nothing of it. In JSON each
+ * chart and each of its series has the side of its file, as the inputs
+ * table gives it (ab_runs(): A's 4 runs then B's); on the page each
+ * chart is edged in its side's colour, its caption and each of its 3
+ * panels (x's cycles per packet, the breath's, its packets per breath)
+ * lettered, and the tooltip names the side with each panel. A report of
+ * one side has no side anywhere. */
+START_TEST(test_a_diff_report_letters_each_chart_over_time_with_its_side)
+{
+	char *out;
+	ab_runs();
+	free(sh(1, NULL, "cd %s && %s report -f json --a A --b B > r.json", test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' < r.json | sed 's/r[0-3]/rN/' | uniq -c",
+		 test_dir, TIMES);
+	ck_assert_str_eq(out, "      4 A A/rN/s.timeline A as its input\n"
+			      "      4 B B/rN/s.timeline B as its input\n");
+	free(out);
+	/* the page: 4 charts a side, edged and lettered in its colour (P: the
+	 * process) */
+	free(sh(1, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && grep -o '<figure class=\"chart side-[ab]\"><figcaption><b "
+		 "class=\"side-[ab]\">[AB]</b> [^<]*<span class=\"note\">, of the --[ab] inputs' "
+		 "ab.html | sed 's/<\\/b> [^<]*/<\\/b> P/' | uniq -c", test_dir);
+	ck_assert_str_eq(out, "      4 <figure class=\"chart side-a\"><figcaption><b class=\"side-a\">"
+			      "A</b> P<span class=\"note\">, of the --a inputs\n"
+			      "      4 <figure class=\"chart side-b\"><figcaption><b class=\"side-b\">"
+			      "B</b> P<span class=\"note\">, of the --b inputs\n");
+	free(out);
+	/* each panel lettered, and named with its side in the tooltip */
+	out = sh(0, NULL, "cd %s && sed -n '/id=\"time-p0\"/,/<\\/figure>/p;/id=\"time-p7\"/,"
+		 "/<\\/figure>/p' ab.html | grep -o 'fill=\"#[0-9a-f]*\" font-weight=\"700\">[AB]<"
+		 "\\|\"t\":\"[^\"]*\"' | uniq -c", test_dir);
+	ck_assert_str_eq(out, "      3 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
+			      "      1 \"t\":\"A app.push x: cycles per packet\"\n"
+			      "      1 \"t\":\"A engine.breath: cycles per packet\"\n"
+			      "      1 \"t\":\"A engine.breath: packets per breath\"\n"
+			      "      3 fill=\"#e15759\" font-weight=\"700\">B<\n"
+			      "      1 \"t\":\"B app.push x: cycles per packet\"\n"
+			      "      1 \"t\":\"B engine.breath: cycles per packet\"\n"
+			      "      1 \"t\":\"B engine.breath: packets per breath\"\n");
+	free(out);
+	/* one side: none */
+	free(sh(0, NULL, "cd %s && %s report -f json A > a.json && %s report A -o a.html", test_dir,
+		timeline_bin(), timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' < a.json | sed 's/r[0-3]/rN/' | uniq -c; "
+		 "grep -c 'side-[ab]\\|\"t\":\"[AB] ' a.html || :", test_dir, TIMES);
+	ck_assert_str_eq(out, "      4 None A/rN/s.timeline None as its input\n0\n");
+	free(out);
+}
+END_TEST
+
 /* Summaries as the sides of an A/B report: the inputs table letters each
  * with the side it was given to (readall's fact of a summary had no
  * engine, so every summary was said to be B's). */
@@ -986,6 +1050,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_gives_the_summary_of_each_side_apart);
 	tcase_add_test(t, test_a_diff_report_summary_gives_the_change_diff_prints);
 	tcase_add_test(t, test_a_diff_report_gives_each_summary_its_side);
+	tcase_add_test(t, test_a_diff_report_letters_each_chart_over_time_with_its_side);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");

@@ -760,18 +760,31 @@ double report_time_unit(const struct an_timeline *t, const char **name)
 	return unit;
 }
 
+/* The side of timeline T in a report of two sides: that of the file it
+ * was read from; NULL in a report of one. */
+static const char *time_side(const struct rp_input *in, const struct an_timeline *t)
+{
+	for (size_t i = 0; in->cmp && i < in->nfiles; i++)
+		if (in->files[i].order == t->order)
+			return side_of(in, &in->files[i]);
+	return NULL;
+}
+
 static void over_time(const struct rp_out *out, const struct rp_input *in)
 {
 	size_t n;
 	const struct an_timeline *t = an_timelines(in->e, &n);
+	char buf[512];
 	out->section(out, "time", "Over time",
-		     "Per process, on one time axis: each pair's cycles per unit binned in time, "
-		     "the median line and the 25-75 and 5-95 percentile ribbons of each bin; "
-		     "the breaths' units per breath; and the throughput from the breaths' "
-		     "running totals. Hover for a bin's values.");
+		     about(buf, sizeof buf, in, "Per process, on one time axis: each pair's cycles "
+			   "per unit binned in time, the median line and the 25-75 and 5-95 "
+			   "percentile ribbons of each bin; the breaths' units per breath; and the "
+			   "throughput from the breaths' running totals. Hover for a bin's values.",
+			   "A process is of one side: A's charts, then B's, each lettered with "
+			   "its side in its side's colour, A blue and B red."));
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
-		struct rp_time rt = { &t[i], in->o->per };
+		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]) };
 		char id[32], title[256], x[64];
 		const char *unit;
 		snprintf(id, sizeof id, "p%zu", i);

@@ -623,14 +623,14 @@ START_TEST(test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart)
 			      "that side alone\n");
 	free(out);
 	/* the page: each row's side lettered in its colour (12 rows and 6 keys
-	 * a side: the summary's and the processes' bars too), each box filled
-	 * in its side's (8 a side) */
+	 * a side: the summary's and the processes' bars too; and the 3 panels
+	 * over time of its process), each box filled in its side's (8 a side) */
 	out = sh(0, NULL, "cd %s && %s report --a A --b B -o ab.html && grep -o 'fill=\"#[0-9a-f]*\" "
 		 "\\(font-weight=\"700\">[AB]<\\|stroke\\)' ab.html | LC_ALL=C sort | uniq -c", test_dir,
 		 timeline_bin());
-	ck_assert_str_eq(out, "     18 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
+	ck_assert_str_eq(out, "     21 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
 			      "      8 fill=\"#a9c4e0\" stroke\n"
-			      "     18 fill=\"#e15759\" font-weight=\"700\">B<\n"
+			      "     21 fill=\"#e15759\" font-weight=\"700\">B<\n"
 			      "      8 fill=\"#f4b4b5\" stroke\n");
 	free(out);
 	free(py);
@@ -694,20 +694,23 @@ END_TEST
 /* Four runs a side (A/rR/s.timeline, B/rR/s.timeline, R 0 to 3: the
  * same groups r0 to r3 on both sides), each of 3 breaths of 10 packets
  * on CPU 0. A: a breath of 1000 cycles (100 a packet), x's push 500 of
- * them (50 a packet, 50% of the breath). B: 1250 (125), x 250 (25, 20%).
- * Their group is their side's directory, A or B. */
-static void ab_runs(void)
+ * them (50 a packet, 50% of the breath). B: 1250 (125), x 250 (25, 20%),
+ * but in B's run 3 x takes LAST_X (250: as the others). Their group is
+ * their side's directory, A or B. */
+static void ab_runs_last(uint64_t last_x)
 {
 	static const struct side_breath a[] = { { 0, 0, 1000, 10, 100, 500 },
 						{ 0, 1000, 1000, 10, 100, 500 },
 						{ 0, 1000, 1000, 10, 100, 500 } };
-	static const struct side_breath b[] = { { 0, 0, 1250, 10, 100, 250 },
-						{ 0, 1000, 1250, 10, 100, 250 },
-						{ 0, 1000, 1250, 10, 100, 250 } };
+	struct side_breath b[] = { { 0, 0, 1250, 10, 100, 250 },
+				   { 0, 1000, 1250, 10, 100, 250 },
+				   { 0, 1000, 1250, 10, 100, 250 } };
 	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
 	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
 	for (int r = 0; r < 4; r++) {
 		char path[32];
+		for (int i = 0; r == 3 && i < 3; i++)
+			b[i].x = last_x;
 		for (int s = 0; s < 2; s++) {
 			snprintf(path, sizeof path, "%c/r%d", "AB"[s], r);
 			ck_assert_int_eq(mkdir(path_in(test_dir, path), 0700), 0);
@@ -715,6 +718,11 @@ static void ab_runs(void)
 			sides_log(path, s ? b : a, 3);
 		}
 	}
+}
+
+static void ab_runs(void)
+{
+	ab_runs_last(250);
 }
 
 /* Prints the summary and the shares per process of an A/B report's JSON:
@@ -733,6 +741,14 @@ static void ab_runs(void)
 	"    print(\" \",*list(c[\"rows\"][0]))\n" \
 	"    for r in c[\"rows\"]: print(\" \",*r.values())\n" \
 	"  if c[\"chart\"]==\"summary-slowest\": print(\" \",*[(s,sum(r[\"side\"]==s for r in c[\"rows\"]),max(r[\"cycles/packet\"] for r in c[\"rows\"] if r[\"side\"]==s)) for s in \"AB\"])\n"
+
+/* The signed cells of figure ID of ab.html in the test's directory, a line
+ * each: the changes of diff's table or of the summary's. */
+static char *signed_cells(const char *id)
+{
+	return sh(0, NULL, "cd %s && sed -n '/id=\"%s\"/,/<\\/figure>/p' ab.html | "
+		  "grep -o '<td class=\"n [a-z]*\">[-+][^<]*</td>'", test_dir, id);
+}
 
 /* The A/B report's summary and shares per process give each side's own
  * figures (issue 26), never the pool of both: as hand-computed from
@@ -777,9 +793,9 @@ START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 		 "", test_dir);
 	ck_assert_str_eq(out,
 		"<td>app.push</td><td>x</td><td class=\"n\">50</td><td class=\"n\">25</td>"
-		"<td class=\"n faster\">-50</td><td class=\"faster\">faster</td>\n"
+		"<td class=\"n faster\">-50.0</td><td class=\"faster\">faster</td>\n"
 		"<td>engine.breath</td><td class=\"n\">-</td><td class=\"n\">100</td><td class=\"n\">125</td>"
-		"<td class=\"n slower\">+25</td><td class=\"slower\">SLOWER</td>\n");
+		"<td class=\"n slower\">+25.0</td><td class=\"slower\">SLOWER</td>\n");
 	free(out);
 	/* one run a side: the note is report's own */
 	free(sh(0, &err, "cd %s && %s report --a A/r0 --b B/r0 -o one.html", test_dir, timeline_bin()));
@@ -788,13 +804,128 @@ START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 			      "log is a run; with --runs dir each directory)\n");
 	free(err);
 	/* diff's own table: its change% has its sign already, once */
-	out = sh(0, NULL, "cd %s && sed -n '/id=\"diff-verdicts\"/,/<\\/figure>/p' ab.html | "
-		 "grep -o '<td class=\"n [a-z]*\">[-+][^<]*</td>'", test_dir);
+	out = signed_cells("diff-verdicts");
 	ck_assert_str_eq(out, "<td class=\"n slower\">+25.0</td>\n<td class=\"n faster\">-50.0</td>\n");
 	free(out);
 	out = sh(0, NULL, "cd %s && grep -c '<th colspan=\"2\">cycles/packet</th>' ab.html && "
 		 "grep -o 'This section pools' ab.html | wc -l", test_dir);
 	ck_assert_str_eq(out, "1\n0\n");
+	free(out);
+}
+END_TEST
+
+/* Prints each row of the summary's apps table of an A/B report's JSON
+ * (stdin), and whether its change% is exactly the one of the group in
+ * `timeline diff -f json` (the file argv[1]). */
+#define CHANGES "import json,sys\n" \
+	"d={(r[\"event\"],r.get(\"app\")):r[\"change%\"] for r in map(json.loads,open(sys.argv[1]))}\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  for r in c.get(\"rows\",[]) if c.get(\"chart\")==\"summary-apps\" else []:\n" \
+	"    k=(r[\"event\"],r[\"app\"])\n" \
+	"    print(*k,r[\"cycles/packet_a\"],r[\"cycles/packet_b\"],r[\"change%\"],r[\"verdict\"],\n" \
+	"          \"as diff\" if k in d and d[k]==r[\"change%\"] else \"not as diff\")\n"
+
+/* The A/B summary's change% is diff's, over the runs' values the verdict
+ * judges, not the ratio of the pooled cycles per unit beside it (issue
+ * 26: the two disagreed without a word). ab_runs_last(1000): x 50 cycles
+ * a packet in each run of A, 25 in B's runs 0 to 2 and 100 in its run 3;
+ * pooled, B's x is (3 x 750 + 3000) / 120 = 43.75, -12.5% against A's 50,
+ * but the runs' ratios b/a are 0.5 0.5 0.5 2 (each four times), their
+ * median 0.5: -50%, as diff says; the 4 runs a side overlap, so no change
+ * is shown. The breath, 100 and 125 in every run: +25% both ways,
+ * SLOWER. Compared by other keys than event,app, neither is given. */
+START_TEST(test_a_diff_report_summary_gives_the_change_diff_prints)
+{
+	char *out;
+	ab_runs_last(1000);
+	free(sh(1, NULL, "cd %s && %s diff --per packets -f json A B > d.json; "
+		"%s report -f json --a A --b B > r.json", test_dir, timeline_bin(), timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' d.json < r.json", test_dir, CHANGES);
+	ck_assert_str_eq(out, "app.push x 50 43.75 -50 no change shown as diff\n"
+			      "engine.breath None 100 125 25 SLOWER as diff\n");
+	free(out);
+	/* the page: diff's change as diff's table prints it, signed, to a tenth */
+	free(sh(1, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	out = signed_cells("summary-apps");
+	ck_assert_str_eq(out, "<td class=\"n nochange\">-50.0</td>\n<td class=\"n slower\">+25.0</td>\n");
+	free(out);
+	/* ... and says where it comes from */
+	out = sh(0, NULL, "cd %s && grep -c 'The change and the verdict are `timeline diff`&#39;s: "
+		 "both come from the runs&#39; values' ab.html", test_dir);
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+	/* grouped by event alone, diff has no group of an app: no change */
+	free(sh(1, NULL, "cd %s && %s diff --per packets --by event -f json A B > d.json; "
+		"%s report -f json --by event --a A --b B > r.json", test_dir, timeline_bin(),
+		timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' d.json < r.json", test_dir, CHANGES);
+	ck_assert_str_eq(out, "app.push x 50 43.75 None None not as diff\n"
+			      "engine.breath None 100 125 None None not as diff\n");
+	free(out);
+}
+END_TEST
+
+/* Prints the charts over time of a report's JSON: each one's side, path,
+ * and the sides its series say (a chart of one side has none), then
+ * whether each chart's side is that of its file in the inputs table. */
+#define TIMES "import json,sys\n" \
+	"side={}\n" \
+	"for l in sys.stdin:\n" \
+	"  c=json.loads(l)\n" \
+	"  if c.get(\"chart\")==\"summary-inputs\": side={r[\"path\"]:r.get(\"side\") for r in c[\"rows\"]}\n" \
+	"  if c.get(\"kind\")!=\"time\": continue\n" \
+	"  print(c.get(\"side\"),c[\"path\"],*sorted({str(s.get(\"side\")) for s in c[\"series\"]}),\n" \
+	"        \"as its input\" if side[c[\"path\"]]==c.get(\"side\") else \"not as its input\")\n"
+
+/* The A/B report's charts over time say their side (issue 26): each is
+ * of one process, so of one side, and said nothing of it. In JSON each
+ * chart and each of its series has the side of its file, as the inputs
+ * table gives it (ab_runs(): A's 4 runs then B's); on the page each
+ * chart is edged in its side's colour, its caption and each of its 3
+ * panels (x's cycles per packet, the breath's, its packets per breath)
+ * lettered, and the tooltip names the side with each panel. A report of
+ * one side has no side anywhere. */
+START_TEST(test_a_diff_report_letters_each_chart_over_time_with_its_side)
+{
+	char *out;
+	ab_runs();
+	free(sh(1, NULL, "cd %s && %s report -f json --a A --b B > r.json", test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' < r.json | sed 's/r[0-3]/rN/' | uniq -c",
+		 test_dir, TIMES);
+	ck_assert_str_eq(out, "      4 A A/rN/s.timeline A as its input\n"
+			      "      4 B B/rN/s.timeline B as its input\n");
+	free(out);
+	/* the page: 4 charts a side, edged and lettered in its colour (P: the
+	 * process) */
+	free(sh(1, NULL, "cd %s && %s report --a A --b B -o ab.html", test_dir, timeline_bin()));
+	out = sh(0, NULL, "cd %s && grep -o '<figure class=\"chart side-[ab]\"><figcaption><b "
+		 "class=\"side-[ab]\">[AB]</b> [^<]*<span class=\"note\">, of the --[ab] inputs' "
+		 "ab.html | sed 's/<\\/b> [^<]*/<\\/b> P/' | uniq -c", test_dir);
+	ck_assert_str_eq(out, "      4 <figure class=\"chart side-a\"><figcaption><b class=\"side-a\">"
+			      "A</b> P<span class=\"note\">, of the --a inputs\n"
+			      "      4 <figure class=\"chart side-b\"><figcaption><b class=\"side-b\">"
+			      "B</b> P<span class=\"note\">, of the --b inputs\n");
+	free(out);
+	/* each panel lettered, and named with its side in the tooltip */
+	out = sh(0, NULL, "cd %s && sed -n '/id=\"time-p0\"/,/<\\/figure>/p;/id=\"time-p7\"/,"
+		 "/<\\/figure>/p' ab.html | grep -o 'fill=\"#[0-9a-f]*\" font-weight=\"700\">[AB]<"
+		 "\\|\"t\":\"[^\"]*\"' | uniq -c", test_dir);
+	ck_assert_str_eq(out, "      3 fill=\"#4e79a7\" font-weight=\"700\">A<\n"
+			      "      1 \"t\":\"A app.push x: cycles per packet\"\n"
+			      "      1 \"t\":\"A engine.breath: cycles per packet\"\n"
+			      "      1 \"t\":\"A engine.breath: packets per breath\"\n"
+			      "      3 fill=\"#e15759\" font-weight=\"700\">B<\n"
+			      "      1 \"t\":\"B app.push x: cycles per packet\"\n"
+			      "      1 \"t\":\"B engine.breath: cycles per packet\"\n"
+			      "      1 \"t\":\"B engine.breath: packets per breath\"\n");
+	free(out);
+	/* one side: none */
+	free(sh(0, NULL, "cd %s && %s report -f json A > a.json && %s report A -o a.html", test_dir,
+		timeline_bin(), timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s' < a.json | sed 's/r[0-3]/rN/' | uniq -c; "
+		 "grep -c 'side-[ab]\\|\"t\":\"[AB] ' a.html || :", test_dir, TIMES);
+	ck_assert_str_eq(out, "      4 None A/rN/s.timeline None as its input\n0\n");
 	free(out);
 }
 END_TEST
@@ -972,7 +1103,9 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart);
 	tcase_add_test(t, test_apps_of_equal_cycles_stand_in_the_order_stats_gives);
 	tcase_add_test(t, test_a_diff_report_gives_the_summary_of_each_side_apart);
+	tcase_add_test(t, test_a_diff_report_summary_gives_the_change_diff_prints);
 	tcase_add_test(t, test_a_diff_report_gives_each_summary_its_side);
+	tcase_add_test(t, test_a_diff_report_letters_each_chart_over_time_with_its_side);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");

@@ -69,6 +69,8 @@ struct rp_box {
 struct rp_time {
 	const struct an_timeline *t;
 	const char *unit;            /* the --per unit, e.g. "packets" */
+	const char *side;            /* a report of two sides: "A" or "B", whose process
+				      * this is; else NULL */
 };
 
 /* A writer: HTML or JSON. Each call is one chart (or a table), in report

@@ -479,17 +479,17 @@ static struct table *side_table(struct table *const *t)
 
 /* ---- the summary of two sides -------------------------------------------- */
 
-/* The verdict of diff on the group of pair EVENT and app APP in C, when C
- * groups by pair and app alone; NULL when it has no such group or groups
- * by other keys. */
-static const char *verdict_of(const struct comparison *c, const char *event, const char *app)
+/* Diff's comparison of the group of pair EVENT and app APP in C (its
+ * change and verdict), when C groups by pair and app alone; NULL when it
+ * has no such group or groups by other keys. */
+static const struct cmp *cmp_of(const struct comparison *c, const char *event, const char *app)
 {
 	if ((c->o->by & ~(1u << AN_RUN)) != (1u << AN_EVENT | 1u << AN_APP))
 		return NULL;
 	for (size_t i = 0; i < c->ncmp; i++) {
 		const struct an_row *r = c->cmp[i].s[0].row;
 		if (!strcmp(r->key[AN_EVENT], event) && !strcmp(r->key[AN_APP], app))
-			return c->cmp[i].verdict;
+			return &c->cmp[i];
 	}
 	return NULL;
 }
@@ -519,10 +519,12 @@ static void side_values(const struct an_row *r, double share, double *v)
 
 /* The table of cycles per unit of each pair and app of IN, A and B side
  * by side as `stats --per` gives each: after the keys, cycles per unit of
- * A and of B, the change from A to B in %, diff's verdict on the group
- * (verdict_of(); "A only" or "B only" for a group of one side; else "-"),
- * then share% of the side's breaths' cycles (its stack in S, of two,
- * A's and B's), pairs, units, p50 and p99 of each. */
+ * A and of B, diff's change in % and verdict on the group (cmp_of(): the
+ * change over the runs' values that the verdict judges, as diff prints
+ * it, not the ratio of the two columns before it; "A only" or "B only"
+ * for a group of one side; else none), then share% of the side's
+ * breaths' cycles (its stack in S, of two, A's and B's), pairs, units,
+ * p50 and p99 of each. */
 static struct table *side_apps(const struct rp_input *in, int format, const struct rp_stack *s,
 			       size_t ns)
 {
@@ -553,7 +555,9 @@ static struct table *side_apps(const struct rp_input *in, int format, const stru
 					      from[1] < to[1] ? w.rows[1][from[1]] : NULL };
 		char *cells[AN_NKEYS + 16], v[14][32];
 		double x[2][6];
-		const char *verdict;
+		const struct cmp *m = r[0] && r[1] ?
+			cmp_of(in->cmp, r[0]->key[AN_EVENT], r[0]->key[AN_APP]) : NULL;
+		const char *verdict = !r[0] ? "B only" : !r[1] ? "A only" : m ? m->verdict : "-";
 		int c = rowkey_cells(w.e[0], &o, sides_row(&w, from, to), cells);
 		for (int k = 0; k < 2; k++) {
 			const struct rp_stack *st = NULL;
@@ -562,17 +566,18 @@ static struct table *side_apps(const struct rp_input *in, int format, const stru
 					st = &s[i];
 			side_values(r[k], st && r[k] ? share_in(st, r[k]->key[AN_APP]) : NAN, x[k]);
 		}
-		verdict = !r[0] ? "B only" : !r[1] ? "A only" :
-			verdict_of(in->cmp, r[0]->key[AN_EVENT], r[0]->key[AN_APP]);
 		for (int k = 0, j = 0; k < 6; k++) {
 			cell_value(v[j], 32, x[0][k], format);
 			cells[c++] = v[j++];
 			cell_value(v[j], 32, x[1][k], format);
 			cells[c++] = v[j++];
 			if (k == 0) {
-				cell_value(v[12], 32, 100 * (x[1][0] / x[0][0] - 1), format);
+				if (m)
+					compare_change(v[12], m, format);
+				else
+					snprintf(v[12], 32, "-");
 				cells[c++] = v[12];
-				cells[c++] = verdict ? (char *)verdict : "-";
+				cells[c++] = (char *)verdict;
 			}
 		}
 		table_add(t, cells);
@@ -610,7 +615,7 @@ static void side_summary(const struct rp_out *out, const struct rp_input *in)
 	struct rp_chart c;
 	struct table *t;
 	char per[64], title[256];
-	char text[1024];
+	char text[1280];
 	int sums = 0;
 	for (size_t i = 0; i < in->nfiles; i++)
 		sums += in->files[i].summary;
@@ -620,9 +625,13 @@ static void side_summary(const struct rp_out *out, const struct rp_input *in)
 		 "cycles per unit as `stats --per` gives them over A and over B, side by side, with "
 		 "the change from A to B and the verdict of the A against B section, and the app's "
 		 "share of the cycles of its side's breaths; then the slowest pairs of each side, "
-		 "each with the dump command that shows it.%s", sums ? " Summaries among the inputs "
-		 "count in the A against B section only: this section and the ones after it show "
-		 "the logs alone." : "");
+		 "each with the dump command that shows it. The change and the verdict are "
+		 "`timeline diff`'s: both come from the runs' values (a run's median, relative to "
+		 "the run's speed unless --absolute), not from the cycles per unit beside them, "
+		 "which pool each side's pairs, so the change may differ from their ratio; "
+		 "neither is given when --by groups the comparison by other keys.%s", sums ?
+		 " Summaries among the inputs count in the A against B section only: this "
+		 "section and the ones after it show the logs alone." : "");
 	out->section(out, "summary", "Summary", text);
 	t = inputs_table(in, out->format);
 	chart(&c, "summary", "inputs", "inputs: the logs read, and their sides", NULL, NULL);
@@ -761,18 +770,31 @@ double report_time_unit(const struct an_timeline *t, const char **name)
 	return unit;
 }
 
+/* The side of timeline T in a report of two sides: that of the file it
+ * was read from; NULL in a report of one. */
+static const char *time_side(const struct rp_input *in, const struct an_timeline *t)
+{
+	for (size_t i = 0; in->cmp && i < in->nfiles; i++)
+		if (in->files[i].order == t->order)
+			return side_of(in, &in->files[i]);
+	return NULL;
+}
+
 static void over_time(const struct rp_out *out, const struct rp_input *in)
 {
 	size_t n;
 	const struct an_timeline *t = an_timelines(in->e, &n);
+	char buf[512];
 	out->section(out, "time", "Over time",
-		     "Per process, on one time axis: each pair's cycles per unit binned in time, "
-		     "the median line and the 25-75 and 5-95 percentile ribbons of each bin; "
-		     "the breaths' units per breath; and the throughput from the breaths' "
-		     "running totals. Hover for a bin's values.");
+		     about(buf, sizeof buf, in, "Per process, on one time axis: each pair's cycles "
+			   "per unit binned in time, the median line and the 25-75 and 5-95 "
+			   "percentile ribbons of each bin; the breaths' units per breath; and the "
+			   "throughput from the breaths' running totals. Hover for a bin's values.",
+			   "A process is of one side: A's charts, then B's, each lettered with "
+			   "its side in its side's colour, A blue and B red."));
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
-		struct rp_time rt = { &t[i], in->o->per };
+		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]) };
 		char id[32], title[256], x[64];
 		const char *unit;
 		snprintf(id, sizeof id, "p%zu", i);

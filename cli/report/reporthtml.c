@@ -43,10 +43,14 @@ static const char style[] =
 
 /* What a page of two sides adds to the style: the letters A and B over
  * the columns of each side, each in its side's colour (SIDE_A, SIDE_B),
- * on the right as the numbers under them. */
+ * on the right as the numbers under them; a chart of one side (a process
+ * over time) lettered in its caption and edged in its side's colour. */
 static const char sides_style[] =
 	"th.side-a,th.side-b{text-align:right}th.side-a{color:#4e79a7}th.side-b{color:#e15759}"
-	"th[colspan]{text-align:center;border-bottom:1px solid #ccc}";
+	"th[colspan]{text-align:center;border-bottom:1px solid #ccc}"
+	"figure.side-a,figure.side-b{border-left:4px solid #4e79a7;padding-left:10px}"
+	"figure.side-b{border-left-color:#e15759}"
+	"b.side-a{color:#4e79a7}b.side-b{color:#e15759}";
 
 /* Shows the values of the bin under the pointer of an over-time chart,
  * from the JSON block that follows it. */
@@ -196,13 +200,28 @@ static void note(const struct rp_out *o, const char *text)
 	out_str("</p>\n");
 }
 
-/* Opens the figure of chart C, an SVG of class CLS, WIDTH x HEIGHT px. */
-static void fig_open(const struct rp_chart *c, const char *cls, double height)
+/* Opens the figure of chart C, an SVG of class CLS, WIDTH x HEIGHT px;
+ * a chart of one side of two, SIDE ("A" or "B"; else NULL), edged in its
+ * colour, its caption lettered with it and naming its inputs. */
+static void fig_open_side(const struct rp_chart *c, const char *cls, double height,
+			  const char *side)
 {
-	out_str("<figure class=\"chart\"><figcaption>");
+	char k = side && !strcmp(side, "B") ? 'b' : 'a';
+	if (side)
+		svg_printf("<figure class=\"chart side-%c\"><figcaption><b class=\"side-%c\">%s</b> ",
+			   k, k, side);
+	else
+		out_str("<figure class=\"chart\"><figcaption>");
 	svg_text(c->title);
+	if (side)
+		svg_printf("<span class=\"note\">, of the --%c inputs</span>", k);
 	svg_printf("</figcaption>\n<svg class=\"plot %s\" id=\"%s\" viewBox=\"0 0 %d %.0f\" "
 		   "width=\"%d\" height=\"%.0f\" role=\"img\">\n", cls, c->id, W, height, W, height);
+}
+
+static void fig_open(const struct rp_chart *c, const char *cls, double height)
+{
+	fig_open_side(c, cls, height, NULL);
 }
 
 static void fig_close(void)
@@ -897,15 +916,18 @@ static void midline(const struct panel *p, size_t nb, const struct scale *y)
 	out_str("\"/>\n");
 }
 
-/* Panel P, its plot's top at TOP, over the time axis T: its title and its
- * axis's label (with the unit) above it, its values below. */
-static void panel(const struct panel *p, double top, const struct scale *t)
+/* Panel P, its plot's top at TOP, over the time axis T: its title (after
+ * the letter of its SIDE, if not NULL) and its axis's label (with the
+ * unit) above it, its values below. */
+static void panel(const struct panel *p, double top, const struct scale *t, const char *side)
 {
 	size_t nb = p->nb;
 	struct scale y = { 0, panel_max(p, nb), top + PANEL_H, top, 0 };
 	double tk[40];
 	size_t n = scale_ticks(t, tk, 40);
 	scale_nice(&y);
+	if (side)
+		side_letter(PLOT_X0 - 6, top - 8, side);
 	svg_printf("<text class=\"ptitle\" x=\"%d\" y=\"%.1f\">", PLOT_X0, top - 8);
 	svg_text(p->name);
 	svg_printf("</text><text class=\"axis-label num y\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
@@ -962,16 +984,19 @@ static void script_string(const char *s)
 
 /* The tooltip's data of the NP panels P of an over-time chart C: the
  * time axis (SPAN in XU over the plot's x and width px), and each panel's
- * bins (NB of them across the axis) or values. */
+ * title (after its SIDE, if not NULL) and bins (NB of them across the
+ * axis) or values. */
 static void time_data(const struct rp_chart *c, const struct panel *p, size_t np, double span,
-		      const char *xu)
+		      const char *xu, const char *side)
 {
 	svg_printf("<script type=\"application/json\" id=\"d-%s\">{\"span\":%.17g,\"xu\":\"%s\","
 		   "\"px\":[%d,%d],\"p\":[", c->id, span, xu, PLOT_X0, PLOT_W);
 	for (size_t k = 0; k < np; k++) {
 		size_t nb = p[k].nb;
+		char name[sizeof p[k].name + 8];
+		snprintf(name, sizeof name, "%s%s%s", side ? side : "", side ? " " : "", p[k].name);
 		out_str(k ? ",{\"t\":" : "{\"t\":");
-		script_string(p[k].name);
+		script_string(name);
 		out_str(",\"u\":");
 		script_string(p[k].unit);
 		svg_printf(",\"nb\":%zu", nb);
@@ -1091,14 +1116,14 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	unit = report_time_unit(t, &unit_name);
 	span = (double)t->span / unit;
 	x = (struct scale){ 0, span, PLOT_X0, PLOT_X0 + PLOT_W, 0 };
-	fig_open(c, "timeline", (double)np * (PANEL_H + PANEL_GAP) + PANEL_GAP + 30);
+	fig_open_side(c, "timeline", (double)np * (PANEL_H + PANEL_GAP) + PANEL_GAP + 30, rt->side);
 	for (size_t k = 0; k < np; k++) {
-		panel(&p[k], top, &x);
+		panel(&p[k], top, &x, rt->side);
 		top += PANEL_H + PANEL_GAP;
 	}
 	axis_x(&x, top - PANEL_GAP, top - PANEL_GAP, c->x);
 	out_str("</svg>\n");
-	time_data(c, p, np, span, unit_name);
+	time_data(c, p, np, span, unit_name, rt->side);
 	out_str("</figure>\n");
 	free(v[0]);
 	free(v[1]);

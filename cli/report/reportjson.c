@@ -128,6 +128,9 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	struct json j = JSON_INIT;
 	(void)o;
 	head(&j, c, "time");
+	if (rt->side) {   /* a report of two sides: the process's side, and its series' */
+		JSON_KEY_STRING(&j, "side", rt->side);
+	}
 	JSON_KEY_STRING(&j, "process", t->process);
 	JSON_KEY_STRING(&j, "path", t->path);
 	JSON_KEY_STRING(&j, "group", t->group);
@@ -141,6 +144,9 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 		json_begin_object(&j);
 		JSON_KEY_STRING(&j, "event", t->s[k].label);
 		JSON_KEY_STRING(&j, "app", t->s[k].app);
+		if (rt->side) {
+			JSON_KEY_STRING(&j, "side", rt->side);
+		}
 		JSON_KEY_UINT(&j, "nbins", t->s[k].nbins);
 		bins(&j, t->s[k].v, t->s[k].nbins);
 		if (t->s[k].units) {

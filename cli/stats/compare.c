@@ -274,6 +274,11 @@ struct table *compare_table(const struct comparison *c, int format)
 	return t;
 }
 
+void compare_change(char buf[32], const struct cmp *m, int format)
+{
+	number(buf, m->change * 100, format, '%');
+}
+
 struct table *compare_lone_table(const struct comparison *c)
 {
 	static const char *const cols[] = { "side", "group", "runs", "n" };

@@ -74,6 +74,10 @@ void compare(struct comparison *c, const char *cmd, struct an *ea, struct an *eb
  * numbers rounded for text, at full precision for FORMAT csv and json. */
 struct table *compare_table(const struct comparison *c, int format);
 
+/* Group M's change% into BUF as the table "diff" gives it in FORMAT: for
+ * text signed, to a tenth; for csv and json every digit; "-" if none. */
+void compare_change(char buf[32], const struct cmp *m, int format);
+
 /* The table "only" of C's groups on one side: side, key, runs, n. */
 struct table *compare_lone_table(const struct comparison *c);
 

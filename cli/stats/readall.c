@@ -162,14 +162,16 @@ static int run_summary(struct job *j, uint64_t order, struct an *e)
 			    !(j->fact->group = strdup(j->group)))
 				abort();
 			j->fact->engine = j->target[0];   /* its side's, in a report of two */
+			j->fact->order = m.order;
 		}
 	}
 	close(fd);
 	return is;
 }
 
-/* Starts J's facts for IN (when the reader keeps them). */
-static void begin_fact(struct job *j, const struct input *in)
+/* Starts J's facts for IN, file number ORDER in input order (when the
+ * reader keeps them). */
+static void begin_fact(struct job *j, const struct input *in, uint64_t order)
 {
 	struct readall_file *f = j->fact;
 	if (!f)
@@ -179,6 +181,7 @@ static void begin_fact(struct job *j, const struct input *in)
 		abort();
 	f->info = in->info;
 	f->engine = j->target[0];
+	f->order = order << 32;   /* as begin_file() tells the engines */
 }
 
 /* Reads job J (number ORDER) into its engines, E[k] for its target k;
@@ -196,7 +199,7 @@ static void run_job(struct job *j, uint64_t order, struct an **e, int warm)
 	}
 	for (size_t k = 0; k < j->ntarget; k++)
 		begin_file(e[k], j, in, order);
-	begin_fact(j, in);
+	begin_fact(j, in, order);
 	tl_reader_rewind(in->r);
 	if (warm)
 		warm_start(&in->r, 1);

@@ -22,6 +22,8 @@ struct readall_file {
 	int summary;                 /* a summary (timeline-summary(5)), not a log:
 				      * only path and group are known */
 	const struct an *engine;     /* the first engine it was given to feed */
+	uint64_t order;              /* the an_file.order it was read with (a log's
+				      * an_timeline.order) */
 };
 
 struct readall {

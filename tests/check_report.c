@@ -637,27 +637,34 @@ START_TEST(test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart)
 }
 END_TEST
 
-/* Writes TEST_DIR/tie.timeline (manual clock, 1 GHz): 2 breaths of 1000
- * cycles and 10 packets, each holding the pushes of w10 and then w9, 300
- * cycles each: two apps of equal cycles, the larger name first. */
-static void tied_apps(void)
+/* Writes TEST_DIR/NAME (manual clock, 1 GHz): 2 breaths of 1000 cycles
+ * and 10 packets, each holding the pushes of the N apps APPS in turn, 300
+ * cycles each when N is 2, else 20. */
+static void apps_in_breaths(const char *name, const char *const *apps, size_t n)
 {
 	static const char *const eng[] = { "1,6|engine.breath_start: breath totalpackets",
 					   "1,6|engine.breath_end: breath totalpackets" };
 	static const char *const app[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
-	tl_log *log = open_manual(path_in(test_dir, "tie.timeline"), 256);
-	uint16_t e[2], w[2][2];
-	uint64_t t = 1000;
+	tl_options o = { .entries = 1024, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 65536, .name = "test" };
+	tl_log *log = tl_open(path_in(test_dir, name), &o, NULL);
+	uint16_t e[2], w[40][2];
+	ck_assert_ptr_nonnull(log);
+	uint64_t t = 1000, each = n == 2 ? 300 : 20;
+	ck_assert_uint_le(n, 40);
 	ck_assert_int_eq(tl_register(log, eng, 2, NULL, e, NULL), TL_OK);
-	ck_assert_int_eq(tl_register(log, app, 2, "app=w10", w[0], NULL), TL_OK);
-	ck_assert_int_eq(tl_register(log, app, 2, "app=w9", w[1], NULL), TL_OK);
+	for (size_t k = 0; k < n; k++) {
+		char attr[64];
+		snprintf(attr, sizeof attr, "app=%s", apps[k]);
+		ck_assert_int_eq(tl_register(log, app, 2, attr, w[k], NULL), TL_OK);
+	}
 	for (uint64_t i = 0; i < 2; i++, t += 1000) {
 		tl_set_manual_clock(log, t, 0);
 		tl_append(log, e[0], i, 10 * i, 0, 0, 0, 0);
-		for (int k = 0; k < 2; k++) {
-			tl_set_manual_clock(log, t + 100 + 300 * (uint64_t)k, 0);
+		for (size_t k = 0; k < n; k++) {
+			tl_set_manual_clock(log, t + 100 + each * k, 0);
 			tl_append(log, w[k][0], 10 * i, 0, 0, 0, 0, 0);
-			tl_set_manual_clock(log, t + 400 + 300 * (uint64_t)k, 0);
+			tl_set_manual_clock(log, t + 100 + each * (k + 1), 0);
 			tl_append(log, w[k][1], 10 * i + 10, 0, 0, 0, 0, 0);
 		}
 		tl_set_manual_clock(log, t + 1000, 0);
@@ -678,7 +685,7 @@ START_TEST(test_apps_of_equal_cycles_stand_in_the_order_stats_gives)
 		"  c=json.loads(l)\n"
 		"  for b in c.get(\"bars\",[]): print(c[\"chart\"],*[(s[\"app\"],s[\"cycles\"]) for s in b[\"segments\"]])\n";
 	char *out;
-	tied_apps();
+	apps_in_breaths("tie.timeline", (const char *const[]){ "w10", "w9" }, 2);
 	out = sh(0, NULL, "cd %s && %s report -f json -o - tie.timeline | python3 -c '%s'", test_dir,
 		 timeline_bin(), py);
 	ck_assert_str_eq(out, "summary-share ('w9', 600) ('w10', 600) ('(no app)', 800)\n"
@@ -687,6 +694,30 @@ START_TEST(test_apps_of_equal_cycles_stand_in_the_order_stats_gives)
 	out = sh(0, NULL, "cd %s && %s stats --per packets --overhead -f csv tie.timeline | cut -d, -f2,4",
 		 test_dir, timeline_bin());
 	ck_assert_str_eq(out, "\"app\",\"cycles\"\n\"w9\",600\n\"w10\",600\n\"(no app)\",800\n");
+	free(out);
+}
+END_TEST
+
+/* No app takes the blue or the red that letter sides A and B: forty
+ * apps' bars use all 17 colours and the grey of (no app), none of them a
+ * side's (with the palette of 19 that held both, these names took all
+ * 19, and lookup's bars were B's red). */
+START_TEST(test_no_app_is_coloured_as_a_side)
+{
+	const char *apps[40];
+	char names[40][8], *out;
+	for (int k = 0; k < 40; k++) {
+		snprintf(names[k], sizeof names[k], "a%d", k);
+		apps[k] = names[k];
+	}
+	apps[38] = "a49";      /* the one colour a0 to a38 miss */
+	apps[39] = "lookup";
+	apps_in_breaths("many.timeline", apps, 40);
+	out = sh(0, NULL, "cd %s && %s report many.timeline -o many.html && sed -n "
+		 "'/id=\"cycles-processes\"/,/<\\/figure>/p' many.html | grep -o '<rect [^>]*fill=\"#[0-9a-f]*\"' | "
+		 "grep -o '#[0-9a-f]*' | sort -u | tr '\\n' ' '", test_dir, timeline_bin());
+	ck_assert_str_eq(out, "#499894 #59a14f #76b7b2 #86bcb6 #8cd17d #9c755f #a0cbe8 #b07aa1 #b6992d "
+			      "#c4c4c4 #d37295 #d4a6c8 #d7b5a6 #edc948 #f28e2b #fabfd2 #ff9da7 #ffbe7d ");
 	free(out);
 }
 END_TEST
@@ -1102,6 +1133,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_lists_the_groups_of_one_side_only);
 	tcase_add_test(t, test_a_diff_report_shows_batch_lags_and_cpus_of_each_side_apart);
 	tcase_add_test(t, test_apps_of_equal_cycles_stand_in_the_order_stats_gives);
+	tcase_add_test(t, test_no_app_is_coloured_as_a_side);
 	tcase_add_test(t, test_a_diff_report_gives_the_summary_of_each_side_apart);
 	tcase_add_test(t, test_a_diff_report_summary_gives_the_change_diff_prints);
 	tcase_add_test(t, test_a_diff_report_gives_each_summary_its_side);

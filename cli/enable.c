@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/param.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
@@ -233,7 +234,9 @@ static int flip_log(struct ask *a, struct input *in)
 		rc = -1;
 		goto out;
 	}
-	n = tl_reader_definitions(in->r, ids, n);
+	/* as many as were counted: a writer may have interned more since,
+	 * and the count returned now may exceed what IDS holds */
+	n = MIN(n, tl_reader_definitions(in->r, ids, n));
 	k = plan(a, in, ids, off, n, &on);
 	if (tl_switch_file(in->path, ids, off, k, &changed, &err) != TL_OK) {
 		rc = cannot(a, in, &err);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/param.h>
 #include "commands.h"
 #include "input.h"
 #include "json.h"
@@ -49,7 +50,7 @@ static void each_off(const struct input *in, void (*fn)(const tl_def *d, void *a
 {
 	size_t n = in->info.switched_off ? tl_reader_definitions(in->r, NULL, 0) : 0;
 	uint16_t *ids = n ? calloc(n, sizeof *ids) : NULL;
-	n = ids ? tl_reader_definitions(in->r, ids, n) : 0;
+	n = ids ? MIN(n, tl_reader_definitions(in->r, ids, n)) : 0;   /* a writer may add more */
 	for (size_t k = 0; k < n; k++)
 		if (tl_reader_switched_off(in->r, ids[k])) {
 			const tl_def *d = tl_reader_def(in->r, ids[k]);

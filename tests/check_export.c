@@ -652,6 +652,40 @@ START_TEST(test_chrome_span_carries_its_cycles_and_unpaired_ends_are_instants)
 }
 END_TEST
 
+/* A span whose begin is the 4,201st definition of its log: the end finds
+ * its begin among every definition, not the first 4,096 (the list was
+ * a stack array of 4,096 ids, and the loop read past it by the count the
+ * library returned). */
+START_TEST(test_chrome_span_finds_a_begin_past_the_first_4096_definitions)
+{
+	static const char *const defs[] = { "5,5|app.push: inpackets\nPush.",
+					     "5,5|app.pushed: inpackets\nPushed." };
+	tl_options o = { .entries = 16, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 1 << 20, .name = "test" };
+	tl_log *log = tl_open(path_in(test_dir, "many.timeline"), &o, NULL);
+	uint16_t id, x[2];
+	char *out;
+	ck_assert_ptr_nonnull(log);
+	for (int k = 0; k < 4200; k++) {
+		char def[48];
+		const char *d = def;
+		snprintf(def, sizeof def, "5,5|filler.e%d: n\nA filler.", k);
+		ck_assert_int_eq(tl_register(log, &d, 1, NULL, &id, NULL), TL_OK);
+	}
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", x, NULL), TL_OK);
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, x[0], 7, 0, 0, 0, 0, 0);
+	tl_set_manual_clock(log, 1500, 0);
+	tl_append(log, x[1], 17, 0, 0, 0, 0, 0);
+	tl_close(log);
+	free(sh(0, "%s export -f chrome -o many.json many.timeline", timeline_bin()));
+	out = sh(0, "python3 -c 'import json; print([(e[\"ph\"], e[\"name\"], e.get(\"dur\")) for e in "
+		 "json.load(open(\"many.json\"))[\"traceEvents\"] if e[\"ph\"] != \"M\"])'");
+	ck_assert_str_eq(out, "[('X', 'app.push x', 0.5)]\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_event_and_cpu_filters_restrict_exports)
 {
 	char *out;
@@ -720,6 +754,7 @@ Suite *export_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, teardown);
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_export_usage_errors_exit_2_with_a_reason);
+	tcase_add_test(t, test_chrome_span_finds_a_begin_past_the_first_4096_definitions);
 	tcase_add_test(t, test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_values);
 	tcase_add_test(t, test_ctf_tsc_clock_at_2_5_ghz_shows_each_entrys_wall_time_from_the_anchor);
 	tcase_add_test(t, test_ctf_wall_clock_of_two_hosts_shows_each_entrys_wall_time_from_its_own_anchor);

@@ -1239,6 +1239,8 @@ END_TEST
 struct cli_race {
 	int started, done;           /* disables begun, ended (exit 0) */
 	int n;                       /* events registered */
+	char why[512];               /* a failed disable's pattern, status, stderr
+				      * (from a sanitizer's SUMMARY line if any) */
 	uint16_t beat;               /* the heartbeat's message id */
 	struct {
 		uint16_t id;
@@ -1319,6 +1321,9 @@ static void __attribute__((noreturn)) cli_disabler(const char *p, struct cli_rac
 		usleep((useconds_t)(x % 2000));
 		__atomic_store_n(&rc->started, g, __ATOMIC_SEQ_CST);
 		st = run(test_str("'%s' disable '%s' '%s'", timeline_bin(), p, cli_pattern(g)), &o, &e);
+		if (st != 0)
+			snprintf(rc->why, sizeof rc->why, "disable %s: exit %d: %s", cli_pattern(g), st,
+				 !e ? "" : strstr(e, "SUMMARY:") ? strstr(e, "SUMMARY:") : e);
 		free(o);
 		free(e);
 		if (st != 0)
@@ -1443,7 +1448,7 @@ START_TEST(test_events_registered_while_timeline_disable_runs_are_off_when_they_
 	if ((d = fork()) == 0)
 		cli_disabler(p, rc);
 	ck_assert_int_eq(waitpid(d, &st, 0), d);
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "disabler: status %#x", st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "disabler: status %#x: %s", st, rc->why);
 	ck_assert_int_eq(waitpid(w, &st, 0), w);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer: status %#x", st);
 	for (int k = 0; k < rc->n; k++) {

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/param.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
@@ -226,17 +225,13 @@ static int flip_log(struct ask *a, struct input *in)
 	}
 	memset(a->used, 0, (size_t)(a->nonly + a->npats) * sizeof *a->used);
 	/* the rules published, then the definitions read */
-	n = tl_reader_definitions(in->r, NULL, 0);
-	ids = malloc((n + 1) * sizeof *ids);
+	ids = input_definitions(in, &n);
 	off = malloc(n + 1);
 	if (!ids || !off) {
 		cli_error(a->cmd, "%s: out of memory", in->path);
 		rc = -1;
 		goto out;
 	}
-	/* as many as were counted: a writer may have interned more since,
-	 * and the count returned now may exceed what IDS holds */
-	n = MIN(n, tl_reader_definitions(in->r, ids, n));
 	k = plan(a, in, ids, off, n, &on);
 	if (tl_switch_file(in->path, ids, off, k, &changed, &err) != TL_OK) {
 		rc = cannot(a, in, &err);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/param.h>
 #include "commands.h"
 #include "input.h"
 #include "json.h"
@@ -48,9 +47,8 @@ static void scan(struct input *in, struct extent *s)
 /* Calls FN(D, ARG) for each definition of IN switched off now, in order. */
 static void each_off(const struct input *in, void (*fn)(const tl_def *d, void *arg), void *arg)
 {
-	size_t n = in->info.switched_off ? tl_reader_definitions(in->r, NULL, 0) : 0;
-	uint16_t *ids = n ? calloc(n, sizeof *ids) : NULL;
-	n = ids ? MIN(n, tl_reader_definitions(in->r, ids, n)) : 0;   /* a writer may add more */
+	size_t n = 0;
+	uint16_t *ids = in->info.switched_off ? input_definitions(in, &n) : NULL;
 	for (size_t k = 0; k < n; k++)
 		if (tl_reader_switched_off(in->r, ids[k])) {
 			const tl_def *d = tl_reader_def(in->r, ids[k]);

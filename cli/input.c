@@ -344,17 +344,23 @@ int input_window_misses(const char *cmd, const struct input_list *list, int npat
 	return problems;
 }
 
+uint16_t *input_definitions(const struct input *in, size_t *n)
+{
+	size_t max = tl_reader_definitions(in->r, NULL, 0);
+	uint16_t *ids = calloc(max + 1, sizeof *ids);
+	size_t got = ids ? tl_reader_definitions(in->r, ids, max) : 0;
+	*n = got < max ? got : max;
+	return ids;
+}
+
 const tl_pair *input_pairs(struct input *in, size_t *n)
 {
 	size_t ndefs;
 	uint16_t *ids;
 	if (!in->pairs_read) {
 		in->pairs_read = 1;
-		ndefs = tl_reader_definitions(in->r, NULL, 0);
-		ids = calloc(ndefs ? ndefs : 1, sizeof *ids);
-		if (ids)
-			tl_reader_definitions(in->r, ids, ndefs);
-		for (size_t i = 0; ids && i < ndefs; i++) {
+		ids = input_definitions(in, &ndefs);
+		for (size_t i = 0; i < ndefs; i++) {
 			const char *s = tl_reader_string(in->r, ids[i]);
 			tl_pair p, *more;
 			if (!s || strncmp(s, "pair|", 5) || tl_pair_parse(s, strlen(s), &p, NULL) != TL_OK)

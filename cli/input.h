@@ -151,6 +151,12 @@ void input_close(struct input *in);
  * starts "pair|" but does not parse is left out. */
 const tl_pair *input_pairs(struct input *in, size_t *n);
 
+/* The message ids of IN's definitions, in table order, in a new array the
+ * caller frees (room for one more). *N gets how many it holds: never more
+ * than it was made for, though a live writer may intern more between the
+ * count and the listing. NULL, *N 0, when out of memory. */
+uint16_t *input_definitions(const struct input *in, size_t *n);
+
 /* The definition of MSGID in IN (tl_reader_def(): never NULL, a stand-in
  * for unknown ids), with its struct shown; it stays where it is until
  * input_close(). The library's lookup, then input_event()'s cache: the

@@ -7,12 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/param.h>
 #include "export.h"
 #include "json.h"
 #include "out.h"
 #include "usage.h"
-#include "xalloc.h"
 
 /* One queued event: an entry, and for a span its end. */
 struct item {
@@ -354,12 +352,9 @@ static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 		int r = ev->name[0] == '?' ? 0 : pair_role(x, in, ev->name, begin, sizeof begin);
 		C.role[msgid] = r ? r : 3;
 		if (r == 2) {
-			/* its begin: the definition with that name and the same
-			 * attributes, among as many as were counted (a live writer
-			 * may intern more between the two calls) */
-			size_t n = tl_reader_definitions(in->r, NULL, 0);
-			uint16_t *ids = xcalloc(n + 1, sizeof *ids);
-			n = MIN(n, tl_reader_definitions(in->r, ids, n));
+			/* its begin: the definition with that name and the same attributes */
+			size_t n;
+			uint16_t *ids = input_definitions(in, &n);
 			C.role[msgid] = 3;
 			for (size_t i = 0; i < n; i++) {
 				const tl_def *b = input_event(in, ids[i]);

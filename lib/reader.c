@@ -13,6 +13,10 @@
 #include "format.h"
 #include "reader.h"
 
+/* tl_entry as python/timeline/_lib.py (ENTRY) reads it from tl_reader_read() */
+_Static_assert(sizeof(tl_entry) == 80 && __builtin_offsetof(tl_entry, thread) == 28 &&
+	       __builtin_offsetof(tl_entry, args) == 32, "tl_entry: python's ENTRY dtype");
+
 
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
@@ -318,6 +322,7 @@ static inline __attribute__((always_inline)) int read_entry(const tl_reader *r, 
 	e->cpu = e->aux & 0xfff;
 	e->numa = e->aux >> 12;
 	e->dargs = 0;
+	e->thread = 0;
 	return 1;
 }
 

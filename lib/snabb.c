@@ -164,6 +164,7 @@ static int decode(const tl_reader *r, uint64_t slot, tl_entry *e)
 	e->cpu = e->aux & 0xfff;
 	e->numa = e->aux >> 12;
 	e->dargs = 0;
+	e->thread = 0;
 	for (int i = 0; i < TL_MAX_ARGS; i++) {
 		e->args[i] = number(r, s->args[i], &dbl);
 		e->dargs |= (uint8_t)(dbl << i);

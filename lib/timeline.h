@@ -366,6 +366,9 @@ typedef struct tl_entry {
 	uint16_t aux;                /* the raw cpu/node word (0xffff: unknown) */
 	uint8_t dargs;               /* bit i set: args[i] holds the bits of a double (a
 				      * Snabb value that is not a whole number >= 0) */
+	uint32_t thread;             /* the writing thread's index in its log, 0 for
+				      * the first (and every entry of a log that one
+				      * thread writes, and of a Snabb log) */
 	uint64_t args[TL_MAX_ARGS];
 } tl_entry;
 

@@ -55,9 +55,9 @@ TL_RULES_BYTES_PER_LOG = 512   # the rules area (format 1.3)
 
 # struct tl_entry (timeline.h), 80 bytes: what tl_reader_read() fills
 ENTRY = np.dtype({
-    "names": ["seq", "tsc", "msgid", "cpu", "numa", "aux", "dargs", "args"],
-    "formats": ["<u8", "<u8", "<u2", "<u2", "<u2", "<u2", "u1", ("<u8", (TL_MAX_ARGS,))],
-    "offsets": [0, 8, 16, 18, 20, 22, 24, 32],
+    "names": ["seq", "tsc", "msgid", "cpu", "numa", "aux", "dargs", "thread", "args"],
+    "formats": ["<u8", "<u8", "<u2", "<u2", "<u2", "<u2", "u1", "<u4", ("<u8", (TL_MAX_ARGS,))],
+    "offsets": [0, 8, 16, 18, 20, 22, 24, 28, 32],
     "itemsize": 80,
 }, align=True)   # an aligned struct: numpy copies its fields by the fast loops
 

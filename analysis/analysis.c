@@ -117,8 +117,7 @@ void an_free(struct an *a)
 		free_shares(&a->breaths[i]);
 	}
 	free(a->breaths);
-	free(a->app_cycles);
-	free(a->deferred);
+	spans_free(a);
 	for (size_t i = 0; i < a->series_made; i++) {
 		free(a->series_values[i].s);
 		free(a->series_units[i].s);
@@ -235,17 +234,10 @@ int an_entry(struct an *a, const tl_entry *e)
 			return -1;
 	}
 	if (a->opts.per) {
-		if (ev->role == ROLE_BEGIN) {
-			if (ev->pending)
-				unmatched_for(a, ev->name)->begins++;
-			ev->pending = 1;
-			ev->begin_tsc = e->tsc;
-			memcpy(ev->begin_args, e->args, sizeof ev->begin_args);
-			share_begin(a, ev);
-			return 0;
-		}
-		if (ev->role == ROLE_END)
-			return pair_end(a, ev, e);
+		if (ev->role == ROLE_BEGIN)
+			span_begin(a, ev, e);
+		else if (ev->role == ROLE_END)
+			return span_end(a, ev, e);
 		return 0;
 	}
 	/* Snabb's lag: the distance to the previous entry of this level or lower,
@@ -306,8 +298,8 @@ int an_file_end(struct an *a)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
 	int rc = 0;
-	a->in_breath = 0;
-	a->ndeferred = 0;
+	/* spans still open at the end of the file never ended */
+	spans_drop(a, 0, 1);
 	if (a->opts.series && a->file_has_tsc && (a->nseries || a->nbreath_totals))
 		rc = make_timeline(a);
 	a->file_has_tsc = 0;
@@ -316,10 +308,7 @@ int an_file_end(struct an *a)
 	fill_breaths(a, b);
 	a->nbreaths++;
 	switch_file_end(a);
-	/* begins still pending at the end of the file never ended */
-	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
-		if (ev->pending)
-			unmatched_for(a, ev->name)->begins++;
+	spans_free(a);
 	free_evs(a);
 	a->file.declared = NULL;   /* the caller's, valid until now */
 	a->file.info = NULL;

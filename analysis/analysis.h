@@ -34,6 +34,8 @@ struct an_pair {
  * breath_start/breath_end (total). */
 extern const struct an_pair an_default_pairs[3];
 
+struct an_span;
+
 struct an_options {
 	unsigned by;                 /* 1 << AN_* */
 	const char *per;             /* --per UNIT; NULL: lag statistics */
@@ -50,6 +52,43 @@ struct an_options {
 				      * the user gave (notes speak of the summary) */
 	int per_default;             /* PER is the command's default, not given: a pair a
 				      * log declares with units is counted in its first */
+	/* each span as it ends (children before their parents), for the span
+	 * table and the exports; NULL: none. S and what it points to are
+	 * valid during the call only. */
+	void (*span_fn)(void *ctx, const struct an_span *s);
+	void *span_ctx;
+};
+
+/* A span: one instance of a begin/end pair, found within one thread of a
+ * file (--per: the engine pairs only then). Spans nest: the parent of a
+ * span is the innermost span of its thread that was open when it began
+ * and is still open when it ends; spans that overlap without nesting are
+ * each other's neither. Its self cycles are its cycles minus those of the
+ * spans whose parent it is, so that the self cycles of a thread's spans
+ * count each cycle once. */
+#define AN_NO_PARENT UINT64_MAX
+struct an_span {
+	const char *label;           /* its pair's label: "kv.req", "app.push" */
+	const char *attr;            /* its attribute's value, "-" when none */
+	const char *attr_name;       /* that attribute: "app" unless the pair says by= */
+	uint32_t thread;             /* tl_entry.thread of its entries */
+	uint64_t id;                 /* its begin's entry number (tl_entry.seq): unique
+				      * among the spans of one thread of one file */
+	uint64_t parent;             /* its parent's id, AN_NO_PARENT when it has none */
+	unsigned depth;              /* spans open around it: 0 for the outermost */
+	uint64_t tsc0, tsc1;         /* its begin and its end */
+	uint16_t aux0, aux1;         /* their cpu/node words */
+	uint64_t cycles;             /* tsc1 - tsc0 (0 when the clock went back) */
+	uint64_t self;               /* cycles minus those of the spans it holds */
+	uint64_t inner;              /* how many spans it holds (its children) */
+	int breath;                  /* the program's breath: Snabb's breath_start/
+				      * breath_end, or a pair declared "breath" */
+	unsigned nunits;             /* the units it moved: each unit= of a declared
+				      * pair, the --per unit of a rule's ... */
+	const char *unit_name[TL_MAX_ARGS];
+	double units[TL_MAX_ARGS];   /* ... the end's value, or end minus begin for a
+				      * running counter; NAN where the end lacks it */
+	const tl_entry *end;         /* the entry that ended it */
 };
 
 /* What the engine is told of each file. */
@@ -348,9 +387,14 @@ const char *an_declared_units(const struct an *a);
  *   for (const char *at = list, *u; an_unit_next(&at, &u, &len);) ... */
 int an_unit_next(const char **at, const char **unit, size_t *len);
 
-/* The length of UNIT's singular, as the tables name it: its bytes before
- * the first 's' ("packets": 6, "packet"). */
-int an_unit_singular(const char *unit);
+/* Writes UNIT's singular, as every output names it, into BUF of SIZE as
+ * snprintf does, by the rules of regular English plurals
+ * (timeline-events(5)): "ies" -> "y" (queries, query); "sses", "xes",
+ * "ches", "shes", "zzes" lose "es" (boxes, box); else a final "s" goes
+ * (packets, requests, messages, bytes), but not in "ss", "us" or "is"
+ * (a unit such as "status" is its own singular), nor anything else.
+ * @return the length it has or would have had. */
+size_t an_unit_singular(char *buf, size_t size, const char *unit);
 
 /* Writes "cycles/" and UNIT's singular into BUF of SIZE bytes (cut to
  * fit), the column of cycles per unit: "cycles/packet" for "packets". */

@@ -2,15 +2,19 @@
  * by no one else (callers use analysis.h). Each part owns:
  *
  *   analysis.c  the engine's life: keys, an_new/an_free, a file begun, each
- *               entry taken (Snabb's lag here, pairs handed to pairs.c), a
- *               file ended with its record (struct an_breaths)
+ *               entry taken (Snabb's lag here, begins and ends handed to
+ *               spans.c), a file ended with its record (struct an_breaths)
  *   events.c    the per-file event cache: a message id's definition read
- *               once into a struct an_ev (role in a pair, unit and --bucket
- *               argument indexes); what the options found
+ *               once into a struct an_ev (role in a pair, whether it is the
+ *               breath, unit and --bucket argument indexes); what the
+ *               options found
+ *   spans.c     pairing: each thread's open spans, a begin pushed, an end
+ *               matched with its begin within its thread, the span made
+ *               (parent, depth, self cycles) and handed to pairs.c
  *   rows.c      the rows: hashed by joined key, an entry's key values, the
  *               --bucket range, TSC frequencies, unmatched counts
- *   pairs.c     begin/end pairing into cycles per unit, deferred app pairs,
- *               and where each breath's cycles go (shares, by CPU)
+ *   pairs.c     a span counted: cycles per unit into its row, deferred app
+ *               pairs, where each breath's cycles go (shares, by CPU)
  *   series.c    the current file over time (an_options.series): samples
  *               and totals, cut into a timeline when the file ends
  *   slowest.c   each row's slowest pairs (an_options.slowest)
@@ -30,23 +34,30 @@ enum { ROLE_NONE, ROLE_BEGIN, ROLE_END };
 
 struct an_ev {
 	char *name, *app;            /* the event's name and app key ("-": none) */
+	const char *attr_name;       /* the attribute APP is the value of: "app", or a
+				      * declared pair's by= */
 	unsigned level;
 	unsigned pair_level;         /* end: its begin's level, once found (its rows') */
 	int role, rule;              /* begin or end of rule RULE (-1: of a declared pair) */
 	const tl_pair *decl;         /* ... of this pair the file declares */
+	int is_breath;               /* ... of the program's breath: Snabb's breath_start/
+				      * breath_end, or a pair declared with "breath" */
+	char *share;                 /* end: its name in where the cycles go: the app of
+				      * Snabb's app pairs, else the label and attribute */
 	char *label;                 /* its pair's label */
 	uint16_t msgid;
 	int unknown;                 /* the msgid names no definition */
 	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
+	unsigned nunits;             /* end: the units a span of it gives (an_span) ... */
+	const char *unit_names[TL_MAX_ARGS];
+	int units[TL_MAX_ARGS];      /* ... their argument indexes (-1: the end lacks it) */
+	int begin_units[TL_MAX_ARGS];/* ... and in its begin (a running counter), -1 none */
 	char unit_name[128], bucket_name[128];
 	int begin_unit, begin_bucket;/* end: the same names' indexes in its begin, -1 none */
 	char *begin_key;             /* end: "begin name\x1fattrs" to find its begin */
 	struct an_ev *begin;         /* end: its begin once found */
 	struct an_ev *next_begin;    /* begin: the file's list of begins */
 	char *match_key;             /* begin: "name\x1fattrs" */
-	int pending;                 /* begin: seen, not yet ended ... */
-	uint64_t begin_tsc;          /* ... at this time ... */
-	uint64_t begin_args[TL_MAX_ARGS];   /* ... with these arguments */
 	struct an_row *row;          /* the row of its last entry ... */
 	uint16_t row_aux;            /* ... for this cpu/node word ... */
 	int row_bucket;              /* ... and bucket: most entries reuse it */
@@ -54,7 +65,7 @@ struct an_ev {
 				      * bucket + 1), made on first use ... */
 	uint16_t *bucket_aux;        /* ... and its cpu/node word */
 	size_t unmatched;            /* end: its index in the unmatched counts + 1, 0 unset */
-	int share;                   /* app pair end: index in the file's shares, -1 unset */
+	int share_index;             /* end: index of SHARE in the file's shares, -1 unset */
 	int series;                  /* pair end: index in the file's series, -1 unset */
 	int switch_rec;              /* an entry of the records of the switches */
 	unsigned breath;             /* 1: a breath_end with the summary's arguments, ... */
@@ -77,6 +88,30 @@ struct deferred {
 	struct an_ev *ev;
 	tl_entry e;
 	double cycles;
+};
+
+/* A span begun and not yet ended, on its thread's stack (spans.c). */
+struct an_open {
+	struct an_ev *b;             /* its begin event */
+	uint64_t tsc, seq;           /* the begin's time and entry number */
+	uint64_t args[TL_MAX_ARGS];  /* ... and arguments (running counters) */
+	uint16_t aux;                /* ... and cpu/node word */
+	uint64_t inner;              /* cycles of the spans that ended inside it */
+	uint64_t ninner;             /* ... how many */
+};
+
+/* What one thread of the current file has under way. */
+struct an_thread {
+	struct an_open *open;        /* its open spans, outermost first */
+	size_t nopen, open_cap;
+	/* the breath under way: each app's cycles so far (by share index) */
+	double *app_cycles;
+	size_t app_cycles_cap;
+	int in_breath;               /* a breath begun, its end not yet seen */
+	int breath_has_app;          /* a span ended inside it */
+	/* ... and its pairs whose end carries no unit, waiting for the breath's */
+	struct deferred *deferred;
+	size_t ndeferred, deferred_cap;
 };
 
 struct an {
@@ -115,14 +150,9 @@ struct an {
 	char *unit;                  /* the unit of the pairs counted (an_unit()), NULL none yet */
 	int unit_mixed;              /* ... they had different ones */
 	char *units;                 /* every unit noted, once each, a blank between */
-	/* the breath under way: each app's cycles so far (by share index) */
-	double *app_cycles;
-	size_t app_cycles_cap;
-	int in_breath;               /* a breath_start seen, its breath_end not yet */
-	int breath_has_app;          /* an app's pair ended inside it */
-	/* ... and its pairs whose end carries no unit, waiting for the breath's */
-	struct deferred *deferred;
-	size_t ndeferred, deferred_cap;
+	/* each thread's spans under way (spans.c), by tl_entry.thread */
+	struct an_thread *threads;
+	size_t nthreads;
 	/* the current file over time (opts.series): its span, samples per pair,
 	 * breath_end running totals; then the timelines of the files done */
 	uint64_t file_tsc_min, file_tsc_max;
@@ -206,14 +236,35 @@ int bucket_of(const struct an *a, double v);
 /* The unmatched counts of pair LABEL, made if new. */
 struct an_unmatched *unmatched_for(struct an *a, const char *label);
 
+/* ---- spans.c ---- */
+
+/* A begin event EV, entry E: a span opens on E's thread (one of EV's
+ * already open there is dropped, counted as a begin unmatched). */
+void span_begin(struct an *a, struct an_ev *ev, const tl_entry *e);
+
+/* An end event EV, entry E: the span of its begin open on E's thread is
+ * made and counted (pairs.c); none open, an end unmatched. Returns -1 out
+ * of memory, else 0. */
+int span_end(struct an *a, struct an_ev *ev, const tl_entry *e);
+
+/* Drops every open span of the current file: counted as skipped (a switch
+ * record: SKIPPED nonzero), as begins unmatched (the file ends: UNMATCHED),
+ * or not at all (a gap); the breaths under way are not counted. */
+void spans_drop(struct an *a, int skipped, int unmatched);
+
+/* Frees the threads' state (between files, and by an_free). */
+void spans_free(struct an *a);
+
 /* ---- pairs.c ---- */
 
-/* A begin event EV: a breath's starts the count of where its cycles go. */
-void share_begin(struct an *a, const struct an_ev *ev);
+/* A breath on thread T begins: where its cycles go starts counting. */
+void share_begin(struct an *a, struct an_thread *t);
 
-/* An end event EV, entry E: paired with its begin if pending, and counted.
- * Returns -1 out of memory, else 0. */
-int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e);
+/* Counts span S, begun by O and ended by entry E of EV on thread T: its
+ * cycles per unit into its row, where the breath's cycles go. Returns -1 out of memory,
+ * else 0. */
+int count_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_entry *e,
+	       const struct an_open *o, const struct an_span *s);
 
 /* Frees breath summary B's shares and its split by CPU. */
 void free_shares(struct an_breaths *b);
@@ -262,11 +313,6 @@ void fill_breaths(const struct an *a, struct an_breaths *b);
 
 /* ---- shared inline ---- */
 
-/* Is EV of the rule breath_start/breath_end, built in last of the rules? */
-static inline int is_breath(const struct an *a, const struct an_ev *ev)
-{
-	return ev->rule == (int)a->opts.npairs - 1;
-}
 
 /* The row of entry E of EV: the one its last entry went to, when its cpu/node
  * word and bucket are the same (the common case, kept free of find_row()'s

@@ -21,6 +21,7 @@ void free_evs(struct an *a)
 		free(e->label);
 		free(e->begin_key);
 		free(e->match_key);
+		free(e->share);
 		free(e->bucket_rows);
 		free(e->bucket_aux);
 		free(e);
@@ -158,14 +159,33 @@ int an_unit_next(const char **at, const char **unit, size_t *len)
 	return 1;
 }
 
-int an_unit_singular(const char *unit)
+/* Does UNIT, of N bytes, end with SUFFIX? */
+static int ends(const char *unit, size_t n, const char *suffix)
 {
-	return (int)strcspn(unit, "s");
+	size_t k = strlen(suffix);
+	return n > k && !memcmp(unit + n - k, suffix, k);
+}
+
+size_t an_unit_singular(char *buf, size_t size, const char *unit)
+{
+	size_t n = strlen(unit);
+	const char *tail = "";
+	if (ends(unit, n, "ies"))                              /* queries, entries */
+		n -= 3, tail = "y";
+	else if (ends(unit, n, "sses") || ends(unit, n, "xes") || ends(unit, n, "ches") ||
+		 ends(unit, n, "shes") || ends(unit, n, "zzes"))  /* passes, boxes, batches */
+		n -= 2;
+	else if (ends(unit, n, "s") && !ends(unit, n, "ss") && !ends(unit, n, "us") &&
+		 !ends(unit, n, "is"))                        /* packets, bytes, keys */
+		n -= 1;
+	return (size_t)snprintf(buf, size, "%.*s%s", (int)n, unit, tail);
 }
 
 void an_cycles_per(char *buf, size_t size, const char *unit)
 {
-	snprintf(buf, size, "cycles/%.*s", an_unit_singular(unit), unit);
+	char one[128];
+	an_unit_singular(one, sizeof one, unit);
+	snprintf(buf, size, "cycles/%s", one);
 }
 
 /* Where UNIT goes in the blank-separated LIST, kept in byte order: the
@@ -248,6 +268,7 @@ static int rule_role(struct an *a, const tl_def *d, struct an_ev *ev, size_t r)
 	else
 		return 0;
 	ev->rule = (int)r;
+	ev->is_breath = r == a->opts.npairs - 1;   /* breath_start/breath_end, the last */
 	a->found.rules |= 1ull << r;
 	return 1;
 }
@@ -269,6 +290,8 @@ static void find_role(struct an *a, const tl_def *d, struct an_ev *ev)
 			continue;
 		ev->rule = -1;
 		ev->decl = q;
+		ev->is_breath = q->breath;
+		ev->attr_name = q->by;
 		if (strcmp(q->by, "app")) {
 			free(ev->app);
 			ev->app = app_of(d->attrs, q->by);
@@ -296,6 +319,17 @@ static void declared_end(struct an *a, const tl_def *d, struct an_ev *ev)
 					    sizeof ev->bucket_name);
 	if (ev->unit >= 0)
 		an_note_unit(a, unit);
+	ev->nunits = q->nunits;
+	for (unsigned u = 0; u < q->nunits; u++) {
+		ev->unit_names[u] = q->units[u];
+		ev->units[u] = arg_index(d, q->units[u]);
+	}
+	if (!ev->is_breath) {   /* in where the cycles go: "kv.req", "fwd.rx port=0" */
+		snprintf(buf, sizeof buf, "%s%s%s%s%s", q->label, strcmp(ev->app, "-") ? " " : "",
+			 strcmp(ev->app, "-") ? q->by : "", strcmp(ev->app, "-") ? "=" : "",
+			 strcmp(ev->app, "-") ? ev->app : "");
+		ev->share = xstrdup(buf);
+	}
 	note_end(a, d, ev);
 }
 
@@ -322,8 +356,14 @@ static void rule_end(struct an *a, const tl_def *d, struct an_ev *ev)
 	if (a->opts.bucket_arg)
 		ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
 					    sizeof ev->bucket_name);
-	if (ev->unit >= 0)
+	if (ev->unit >= 0) {
 		an_note_unit(a, a->opts.per);
+		ev->nunits = 1;
+		ev->unit_names[0] = a->opts.per;
+		ev->units[0] = ev->unit;
+	}
+	if (!ev->is_breath && strcmp(ev->app, "-"))   /* Snabb's apps by their name */
+		ev->share = xstrdup(ev->app);
 	note_end(a, d, ev);
 }
 
@@ -337,7 +377,8 @@ struct an_ev *make_ev(struct an *a, uint16_t msgid)
 	ev->unknown = !d->known;
 	ev->app = app_of(d->attrs, "app");
 	ev->level = d->known && d->level < 10 ? d->level : 9;
-	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share = -1;
+	ev->unit = ev->bucket_arg = ev->begin_unit = ev->begin_bucket = ev->share_index = -1;
+	ev->attr_name = "app";
 	ev->series = -1;
 	ev->switch_rec = switch_is_record(d);
 	if (d->known && a->opts.per) {

@@ -1,32 +1,38 @@
-/* pairs.c: begin/end pairing (see engine.h): an end matched with its
- * pending begin, its cycles per unit counted into its row and --bucket
- * range, an app's pairs without units waiting for their breath's; and
- * where each breath's cycles go, by app and by CPU. */
+/* pairs.c: a span counted (see engine.h): its cycles per unit into its
+ * row and --bucket range, an app's pairs without units waiting for their
+ * breath's; and where each breath's cycles go, by what ran inside it and
+ * by CPU. */
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
 #include "xalloc.h"
 
-/* The index of EV's app in the current file's shares (added if new). */
-static int share_of(struct an *a, struct an_ev *ev)
+/* The index of EV's share name in the current file's shares (added if
+ * new); T's counts of the breath under way grow with them. */
+static int share_of(struct an *a, struct an_thread *t, struct an_ev *ev)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
-	if (ev->share >= 0)
-		return ev->share;
-	for (size_t i = 0; i < b->nshares; i++)
-		if (!strcmp(b->shares[i].app, ev->app))
-			return ev->share = (int)i;
-	if (!(b->shares = realloc(b->shares, (b->nshares + 1) * sizeof *b->shares)))
-		abort();
-	b->shares[b->nshares].app = xstrdup(ev->app);
-	b->shares[b->nshares].cycles = 0;
-	if (b->nshares + 1 > a->app_cycles_cap) {
-		a->app_cycles_cap = 2 * (b->nshares + 1);
-		if (!(a->app_cycles = realloc(a->app_cycles, a->app_cycles_cap * sizeof *a->app_cycles)))
-			abort();
+	int k = ev->share_index;
+	if (k < 0) {
+		for (k = 0; k < (int)b->nshares && strcmp(b->shares[k].app, ev->share); k++)
+			;
+		if (k == (int)b->nshares) {
+			if (!(b->shares = realloc(b->shares, (b->nshares + 1) * sizeof *b->shares)))
+				abort();
+			b->shares[b->nshares].app = xstrdup(ev->share);
+			b->shares[b->nshares++].cycles = 0;
+		}
+		ev->share_index = k;
 	}
-	a->app_cycles[b->nshares] = 0;
-	return ev->share = (int)b->nshares++;
+	if ((size_t)k >= t->app_cycles_cap) {   /* zeroed: a share new to this breath */
+		size_t cap = 2 * ((size_t)k + 1);
+		if (!(t->app_cycles = realloc(t->app_cycles, cap * sizeof *t->app_cycles)))
+			abort();
+		memset(t->app_cycles + t->app_cycles_cap, 0,
+		       (cap - t->app_cycles_cap) * sizeof *t->app_cycles);
+		t->app_cycles_cap = cap;
+	}
+	return k;
 }
 
 /* B's split of where the cycles go for the CPU of entry E (added if new). */
@@ -45,9 +51,9 @@ static struct an_where *where_of(struct an_breaths *b, const tl_entry *e)
 }
 
 /* Counts a breath of CYCLES ended by entry E, holding the cycles APP_CYCLES of
- * B's apps (by share index), into B's split by CPU. */
+ * B's apps (by share index, NAPP of them; the rest 0), into B's split by CPU. */
 static void count_where(struct an_breaths *b, const tl_entry *e, double cycles,
-			const double *app_cycles)
+			const double *app_cycles, size_t napp)
 {
 	struct an_where *w = where_of(b, e);
 	if (w->napps < b->nshares) {
@@ -58,42 +64,42 @@ static void count_where(struct an_breaths *b, const tl_entry *e, double cycles,
 	}
 	w->breaths++;
 	w->cycles += cycles;
-	for (size_t i = 0; i < b->nshares; i++)
+	for (size_t i = 0; i < b->nshares && i < napp; i++)
 		w->apps[i] += app_cycles[i];
 }
 
-/* Counts the CYCLES of the pair ended by EV (entry E) towards where the
- * breath's cycles go: an app's into the breath under way, a breath's (with
- * its apps') into the file's shares when any app pair lay inside it. */
-static void share_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles)
+/* Counts span S, ended by EV (entry E) on thread T, towards where its
+ * breath's cycles go: what ran inside the breath by its self cycles (every
+ * cycle once), into the breath under way; a breath's (with what ran
+ * inside it) into the file's shares, when anything ran inside it. */
+static void share_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_entry *e,
+		       const struct an_span *s)
 {
 	struct an_breaths *b = &a->breaths[a->nbreaths];
-	if (is_breath(a, ev)) {
-		if (a->in_breath && a->breath_has_app) {
+	if (ev->is_breath) {
+		if (t->in_breath && t->breath_has_app) {
 			b->share_breaths++;
-			b->share_cycles += cycles;
-			for (size_t i = 0; i < b->nshares; i++)
-				b->shares[i].cycles += a->app_cycles[i];
-			count_where(b, e, cycles, a->app_cycles);
+			b->share_cycles += (double)s->cycles;
+			for (size_t i = 0; i < b->nshares && i < t->app_cycles_cap; i++)
+				b->shares[i].cycles += t->app_cycles[i];
+			count_where(b, e, (double)s->cycles, t->app_cycles, t->app_cycles_cap);
 		}
-		a->in_breath = 0;
-	} else if (a->in_breath && strcmp(ev->app, "-")) {
-		int k = share_of(a, ev);   /* may move a->app_cycles: before indexing it */
-		a->app_cycles[k] += cycles;
-		a->breath_has_app = 1;
+		t->in_breath = 0;
+	} else if (t->in_breath && ev->share) {
+		int k = share_of(a, t, ev);
+		t->app_cycles[k] += (double)s->self;
+		t->breath_has_app = 1;
 	}
 }
 
-/* A begin event EV: a breath's starts the count of where its cycles go. */
-void share_begin(struct an *a, const struct an_ev *ev)
+void share_begin(struct an *a, struct an_thread *t)
 {
-	if (!is_breath(a, ev))
-		return;
-	a->in_breath = 1;
-	a->breath_has_app = 0;
-	a->ndeferred = 0;
-	for (size_t i = 0; i < a->breaths[a->nbreaths].nshares; i++)
-		a->app_cycles[i] = 0;
+	(void)a;
+	t->in_breath = 1;
+	t->breath_has_app = 0;
+	t->ndeferred = 0;
+	if (t->app_cycles_cap)
+		memset(t->app_cycles, 0, t->app_cycles_cap * sizeof *t->app_cycles);
 }
 
 void free_shares(struct an_breaths *b)
@@ -133,83 +139,61 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	return hist_add(&r->h, per_unit);
 }
 
-/* Keeps the pair of EV ended by entry E, of CYCLES, whose end carries no
- * unit, until the breath under way ends. */
-static void defer(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles)
+/* Keeps the pair of EV ended by entry E on thread T, of CYCLES, whose end
+ * carries no unit, until the breath under way ends. */
+static void defer(struct an_thread *t, struct an_ev *ev, const tl_entry *e, double cycles)
 {
-	if (a->ndeferred == a->deferred_cap) {
-		a->deferred_cap = a->deferred_cap ? 2 * a->deferred_cap : 16;
-		if (!(a->deferred = realloc(a->deferred, a->deferred_cap * sizeof *a->deferred)))
+	if (t->ndeferred == t->deferred_cap) {
+		t->deferred_cap = t->deferred_cap ? 2 * t->deferred_cap : 16;
+		if (!(t->deferred = realloc(t->deferred, t->deferred_cap * sizeof *t->deferred)))
 			abort();
 	}
-	a->deferred[a->ndeferred].ev = ev;
-	a->deferred[a->ndeferred].e = *e;
-	a->deferred[a->ndeferred++].cycles = cycles;
+	t->deferred[t->ndeferred].ev = ev;
+	t->deferred[t->ndeferred].e = *e;
+	t->deferred[t->ndeferred++].cycles = cycles;
 }
 
-/* Counts the pairs deferred in the breath that just ended with the UNITS
+/* Counts the pairs deferred in T's breath that just ended with the UNITS
  * it moved, in its BUCKET: Snabb's app events carry no packet counts, so
  * an app's cycles are divided by its breath's packets. Returns -1 out of
  * memory, else 0. */
-static int flush_deferred(struct an *a, double units, int bucket)
+static int flush_deferred(struct an *a, struct an_thread *t, double units, int bucket)
 {
 	int rc = 0;
-	for (size_t i = 0; i < a->ndeferred; i++) {
-		struct deferred *d = &a->deferred[i];
+	for (size_t i = 0; i < t->ndeferred; i++) {
+		struct deferred *d = &t->deferred[i];
 		if (count_pair(a, d->ev, &d->e, d->cycles, units, bucket, 0) < 0)
 			rc = -1;
 	}
-	a->ndeferred = 0;
+	t->ndeferred = 0;
 	return rc;
 }
 
-/* An end event: pair it with its begin, if pending. */
-int pair_end(struct an *a, struct an_ev *ev, const tl_entry *e)
+int count_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_entry *e,
+	       const struct an_open *o, const struct an_span *s)
 {
-	struct an_ev *b = ev->begin;
-	double units, cycles;
+	double units, cycles = (double)s->cycles;
 	int bucket = -1;
-	if (!b) {
-		const tl_def *bd;
-		for (b = a->begins; b && strcmp(b->match_key, ev->begin_key); b = b->next_begin)
-			;
-		if (b) {
-			/* a running counter when the begin carries the same argument */
-			bd = a->def_fn(a->def_ctx, b->msgid);
-			ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
-			ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
-			ev->pair_level = b->level;
-		}
-		ev->begin = b;
-	}
-	if (!b || !b->pending) {
-		if (!ev->unmatched)   /* the list only grows: an index stays good */
-			ev->unmatched = (size_t)(unmatched_for(a, ev->label) - a->unmatched) + 1;
-		a->unmatched[ev->unmatched - 1].ends++;
-		return 0;
-	}
-	b->pending = 0;
-	cycles = e->tsc >= b->begin_tsc ? (double)(e->tsc - b->begin_tsc) : 0;
-	share_pair(a, ev, e, cycles);
+	share_span(a, t, ev, e, s);
 	if (ev->unit < 0) {
 		/* no such unit in this pair: an app's inside a breath takes the
 		 * breath's when it ends; otherwise nothing to attribute */
-		if (is_breath(a, ev))
-			a->ndeferred = 0;
-		else if (a->in_breath)
-			defer(a, ev, e, cycles);
+		if (ev->is_breath)
+			t->ndeferred = 0;
+		else if (t->in_breath)
+			defer(t, ev, e, cycles);
 		return 0;
 	}
 	units = (double)e->args[ev->unit];
 	if (ev->begin_unit >= 0)
-		units -= (double)b->begin_args[ev->begin_unit];
+		units -= (double)o->args[ev->begin_unit];
 	if (ev->bucket_arg >= 0) {
 		double batch = (double)e->args[ev->bucket_arg];
 		if (ev->begin_bucket >= 0)
-			batch -= (double)b->begin_args[ev->begin_bucket];
+			batch -= (double)o->args[ev->begin_bucket];
 		bucket = bucket_of(a, batch);
 	}
 	if (count_pair(a, ev, e, cycles, units, bucket, ev->begin_unit >= 0) < 0)
 		return -1;
-	return is_breath(a, ev) ? flush_deferred(a, units, bucket) : 0;
+	return ev->is_breath ? flush_deferred(a, t, units, bucket) : 0;
 }

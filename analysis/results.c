@@ -270,7 +270,5 @@ int an_cut(struct an *a, struct an *into)
 void an_gap(struct an *a)
 {
 	a->lag_depth = 0;
-	a->in_breath = 0;
-	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
-		ev->pending = 0;
+	spans_drop(a, 0, 0);
 }

@@ -79,7 +79,7 @@ int series_add(struct an *a, struct an_ev *ev, uint64_t t, double v, double unit
 	int k = ev->series >= 0 ? ev->series : series_of(a, ev);
 	if (samples_add(&a->series_values[k], t, v) < 0)
 		return -1;
-	return is_breath(a, ev) ? samples_add(&a->series_units[k], t, units) : 0;
+	return ev->is_breath ? samples_add(&a->series_units[k], t, units) : 0;
 }
 
 /* The number of bins for N samples: N / AN_PER_BIN, from 1 to opts.series. */

@@ -20,13 +20,10 @@ void switch_record(struct an *a, const tl_entry *e)
 	}
 	if (!changed)
 		return;
-	/* no pair across a change: its begin or end may have been off */
-	for (struct an_ev *ev = a->begins; ev; ev = ev->next_begin)
-		if (ev->pending) {
-			ev->pending = 0;
-			a->switches.skipped++;
-		}
-	a->ndeferred = 0;   /* their breath's units may be missing */
+	/* no pair across a change: its begin or end may have been off; the
+	 * breaths under way lose their deferred pairs, whose units may be
+	 * missing */
+	spans_drop(a, 1, 0);
 }
 
 void switch_file_begin(struct an *a, unsigned off_now)

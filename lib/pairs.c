@@ -1,4 +1,4 @@
-/* pairs.c: pair declarations, "pair|label: begin end [by=ATTR] [unit=ARG]...",
+/* pairs.c: pair declarations, "pair|label: begin end [by=ATTR] [unit=ARG]... [breath]",
  * in an events file (checked against its events) and in the canonical form
  * a log interns with its events (timeline-events(5), timeline-format(5)). */
 #include <ctype.h>
@@ -60,14 +60,17 @@ static int parse_words(const char *p, const char *end, int dots, tl_pair *pair, 
 				return snprintf(why, wsz, "bad unit in '%.*s'", (int)(len > 64 ? 64 : len),
 						w), -1;
 			pair->nunits++;
+		} else if (len == 6 && !memcmp(w, "breath", 6)) {
+			pair->breath = 1;   /* the program's loop: one turn of it */
 		} else {
-			return snprintf(why, wsz, "'%.*s' is not by=ATTR or unit=ARG",
+			return snprintf(why, wsz, "'%.*s' is not by=ATTR, unit=ARG or breath",
 					(int)(len > 64 ? 64 : len), w), -1;
 		}
 		n++;
 	}
 	if (n < 2)
-		return snprintf(why, wsz, "expected 'pair|label: begin end [by=ATTR] [unit=ARG]...'"), -1;
+		return snprintf(why, wsz, "expected 'pair|label: begin end [by=ATTR] [unit=ARG]... "
+				"[breath]'"), -1;
 	if (!strcmp(pair->begin, pair->end))
 		return snprintf(why, wsz, "begin and end are the same event '%s'", pair->begin), -1;
 	return 0;
@@ -84,8 +87,8 @@ static int parse_pair(const char *s, const char *end, int dots, tl_pair *pair, c
 		return snprintf(why, wsz, "not a pair declaration"), -1;
 	s += 5;
 	if (!(colon = memchr(s, ':', (size_t)(end - s))))
-		return snprintf(why, wsz, "expected 'pair|label: begin end [by=ATTR] [unit=ARG]...' "
-				"(no ':')"), -1;
+		return snprintf(why, wsz, "expected 'pair|label: begin end [by=ATTR] [unit=ARG]... "
+				"[breath]' (no ':')"), -1;
 	if (word(pair->label, sizeof pair->label, s, (size_t)(colon - s), dots) < 0)
 		return snprintf(why, wsz, "bad pair label '%.*s'",
 				(int)(colon - s > 64 ? 64 : colon - s), s), -1;
@@ -136,10 +139,15 @@ static int check_pair(const tl_events *ev, const tl_pair *pair, unsigned line, c
 			return tl_fail(err, TL_E_PARSE, 0, "%s:%u: pair '%s': its end '%s' has no "
 				       "argument '%s'", file, line, pair->label, pair->end,
 				       pair->units[u]);
-	for (size_t i = 0; i < ev->npairs; i++)
+	for (size_t i = 0; i < ev->npairs; i++) {
 		if (!strcmp(ev->pairs[i].label, pair->label))
 			return tl_fail(err, TL_E_PARSE, 0, "%s:%u: duplicate pair '%s'", file, line,
 				       pair->label);
+		if (pair->breath && ev->pairs[i].breath)
+			return tl_fail(err, TL_E_PARSE, 0, "%s:%u: pair '%s': a second breath (pair "
+				       "'%s' is the breath)", file, line, pair->label,
+				       ev->pairs[i].label);
+	}
 	return TL_OK;
 }
 
@@ -153,6 +161,8 @@ static char *pair_canonical(const tl_pair *pair, const char *cat)
 		n += (size_t)snprintf(buf + n, sizeof buf - n, " by=%s", pair->by);
 	for (unsigned u = 0; u < pair->nunits; u++)
 		n += (size_t)snprintf(buf + n, sizeof buf - n, " unit=%s", pair->units[u]);
+	if (pair->breath)
+		snprintf(buf + n, sizeof buf - n, " breath");
 	return strdup(buf);
 }
 

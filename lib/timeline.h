@@ -295,9 +295,11 @@ int tl_def_parse(const char *s, size_t len, tl_def *def, tl_error *err);
 
 /* A pair declaration (timeline-events(5)): the events that begin and end a
  * span, the attribute that tells its instances apart, and the arguments of
- * its end that count units, "pair|label: begin end by=ATTR unit=ARG". In an
- * events file the names have no category; in a log (the canonical form,
- * "pair|cat.label: cat.begin cat.end[ by=ATTR][ unit=ARG]...") they have. */
+ * its end that count units, "pair|label: begin end by=ATTR unit=ARG", and
+ * whether it is the program's breath ("breath"). In an events file the
+ * names have no category; in a log (the canonical form,
+ * "pair|cat.label: cat.begin cat.end[ by=ATTR][ unit=ARG]...[ breath]")
+ * they have. */
 typedef struct tl_pair {
 	char label[128];             /* the rows' label, e.g. "pf.stage" */
 	char begin[128], end[128];   /* the events' names */
@@ -306,6 +308,9 @@ typedef struct tl_pair {
 	char units[TL_MAX_ARGS][64]; /* the end's arguments that count units, the first the
 				      * one used when no --per names another */
 	unsigned line;               /* in an events file, the line of the declaration */
+	int breath;                  /* 1: declared "breath", the program's loop, whose one
+				      * turn every breath-based view counts as Snabb's
+				      * breath_start/breath_end (at most one per file) */
 } tl_pair;
 
 /* Parses one interned pair declaration, "pair|cat.label: cat.begin cat.end ...".

@@ -569,16 +569,18 @@ START_TEST(test_gen_checks_pair_lines_against_the_events)
 		const char *text, *err;
 	} bad[] = {
 		{ "1,9|b: n\n1,9|e: n\npair|x: b\n", "x.events:3: expected 'pair|label: begin end "
-		  "[by=ATTR] [unit=ARG]...'" },
+		  "[by=ATTR] [unit=ARG]... [breath]'" },
 		{ "1,9|b: n\n1,9|e: n\npair|x b e\n", "x.events:3: expected 'pair|label: begin end "
-		  "[by=ATTR] [unit=ARG]...' (no ':')" },
+		  "[by=ATTR] [unit=ARG]... [breath]' (no ':')" },
 		{ "1,9|b: n\n1,9|e: n\npair|x: b nosuch\n", "x.events:3: pair 'x': no event 'nosuch' in "
 		  "this file" },
 		{ "1,9|b: n\n1,9|e: n\npair|x: b e unit=rows\n", "x.events:3: pair 'x': its end 'e' "
 		  "has no argument 'rows'" },
 		{ "1,9|b: n\n1,9|e: n\npair|x: b e\npair|x: b e\n", "x.events:4: duplicate pair 'x'" },
-		{ "1,9|b: n\n1,9|e: n\npair|x: b e per=n\n", "x.events:3: 'per=n' is not by=ATTR or "
-		  "unit=ARG" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e per=n\n", "x.events:3: 'per=n' is not by=ATTR, "
+		  "unit=ARG or breath" },
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e breath\npair|y: b e breath\n", "x.events:4: pair "
+		  "'y': a second breath (pair 'x' is the breath)" },
 		{ "1,9|b: n\n1,9|e: n\npair|x: b b\n", "x.events:3: begin and end are the same event 'b'" },
 		{ "1,9|b: n\n1,9|e: n\npair|1x: b e\n", "x.events:3: bad pair label '1x'" },
 	};

@@ -82,7 +82,9 @@ static const struct an_row *sides_row(const struct sides *w, const size_t *from,
 /* "cycles per packet" for the unit "packets". */
 static void per_unit(char *buf, size_t size, const char *unit)
 {
-	snprintf(buf, size, "cycles per %.*s", an_unit_singular(unit), unit);
+	size_t n = (size_t)snprintf(buf, size, "cycles per ");
+	if (n < size)
+		an_unit_singular(buf + n, size - n, unit);
 }
 
 /* C's section, id (made unique by its section), title and axes. */

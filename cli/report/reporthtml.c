@@ -1074,7 +1074,7 @@ static size_t time_panels(const struct rp_time *rt, struct panel *p, double **v)
 	const struct an_timeline *t = rt->t;
 	char unit[32];
 	size_t np = 0;
-	snprintf(unit, sizeof unit, "%.*s", an_unit_singular(rt->unit), rt->unit);
+	an_unit_singular(unit, sizeof unit, rt->unit);
 	/* apps first, the breath (app "-") after them */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < t->ns; k++) {

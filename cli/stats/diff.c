@@ -207,9 +207,9 @@ static int read_sides(const struct args *d, struct an **e, unsigned *fed, int *n
 void diff_title(char *buf, size_t size, const char *per, const struct diffargs *d,
 		const struct comparison *c)
 {
-	char what[64];
-	if (per)
-		snprintf(what, sizeof what, "cycles per %.*s", an_unit_singular(per), per);
+	char what[128], one[64];
+	if (per && an_unit_singular(one, sizeof one, per))
+		snprintf(what, sizeof what, "cycles per %s", one);
 	else
 		snprintf(what, sizeof what, "lag in cycles");
 	snprintf(buf, size, "%s, A -> B, runs as samples%s (threshold %g%%, alpha %g, "

@@ -106,12 +106,14 @@ static void put_histogram(FILE *f, const char *name, struct an *e, const struct 
  * timeline_cycles_per_UNIT (the unit singular, [a-z0-9_] kept) into NAME. */
 static void histogram_name(const char *unit, char *name, size_t size)
 {
+	char one[64];
 	size_t n;
 	if (!unit) {
 		snprintf(name, size, "timeline_lag_cycles");
 		return;
 	}
-	n = (size_t)snprintf(name, size, "timeline_cycles_per_%.*s", an_unit_singular(unit), unit);
+	an_unit_singular(one, sizeof one, unit);
+	n = (size_t)snprintf(name, size, "timeline_cycles_per_%s", one);
 	for (char *p = name + strlen("timeline_cycles_per_"); p < name + n && p < name + size; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
 			*p = '_';

@@ -96,14 +96,14 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 			   int format)
 {
 	const char *cols[AN_NKEYS + 12];
-	char buf[12][32], *cells[AN_NKEYS + 12], per[96];
+	char buf[12][32], *cells[AN_NKEYS + 12], per[96], one[64];
 	int nc = rowkey_names(o, cols);
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
 	an_cycles_per(per, sizeof per, o->per);
-	snprintf(title, size, "cycles per %.*s, per begin/end pair", an_unit_singular(o->per),
-		 o->per);
+	an_unit_singular(one, sizeof one, o->per);
+	snprintf(title, size, "cycles per %s, per begin/end pair", one);
 	cols[nc++] = "pairs";
 	cols[nc++] = o->per;
 	cols[nc++] = per;

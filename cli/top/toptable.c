@@ -201,16 +201,17 @@ static void add_rows(struct top_table *t, struct top_log *log)
 
 void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, size_t csize)
 {
-	int n = an_unit_singular(unit);
+	char one[64];
+	an_unit_singular(one, sizeof one, unit);
 	if (!strcmp(unit, "packets")) {
 		snprintf(head, hsize, "CYC/PKT");
 		snprintf(csv, csize, "cycles_per_packet");
 		return;
 	}
-	snprintf(head, hsize, "CYC/%.*s", n, unit);
+	snprintf(head, hsize, "CYC/%s", one);
 	for (char *p = head; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
-	snprintf(csv, csize, "cycles_per_%.*s", n, unit);
+	snprintf(csv, csize, "cycles_per_%s", one);
 }
 
 /* The heading and name of column S into COL, cycles per UNIT if it is

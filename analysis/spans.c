@@ -1,0 +1,158 @@
+/* spans.c: pairing, the one stage that turns entries into spans (see
+ * engine.h): each thread of a file has a stack of the spans it has begun;
+ * an end is matched with its begin on its own thread, and the span it
+ * closes gets its parent, depth and self cycles before pairs.c counts it
+ * and an_options.span_fn sees it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "xalloc.h"
+
+/* Thread T of the current file, made on first use. Thread numbers come
+ * from the reader, which bounds them by the threads a log has. */
+static struct an_thread *thread_of(struct an *a, uint32_t t)
+{
+	if (t >= a->nthreads) {
+		size_t n = (size_t)t + 1;
+		if (!(a->threads = realloc(a->threads, n * sizeof *a->threads)))
+			abort();
+		memset(a->threads + a->nthreads, 0, (n - a->nthreads) * sizeof *a->threads);
+		a->nthreads = n;
+	}
+	return &a->threads[t];
+}
+
+/* Removes the open span at index I of T's stack: those above it stay open
+ * and move down, their parent now the one below it. */
+static void unstack(struct an_thread *t, size_t i)
+{
+	memmove(&t->open[i], &t->open[i + 1], (t->nopen - i - 1) * sizeof *t->open);
+	t->nopen--;
+}
+
+void span_begin(struct an *a, struct an_ev *ev, const tl_entry *e)
+{
+	struct an_thread *t = thread_of(a, e->thread);
+	struct an_open *o;
+	/* a begin of EV open already on this thread never ended */
+	for (size_t i = t->nopen; i-- > 0;)
+		if (t->open[i].b == ev) {
+			unmatched_for(a, ev->name)->begins++;
+			unstack(t, i);
+			break;
+		}
+	if (t->nopen == t->open_cap) {
+		t->open_cap = t->open_cap ? 2 * t->open_cap : 8;
+		if (!(t->open = realloc(t->open, t->open_cap * sizeof *t->open)))
+			abort();
+	}
+	o = &t->open[t->nopen++];
+	o->b = ev;
+	o->tsc = e->tsc;
+	o->seq = e->seq;
+	o->aux = e->aux;
+	o->inner = o->ninner = 0;
+	memcpy(o->args, e->args, sizeof o->args);
+	if (ev->is_breath)
+		share_begin(a, t);
+}
+
+/* The begin event of end EV, found once among the file's begins by its
+ * name and attributes; its argument indexes for running counters. */
+static struct an_ev *begin_of(struct an *a, struct an_ev *ev)
+{
+	struct an_ev *b;
+	const tl_def *bd;
+	if (ev->begin)
+		return ev->begin;
+	for (b = a->begins; b && strcmp(b->match_key, ev->begin_key); b = b->next_begin)
+		;
+	if (!b)
+		return NULL;
+	bd = a->def_fn(a->def_ctx, b->msgid);
+	ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
+	ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
+	for (unsigned u = 0; u < ev->nunits; u++)
+		ev->begin_units[u] = ev->units[u] >= 0 ? arg_index(bd, ev->unit_names[u]) : -1;
+	ev->pair_level = b->level;
+	return ev->begin = b;
+}
+
+/* Fills S's units from the end entry E and the begin O, as EV names them. */
+static void span_units(const struct an_ev *ev, const tl_entry *e, const struct an_open *o,
+		       struct an_span *s)
+{
+	s->nunits = ev->nunits;
+	for (unsigned u = 0; u < ev->nunits; u++) {
+		s->unit_name[u] = ev->unit_names[u];
+		if (ev->units[u] < 0) {
+			s->units[u] = NAN;
+			continue;
+		}
+		s->units[u] = (double)e->args[ev->units[u]];
+		if (ev->begin_units[u] >= 0)
+			s->units[u] -= (double)o->args[ev->begin_units[u]];
+	}
+}
+
+int span_end(struct an *a, struct an_ev *ev, const tl_entry *e)
+{
+	struct an_ev *b = begin_of(a, ev);
+	struct an_thread *t = thread_of(a, e->thread);
+	struct an_open o;
+	struct an_span s;
+	size_t i = t->nopen;
+	while (b && i-- > 0 && t->open[i].b != b)
+		;
+	if (!b || i >= t->nopen) {   /* no begin of it open on this thread */
+		if (!ev->unmatched)   /* the list only grows: an index stays good */
+			ev->unmatched = (size_t)(unmatched_for(a, ev->label) - a->unmatched) + 1;
+		a->unmatched[ev->unmatched - 1].ends++;
+		return 0;
+	}
+	o = t->open[i];
+	unstack(t, i);
+	s = (struct an_span){ .label = ev->label, .attr = ev->app, .attr_name = ev->attr_name,
+			      .thread = e->thread, .id = o.seq, .depth = (unsigned)i,
+			      .parent = i ? t->open[i - 1].seq : AN_NO_PARENT,
+			      .tsc0 = o.tsc, .tsc1 = e->tsc, .aux0 = o.aux, .aux1 = e->aux,
+			      .cycles = e->tsc >= o.tsc ? e->tsc - o.tsc : 0, .inner = o.ninner,
+			      .breath = ev->is_breath, .end = e };
+	s.self = s.cycles > o.inner ? s.cycles - o.inner : 0;
+	span_units(ev, e, &o, &s);
+	if (i) {   /* its parent: the span below it, open still */
+		t->open[i - 1].inner += s.cycles;
+		t->open[i - 1].ninner++;
+	}
+	if (a->opts.span_fn)
+		a->opts.span_fn(a->opts.span_ctx, &s);
+	return count_span(a, t, ev, e, &o, &s);
+}
+
+void spans_drop(struct an *a, int skipped, int unmatched)
+{
+	for (size_t k = 0; k < a->nthreads; k++) {
+		struct an_thread *t = &a->threads[k];
+		for (size_t i = 0; i < t->nopen; i++) {
+			if (unmatched)
+				unmatched_for(a, t->open[i].b->name)->begins++;
+			a->switches.skipped += (unsigned)skipped;
+		}
+		t->nopen = 0;
+		t->in_breath = 0;
+		t->ndeferred = 0;
+	}
+}
+
+void spans_free(struct an *a)
+{
+	for (size_t k = 0; k < a->nthreads; k++) {
+		free(a->threads[k].open);
+		free(a->threads[k].app_cycles);
+		free(a->threads[k].deferred);
+	}
+	free(a->threads);
+	a->threads = NULL;
+	a->nthreads = 0;
+}

@@ -1,0 +1,328 @@
+/* check_spans.c: a program in its own terms (issues 34 and 36): the span
+ * stage of the engine (parents, depth, self cycles, threads kept apart),
+ * a declared breath, units named by their singular; on hand-built logs of
+ * a small key-value server, a loop (poll) around requests around three
+ * stages, each figure computed by hand. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util.h"
+#include "analysis.h"
+
+/* The key-value server's events and pairs: one poll of its loop (the
+ * breath) holds requests, each request a parse, a lookup and a reply. */
+static const char *const kv_defs[] = {
+	"1,9|kv.poll_begin: polls",   "1,9|kv.poll_end: polls requests bytes",
+	"3,9|kv.req_begin: n",        "3,9|kv.req_end: requests bytes",
+	"5,9|kv.parse_begin: n",      "5,9|kv.parse_end: bytes",
+	"5,9|kv.lookup_begin: n",     "5,9|kv.lookup_end: keys",
+	"5,9|kv.reply_begin: n",      "5,9|kv.reply_end: bytes",
+};
+enum { POLL_B, POLL_E, REQ_B, REQ_E, PARSE_B, PARSE_E, LOOKUP_B, LOOKUP_E, REPLY_B, REPLY_E,
+       KV_NDEFS };
+static const char *const kv_pairs[] = {
+	"pair|kv.poll: kv.poll_begin kv.poll_end unit=requests unit=bytes breath",
+	"pair|kv.req: kv.req_begin kv.req_end unit=requests unit=bytes",
+	"pair|kv.parse: kv.parse_begin kv.parse_end unit=bytes",
+	"pair|kv.lookup: kv.lookup_begin kv.lookup_end unit=keys",
+	"pair|kv.reply: kv.reply_begin kv.reply_end unit=bytes",
+};
+
+/* One entry to write: event, time (ns: the clock is 1 GHz), CPU, args. */
+struct step {
+	int ev;
+	uint64_t t;
+	uint16_t cpu;
+	uint64_t a0, a1, a2;
+};
+
+/* Writes the log PATH of the N steps, ENTRIES slots, manual clock at 1 GHz. */
+static void write_kv(const char *path, const struct step *s, size_t n, uint64_t entries)
+{
+	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 16384, .name = "kv" };
+	uint16_t ids[KV_NDEFS], id;
+	tl_error err;
+	tl_log *log = tl_open(path, &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, kv_defs, KV_NDEFS, NULL, ids, &err), TL_OK);
+	for (size_t i = 0; i < sizeof kv_pairs / sizeof kv_pairs[0]; i++)
+		ck_assert_int_eq(tl_intern(log, kv_pairs[i], &id, &err), TL_OK);
+	for (size_t i = 0; i < n; i++) {
+		tl_set_manual_clock(log, s[i].t, s[i].cpu);
+		tl_append(log, ids[s[i].ev], s[i].a0, s[i].a1, s[i].a2, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* One poll from 1000 to 2000 (1000 cycles) of two requests: the first
+ * from 1100 to 1500 (1 request, 100 bytes) holding parse 1120-1170,
+ * lookup 1200-1400 (2 keys), reply 1420-1480; the second from 1600 to 1900
+ * (1 request, 50 bytes) holding parse 1610-1640, lookup 1650-1800 (3
+ * keys), reply 1820-1880. Entry numbers 0 to 17 in this order. */
+static const struct step one_poll[] = {
+	{ POLL_B, 1000, 0, 1, 0, 0 },
+	{ REQ_B, 1100, 0, 0, 0, 0 },    { PARSE_B, 1120, 0, 0, 0, 0 },  { PARSE_E, 1170, 0, 100, 0, 0 },
+	{ LOOKUP_B, 1200, 0, 0, 0, 0 }, { LOOKUP_E, 1400, 0, 2, 0, 0 },
+	{ REPLY_B, 1420, 0, 0, 0, 0 },  { REPLY_E, 1480, 0, 100, 0, 0 }, { REQ_E, 1500, 0, 1, 100, 0 },
+	{ REQ_B, 1600, 0, 0, 0, 0 },    { PARSE_B, 1610, 0, 0, 0, 0 },  { PARSE_E, 1640, 0, 50, 0, 0 },
+	{ LOOKUP_B, 1650, 0, 0, 0, 0 }, { LOOKUP_E, 1800, 0, 3, 0, 0 },
+	{ REPLY_B, 1820, 0, 0, 0, 0 },  { REPLY_E, 1880, 0, 50, 0, 0 }, { REQ_E, 1900, 0, 1, 50, 0 },
+	{ POLL_E, 2000, 0, 1, 2, 150 },
+};
+
+/* A span as the engine gave it, its strings copied. */
+struct got {
+	char label[64], attr[64];
+	uint32_t thread;
+	uint64_t id, parent, tsc0, tsc1, cycles, self, inner;
+	unsigned depth, nunits;
+	int breath;
+	char unit[TL_MAX_ARGS][32];
+	double units[TL_MAX_ARGS];
+};
+
+struct spans {
+	struct got s[64];
+	size_t n;
+};
+
+static void collect(void *ctx, const struct an_span *s)
+{
+	struct spans *sp = ctx;
+	struct got *g = &sp->s[sp->n++];
+	ck_assert_uint_lt(sp->n, 64);
+	snprintf(g->label, sizeof g->label, "%s", s->label);
+	snprintf(g->attr, sizeof g->attr, "%s", s->attr);
+	g->thread = s->thread;
+	g->id = s->id;
+	g->parent = s->parent;
+	g->tsc0 = s->tsc0;
+	g->tsc1 = s->tsc1;
+	g->cycles = s->cycles;
+	g->self = s->self;
+	g->inner = s->inner;
+	g->depth = s->depth;
+	g->breath = s->breath;
+	g->nunits = s->nunits;
+	for (unsigned u = 0; u < s->nunits; u++) {
+		snprintf(g->unit[u], sizeof g->unit[u], "%s", s->unit_name[u]);
+		g->units[u] = s->units[u];
+	}
+}
+
+static const tl_def *def_of(void *ctx, uint16_t msgid)
+{
+	return tl_reader_def(ctx, msgid);
+}
+
+/* Feeds the log at PATH to an engine of the declared pairs (each in its
+ * first unit), every entry's thread set to its CPU when BY_CPU (threads
+ * stand in for the lanes a shared log has), and collects its spans. */
+static struct an *spans_of(const char *path, int by_cpu, struct spans *sp)
+{
+	struct an_options o = { .by = 1u << AN_EVENT | 1u << AN_APP, .per = "packets",
+				.per_default = 1, .pairs = an_default_pairs, .npairs = 3,
+				.span_fn = collect, .span_ctx = sp };
+	tl_pair pairs[8];
+	tl_error err;
+	tl_reader *r = tl_reader_open(path, &err);
+	struct an *a = an_new(&o);
+	tl_info info;
+	tl_entry e;
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	for (size_t i = 0; i < sizeof kv_pairs / sizeof kv_pairs[0]; i++)
+		ck_assert_int_eq(tl_pair_parse(kv_pairs[i], strlen(kv_pairs[i]), &pairs[i], &err),
+				 TL_OK);
+	tl_reader_info(r, &info);
+	struct an_file f = { path, "kv", "-", "-", NULL, info.tsc_hz, 0, info.cursor, 0, &info,
+			     pairs, sizeof kv_pairs / sizeof kv_pairs[0], 0 };
+	sp->n = 0;
+	an_file_begin(a, &f, def_of, r);
+	tl_reader_rewind(r);
+	while (tl_reader_next(r, &e)) {
+		if (by_cpu)
+			e.thread = e.cpu;
+		ck_assert_int_eq(an_entry(a, &e), 0);
+	}
+	an_file_end(a);
+	tl_reader_close(r);
+	return a;
+}
+
+/* Asserts span G is LABEL of ID, PARENT and DEPTH, CYCLES and SELF. */
+static void is_span(const struct got *g, const char *label, uint64_t id, uint64_t parent,
+		    unsigned depth, uint64_t cycles, uint64_t self)
+{
+	ck_assert_str_eq(g->label, label);
+	ck_assert_uint_eq(g->id, id);
+	ck_assert_uint_eq(g->parent, parent);
+	ck_assert_uint_eq(g->depth, depth);
+	ck_assert_uint_eq(g->cycles, cycles);
+	ck_assert_uint_eq(g->self, self);
+}
+
+START_TEST(test_spans_nest_three_deep_with_parents_and_self_cycles)
+{
+	const char *path = path_in(test_dir, "kv.timeline");
+	struct spans sp;
+	struct an *a;
+	write_kv(path, one_poll, sizeof one_poll / sizeof one_poll[0], 64);
+	a = spans_of(path, 0, &sp);
+	ck_assert_uint_eq(sp.n, 9);
+	/* children end first: each request's stages, the request, the poll */
+	is_span(&sp.s[0], "kv.parse", 2, 1, 2, 50, 50);
+	is_span(&sp.s[1], "kv.lookup", 4, 1, 2, 200, 200);
+	is_span(&sp.s[2], "kv.reply", 6, 1, 2, 60, 60);
+	is_span(&sp.s[3], "kv.req", 1, 0, 1, 400, 90);     /* 400 - 50 - 200 - 60 */
+	ck_assert_uint_eq(sp.s[3].inner, 3);
+	is_span(&sp.s[4], "kv.parse", 10, 9, 2, 30, 30);
+	is_span(&sp.s[5], "kv.lookup", 12, 9, 2, 150, 150);
+	is_span(&sp.s[6], "kv.reply", 14, 9, 2, 60, 60);
+	is_span(&sp.s[7], "kv.req", 9, 0, 1, 300, 60);     /* 300 - 30 - 150 - 60 */
+	is_span(&sp.s[8], "kv.poll", 0, AN_NO_PARENT, 0, 1000, 300);   /* 1000 - 400 - 300 */
+	ck_assert_uint_eq(sp.s[8].inner, 2);
+	ck_assert_int_eq(sp.s[8].breath, 1);
+	ck_assert_int_eq(sp.s[7].breath, 0);
+	/* every declared unit, in the order of its unit= words */
+	ck_assert_uint_eq(sp.s[8].nunits, 2);
+	ck_assert_str_eq(sp.s[8].unit[0], "requests");
+	ck_assert_str_eq(sp.s[8].unit[1], "bytes");
+	ck_assert(sp.s[8].units[0] == 2 && sp.s[8].units[1] == 150);
+	ck_assert(sp.s[3].units[0] == 1 && sp.s[3].units[1] == 100);
+	ck_assert_str_eq(sp.s[5].unit[0], "keys");
+	ck_assert(sp.s[5].units[0] == 3);
+	ck_assert_str_eq(sp.s[0].attr, "-");
+	an_free(a);
+}
+END_TEST
+
+
+/* A begin that never ends is replaced by the next of its kind on its
+ * thread; an end with nothing open is counted, never paired; spans that
+ * overlap without nesting are neither's parent. */
+START_TEST(test_spans_count_what_does_not_pair_and_keep_overlaps_apart)
+{
+	static const struct step s[] = {
+		{ POLL_B, 1000, 0, 1, 0, 0 },                                 /* 0 */
+		{ LOOKUP_B, 1010, 0, 0, 0, 0 },                               /* 1: never ends */
+		{ LOOKUP_B, 1100, 0, 0, 0, 0 },                               /* 2 */
+		{ LOOKUP_E, 1300, 0, 4, 0, 0 },                               /* 3 */
+		{ REPLY_E, 1310, 0, 10, 0, 0 },                               /* 4: no begin */
+		{ PARSE_B, 1400, 0, 0, 0, 0 },                                /* 5 */
+		{ REPLY_B, 1450, 0, 0, 0, 0 },                                /* 6 */
+		{ PARSE_E, 1500, 0, 20, 0, 0 },                               /* 7: reply open */
+		{ REPLY_E, 1600, 0, 30, 0, 0 },                               /* 8 */
+		{ POLL_E, 1700, 0, 1, 0, 60 },                                /* 9 */
+		{ REQ_B, 1800, 0, 0, 0, 0 },                                  /* 10: open at the end */
+	};
+	const char *path = path_in(test_dir, "kv.timeline");
+	struct spans sp;
+	struct an *a;
+	const struct an_unmatched *u;
+	size_t nu;
+	write_kv(path, s, sizeof s / sizeof s[0], 64);
+	a = spans_of(path, 0, &sp);
+	ck_assert_uint_eq(sp.n, 4);
+	is_span(&sp.s[0], "kv.lookup", 2, 0, 1, 200, 200);
+	/* the parse began before the reply and ended inside it: the reply
+	 * (1450-1600) overlaps it without nesting, and its parent is the poll */
+	is_span(&sp.s[1], "kv.parse", 5, 0, 1, 100, 100);
+	is_span(&sp.s[2], "kv.reply", 6, 0, 1, 150, 150);
+	is_span(&sp.s[3], "kv.poll", 0, AN_NO_PARENT, 0, 700, 250);   /* 700 - 200 - 100 - 150 */
+	u = an_unmatched_list(a, &nu);
+	ck_assert_uint_eq(nu, 3);
+	ck_assert_str_eq(u[0].label, "kv.lookup_begin");   /* replaced */
+	ck_assert_uint_eq(u[0].begins, 1);
+	ck_assert_uint_eq(u[0].ends, 0);
+	ck_assert_str_eq(u[1].label, "kv.reply");          /* an end alone */
+	ck_assert_uint_eq(u[1].ends, 1);
+	ck_assert_str_eq(u[2].label, "kv.req_begin");      /* open at the end */
+	ck_assert_uint_eq(u[2].begins, 1);
+	an_free(a);
+}
+END_TEST
+
+/* Two threads run the same pair at once: each end pairs with its own
+ * thread's begin, never the other's. */
+START_TEST(test_spans_pair_within_their_thread_only)
+{
+	static const struct step s[] = {
+		{ POLL_B, 1000, 0, 1, 0, 0 }, { POLL_B, 1010, 1, 1, 0, 0 },
+		{ REQ_B, 1020, 1, 0, 0, 0 },  { REQ_B, 1030, 0, 0, 0, 0 },
+		{ REQ_E, 1100, 1, 1, 7, 0 },  { POLL_E, 1200, 0, 1, 0, 0 },
+		{ POLL_E, 1500, 1, 1, 1, 7 }, { REQ_E, 1600, 0, 1, 9, 0 },
+	};
+	const char *path = path_in(test_dir, "kv.timeline");
+	struct spans sp;
+	struct an *a;
+	size_t nu;
+	write_kv(path, s, sizeof s / sizeof s[0], 64);
+	a = spans_of(path, 1, &sp);
+	ck_assert_uint_eq(sp.n, 4);
+	is_span(&sp.s[0], "kv.req", 2, 1, 1, 80, 80);          /* thread 1 */
+	ck_assert_uint_eq(sp.s[0].thread, 1);
+	is_span(&sp.s[1], "kv.poll", 0, AN_NO_PARENT, 0, 200, 200);   /* thread 0: its req
+									 * is still open */
+	ck_assert_uint_eq(sp.s[1].thread, 0);
+	is_span(&sp.s[2], "kv.poll", 1, AN_NO_PARENT, 0, 490, 410);
+	ck_assert_uint_eq(sp.s[2].thread, 1);
+	is_span(&sp.s[3], "kv.req", 3, AN_NO_PARENT, 0, 570, 570);   /* thread 0's, after
+									 * its poll ended */
+	ck_assert_uint_eq(sp.s[3].thread, 0);
+	an_unmatched_list(a, &nu);
+	ck_assert_uint_eq(nu, 0);
+	an_free(a);
+	/* read as one thread, the same entries pair across the threads: each
+	 * second begin replaces the first, and two ends find nothing open */
+	a = spans_of(path, 0, &sp);
+	an_unmatched_list(a, &nu);
+	ck_assert_uint_eq(nu, 4);
+	ck_assert_uint_eq(sp.n, 2);
+	an_free(a);
+}
+END_TEST
+
+START_TEST(test_unit_singular_follows_regular_english_plurals)
+{
+	static const char *const words[][2] = {
+		{ "packets", "packet" },   { "requests", "request" }, { "sessions", "session" },
+		{ "messages", "message" }, { "queries", "query" },    { "boxes", "box" },
+		{ "bytes", "byte" },       { "keys", "key" },         { "rows", "row" },
+		{ "passes", "pass" },      { "batches", "batch" },    { "flashes", "flash" },
+		{ "buzzes", "buzz" },      { "status", "status" },    { "class", "class" },
+		{ "analysis", "analysis" }, { "data", "data" },       { "s", "s" },
+		{ "entries", "entry" },    { "indexes", "index" },
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t n = an_unit_singular(buf, sizeof buf, words[i][0]);
+		ck_assert_msg(!strcmp(buf, words[i][1]), "%s: %s, want %s", words[i][0], buf,
+			      words[i][1]);
+		ck_assert_uint_eq(n, strlen(words[i][1]));
+	}
+	/* cut to fit, the length it would have had */
+	ck_assert_uint_eq(an_unit_singular(buf, 4, "queries"), 5);
+	ck_assert_str_eq(buf, "que");
+	an_cycles_per(buf, sizeof buf, "queries");
+	ck_assert_str_eq(buf, "cycles/query");
+}
+END_TEST
+
+Suite *spans_suite(void)
+{
+	Suite *s = suite_create("spans");
+	TCase *t = tcase_create("spans");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_spans_nest_three_deep_with_parents_and_self_cycles);
+	tcase_add_test(t, test_spans_count_what_does_not_pair_and_keep_overlaps_apart);
+	tcase_add_test(t, test_spans_pair_within_their_thread_only);
+	tcase_add_test(t, test_unit_singular_follows_regular_english_plurals);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -101,6 +101,8 @@ EXAMPLE = $(BUILD)/examples/hello
 READER = $(BUILD)/examples/read
 ENGINE = $(BUILD)/examples/engine/engine
 ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
+KV = $(BUILD)/examples/kv/kv             # a program not shaped like Snabb (examples/kv)
+KV_GEN_H = $(BUILD)/gen/kv_events.h
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
 	$(BUILD)/bench/runcmd
 MAN = $(wildcard man/*.[135])   # into MANDIR/manN; timeline-python.3 is the Python package's
@@ -113,7 +115,8 @@ FIXTURES ?= tests/fixtures
 	uninstall \
 	demo bench bench-quick bench-deps clean deps fuzz fuzz-corpus fuzz-replay
 
-all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(TEST_GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(STRESS) $(BENCH)
+all: $(LIBA) $(LIBSO) $(LIBSO0) $(BIN) $(GEN_H) $(TEST_GEN_H) $(EXAMPLE) $(READER) $(ENGINE) $(KV) \
+	$(STRESS) $(BENCH)
 
 $(BUILD)/%.o: %.c
 	$(say) CC $@
@@ -154,7 +157,7 @@ $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 # `timeline gen` writes the event headers. They depend on what generates them,
 # cli/gen/ and the events parser, not on the whole program: a change to
 # another command regenerates nothing. The program only has to be up to date.
-vpath %.events events bench tests
+vpath %.events events bench tests examples/kv
 $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genheader.o \
 	$(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
@@ -186,6 +189,10 @@ $(ENGINE_OBJ): | $(GEN_H)
 $(ENGINE): $(ENGINE_OBJ) $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(ENGINE_OBJ) $(LIBA) $(LIB_LIBS)
+$(BUILD)/examples/kv/kv.o: | $(KV_GEN_H)
+$(KV): $(BUILD)/examples/kv/kv.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 $(BUILD)/bench/logger.o: | $(BUILD)/gen/bench_events.h
 # each case and its loop at a 64-byte boundary: the cases compare loops of a few
 # instructions, and one straddling two fetch windows by chance of layout
@@ -209,7 +216,7 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 # The tests run python3 as the interpreter itself (a link in $(BUILD)/tests/bin
 # first on PATH), not through a version manager's shim: pyenv's costs 0.4 s
 # of CPU a call, seconds on a loaded machine.
-check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H) $(LIBA) $(LIBSO0)
+check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(GEN_H) $(LIBA) $(LIBSO0)
 	$(Q)mkdir -p $(BUILD)/tests/bin && rm -f $(BUILD)/tests/bin/python3 && \
 		if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$$py" ]; \
 		then ln -s "$$py" $(BUILD)/tests/bin/python3; fi
@@ -218,7 +225,8 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(GEN_H) $(LIBA) $(LIBSO0)
 		TIMELINE_BIN=$(abspath $(BIN)) TIMELINE_GEN_DIR=$(abspath $(BUILD)/gen) \
 		TIMELINE_LIB_DIR=$(abspath $(dir $(LIBSO))) TIMELINE_SAN_FLAGS='$(SAN)' \
 		TIMELINE_MAKE_VARS='BUILD=$(BUILD)$(if $(SANITIZE), SANITIZE=$(SANITIZE))$(if $(TL_NO_ASM), TL_NO_ASM=$(TL_NO_ASM))' \
-		TIMELINE_ENGINE=$(abspath $(ENGINE)) TIMELINE_PYTHON=$(PYTHON) \
+		TIMELINE_ENGINE=$(abspath $(ENGINE)) TIMELINE_KV=$(abspath $(KV)) \
+		TIMELINE_PYTHON=$(PYTHON) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
 # The tests against real servers, slower than check (about a minute): node_exporter
@@ -344,7 +352,7 @@ clean:
 # The header dependencies of this tree's objects (not of the variants in
 # build/san, build/noasm, ... nested under the default tree).
 -include $(wildcard $(addprefix $(BUILD)/,$(addsuffix /*.d,lib asm cli cli/* analysis tests \
-	examples examples/engine bench)))
+	examples examples/engine examples/kv bench)))
 
 # Fuzzing (tests/fuzz): libFuzzer harnesses built by clang with ASan and
 # UBSan, from generated seed corpora; `make fuzz FUZZ_SECONDS=N` runs each

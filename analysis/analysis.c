@@ -102,6 +102,9 @@ void an_free(struct an *a)
 		for (int k = 0; k < AN_NKEYS; k++)
 			free(a->rows[i]->key[k]);
 		hist_free(&a->rows[i]->h);
+		hist_free(&a->rows[i]->self);
+		hist_free(&a->rows[i]->span);
+		free(a->rows[i]->unit);
 		slow_free(a->rows[i]);
 		free(a->rows[i]);
 		free(a->row_keys[i]);
@@ -118,6 +121,7 @@ void an_free(struct an *a)
 	}
 	free(a->breaths);
 	spans_free(a);
+	nest_free(a);
 	for (size_t i = 0; i < a->series_made; i++) {
 		free(a->series_values[i].s);
 		free(a->series_units[i].s);

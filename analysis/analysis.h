@@ -52,6 +52,10 @@ struct an_options {
 				      * the user gave (notes speak of the summary) */
 	int per_default;             /* PER is the command's default, not given: a pair a
 				      * log declares with units is counted in its first */
+	int declared_only;           /* pair only what the logs declare, each pair in its
+				      * own first unit (with per_default): the --pair rules
+				      * and Snabb's names are not pairs (stats and diff
+				      * without --per, on logs that declare pairs) */
 	/* each span as it ends (children before their parents), for the span
 	 * table and the exports; NULL: none. S and what it points to are
 	 * valid during the call only. */
@@ -90,6 +94,23 @@ struct an_span {
 				      * running counter; NAN where the end lacks it */
 	const tl_entry *end;         /* the entry that ended it */
 };
+
+/* What a run of `diff` is, the AN_RUN key of a file: each log
+ * (AN_RUNS_FILE), each directory of logs (AN_RUNS_DIR), each process, its
+ * logs pooled (AN_RUNS_PROCESS: the same host, pid and start time), or
+ * all three known (AN_RUNS_FULL, what a summary keeps, so that its reader
+ * may take any of the others). */
+enum an_runs { AN_RUNS_FILE, AN_RUNS_DIR, AN_RUNS_PROCESS, AN_RUNS_FULL };
+
+/* The run key of kind RUNS of the file at PATH on HOST written by process
+ * PROC ("PID:START", NULL unknown: a run of its own): "HOST\x1fPATH",
+ * "HOST\x1fDIR", "HOST\x1fPROC", or in full "HOST\x1fPATH\x1ePROC".
+ * Malloc'd. */
+char *an_run_key(int runs, const char *host, const char *path, const char *proc);
+
+/* The run key of kind RUNS of the full key FULL (an_run_key() of
+ * AN_RUNS_FULL, or "HOST\x1fPATH" of a summary before 1.3). Malloc'd. */
+char *an_run_of(int runs, const char *full);
 
 /* What the engine is told of each file. */
 struct an_file {
@@ -175,6 +196,17 @@ struct an_row {
 	struct an_slow *slow;        /* per-unit rows: the an_options.slowest pairs of most
 				      * cycles per unit, most first ... */
 	size_t nslow;                /* ... of them so far */
+	struct hist self;            /* per-unit rows, once a pair of it held others
+				      * (SELF_SPLIT): each pair's self cycles per unit, its
+				      * cycles less those of the pairs inside it; until
+				      * then H (an_row_self()) */
+	int self_split;
+	struct hist span;            /* per-unit rows: each pair's cycles, what it moved
+				      * or not (its latency; empty pairs too) */
+	char *unit;                  /* per-unit rows: the unit its pairs are counted in
+				      * (each declared pair in its own with per_default),
+				      * "unit" when they differ, NULL unknown (a row
+				      * read from a summary) */
 	unsigned level;              /* per-unit rows: the level of its pairs' begin event
 				      * (timeline-events(5)); in a grouping without the
 				      * event key only the rows of the lowest level are
@@ -252,6 +284,24 @@ struct an_timeline {
 	size_t nbins;
 	double *breaths, *packets, *bytes, *cycles;
 };
+
+/* The self cycles per unit of row R's pairs: R->self once one of them held
+ * other pairs, else R->h (a pair that holds none is its own self). */
+static inline const struct hist *an_row_self(const struct an_row *r)
+{
+	return r->self_split ? &r->self : &r->h;
+}
+
+/* One pair found inside another in some span (an_nesting()): the label and
+ * attribute of the outer and of the inner pair. */
+struct an_nest {
+	char *outer, *outer_attr, *inner, *inner_attr;
+};
+
+/* The pairs found inside others in the spans the engine counted (merged
+ * by an_merge(), copied by an_project(); none from a summary), each once,
+ * in the order first found: what holds what, for diff's yardstick. */
+const struct an_nest *an_nesting(const struct an *a, size_t *n);
 
 /* Begin/end pairs that could not be matched, per pair label. */
 struct an_unmatched {
@@ -349,6 +399,14 @@ void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi);
 void an_add_breaths(struct an *a, const struct an_breaths *b);
 void an_add_unmatched(struct an *a, const char *label, uint64_t ends, uint64_t begins);
 void an_add_found(struct an *a, const struct an_found *f);
+/* Notes that row R's pairs are counted in UNIT (an_row.unit); that pair
+ * OUTER (label, attribute) held INNER (an_nesting()); and parts R's self
+ * cycles from its values, as an engine does once a pair of R holds others
+ * (-1 out of memory, else 0). */
+void an_row_unit(struct an_row *r, const char *unit);
+void an_add_nest(struct an *a, const char *outer, const char *outer_attr, const char *inner,
+		 const char *inner_attr);
+int an_row_split(struct an_row *r);
 /* Adds a copy of S (strings copied) to the slowest pairs of row R of A,
  * keeping A's an_options.slowest. */
 void an_row_slow(struct an *a, struct an_row *r, const struct an_slow *s);

@@ -32,6 +32,10 @@
 
 enum { ROLE_NONE, ROLE_BEGIN, ROLE_END };
 
+/* Kinds of span held by one span that an_nesting() learns: the first
+ * this many a span of a kind holds. */
+#define AN_NEST_KIDS 8
+
 struct an_ev {
 	char *name, *app;            /* the event's name and app key ("-": none) */
 	const char *attr_name;       /* the attribute APP is the value of: "app", or a
@@ -48,6 +52,7 @@ struct an_ev {
 	uint16_t msgid;
 	int unknown;                 /* the msgid names no definition */
 	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
+	char count_unit[64];         /* end: the unit its rows count (--per, or declared) */
 	unsigned nunits;             /* end: the units a span of it gives (an_span) ... */
 	const char *unit_names[TL_MAX_ARGS];
 	int units[TL_MAX_ARGS];      /* ... their argument indexes (-1: the end lacks it) */
@@ -68,6 +73,9 @@ struct an_ev {
 	int share_index;             /* end: index of SHARE in the file's shares, -1 unset */
 	int series;                  /* pair end: index in the file's series, -1 unset */
 	int switch_rec;              /* an entry of the records of the switches */
+	struct an_ev *nested[AN_NEST_KIDS];   /* end: the ends its spans held, noted in
+					       * the engine's nesting already */
+	unsigned nnested;
 	unsigned breath;             /* 1: a breath_end with the summary's arguments, ... */
 	int breath_arg, packets_arg, bytes_arg;   /* ... at these indexes */
 };
@@ -98,6 +106,8 @@ struct an_open {
 	uint16_t aux;                /* ... and cpu/node word */
 	uint64_t inner;              /* cycles of the spans that ended inside it */
 	uint64_t ninner;             /* ... how many */
+	struct an_ev *kids[AN_NEST_KIDS];   /* ... the ends of the first kinds of them */
+	unsigned nkids;
 };
 
 /* What one thread of the current file has under way. */
@@ -153,6 +163,9 @@ struct an {
 	/* each thread's spans under way (spans.c), by tl_entry.thread */
 	struct an_thread *threads;
 	size_t nthreads;
+	/* which pairs held which (an_nesting()) */
+	struct an_nest *nest;
+	size_t nnest, nest_cap;
 	/* the current file over time (opts.series): its span, samples per pair,
 	 * breath_end running totals; then the timelines of the files done */
 	uint64_t file_tsc_min, file_tsc_max;
@@ -254,6 +267,14 @@ void spans_drop(struct an *a, int skipped, int unmatched);
 
 /* Frees the threads' state (between files, and by an_free). */
 void spans_free(struct an *a);
+
+/* Notes in A's nesting that pair OUTER (label, attribute) held INNER,
+ * unless it is there already. */
+void nest_add(struct an *a, const char *outer, const char *outer_attr, const char *inner,
+	      const char *inner_attr);
+
+/* Frees A's nesting. */
+void nest_free(struct an *a);
 
 /* ---- pairs.c ---- */
 

@@ -278,7 +278,7 @@ static int rule_role(struct an *a, const tl_def *d, struct an_ev *ev, size_t r)
  * then the built-in rules. Sets EV's role, rule and decl. */
 static void find_role(struct an *a, const tl_def *d, struct an_ev *ev)
 {
-	size_t user = a->opts.npairs >= 3 ? a->opts.npairs - 3 : 0, r;
+	size_t user = a->opts.npairs >= 3 && !a->opts.declared_only ? a->opts.npairs - 3 : 0, r;
 	for (r = 0; r < user; r++)
 		if (rule_role(a, d, ev, r))
 			return;
@@ -298,7 +298,7 @@ static void find_role(struct an *a, const tl_def *d, struct an_ev *ev)
 		}
 		return;
 	}
-	for (; r < a->opts.npairs; r++)
+	for (; r < a->opts.npairs && !a->opts.declared_only; r++)
 		if (rule_role(a, d, ev, r))
 			return;
 }
@@ -319,6 +319,7 @@ static void declared_end(struct an *a, const tl_def *d, struct an_ev *ev)
 					    sizeof ev->bucket_name);
 	if (ev->unit >= 0)
 		an_note_unit(a, unit);
+	snprintf(ev->count_unit, sizeof ev->count_unit, "%s", unit);
 	ev->nunits = q->nunits;
 	for (unsigned u = 0; u < q->nunits; u++) {
 		ev->unit_names[u] = q->units[u];
@@ -356,6 +357,7 @@ static void rule_end(struct an *a, const tl_def *d, struct an_ev *ev)
 	if (a->opts.bucket_arg)
 		ev->bucket_arg = unit_index(d, p, a->opts.bucket_arg, ev->bucket_name,
 					    sizeof ev->bucket_name);
+	snprintf(ev->count_unit, sizeof ev->count_unit, "%s", a->opts.per);
 	if (ev->unit >= 0) {
 		an_note_unit(a, a->opts.per);
 		ev->nunits = 1;

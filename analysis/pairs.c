@@ -116,13 +116,47 @@ void free_shares(struct an_breaths *b)
 	b->nwhere = 0;
 }
 
-/* Counts the pair of EV ended by entry E, of CYCLES and UNITS, in BUCKET:
- * into its row, or as empty when it moved none (DIFFED: its units are end
- * minus begin). Returns -1 out of memory, else 0. */
+void an_row_unit(struct an_row *r, const char *unit)
+{
+	if (!r->unit)
+		r->unit = xstrdup(unit);
+	else if (strcmp(r->unit, unit) && strcmp(r->unit, "unit")) {
+		free(r->unit);
+		r->unit = xstrdup("unit");
+	}
+}
+
+/* Adds SELF per unit to R's self cycles: into R->h's twin until a pair of
+ * R holds others (INNER), then into R->self, made from R->h first. */
+static int add_self(struct an_row *r, double self_per_unit, int inner)
+{
+	if (!r->self_split && !inner)
+		return 0;
+	if (!r->self_split && an_row_split(r) < 0)
+		return -1;
+	return hist_add(&r->self, self_per_unit);
+}
+
+int an_row_split(struct an_row *r)
+{
+	if (hist_merge(&r->self, &r->h) < 0)
+		return -1;
+	r->self_split = 1;
+	return 0;
+}
+
+/* Counts the pair of EV ended by entry E, of CYCLES (SELF of them its
+ * own, INNER: it held other pairs) and UNITS, in BUCKET: into its row, or
+ * as empty when it moved none (DIFFED: its units are end minus begin).
+ * Returns -1 out of memory, else 0. */
 static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double cycles,
-		      double units, int bucket, int diffed)
+		      double self, int inner, double units, int bucket, int diffed)
 {
 	struct an_row *r = cached_row(a, ev, ev->label, e, bucket);
+	if (!r->unit || strcmp(r->unit, ev->count_unit))
+		an_row_unit(r, ev->count_unit);
+	if (hist_add_whole(&r->span, (uint64_t)cycles) < 0)
+		return -1;
 	if (!(units > 0)) {
 		r->empty++;
 		r->empty_diffed += diffed;
@@ -135,6 +169,8 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	if (a->opts.slowest && (r->nslow < a->opts.slowest || per_unit >= r->slow[r->nslow - 1].per_unit))
 		slow_add(a, r, e, cycles, units);
 	if (a->opts.series && series_add(a, ev, e->tsc, per_unit, units) < 0)
+		return -1;
+	if (add_self(r, self / units, inner) < 0)
 		return -1;
 	return hist_add(&r->h, per_unit);
 }
@@ -162,7 +198,7 @@ static int flush_deferred(struct an *a, struct an_thread *t, double units, int b
 	int rc = 0;
 	for (size_t i = 0; i < t->ndeferred; i++) {
 		struct deferred *d = &t->deferred[i];
-		if (count_pair(a, d->ev, &d->e, d->cycles, units, bucket, 0) < 0)
+		if (count_pair(a, d->ev, &d->e, d->cycles, d->cycles, 0, units, bucket, 0) < 0)
 			rc = -1;
 	}
 	t->ndeferred = 0;
@@ -176,11 +212,12 @@ int count_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_ent
 	int bucket = -1;
 	share_span(a, t, ev, e, s);
 	if (ev->unit < 0) {
-		/* no such unit in this pair: an app's inside a breath takes the
-		 * breath's when it ends; otherwise nothing to attribute */
+		/* no such unit in this pair: Snabb's app pairs (a rule's) inside
+		 * a breath take the breath's when it ends; a declared pair says
+		 * its units, and one without this unit is not counted in it */
 		if (ev->is_breath)
 			t->ndeferred = 0;
-		else if (t->in_breath)
+		else if (t->in_breath && ev->rule >= 0)
 			defer(t, ev, e, cycles);
 		return 0;
 	}
@@ -193,7 +230,8 @@ int count_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_ent
 			batch -= (double)o->args[ev->begin_bucket];
 		bucket = bucket_of(a, batch);
 	}
-	if (count_pair(a, ev, e, cycles, units, bucket, ev->begin_unit >= 0) < 0)
+	if (count_pair(a, ev, e, cycles, (double)s->self, s->inner > 0, units, bucket,
+		       ev->begin_unit >= 0) < 0)
 		return -1;
 	return ev->is_breath ? flush_deferred(a, t, units, bucket) : 0;
 }

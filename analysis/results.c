@@ -199,6 +199,9 @@ int an_merge(struct an *into, const struct an *from)
 	for (size_t i = 0; i < from->nunmatched; i++)
 		an_add_unmatched(into, from->unmatched[i].label, from->unmatched[i].ends,
 				 from->unmatched[i].begins);
+	for (size_t i = 0; i < from->nnest; i++)
+		nest_add(into, from->nest[i].outer, from->nest[i].outer_attr, from->nest[i].inner,
+			 from->nest[i].inner_attr);
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 /* rows.c: the engine's rows (see engine.h): a hash table of rows by their
  * joined key, an entry's key values, the --bucket range of a batch and its
  * label, the TSC frequencies behind a row, the counts of unmatched pairs. */
+#define _GNU_SOURCE
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +71,42 @@ struct an_row *row_for(struct an *a, char *const kv[AN_NKEYS], int bucket, unsig
 	return r;
 }
 
+char *an_run_key(int runs, const char *host, const char *path, const char *proc)
+{
+	char *full, *key;
+	if (asprintf(&full, "%s\x1f%s%s%s", host, path, proc ? "\x1e" : "", proc ? proc : "") < 0)
+		abort();
+	if (runs == AN_RUNS_FULL)
+		return full;
+	key = an_run_of(runs, full);
+	free(full);
+	return key;
+}
+
+char *an_run_of(int runs, const char *full)
+{
+	const char *path = strchr(full, '\x1f'), *proc;
+	size_t host, n;
+	char *key, *copy;
+	if (!path || runs == AN_RUNS_FULL)
+		return xstrdup(full);
+	host = (size_t)(path++ - full);
+	proc = strchr(path, '\x1e');
+	n = proc ? (size_t)(proc - path) : strlen(path);
+	if (runs == AN_RUNS_PROCESS && proc)
+		n = asprintf(&key, "%.*s\x1f%s", (int)host, full, proc + 1);
+	else if (runs == AN_RUNS_DIR) {
+		copy = xcalloc(1, n + 1);
+		memcpy(copy, path, n);
+		n = asprintf(&key, "%.*s\x1f%s", (int)host, full, dirname(copy));
+		free(copy);
+	} else
+		n = asprintf(&key, "%.*s\x1f%.*s", (int)host, full, (int)n, path);
+	if ((int)n < 0)
+		abort();
+	return key;
+}
+
 /* Notes that a file of TSC frequency HZ (0: unknown) fed row R. Processes
  * of one host calibrate their own frequency and differ by some parts per
  * million: the row keeps the midpoint of the extremes while they agree
@@ -112,8 +150,17 @@ void an_row_hz(struct an_row *r, uint64_t lo, uint64_t hi)
  * Returns -1 out of memory, else 0. */
 int add_row(struct an_row *r, const struct an_row *f, unsigned slowest)
 {
-	if (hist_merge(&r->h, &f->h) < 0)
+	if (f->self_split && !r->self_split && an_row_split(r) < 0)   /* before R's h takes F's */
 		return -1;
+	if (r->self_split && hist_merge(&r->self, an_row_self(f)) < 0)
+		return -1;
+	if (hist_merge(&r->h, &f->h) < 0 || hist_merge(&r->span, &f->span) < 0)
+		return -1;
+	if (f->unit && (!r->unit || strcmp(r->unit, f->unit))) {
+		char *u = xstrdup(r->unit ? "unit" : f->unit);
+		free(r->unit);
+		r->unit = u;
+	}
 	slow_merge(r, f, slowest);
 	r->cycles += f->cycles;
 	r->units += f->units;
@@ -132,6 +179,11 @@ void clear_row(struct an_row *r)
 {
 	hist_free(&r->h);
 	memset(&r->h, 0, sizeof r->h);
+	hist_free(&r->self);
+	memset(&r->self, 0, sizeof r->self);
+	r->self_split = 0;
+	hist_free(&r->span);
+	memset(&r->span, 0, sizeof r->span);
 	slow_free(r);
 	r->cycles = r->units = 0;
 	r->empty = r->empty_diffed = r->entries = 0;

@@ -232,18 +232,28 @@ static void group_medians(const double *v, size_t ng, size_t nr, double *med, do
 	}
 }
 
-/* Run R's speed as the groups other than SKIP see it (SKIP >= NG: all of
- * them): the median of V[h][R] / MED[h] over the first WANT groups h of
- * ORDER (NG indices, nearest first) that have a value in run R, so that a
- * group missing there gives its place to the next; NAN when fewer than MIN
- * have one. TMP holds NG doubles. */
-static double speed_of(const double *v, size_t ng, size_t nr, const double *med, size_t r,
-		       size_t skip, const size_t *order, size_t want, size_t min, double *tmp)
+/* Is group H, of NG, group SKIP or inside it (INSIDE, NULL: H is SKIP)?
+ * SKIP >= NG: none is. */
+static int left_out(const unsigned char *inside, size_t ng, size_t skip, size_t h)
+{
+	if (skip >= ng)
+		return 0;
+	return inside ? inside[skip * ng + h] : h == skip;
+}
+
+/* Run R's speed as the groups other than SKIP and those inside it see it
+ * (SKIP >= NG: all of them): the median of V[h][R] / MED[h] over the first
+ * WANT groups h of ORDER (NG indices, nearest first) that have a value in
+ * run R, so that a group missing there gives its place to the next; NAN
+ * when fewer than MIN have one. TMP holds NG doubles. */
+static double speed_of(const double *v, const unsigned char *inside, size_t ng, size_t nr,
+		       const double *med, size_t r, size_t skip, const size_t *order, size_t want,
+		       size_t min, double *tmp)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < ng && k < want; i++) {
 		size_t h = order[i];
-		if (h != skip && v[h * nr + r] > 0 && med[h] > 0)
+		if (!left_out(inside, ng, skip, h) && v[h * nr + r] > 0 && med[h] > 0)
 			tmp[k++] = v[h * nr + r] / med[h];
 	}
 	return k < min ? NAN : median_of(tmp, k);
@@ -313,17 +323,18 @@ static void by_move(const double *move, size_t ng, size_t *order)
 }
 
 /* OUT[g][r] = V[g][r] over run r's speed as the WANT groups other than g
- * nearest first in ORDER see it; V itself where fewer than
- * RUNS_RELATIVE_MIN have a value there. Returns how many were left as they
- * are. */
-static int relate_pass(const double *v, size_t ng, size_t nr, const double *med,
-		       const size_t *order, size_t want, double *out, double *tmp)
+ * and those inside it, nearest first in ORDER, see it by their values VS;
+ * V itself where fewer than RUNS_RELATIVE_MIN have a value there. Returns
+ * how many were left as they are. */
+static int relate_pass(const double *v, const double *vs, const unsigned char *inside,
+		       size_t ng, size_t nr, const double *med, const size_t *order, size_t want,
+		       double *out, double *tmp)
 {
 	int rc = 0;
 	for (size_t r = 0; r < nr; r++)
 		for (size_t g = 0; g < ng; g++) {
 			double x = v[g * nr + r];
-			double s = x > 0 ? speed_of(v, ng, nr, med, r, g, order, want,
+			double s = x > 0 ? speed_of(vs, inside, ng, nr, med, r, g, order, want,
 						    RUNS_RELATIVE_MIN, tmp)
 					 : NAN;
 			out[g * nr + r] = s > 0 ? x / s : x;
@@ -332,8 +343,8 @@ static int relate_pass(const double *v, size_t ng, size_t nr, const double *med,
 	return rc;
 }
 
-int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *side, double *out,
-		  double *speed)
+int runs_relative(const double *v, const double *vs, const unsigned char *inside, size_t ng,
+		  size_t nr, const unsigned char *side, double *out, double *speed)
 {
 	double *med = malloc((ng + 1) * sizeof *med), *tmp = malloc((ng + nr + 1) * sizeof *tmp);
 	double *move = calloc(ng + 1, sizeof *move), c;
@@ -341,11 +352,13 @@ int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *si
 	int rc = -1;
 	if (!med || !tmp || !move || !order)
 		goto out;
-	group_medians(v, ng, nr, med, tmp);
+	if (!vs)
+		vs = v;
+	group_medians(vs, ng, nr, med, tmp);
 	if (side) {
 		/* how far each group moved from the change most of them share */
 		for (size_t g = 0; g < ng; g++)
-			move[g] = change_of(v, nr, g, side, tmp);
+			move[g] = change_of(vs, nr, g, side, tmp);
 		c = consensus(move, ng, tmp);
 		for (size_t g = 0; g < ng; g++)   /* a group with a side empty last */
 			move[g] = isnan(move[g]) ? INFINITY : fabs(move[g] - c);
@@ -354,13 +367,13 @@ int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *si
 	/* the runs' speeds: every group, or with SIDE the half nearest the
 	 * shared change (at least four) */
 	for (size_t r = 0; r < nr; r++)
-		speed[r] = speed_of(v, ng, nr, med, r, ng, order,
+		speed[r] = speed_of(vs, NULL, ng, nr, med, r, ng, order,
 				    side ? max_size(RUNS_RELATIVE_MIN + 1, (ng + 1) / 2) : ng,
 				    RUNS_RELATIVE_MIN + 1, tmp);
 	/* each group's: every other, or with SIDE the others nearest it,
 	 * three or half of them */
-	rc = relate_pass(v, ng, nr, med, order, side ? max_size(RUNS_RELATIVE_MIN, ng / 2) : ng,
-			 out, tmp);
+	rc = relate_pass(v, vs, inside, ng, nr, med, order,
+			 side ? max_size(RUNS_RELATIVE_MIN, ng / 2) : ng, out, tmp);
 out:
 	free(med);
 	free(tmp);

@@ -36,11 +36,16 @@ int runs_change(const double *a, size_t na, const double *b, size_t nb, double a
 /* Values relative to their run's speed, so that a run on a slower machine,
  * which slows every group of the program alike, is not taken for a change
  * in one group. V[g * NR + r] is group g's value (its median) in run r, for
- * NG groups and NR runs of both sides (0 or NAN: none). Each group's median
- * over all the runs is its yardstick; run r's speed seen from group g is
- * the median, over the other groups with a value in run r, of their value
- * divided by their yardstick (leaving g out, so that a change in g does not
- * hide itself). OUT[g * NR + r] gets V divided by that speed, or V itself
+ * NG groups and NR runs of both sides (0 or NAN: none). The yardstick is
+ * made of each group's own part, VS[g * NR + r] (its median self value:
+ * its cycles less those of the groups inside it; NULL: V), so that every
+ * cycle counts once: a group that holds a changed one does not move it.
+ * Each group's median of VS over all the runs is its yardstick; run r's
+ * speed seen from group g is the median, over the other groups with a
+ * value in run r, of their VS divided by their yardstick, leaving out g
+ * and every group inside it (INSIDE[g * NG + h] nonzero when h is g or
+ * inside g; NULL: g alone), so that a change in g, or in a part of g,
+ * does not hide itself. OUT[g * NR + r] gets V divided by that speed, or V itself
  * where fewer than RUNS_RELATIVE_MIN other groups have a value in run r
  * (three, so that one other group that changed cannot move the median
  * much).
@@ -62,6 +67,6 @@ int runs_change(const double *a, size_t na, const double *b, size_t nb, double a
  * program faster or slower. Returns how many values were left as they are,
  * or -1 out of memory. */
 #define RUNS_RELATIVE_MIN 3
-int runs_relative(const double *v, size_t ng, size_t nr, const unsigned char *side, double *out,
-		  double *speed);
+int runs_relative(const double *v, const double *vs, const unsigned char *inside, size_t ng,
+		  size_t nr, const unsigned char *side, double *out, double *speed);
 #endif

@@ -53,6 +53,7 @@ void span_begin(struct an *a, struct an_ev *ev, const tl_entry *e)
 	o->seq = e->seq;
 	o->aux = e->aux;
 	o->inner = o->ninner = 0;
+	o->nkids = 0;
 	memcpy(o->args, e->args, sizeof o->args);
 	if (ev->is_breath)
 		share_begin(a, t);
@@ -96,6 +97,81 @@ static void span_units(const struct an_ev *ev, const tl_entry *e, const struct a
 	}
 }
 
+/* Span P holds one of CYCLES, ended by EV. */
+static void held(struct an_open *p, uint64_t cycles, struct an_ev *ev)
+{
+	unsigned k = 0;
+	p->inner += cycles;
+	p->ninner++;
+	while (k < p->nkids && p->kids[k] != ev)
+		k++;
+	if (k == p->nkids && k < AN_NEST_KIDS)
+		p->kids[p->nkids++] = ev;
+}
+
+/* Notes in the engine's nesting the kinds of span that O, ended by EV,
+ * held: once per pair of end events (EV's nested). */
+static void note_kids(struct an *a, struct an_ev *ev, const struct an_open *o)
+{
+	for (unsigned k = 0; k < o->nkids; k++) {
+		unsigned j = 0;
+		while (j < ev->nnested && ev->nested[j] != o->kids[k])
+			j++;
+		if (j < ev->nnested)
+			continue;
+		nest_add(a, ev->label, ev->app, o->kids[k]->label, o->kids[k]->app);
+		if (ev->nnested < AN_NEST_KIDS)
+			ev->nested[ev->nnested++] = o->kids[k];
+	}
+}
+
+void nest_add(struct an *a, const char *outer, const char *outer_attr, const char *inner,
+	      const char *inner_attr)
+{
+	struct an_nest *n;
+	for (size_t i = 0; i < a->nnest; i++) {
+		n = &a->nest[i];
+		if (!strcmp(n->outer, outer) && !strcmp(n->inner, inner) &&
+		    !strcmp(n->outer_attr, outer_attr) && !strcmp(n->inner_attr, inner_attr))
+			return;
+	}
+	if (a->nnest == a->nest_cap) {
+		a->nest_cap = a->nest_cap ? 2 * a->nest_cap : 16;
+		if (!(a->nest = realloc(a->nest, a->nest_cap * sizeof *a->nest)))
+			abort();
+	}
+	n = &a->nest[a->nnest++];
+	n->outer = xstrdup(outer);
+	n->outer_attr = xstrdup(outer_attr);
+	n->inner = xstrdup(inner);
+	n->inner_attr = xstrdup(inner_attr);
+}
+
+void an_add_nest(struct an *a, const char *outer, const char *outer_attr, const char *inner,
+		 const char *inner_attr)
+{
+	nest_add(a, outer, outer_attr, inner, inner_attr);
+}
+
+void nest_free(struct an *a)
+{
+	for (size_t i = 0; i < a->nnest; i++) {
+		free(a->nest[i].outer);
+		free(a->nest[i].outer_attr);
+		free(a->nest[i].inner);
+		free(a->nest[i].inner_attr);
+	}
+	free(a->nest);
+	a->nest = NULL;
+	a->nnest = a->nest_cap = 0;
+}
+
+const struct an_nest *an_nesting(const struct an *a, size_t *n)
+{
+	*n = a->nnest;
+	return a->nest;
+}
+
 int span_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 {
 	struct an_ev *b = begin_of(a, ev);
@@ -121,10 +197,9 @@ int span_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 			      .breath = ev->is_breath, .end = e };
 	s.self = s.cycles > o.inner ? s.cycles - o.inner : 0;
 	span_units(ev, e, &o, &s);
-	if (i) {   /* its parent: the span below it, open still */
-		t->open[i - 1].inner += s.cycles;
-		t->open[i - 1].ninner++;
-	}
+	if (i)   /* its parent: the span below it, open still */
+		held(&t->open[i - 1], s.cycles, ev);
+	note_kids(a, ev, &o);
 	if (a->opts.span_fn)
 		a->opts.span_fn(a->opts.span_ctx, &s);
 	return count_span(a, t, ev, e, &o, &s);

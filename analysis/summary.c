@@ -17,7 +17,9 @@ const unsigned char an_summary_magic[8] = { 0x89, 'T', 'L', 'S', '\r', '\n', 0x1
 /* Sections, in this order; a reader skips tags it does not know. */
 enum { SEC_OPTIONS = 1, SEC_STRINGS, SEC_ROWS, SEC_BREATHS, SEC_UNMATCHED, SEC_FOUND,
        SEC_LEVELS /* 1.1: each row's level, in row order (readers of 1.0 skip it) */,
-       SEC_SLOWEST /* 1.2: each row's slowest pairs, in row order (older readers skip it) */ };
+       SEC_SLOWEST /* 1.2: each row's slowest pairs, in row order (older readers skip it) */,
+       SEC_SPANS /* 1.3: each row's unit, latency and self cycles, in row order; then
+		  * which pairs held which (older readers skip it) */ };
 
 #define BREATH_NUMBERS 11            /* hz ... lost: the numbers of a file's record */
 #define NROWKEYS 8                   /* event, app, process, cpu, numa, host, group, run */
@@ -280,11 +282,36 @@ static void put_found(struct enc *e, const struct an_found *f, struct strtab *t)
 		put_var(e, strtab_id(t, f->args[i]));
 }
 
+/* The spans section: per row its unit (string or none), its spans'
+ * cycles, whether its self cycles split from its values and then their
+ * histogram; then the nesting, four strings a pair held in another. */
+static void put_spans(struct enc *e, struct an *a, struct strtab *t)
+{
+	size_t n, nn;
+	struct an_row **rows = an_rows(a, &n);
+	const struct an_nest *nest = an_nesting(a, &nn);
+	put_var(e, n);
+	for (size_t i = 0; i < n; i++) {
+		put_var(e, rows[i]->unit ? strtab_id(t, rows[i]->unit) : 0);
+		put_hist(e, &rows[i]->span);
+		put_var(e, (uint64_t)rows[i]->self_split);
+		if (rows[i]->self_split)
+			put_hist(e, &rows[i]->self);
+	}
+	put_var(e, nn);
+	for (size_t i = 0; i < nn; i++) {
+		put_var(e, strtab_id(t, nest[i].outer));
+		put_var(e, strtab_id(t, nest[i].outer_attr));
+		put_var(e, strtab_id(t, nest[i].inner));
+		put_var(e, strtab_id(t, nest[i].inner_attr));
+	}
+}
+
 /* The body of A's summary, uncompressed. */
 static void put_body(struct enc *body, struct an *a, const char *fixed)
 {
 	struct strtab t;
-	struct enc s[7];
+	struct enc s[8];
 	memset(&t, 0, sizeof t);
 	memset(s, 0, sizeof s);
 	put_var(&s[0], strlen(fixed));
@@ -293,6 +320,7 @@ static void put_body(struct enc *body, struct an *a, const char *fixed)
 	put_breaths(&s[2], a, &t);
 	put_unmatched(&s[3], a, &t);
 	put_found(&s[4], an_found(a), &t);
+	put_spans(&s[7], a, &t);
 	put_section(body, SEC_OPTIONS, &s[0]);
 	/* the strings go before what names them */
 	put_var(body, SEC_STRINGS);
@@ -310,6 +338,7 @@ static void put_body(struct enc *body, struct an *a, const char *fixed)
 	put_section(body, SEC_FOUND, &s[4]);
 	put_section(body, SEC_LEVELS, &s[5]);
 	put_section(body, SEC_SLOWEST, &s[6]);
+	put_section(body, SEC_SPANS, &s[7]);
 	free(t.body.p);
 	free(t.s);
 	free(t.slot);
@@ -380,6 +409,10 @@ struct levels {
 	const char **host;
 	int slowest;                 /* the slowest pairs section was read (1.2) ... */
 	uint64_t kept;               /* ... keeping this many of each row */
+	unsigned char *split;        /* the spans section (1.3), read in the checking
+				      * pass: each row's self cycles split from its
+				      * values (row order; NSPLIT of them) */
+	uint64_t nsplit;
 };
 
 /* Marks D damaged, saying WHY (with the item being read); returns -1. */
@@ -508,10 +541,14 @@ static void with(char *buf, size_t size, const char *opts, size_t n)
 static int read_options(struct dec *d)
 {
 	uint64_t n;
-	const char *want = d->m->fixed ? d->m->fixed : "";
+	const char *want = d->m->fixed ? d->m->fixed : "", *alt = d->m->alt_fixed;
 	char made[256], read[256];
 	if (get_count(d, &n) < 0)
 		return -1;
+	if (alt && n == strlen(alt) && !memcmp(d->p, alt, n)) {   /* for the other engine */
+		*d->m->alt_chosen = 1;
+		want = alt;
+	}
 	if (n != strlen(want) || memcmp(d->p, want, n)) {
 		with(made, sizeof made, (const char *)d->p, n);
 		with(read, sizeof read, want, strlen(want));
@@ -593,25 +630,17 @@ static int read_buckets(struct dec *d, uint64_t n, uint64_t zeros, struct hist *
 }
 
 /* The key values of a row, as the reader's map places them: KEY[k] for
- * summary key k, the run's directory into DIR when runs are directories. */
+ * summary key k, the run of the reader's kind (an_run_of()) into RUN. */
 static void map_keys(struct dec *d, const char *const key[NROWKEYS], int bucket,
-		     char *kv[AN_NKEYS], char **dir)
+		     char *kv[AN_NKEYS], char **run)
 {
 	memset(kv, 0, AN_NKEYS * sizeof *kv);
 	for (int k = 0; k < NROWKEYS; k++)
 		kv[row_keys[k]] = (char *)key[k];
 	if (d->m->group)
 		kv[AN_GROUP] = (char *)d->m->group;
-	if (d->m->runs_by_dir && kv[AN_RUN]) {
-		/* "host\x1fpath" (readall.c): the path's directory, of the same host */
-		const char *path = strchr(kv[AN_RUN], '\x1f') ? strchr(kv[AN_RUN], '\x1f') + 1 : kv[AN_RUN];
-		char *copy = strdup(path);
-		if (!copy || asprintf(dir, "%.*s%s", (int)(path - kv[AN_RUN]), kv[AN_RUN],
-				      dirname(copy)) < 0)
-			abort();
-		free(copy);
-		kv[AN_RUN] = *dir;
-	}
+	if (kv[AN_RUN])
+		kv[AN_RUN] = *run = an_run_of(d->m->runs, kv[AN_RUN]);
 	kv[AN_BUCKET] = (char *)an_bucket_label(d->a, bucket);
 }
 
@@ -654,6 +683,11 @@ static int read_row(struct dec *d)
 		free(dir);
 		d->lv->row[d->item] = r;
 		d->lv->host[d->item] = key[5];   /* the host key (row_keys) */
+		/* its self cycles: apart from its values from now on when the
+		 * summary's row has them apart (read in the spans section) */
+		if (d->item < d->lv->nsplit && d->lv->split[d->item] && !r->self_split &&
+		    an_row_split(r) < 0)
+			return damaged(d, "out of memory");
 		hist_merge_sums(&r->h, &h);
 		r->cycles += cycles;
 		r->units += units;
@@ -662,7 +696,18 @@ static int read_row(struct dec *d)
 		if (hz_set)
 			an_row_hz(r, lo, hi);
 	}
-	return read_buckets(d, h.n, h.zeros, r ? &r->h : NULL);
+	{
+		const unsigned char *at = d->p;
+		if (read_buckets(d, h.n, h.zeros, r ? &r->h : NULL) < 0)
+			return -1;
+		/* the summary's pairs are their own self: into R's, if apart */
+		if (r && r->self_split && !(d->item < d->lv->nsplit && d->lv->split[d->item])) {
+			d->p = at;
+			hist_merge_sums(&r->self, &h);
+			return read_buckets(d, h.n, h.zeros, &r->self);
+		}
+	}
+	return 0;
 }
 
 static int read_rows(struct dec *d)
@@ -869,6 +914,60 @@ static int read_slowest(struct dec *d)
 	return 0;
 }
 
+/* A histogram, sums and buckets, into INTO (NULL: checked only). */
+static int read_hist(struct dec *d, struct hist *into)
+{
+	struct hist h;
+	if (read_hist_sums(d, &h) < 0)
+		return -1;
+	if (into)
+		hist_merge_sums(into, &h);
+	return read_buckets(d, h.n, h.zeros, into);
+}
+
+/* The spans section (1.3): as many rows as the rows section, each its
+ * unit, latency and self cycles (their split noted in the checking pass,
+ * for read_row()), then the nesting. */
+static int read_spans(struct dec *d)
+{
+	uint64_t n, split;
+	const char *unit, *s[4];
+	if (get_var(d, &n) < 0)
+		return -1;
+	if (n != d->lv->rows)
+		return damaged(d, "spans for %llu rows of %llu", (unsigned long long)n,
+			       (unsigned long long)d->lv->rows);
+	if (!d->apply && !(d->lv->split = calloc(n ? n : 1, 1)))
+		return damaged(d, "out of memory");
+	d->where = "row";
+	for (d->item = 0; d->item < n; d->item++) {
+		struct an_row *r = d->apply ? d->lv->row[d->item] : NULL;
+		if (get_str(d, &unit, 1) < 0 || read_hist(d, r ? &r->span : NULL) < 0 ||
+		    get_var(d, &split) < 0)
+			return -1;
+		if (split > 1)
+			return damaged(d, "self cycles split %llu", (unsigned long long)split);
+		if (!d->apply)
+			d->lv->split[d->item] = (unsigned char)split;
+		if (split && read_hist(d, r ? &r->self : NULL) < 0)
+			return -1;
+		if (r && unit)
+			an_row_unit(r, unit);
+	}
+	d->lv->nsplit = n;
+	d->where = NULL;
+	if (get_count(d, &n) < 0)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		for (int k = 0; k < 4; k++)
+			if (get_str(d, &s[k], 0) < 0)
+				return -1;
+		if (d->apply)
+			an_add_nest(d->a, s[0], s[1], s[2], s[3]);
+	}
+	return 0;
+}
+
 static int read_found(struct dec *d)
 {
 	struct an_found f;
@@ -893,7 +992,7 @@ static int read_body(struct dec *d)
 {
 	static int (*const readers[])(struct dec *) = { NULL, read_options, read_strings, read_rows,
 							read_breaths, read_unmatched, read_found,
-							read_levels, read_slowest };
+							read_levels, read_slowest, read_spans };
 	uint64_t tag, last = 0;
 	struct dec s;
 	while (d->p < d->end) {
@@ -906,7 +1005,7 @@ static int read_body(struct dec *d)
 			return damaged(d, "section %llu before the options and strings",
 				       (unsigned long long)tag);
 		last = tag;
-		if (tag > SEC_SLOWEST)
+		if (tag > SEC_SPANS)
 			continue;
 		s.str = d->str;
 		if (readers[tag](&s) < 0 || (s.p != s.end && damaged(&s, "%zu bytes left over in "
@@ -992,10 +1091,12 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 	int rc = 0;
 	if (open_body(file, size, &body, &len, err, errsize) < 0)
 		return -1;
-	struct levels lv = { NULL, 0, 0, NULL, NULL, 0, 0 };
+	struct levels lv = { NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0 };
 	/* twice: to check all of it, then to add it */
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
 		struct dec d = { body, body + len, err, errsize, 0, NULL, 0, a, pass, m, NULL, 0, &lv };
+		if (pass && m->alt_chosen && *m->alt_chosen)   /* made with the other options */
+			d.a = a = m->alt;
 		rc = read_body(&d);
 		free_strings(&d);
 	}
@@ -1005,6 +1106,7 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 			*m->kept = lv.slowest ? lv.kept : AN_SUMMARY_NO_SLOWEST;
 	}
 	free(lv.v);
+	free(lv.split);
 	free(lv.row);
 	free(lv.host);
 	free(body);

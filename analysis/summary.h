@@ -9,7 +9,7 @@
 #include "analysis.h"
 
 #define AN_SUMMARY_MAJOR 1
-#define AN_SUMMARY_MINOR 2
+#define AN_SUMMARY_MINOR 3
 #define AN_SUMMARY_HEADER 32          /* bytes of the header before the body */
 #define AN_SUMMARY_MAX_BODY (1ull << 30)   /* the most a body may decompress to */
 
@@ -25,12 +25,16 @@ extern const unsigned char an_summary_magic[8];
 struct an_summary_map {
 	const char *fixed;           /* the reader's fixed options, as an_summary_write() took them */
 	const char *group;           /* NULL: each file keeps its group; else this label */
-	int runs_by_dir;             /* a run is the directory of each file, not the file (the
-				      * run key is "HOST\x1fPATH": the directory of PATH) */
+	int runs;                    /* what a run is (enum an_runs): each summary keeps its
+				      * files' runs in full (an_run_of()) */
 	uint64_t order;              /* breath summaries are ordered ORDER + their rank */
 	uint64_t *kept;              /* if not NULL, gets how many slowest pairs of each row
 				      * the summary keeps (AN_SUMMARY_NO_SLOWEST: none, a
 				      * summary before 1.2) */
+	const char *alt_fixed;       /* if not NULL, a summary made with these options goes
+				      * to ALT instead, and *ALT_CHOSEN gets 1 */
+	struct an *alt;
+	int *alt_chosen;
 };
 
 /* The slowest pairs of each row a summary keeps when its maker was not

@@ -792,7 +792,7 @@ START_TEST(test_summary_bodies_that_lie)
 	free(out);
 	free(c);
 	/* a section a later minor version adds is skipped */
-	section(&b, 9, &(struct bytes){ .b = { 1, 2, 3 }, .n = 3 });
+	section(&b, 10, &(struct bytes){ .b = { 1, 2, 3 }, .n = 3 });
 	check_cmd("", "stats", summary("minor.sum", &b, 1, 0, 0, 0), summary("ok.sum", &b, 1, 0, 0, 0), "", 0);
 	/* counts, references and buckets */
 	b.n = 0;
@@ -850,6 +850,17 @@ START_TEST(test_summary_bodies_that_lie)
 	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
 	section(&b, 7, &(struct bytes){ .b = { 1, 10 }, .n = 2 });
 	check_summary_body("level10.sum", &b, "row 0 of level 10");
+	/* the spans of 1.3: as many as the rows, each its unit, its latency, its
+	 * self cycles split (0 or 1) and then their histogram */
+	b.n = 0;
+	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
+	section(&b, 9, &(struct bytes){ .b = { 2 }, .n = 1 });
+	check_summary_body("spans.sum", &b, "spans for 2 rows of 1");
+	b.n = 0;
+	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
+	/* one row, no unit, an empty histogram (19 zeros), split 2 */
+	section(&b, 9, &(struct bytes){ .b = { 1, 0, [21] = 2, 0 }, .n = 23 });
+	check_summary_body("split.sum", &b, "row 0: self cycles split 2");
 	/* the slowest pairs of 1.2: as many lists as rows, each of at most
 	 * the number kept, each pair's units not 0, walls 0 or 1, its strings
 	 * in the strings section, its cpu and numa under 16 bytes, its wall1

@@ -234,8 +234,21 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	out = tl(0, NULL, "info pf.timeline");
 	has(out, "\n definitions 12, and 2 pairs declared\n");
 	free(out);
-	/* without --per, lags as always, and a note of what would count them */
+	/* without --per, each declared pair in its own unit, with its latency
+	 * (1 GHz: the batches' 1200, 1400 and 10000 ns, p50 the second, the
+	 * midpoint of its histogram bucket [1400, 1408); p99 the largest, exact);
+	 * --lags gives the lags */
 	out = tl(0, &err, "stats pf.timeline");
+	ck_assert_str_eq(out, "cycles per row, per begin/end pair\n"
+			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n"
+			      "pf.stage match 3 16 644 200 4500 4500 0 802 9000\n"
+			      "pf.stage parse 3 16 68.75 50 300 300 0 301 600\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	out = tl(0, &err, "stats --lags pf.timeline");
+	has(out, "lag in cycles (ns where the TSC frequency is known)\n");
 	ck_assert_str_eq(err, "timeline stats: note: the logs declare pairs counted in rows: --per "
 			      "rows gives their cycles per unit\n");
 	free(out);
@@ -428,9 +441,13 @@ START_TEST(test_top_heads_cycles_per_unit_with_the_unit_in_use)
 	free(out);
 	/* --per: its unit, singular as stats has it (cycles/byte) */
 	top_heads("--per bytes", "CYC/BYTE", "byte", "bytes");
-	out = tl(0, NULL, "stats --per bytes logs 2>/dev/null");
-	has(out, "\nevent app pairs bytes cycles/byte p50 p90 p99 empty\n");
+	/* stats refuses a unit no pair counts, naming those they count */
+	out = tl(2, &err, "stats --per bytes logs");
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "timeline stats: --per bytes: no pair counts bytes; the logs' pairs "
+			      "count batch or rows\n");
 	free(out);
+	free(err);
 	/* packets as before; the breaths' figures are of packets whatever the
 	 * unit (breath_end's totalpackets) */
 	top_heads("--per packets", "CYC/PKT", "packet", "packets");
@@ -492,10 +509,10 @@ START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
 	top_heads("", "CYC/UNIT", "unit", "unit");
 	top_heads("--per bytes", "CYC/BYTE", "byte", "bytes");
 	top_heads("--per rows", "CYC/ROW", "row", "rows");
-	/* stats without --per: lags, and a note naming every unit declared
-	 * (in byte order, however threads shared the files; two in one log),
-	 * not only the first */
-	out = tl(0, NULL, "stats logs 2>&1 >/dev/null");
+	/* stats --lags: lags, and a note naming every unit declared (in byte
+	 * order, however threads shared the files; two in one log), not only
+	 * the first */
+	out = tl(0, NULL, "stats --lags logs 2>&1 >/dev/null");
 	ck_assert_str_eq(out, "timeline stats: note: the logs declare pairs counted in bytes, files "
 			      "and rows: --per bytes, --per files or --per rows gives their cycles per "
 			      "unit\n");
@@ -505,6 +522,18 @@ START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
 	ck_assert_str_eq(out, "cycles per byte, per begin/end pair\n"
 			      "event app pairs bytes cycles/byte p50 p90 p99 empty\n"
 			      "cp.copy - 1 4096 0.5 0.5 0.5 0.5 0\n");
+	free(out);
+	/* without --per, each in its own, a table a unit in the units' order */
+	out = tl(0, NULL, "stats logs 2>&1");
+	ck_assert_str_eq(out, "cycles per byte, per begin/end pair\n"
+			      "event app pairs bytes cycles/byte p50 p90 p99 empty p50_ns p99_ns\n"
+			      "cp.copy - 1 4096 0.5 0.5 0.5 0.5 0 2048 2048\n"
+			      "\n"
+			      "cycles per row, per begin/end pair\n"
+			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n"
+			      "pf.stage match 3 16 644 200 4500 4500 0 802 9000\n"
+			      "pf.stage parse 3 16 68.75 50 300 300 0 301 600\n");
 	free(out);
 	ck_assert_int_eq(kill(pf, SIGKILL), 0);
 	ck_assert_int_eq(kill(cp, SIGKILL), 0);

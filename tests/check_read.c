@@ -1434,8 +1434,8 @@ START_TEST(test_a_path_with_no_log_is_an_error_of_every_reading_command)
 	ck_assert_str_eq(err, test_str("timeline diff: %s: no logs\n"
 				       "timeline diff: note: 1 run in A and 1 in B: no test over runs "
 				       "can reach alpha 0.05 (the smallest p is 1); give at least 4 "
-				       "runs a side (each log is a run; with --runs dir each "
-				       "directory)\n", empty));
+				       "runs a side (each process is a run, its logs pooled; --runs "
+				       "file: each log, --runs dir: each directory)\n", empty));
 	free(out);
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "copy '%s' '%s' '%s/c'", empty, good, dir), 2);

@@ -124,7 +124,7 @@ static void shuffled_pairs(const char *name)
 		tl_set_manual_clock(log, t + cost, 0);
 		tl_append(log, x[1], i + 1, 0, 0, 0, 0, 0);
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 /* Prints a time chart's first series: its bins' n and percentiles. */
@@ -204,7 +204,7 @@ static void two_apps(const char *name, int n, uint64_t lookup, uint64_t big)
 		tl_append(log, b[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
 		t += 10;
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 /* Prints the rows of the diff table in a diff or report JSON (the tables
@@ -516,7 +516,7 @@ static void sides_log(const char *path, const struct side_breath *b, size_t n)
 		tl_set_manual_clock(log, t += b[i].cycles, b[i].cpu);
 		tl_append(log, e[1], i + 1, total, 0, 0, 0, 0);
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 /* Two sides of one log each, their batch sizes, lags and CPUs apart. A:
@@ -670,7 +670,7 @@ static void apps_in_breaths(const char *name, const char *const *apps, size_t n)
 		tl_set_manual_clock(log, t + 1000, 0);
 		tl_append(log, e[1], i + 1, 10 * i + 10, 0, 0, 0, 0);
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 /* Apps of equal cycles stand in the same order in the report's shares
@@ -832,7 +832,8 @@ START_TEST(test_a_diff_report_gives_the_summary_of_each_side_apart)
 	free(sh(0, &err, "cd %s && %s report --a A/r0 --b B/r0 -o one.html", test_dir, timeline_bin()));
 	ck_assert_str_eq(err, "timeline report: note: 1 run in A and 1 in B: no test over runs can "
 			      "reach alpha 0.05 (the smallest p is 1); give at least 4 runs a side (each "
-			      "log is a run; with --runs dir each directory)\n");
+			      "process is a run, its logs pooled; --runs file: each log, --runs dir: "
+			      "each directory)\n");
 	free(err);
 	/* diff's own table: its change% has its sign already, once */
 	out = signed_cells("diff-verdicts");

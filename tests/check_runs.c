@@ -147,7 +147,7 @@ static const double four_groups[4 * 4] = {
 START_TEST(test_relative_cancels_the_speed_of_a_run)
 {
 	double out[16], speed[4], change, lo, hi;
-	ck_assert_int_eq(runs_relative(four_groups, 4, 4, NULL, out, speed), 0);
+	ck_assert_int_eq(runs_relative(four_groups, NULL, NULL, 4, 4, NULL, out, speed), 0);
 	/* group 2 seen from groups 0, 1 and 3, which agree on every run's speed */
 	ck_assert_double_eq_tol(out[8], 1.5, EPS);
 	ck_assert_double_eq_tol(out[9], 1.5, EPS);
@@ -190,7 +190,7 @@ START_TEST(test_relative_second_pass_leaves_out_the_groups_that_moved)
 	/* one pass: the median of group 1's five others is the highest of the
 	 * three unmoved ones in B (groups 0 and 5 above them), the lowest in A:
 	 * 1.1 and 0.9, so group 1 reads 18% cheaper in B though it did not move */
-	ck_assert_int_eq(runs_relative(six_groups, 6, 4, NULL, out, speed), 0);
+	ck_assert_int_eq(runs_relative(six_groups, NULL, NULL, 6, 4, NULL, out, speed), 0);
 	ck_assert_double_eq_tol(out[4], 10 / 0.9, EPS);
 	ck_assert_double_eq_tol(out[5], 10 / 0.9, EPS);
 	ck_assert_double_eq_tol(out[6], 10 / 1.1, EPS);
@@ -200,7 +200,7 @@ START_TEST(test_relative_second_pass_leaves_out_the_groups_that_moved)
 	/* with the sides: each group's speed from the three others that moved
 	 * least (groups 2, 3 and 4 for group 1; 1, 2 and 4 for group 3): the
 	 * median of 0.9, 1 and 1.1 in every run, so neither moves */
-	ck_assert_int_eq(runs_relative(six_groups, 6, 4, side, out, speed), 0);
+	ck_assert_int_eq(runs_relative(six_groups, NULL, NULL, 6, 4, side, out, speed), 0);
 	for (int r = 0; r < 4; r++) {
 		ck_assert_double_eq_tol(out[4 + r], 10, EPS);
 		ck_assert_double_eq_tol(out[12 + r], 1, EPS);
@@ -233,7 +233,7 @@ START_TEST(test_relative_second_pass_finds_the_change_most_groups_share)
 {
 	static const unsigned char side[4] = { 0, 0, 1, 1 };
 	double out[24], speed[4];
-	ck_assert_int_eq(runs_relative(side_slower, 6, 4, side, out, speed), 0);
+	ck_assert_int_eq(runs_relative(side_slower, NULL, NULL, 6, 4, side, out, speed), 0);
 	/* groups 2-5 from three of the others of 2-5: 1/1.15 in A, 1.3/1.15
 	 * in B, so each reads its yardstick in every run */
 	for (int g = 2; g < 6; g++)
@@ -263,7 +263,7 @@ START_TEST(test_relative_shared_change_of_five_groups_is_the_tightest_three)
 		3, 3, 3.9, 3.9,         /* 3.45 */
 	};
 	double out[20], speed[4];
-	ck_assert_int_eq(runs_relative(v, 5, 4, side, out, speed), 0);
+	ck_assert_int_eq(runs_relative(v, NULL, NULL, 5, 4, side, out, speed), 0);
 	/* groups 2-4 each from the three nearest the shared change (the other
 	 * two of 2-4, then group 0): in A 1/1.15, 1/1.15 and 1, whose median
 	 * is 1/1.15; in B 1.3/1.15: each reads its yardstick in every run */
@@ -299,7 +299,7 @@ START_TEST(test_relative_second_pass_with_half_the_groups_moved_together)
 {
 	static const unsigned char side[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
 	double out[48], speed[8], change, lo, hi;
-	ck_assert_int_eq(runs_relative(half_moved, 6, 8, side, out, speed), 0);
+	ck_assert_int_eq(runs_relative(half_moved, NULL, NULL, 6, 8, side, out, speed), 0);
 	/* the changes of the sides' medians: breath -1.35%, checksum 0, source
 	 * -2.2% (the tightest three) against lookup -24%, rewrite -23%, sink
 	 * -29%; the source's voters are the breath, the checksum and the
@@ -329,7 +329,7 @@ START_TEST(test_relative_a_group_missing_in_a_run_gives_its_place_to_the_next)
 	double v[5 * 4] = { 20, 10, 20, 10, 0, 30, 40, 20, 60, 30, 60, 30,
 			    80, 40, 80, 40, 100, 50, 100, 50 };
 	double out[20], speed[4];
-	ck_assert_int_eq(runs_relative(v, 5, 4, side, out, speed), 0);
+	ck_assert_int_eq(runs_relative(v, NULL, NULL, 5, 4, side, out, speed), 0);
 	/* run 0's speed from groups 0, 2, 3 and 4 (four wanted, 1 has none):
 	 * each at 4/3 of its yardstick (15, 45, 60, 75) */
 	ck_assert_double_eq_tol(speed[0], 4 / 3.0, EPS);
@@ -346,7 +346,7 @@ START_TEST(test_relative_leaves_a_run_with_fewer_than_three_other_groups)
 {
 	double v[3 * 3] = { 10, 20, 30, 1, 2, 0, 5, 5, 5 }, out[9], speed[3];
 	/* three groups: two others each, so every value stays as it is */
-	ck_assert_int_eq(runs_relative(v, 3, 3, NULL, out, speed), 8);
+	ck_assert_int_eq(runs_relative(v, NULL, NULL, 3, 3, NULL, out, speed), 8);
 	for (int i = 0; i < 9; i++)
 		ck_assert_double_eq(out[i], v[i]);
 	for (int r = 0; r < 3; r++)
@@ -358,7 +358,7 @@ START_TEST(test_relative_skips_a_group_without_a_value_in_the_run)
 {
 	/* group 1 has no value in run 1: the others there have two others */
 	double v[4 * 2] = { 10, 10, 100, NAN, 1, 2, 7, 7 }, out[8], speed[2];
-	ck_assert_int_eq(runs_relative(v, 4, 2, NULL, out, speed), 3);
+	ck_assert_int_eq(runs_relative(v, NULL, NULL, 4, 2, NULL, out, speed), 3);
 	ck_assert_double_eq(out[1], 10);            /* left as they are, counted */
 	ck_assert_double_eq(out[5], 2);
 	ck_assert_double_eq(out[7], 7);

@@ -350,7 +350,7 @@ static void breath_log(const char *name, uint64_t k)
 		tl_set_manual_clock(log, 1000 * (i + 1), 0);
 		tl_append(log, id, 1 + i, k * i, 100 * k * i, 0, 0, 0);
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 START_TEST(test_files_read_in_parallel_report_in_input_order)
@@ -421,7 +421,7 @@ static void cost_run(const char *sub, int run, double scale, unsigned seed, int 
 		tl_append(log, ids[1], packets, 0, 0, 0, 0, 0);
 		tsc += 50;
 	}
-	tl_close(log);
+	close_run(log);
 	free(p);
 	free(d);
 }
@@ -602,7 +602,7 @@ static void labelled_log(const char *name, uint32_t pid, const char *host, unsig
 	tl_append(log, id[0], 0, 0, 0, 0, 0, 0);
 	tl_set_manual_clock(log, 1000 + cycles, cpu);
 	tl_append(log, id[1], 10, 640, 0, 0, 0, 0);
-	tl_close(log);
+	close_run(log);
 	snprintf(h, sizeof h, "%s", host);
 	patch_file(path, 164, &pid, sizeof pid);   /* pid, process, host */
 	patch_file(path, 192, process, sizeof process);

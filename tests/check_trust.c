@@ -48,7 +48,7 @@ static void tick_log(const char *name, uint64_t hz, uint64_t lag, int n)
 		tl_set_manual_clock(log, 1000 + (uint64_t)i * lag, 0);
 		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 /* The hundred lags FROM + 1 .. FROM + 100, shuffled (37 k mod 101 walks 1..100). */
@@ -268,9 +268,11 @@ START_TEST(test_options_that_find_nothing_say_so)
 	char *out, *err;
 	batch_log("b.timeline");
 	ck_assert_int_eq(mkdir(path_in(test_dir, "empty"), 0700), 0);
-	out = tl(0, &err, "stats --per frames b.timeline");
-	ck_assert_str_eq(err, "timeline stats: warning: --per frames: no pair's end carries frames; "
-			      "their ends carry: packets\n");
+	/* a unit no pair counts is refused, naming those they count */
+	out = tl(2, &err, "stats --per frames b.timeline");
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "timeline stats: --per frames: no pair counts frames; the logs' pairs "
+			      "count packets\n");
 	free(out);
 	free(err);
 	out = tl(0, &err, "stats --per packets --pair nosuch=other b.timeline");
@@ -540,8 +542,9 @@ START_TEST(test_one_run_a_side_is_too_few_and_the_interval_follows_alpha)
 			      "\"e.tick\",1,1,11,11,1000,2000,1000,2000,100,,,1,5.501272293080903e-06,"
 			      "\"too few runs\"\n");
 	ck_assert_str_eq(err, "timeline diff: note: 1 run in A and 1 in B: no test over runs can reach "
-			      "alpha 0.05 (the smallest p is 1); give at least 4 runs a side (each log "
-			      "is a run; with --runs dir each directory)\n");
+			      "alpha 0.05 (the smallest p is 1); give at least 4 runs a side (each "
+			      "process is a run, its logs pooled; --runs file: each log, --runs dir: "
+			      "each directory)\n");
 	free(out);
 	free(err);
 	/* four a side reach 0.05 (p = 2/70), not 0.01; the interval is at 99% */
@@ -684,7 +687,7 @@ START_TEST(test_percentiles_of_100_pairs_per_packet_are_the_50th_90th_and_99th_v
 		tl_append(log, x[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
 		t += 7;
 	}
-	tl_close(log);
+	close_run(log);
 	out = tl(0, NULL, "stats --per packets -f csv p.timeline");
 	/* 100 packets in 5050 cycles: 50.5 a packet */
 	ck_assert_str_eq(out, "\"event\",\"app\",\"pairs\",\"packets\",\"cycles/packet\",\"p50\","
@@ -776,7 +779,8 @@ START_TEST(test_diff_with_p_exactly_at_alpha_is_no_finding)
 		 "\"too few runs\"\n");
 	ck_assert_str_eq(err, "timeline diff: note: 4 runs in A and 4 in B: no test over runs can "
 			      "reach alpha 0.0285714 (the smallest p is 0.0286); give at least 5 runs a "
-			      "side (each log is a run; with --runs dir each directory)\n");
+			      "side (each process is a run, its logs pooled; --runs file: each log, "
+			      "--runs dir: each directory)\n");
 	free(out);
 	free(err);
 	out = tl(1, NULL, "diff -f csv --alpha 0.0286 A B");
@@ -899,7 +903,7 @@ static void four_log(const char *name, uint64_t speed, double f)
 			tl_set_manual_clock(log, t, 0);
 			tl_append(log, id[k], (uint64_t)i, 0, 0, 0, 0, 0);
 		}
-	tl_close(log);
+	close_run(log);
 }
 
 /* Five runs a side; A's runs at speeds 1 2 1 2 1, B's at 2 1 2 1 2 (a
@@ -939,8 +943,8 @@ START_TEST(test_diff_judges_each_run_relative_to_its_speed)
 	free(out);
 	out = tl(1, NULL, "diff A B");
 	ck_assert_str_eq(out,
-		"lag in cycles, A -> B, runs as samples, relative to their speed (threshold 5%, alpha "
-		"0.05, intervals at 95%)\n"
+		"lag in cycles, A -> B, runs (processes) as samples, relative to their speed: A 5 runs "
+		"of 5 logs, B 5 runs of 5 logs (threshold 5%, alpha 0.05, intervals at 95%)\n"
 		"event  runs_a  runs_b  n_a  n_b  p50_a  p50_b  p90_a  p90_b  change%  ci_lo%  ci_hi%  "
 		"     p  p_pairs  verdict\n"
 		"e.c         5       5   60   60     60     30     60     60     +0.0    +0.0    +0.0  "

@@ -279,7 +279,7 @@ void lags_log(const char *path, uint64_t entries, const uint64_t *lags, size_t n
 		tl_set_manual_clock(log, t, 0);
 		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
 	}
-	tl_close(log);
+	close_run(log);
 }
 
 void app_pairs_log(const char *path, const char *app, size_t n, const uint64_t *packets,
@@ -300,7 +300,7 @@ void app_pairs_log(const char *path, const char *app, size_t n, const uint64_t *
 		tl_append(log, id[1], total, 0, 0, 0, 0, 0);
 		t += 1000;
 	}
-	tl_close(log);
+	close_run(log);
 	free(tags);
 }
 
@@ -331,4 +331,15 @@ tl_entry *read_all(const char *path, size_t *n, uint64_t *skipped)
 	tl_reader_close(r);
 	*n = k;
 	return v;
+}
+
+void close_run(tl_log *log)
+{
+	static uint64_t next = 4000000000ull;   /* ticks no process of this boot started at */
+	char *path = strdup(tl_path(log));
+	uint64_t start = next++;
+	tl_check(path != NULL, "out of memory");
+	tl_close(log);
+	patch_file(path, 168, &start, sizeof start);   /* start_ticks (timeline-format(5)) */
+	free(path);
 }

@@ -83,15 +83,22 @@ void assert_rseq_refused(const tl_error *err, int clock);
 /* Opens a log at PATH with ENTRIES entries and the manual clock (tsc_hz 1 GHz). */
 tl_log *open_manual(const char *path, uint64_t entries);
 
+/* Closes LOG as the log of a process of its own: its header's start time
+ * (start_ticks) made one no other log of the test has, so that `diff`,
+ * whose runs are processes, takes it as a run apart from the test's other
+ * logs, as a log of each run of a program is. */
+void close_run(tl_log *log);
+
 /* Writes a log at PATH of the manual clock at 1 GHz, ENTRIES slots: e.tick
  * at tsc 1000, then after each of the N lags LAGS in turn (N + 1 entries),
  * so that its lag row holds exactly those values (the last ENTRIES - 1 of
- * them when the ring laps). */
+ * them when the ring laps); as a process of its own (close_run()). */
 void lags_log(const char *path, uint64_t entries, const uint64_t *lags, size_t n);
 
 /* Writes a log at PATH of the manual clock at 1 GHz: N pairs
  * app.push/app.pushed of app APP, pair i of PACKETS[i] packets (inpackets,
- * a running total) taking CYCLES[i] cycles, 1000 cycles after the last. */
+ * a running total) taking CYCLES[i] cycles, 1000 cycles after the last;
+ * as a process of its own (close_run()). */
 void app_pairs_log(const char *path, const char *app, size_t n, const uint64_t *packets,
 	       const uint64_t *cycles);
 

@@ -105,7 +105,7 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 }
 
 static const struct ancmd report = { "report", usage, ":" ANOPTS_SHORT DIFF_SHORT "o:g:h",
-				     options, own_option, "packets" };
+				     options, own_option, "packets", 0 };
 
 /* Parses the command line into R. Returns -1 to go on, or the exit code
  * to return now. */
@@ -200,7 +200,7 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 	ra->fixed = r->fixed;
 	if (e->side[0]) {
 		struct an *each[6] = { e->p, e->pside[0], e->lside[0], e->p, e->pside[1], e->lside[1] };
-		diff_add_sides(ra, &r->d, e->side, each, 3);
+		diff_add_sides(ra, &r->d, e->side, each, 3, NULL, NULL);
 	} else {
 		for (int i = 0; i < r->ngroups; i++)
 			readall_add_to(ra, both, 2, r->paths[i], r->labels[i]);
@@ -209,6 +209,32 @@ static int read_inputs(struct args *r, struct engines *e, struct readall *ra, in
 	}
 	readall_run(ra);
 	return ra->problems;
+}
+
+/* The unit of the verdicts' comparison (diff --per): R's --per, or the
+ * report's own unit (verdicts()). */
+static const char *da_per;
+
+/* The verdicts of an A/B report, as `timeline diff` gives them over the
+ * same inputs: without --per, the pairs the logs declare when one of them
+ * (as RA read them) declares any, else the report's unit; read into DR,
+ * the command into CMD. Returns the comparison to show. */
+static struct comparison *verdicts(const struct args *r, const struct readall *ra,
+				   struct diffrun *dr, char *cmd, size_t size)
+{
+	struct anopts a = r->a;
+	int declared = 0;
+	for (size_t i = 0; i < ra->nfile && r->a.o.per_default; i++)
+		declared |= ra->file[i].declares;
+	a.o.by &= ~(1u << AN_RUN);
+	a.declared = declared;
+	if (declared)
+		a.o.per = NULL;
+	da_per = a.o.per;
+	a.o.per_default = 0;
+	diff_command(cmd, size, &r->a, &r->d, declared);
+	diff_run(dr, &a, &r->d, NULL, "report", 0);
+	return dr->pairs ? &dr->cd : &dr->c;
 }
 
 /* Puts C's SLOWER groups first, the others after them, each in the order
@@ -255,7 +281,8 @@ int cmd_report(int argc, char **argv)
 	struct engines e;
 	struct readall ra;
 	struct comparison c;
-	char title[200], cmd[1024];
+	struct diffrun dr;
+	char title[300], cmd[1024], dcmd[4096];
 	int rc = parse(&r, argc, argv), diff = r.d.n[0] > 0, problems;
 	struct rp_input in;
 	if (rc >= 0)
@@ -279,12 +306,17 @@ int cmd_report(int argc, char **argv)
 				.nfiles = ra.nfile, .command = cmd,
 				.sides = { e.pside[0], e.pside[1] },
 				.side_lags = { e.lside[0], e.lside[1] } };
-	if (diff) {
-		compare(&c, "report", e.side[0], e.side[1], &r.a.o, r.d.threshold, r.d.alpha, r.d.absolute);
-		slowed_first(&c);
-		diff_title(title, sizeof title, e.po.per, &r.d, &c);
-		in.cmp = &c;
+	if (diff) {   /* the verdicts: diff's own, over the same inputs */
+		struct comparison *dc = verdicts(&r, &ra, &dr, dcmd, sizeof dcmd);
+		problems += dr.problems;
+		slowed_first(dc);
+		diff_title(title, sizeof title, dc == &dr.cd ? "declared" : da_per, &r.d, dc);
+		in.cmp = dc;
 		in.diff_title = title;
+		in.diff_command = dcmd;
+		in.fed[0] = e.side[0];
+		in.fed[1] = e.side[1];
+		c = *dc;
 	}
 	if (readall_kept_nothing(&ra))
 		;   /* nothing was kept (each input said why): no page of nothing */
@@ -292,7 +324,7 @@ int cmd_report(int argc, char **argv)
 		problems++;
 	rc = diff ? diff_status(problems, &c) : problems ? EXIT_USAGE : EXIT_OK;
 	if (diff)
-		compare_free(&c);
+		diff_run_free(&dr);
 	for (int k = 0; k < 2; k++) {
 		an_free(e.side[k]);
 		an_free(e.pside[k]);

@@ -105,6 +105,9 @@ struct rp_input {
 	size_t nfiles;
 	const struct comparison *cmp;       /* a diff report: the comparison, else NULL */
 	const char *diff_title;      /* its table's title */
+	const char *diff_command;    /* ... and the `timeline diff` command that prints it */
+	const struct an *fed[2];     /* a diff report: the engine each side's files fed
+				      * (readall_file.engine) */
 	const char *command;         /* the command line, for the header */
 	struct an *sides[2];         /* a diff report: E of side A and of B apart (E pools
 				      * them), else NULL */

@@ -400,7 +400,7 @@ static size_t summaries(const struct rp_input *in)
  * comparison engine, else "B". */
 static char *side_of(const struct rp_input *in, const struct readall_file *f)
 {
-	return f->engine == in->cmp->e[0] ? "A" : "B";
+	return f->engine == in->fed[0] ? "A" : "B";
 }
 
 /* The table of the files read: process, host, group, span, rate, entries;
@@ -1151,15 +1151,14 @@ static void compared(const struct rp_out *out, const struct rp_input *in)
 	const struct comparison *cmp = in->cmp;
 	struct table *t = compare_table(cmp, out->format), *lone = compare_lone_table(cmp);
 	struct rp_chart c;
-	char per[64], x[96];
-	per_unit(per, sizeof per, cmp->o->per);
-	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
-	out->section(out, "diff", "A against B",
-		     "The verdicts of `timeline diff` over the same inputs (the same words and "
-		     "exit status), the slowed groups first; then each group's distributions, A "
-		     "over B, each as a share of its side's pairs, with their medians, and above "
-		     "them a dot per run: the run's value the verdict is made from (its median, "
-		     "relative to the run's speed unless --absolute).");
+	char per[64], x[96], about[4600];
+	snprintf(about, sizeof about, "The verdicts of `%s` (the same numbers, words and exit "
+		 "status), the slowed groups first%s; then each group's distributions, A over B, "
+		 "each as a share of its side's pairs, with their medians, and above them a dot "
+		 "per run: the run's value the verdict is made from (its median, relative to the "
+		 "run's speed unless --absolute).", in->diff_command,
+		 cmp->o->declared_only ? ", each pair in its own unit" : "");
+	out->section(out, "diff", "A against B", about);
 	chart(&c, "diff", "verdicts", in->diff_title, NULL, NULL);
 	out->table(out, &c, t);
 	if (table_rows(lone)) {
@@ -1170,6 +1169,9 @@ static void compared(const struct rp_out *out, const struct rp_input *in)
 		const struct cmp *m = &cmp->cmp[i];
 		struct rp_hist h[2];
 		char key[256], title[400], change[32], id[32];
+		const char *unit = m->s[0].row->unit ? m->s[0].row->unit : m->s[1].row->unit;
+		per_unit(per, sizeof per, cmp->o->declared_only && unit ? unit : cmp->o->per);
+		snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 		row_name(cmp->e[0], cmp->o, m->s[0].row, key, sizeof key);
 		snprintf(change, sizeof change, "%+.1f%%", m->change * 100);
 		snprintf(title, sizeof title, "%s: %s, A against B: change %s, %s", key, per,

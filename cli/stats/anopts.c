@@ -89,6 +89,9 @@ static int anopts_option(struct anopts *a, int c, const char *arg, const char **
 		return 1;
 	case 'f':
 		return view_format(arg, &a->format, why) ? -1 : 1;
+	case ANOPTS_LAGS:
+		a->lags = 1;
+		return 1;
 	}
 	return window_option(&a->w, c, arg, why);
 }
@@ -126,6 +129,9 @@ int anopts_parse(struct anopts *a, const struct ancmd *cmd, int argc, char **arg
 	}
 	if (window_check(&a->w, &why) < 0)
 		return cli_usage_error(cmd->name, why);
+	if (a->lags && a->o.per)
+		return cli_usage_error(cmd->name, "--lags and --per: lags, or cycles per unit");
+	a->declared = !a->o.per && !a->lags && !cmd->per && cmd->declared;
 	if (!a->o.per) {   /* the command's unit, or what the logs' pairs declare */
 		a->o.per = cmd->per;
 		a->o.per_default = cmd->per != NULL;
@@ -150,13 +156,24 @@ int anopts_group(const char *arg, char **labels, char **paths, int *n, const cha
 	return 1;
 }
 
-void anopts_fixed(const struct anopts *a, char *buf, size_t size)
+void anopts_declared(const struct anopts *a, struct an_options *o)
+{
+	*o = a->o;
+	o->per = "packets";   /* for a declared pair without unit=: not counted */
+	o->per_default = 1;
+	o->declared_only = 1;
+	if (!a->by_given)
+		o->by = 1u << AN_EVENT | 1u << AN_APP | (o->bucket_arg ? 1u << AN_BUCKET : 0);
+}
+
+/* anopts_fixed(), its --per PER. */
+static void fixed(const struct anopts *a, const char *per, char *buf, size_t size)
 {
 	const struct an_options *o = &a->o;
 	size_t len = 0;
 	buf[0] = '\0';
-	if (o->per)
-		len += (size_t)snprintf(buf, size, " --per %s", o->per);
+	if (per)
+		len += (size_t)snprintf(buf, size, " --per %s", per);
 	for (size_t i = 0; i + 3 < o->npairs && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, " --pair %s=%s", o->pairs[i].begin,
 					o->pairs[i].end);
@@ -169,6 +186,16 @@ void anopts_fixed(const struct anopts *a, char *buf, size_t size)
 		window_describe(&a->w, buf, size);
 	if (buf[0] == ' ')
 		memmove(buf, buf + 1, strlen(buf));
+}
+
+void anopts_fixed(const struct anopts *a, char *buf, size_t size)
+{
+	fixed(a, a->o.per, buf, size);
+}
+
+void anopts_fixed_declared(const struct anopts *a, char *buf, size_t size)
+{
+	fixed(a, "declared", buf, size);
 }
 
 void anopts_free(struct anopts *a)
@@ -242,6 +269,43 @@ static void declared_note(const char *cmd, const char *units)
 		"cycles per unit\n", cmd, in, per);
 }
 
+/* Adds WORD (N bytes) to the blank-separated LIST of SIZE if it is not there. */
+static void add_word(char *list, size_t size, const char *word, size_t n)
+{
+	char w[80];
+	size_t len = strlen(list);
+	snprintf(w, sizeof w, " %.*s ", (int)(n < 60 ? n : 60), word);
+	if (!strstr(list, w) && len + strlen(w) < size)
+		snprintf(list + len, size - len, "%s", len ? w + 1 : w);
+}
+
+int anopts_refuse_unit(const struct anopts *a, struct an *e, const char *cmd)
+{
+	const struct an_found *f = an_found(e);
+	static const char *const pre[] = { "in", "total", "out" };
+	char *names[sizeof f->args / sizeof f->args[0]], list[600] = " ", out[700] = "";
+	size_t n = 0, len = 0;
+	if (!a->o.per || a->declared || !f->ends || f->ends_with_unit || window_filters_missed())
+		return 0;
+	/* what --per can take: the ends' arguments, Snabb's without their prefix */
+	for (size_t i = 0; i < f->nargs; i++) {
+		const char *w = f->args[i];
+		for (int k = 0; k < 3; k++)
+			if (!strncmp(w, pre[k], strlen(pre[k])) && w[strlen(pre[k])])
+				w += strlen(pre[k]);
+		add_word(list, sizeof list, w, strlen(w));
+	}
+	for (char *p = strtok(list, " "); p && n < sizeof names / sizeof names[0]; p = strtok(NULL, " "))
+		names[n++] = p;
+	qsort(names, n, sizeof *names, natural_cmp_ptr);
+	for (size_t i = 0; i < n && len < sizeof out; i++)
+		len += (size_t)snprintf(out + len, sizeof out - len, "%s%s",
+					!i ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	cli_error(cmd, "--per %s: no pair counts %s; the logs' pairs count %s", a->o.per, a->o.per,
+		  out);
+	return 1;
+}
+
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 {
 	const struct an_found *f = an_found(e);
@@ -263,9 +327,6 @@ void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 			"for %s; declare a program's own in its events file (pair|LABEL: BEGIN END "
 			"unit=ARG, timeline-events(5)) or give --pair BEGIN=END\n", cmd, a->o.per,
 			ANOPTS_LOOKED_FOR);
-	else if (a->o.per && !f->ends_with_unit)
-		fprintf(stderr, "timeline %s: warning: --per %s: no pair's end carries %s; their ends "
-			"carry:%s\n", cmd, a->o.per, a->o.per, args);
 	else if (a->o.bucket_arg && !f->ends_with_bucket)
 		fprintf(stderr, "timeline %s: warning: --bucket %s: no pair's end carries %s; their "
 			"ends carry:%s\n", cmd, a->o.bucket_arg, a->o.bucket_arg, args);

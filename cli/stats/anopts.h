@@ -17,14 +17,20 @@ struct anopts {
 	char bucket_arg[64];
 	int format;                  /* FMT_TEXT, FMT_CSV, FMT_JSON */
 	struct window w;             /* --from, --to, --last and the filters */
+	int lags;                    /* --lags: lags, whatever the logs declare */
+	int declared;                /* neither --per nor --lags (stats, diff): the logs
+				      * that declare pairs give each pair in its own unit
+				      * (anopts_declared()), the others their lags */
 };
 
 /* The long options of both commands, and their usage lines. --by is long
  * only (ANOPTS_BY): diff and report, which compare sides, take -b for
  * --b, side B; stats, which has none, takes -b for --by (ANOPTS_SHORT_BY). */
 #define ANOPTS_BY 0x180              /* getopt code of --by (and of stats' -b) */
+#define ANOPTS_LAGS 0x181            /* getopt code of --lags */
 #define ANOPTS_OPTIONS                                         \
 	{ "by", required_argument, NULL, ANOPTS_BY },          \
+	{ "lags", no_argument, NULL, ANOPTS_LAGS },            \
 	{ "per", required_argument, NULL, 'p' },               \
 	{ "bucket", required_argument, NULL, 'B' },            \
 	{ "pair", required_argument, NULL, 'P' },              \
@@ -39,7 +45,9 @@ struct anopts {
 	"                       event,app); rows in the natural order of their keys,\n"       \
 	"                       numbers by value: w[9999] before w[10000]\n"                  \
 	"   -p, --per UNIT      cycles per UNIT (packets, bytes) of each begin/end pair\n"     \
-	"                       instead of lags\n"                                             \
+	"                       instead of lags; without it, a log that declares pairs\n"     \
+	"                       gives each in its own unit, the others their lags\n"         \
+	"       --lags          lags, even of logs that declare pairs\n"                       \
 	"       --bucket ARG=EDGES  rows by batch size: ARG moved in the pair, in ranges\n"    \
 	"                       between EDGES, e.g. packets=0,1,16,32,64,inf\n"                \
 	"       --pair BEGIN=END  also pair these events (the pairs the logs declare,\n"      \
@@ -67,6 +75,8 @@ struct ancmd {
 	const struct option *options;
 	int (*own)(void *ctx, int c, const char *arg, const char **why);
 	const char *per;
+	int declared;                /* with no PER: logs that declare pairs give them
+				      * (struct anopts.declared) */
 };
 
 /* Parses the options of command C: the analysis options into A, the
@@ -89,8 +99,21 @@ int anopts_group(const char *arg, char **labels, char **paths, int *n, const cha
 
 /* The options of A that a summary fixes (timeline-summary(5)), in one
  * canonical form into BUF of SIZE bytes: "--per packets --bucket
- * packets=0,1,16,inf --from 1500000000ns"; "" for none. */
+ * packets=0,1,16,inf --from 1500000000ns"; "" for none. DECLARED: of the
+ * engine of anopts_declared(), "--per declared ...". */
 void anopts_fixed(const struct anopts *a, char *buf, size_t size);
+void anopts_fixed_declared(const struct anopts *a, char *buf, size_t size);
+
+/* The options of the engine that counts the pairs logs declare, each in
+ * its own first unit, with A's keys (default event,app), window and
+ * buckets (A->declared). */
+void anopts_declared(const struct anopts *a, struct an_options *o);
+
+/* With --per UNIT: refuses UNIT when E's logs had pairs but none of them
+ * counts it: "timeline CMD: --per UNIT: no pair counts UNIT; the logs'
+ * pairs count A, B or C" (the units they declare, and those Snabb's names
+ * give: packets, bytes). Returns 1 when refused (the exit is 2), else 0. */
+int anopts_refuse_unit(const struct anopts *a, struct an *e, const char *cmd);
 
 /* Frees the --pair rules. */
 void anopts_free(struct anopts *a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "natural.h"
 #include "rowkey.h"
 #include "runs.h"
 #include "view.h"
@@ -29,17 +30,22 @@ static struct side *group_rows(struct an *e, size_t *n)
 			continue;
 		if (hist_merge(&s->pooled, &r[i]->h) < 0 ||
 		    !(s->medians = realloc(s->medians, (s->runs + 1) * sizeof *s->medians)) ||
+		    !(s->selfs = realloc(s->selfs, (s->runs + 1) * sizeof *s->selfs)) ||
 		    !(s->run = realloc(s->run, (s->runs + 1) * sizeof *s->run)))
 			abort();
 		s->run[s->runs] = r[i]->key[AN_RUN] ? r[i]->key[AN_RUN] : "";
+		s->selfs[s->runs] = hist_quantile(an_row_self(r[i]), 0.5);
 		s->medians[s->runs++] = hist_quantile(&r[i]->h, 0.5);
 	}
 	*n = k;
 	return g;
 }
 
+static void free_side(struct side *s);
+
 /* Pairs the groups of C's engines by their shown keys: those with a match
- * go to C->cmp, the others to C->lone. */
+ * go to C->cmp, the others to C->lone; a group with no value on either
+ * side (an event that never followed another of its level) is none. */
 static void pair_groups(struct comparison *c)
 {
 	size_t na, nb;
@@ -50,9 +56,14 @@ static void pair_groups(struct comparison *c)
 	for (size_t i = 0, j = 0; i < na || j < nb;) {
 		int d = i == na ? 1 : j == nb ? -1 :
 			an_row_cmp_keys(c->e[0], ga[i].row, gb[j].row, AN_SHOWN_KEYS);
-		if (d) {
+		if (d && !(d < 0 ? ga[i] : gb[j]).runs) {   /* no value on its side: no group */
+			free_side(d < 0 ? &ga[i++] : &gb[j++]);
+		} else if (d) {
 			c->lone[c->nlone].side = d > 0;
 			c->lone[c->nlone++].s = d < 0 ? ga[i++] : gb[j++];
+		} else if (!ga[i].runs && !gb[j].runs) {   /* no value on either side */
+			free_side(&ga[i++]);
+			free_side(&gb[j++]);
 		} else {
 			c->cmp[c->ncmp].s[0] = ga[i++];
 			c->cmp[c->ncmp++].s[1] = gb[j++];
@@ -83,31 +94,74 @@ static size_t run_index(struct runs *rs, int side, const char *key)
 	return rs->n++;
 }
 
+/* Does group G (its keys) stand for the pair LABEL of attribute ATTR, as
+ * far as C's keys tell? */
+static int names_group(const struct comparison *c, const struct cmp *g, const char *label,
+		       const char *attr)
+{
+	const struct an_row *r = g->s[0].row;
+	return !strcmp(r->key[AN_EVENT], label) &&
+	       (!(c->o->by & 1u << AN_APP) || !strcmp(r->key[AN_APP], attr));
+}
+
+/* Sets INSIDE[g * NG + h] where group h is g or held by g (in some span of
+ * either side, directly or through others), by the engines' nesting; the
+ * groups are pairs only where they are keyed by the event. */
+static void inside_of(const struct comparison *c, unsigned char *inside)
+{
+	size_t ng = c->ncmp, changed = 1;
+	for (size_t g = 0; g < ng; g++)
+		inside[g * ng + g] = 1;
+	if (!(c->o->by & 1u << AN_EVENT))
+		return;
+	for (int s = 0; s < 2; s++) {
+		size_t n;
+		const struct an_nest *nest = an_nesting(c->e[s], &n);
+		for (size_t i = 0; i < n; i++)
+			for (size_t g = 0; g < ng; g++)
+				for (size_t h = 0; h < ng && names_group(c, &c->cmp[g], nest[i].outer,
+									  nest[i].outer_attr); h++)
+					if (names_group(c, &c->cmp[h], nest[i].inner, nest[i].inner_attr))
+						inside[g * ng + h] = 1;
+	}
+	while (changed--)   /* what a group holds holds: until nothing is added */
+		for (size_t g = 0; g < ng; g++)
+			for (size_t h = 0; h < ng; h++)
+				for (size_t k = 0; inside[g * ng + h] && k < ng; k++)
+					if (inside[h * ng + k] && !inside[g * ng + k])
+						inside[g * ng + k] = 1, changed = 1;
+}
+
 /* Sets each side's rel to its medians relative to their runs' speeds
- * (runs_relative() over every paired group and every run of both sides),
- * and C->all's sides to the runs' speeds. */
+ * (runs_relative() over every paired group and every run of both sides,
+ * the yardstick from each group's self values, never from the groups a
+ * group holds), and C->all's sides to the runs' speeds. */
 static void relate(struct comparison *c)
 {
 	struct runs rs = { NULL, 0, 0 };
 	size_t ng = c->ncmp, nr;
-	double *v, *out, *speed;
-	unsigned char *side;
+	double *v, *vs, *out, *speed;
+	unsigned char *side, *inside;
 	for (size_t g = 0; g < ng; g++)
 		for (int s = 0; s < 2; s++)
 			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++)
 				run_index(&rs, s, c->cmp[g].s[s].run[k]);
 	nr = rs.n;
 	if (!(v = calloc(ng * nr + 1, sizeof *v)) || !(out = malloc((ng * nr + 1) * sizeof *out)) ||
+	    !(vs = calloc(ng * nr + 1, sizeof *vs)) || !(inside = calloc(ng * ng + 1, 1)) ||
 	    !(speed = malloc((nr + 1) * sizeof *speed)) || !(side = malloc(nr + 1)))
 		abort();
+	inside_of(c, inside);
 	for (size_t i = 0; i < nr; i++)
 		side[i] = (unsigned char)rs.r[i].side;
 	for (size_t g = 0; g < ng; g++)
 		for (int s = 0; s < 2; s++)
-			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++)
-				v[g * nr + run_index(&rs, s, c->cmp[g].s[s].run[k])] =
-					c->cmp[g].s[s].medians[k];
-	if (runs_relative(v, ng, nr, side, out, speed) < 0)
+			for (size_t k = 0; k < c->cmp[g].s[s].runs; k++) {
+				size_t i = g * nr + run_index(&rs, s, c->cmp[g].s[s].run[k]);
+				v[i] = c->cmp[g].s[s].medians[k];
+				vs[i] = c->cmp[g].s[s].selfs[k];
+			}
+	if (runs_relative(v, vs, inside, ng, nr, side, out, speed) < 0)
 		abort();
 	for (size_t g = 0; g < ng; g++)
 		for (int s = 0; s < 2; s++) {
@@ -126,6 +180,8 @@ static void relate(struct comparison *c)
 		sd->rel[sd->runs++] = speed[i];
 	}
 	free(v);
+	free(vs);
+	free(inside);
 	free(out);
 	free(speed);
 	free(side);
@@ -161,7 +217,8 @@ static void judge(struct comparison *c, struct cmp *m)
 		if (!c->too_few++)
 			fprintf(stderr, "timeline %s: note: %zu run%s in A and %zu in B: no test over "
 				"runs can reach alpha %g (the smallest p is %.3g); give at least %zu "
-				"runs a side (each log is a run; with --runs dir each directory)\n",
+				"runs a side (each process is a run, its logs pooled; --runs file: each log, "
+				"--runs dir: each directory)\n",
 				c->cmd, a->runs, a->runs == 1 ? "" : "s", b->runs, c->alpha,
 				runs_min_p(a->runs, b->runs), runs_needed(c->alpha));
 	} else if (m != &c->all && (a->pooled.n < 10 || b->pooled.n < 10)) {
@@ -183,12 +240,43 @@ static void judge(struct comparison *c, struct cmp *m)
 
 static const struct an *impact_e;   /* by_impact()'s engine, for the keys */
 
-/* Largest change in cycles first, gained or lost, none (NaN) last; equal
- * changes in the order of their keys (an_row_cmp_keys()). */
+/* The runs of E: its rows' AN_RUN keys, each once. */
+static size_t count_runs(struct an *e)
+{
+	size_t n, runs = 0;
+	struct an_row **r = an_rows(e, &n);
+	const char **seen = calloc(n + 1, sizeof *seen);
+	if (!seen)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		if (!r[i]->key[AN_RUN])
+			continue;
+		while (k < runs && strcmp(seen[k], r[i]->key[AN_RUN]))
+			k++;
+		if (k == runs)
+			seen[runs++] = r[i]->key[AN_RUN];
+	}
+	free(seen);
+	return runs;
+}
+
+/* The unit of group M's rows ("" when not known). */
+static const char *unit_of(const struct cmp *m)
+{
+	return m->s[0].row->unit ? m->s[0].row->unit : m->s[1].row->unit ? m->s[1].row->unit : "";
+}
+
+/* By unit (of pairs each in its own: their cycles compare only within
+ * one), then largest change in cycles first, gained or lost, none (NaN)
+ * last; equal changes in the order of their keys (an_row_cmp_keys()). */
 static int by_impact(const void *x, const void *y)
 {
 	const struct cmp *p = x, *q = y;
 	double a = fabs(p->impact), b = fabs(q->impact);
+	int u = an_opts(impact_e)->declared_only ? natural_cmp(unit_of(p), unit_of(q)) : 0;
+	if (u)
+		return u;
 	if (isnan(a) != isnan(b))
 		return isnan(a) ? 1 : -1;
 	if (a != b && !isnan(a))
@@ -202,6 +290,10 @@ void compare(struct comparison *c, const char *cmd, struct an *ea, struct an *eb
 	*c = (struct comparison){ .cmd = cmd, .e = { ea, eb }, .o = o, .threshold = threshold,
 				  .alpha = alpha, .absolute = absolute };
 	pair_groups(c);
+	for (int s = 0; s < 2; s++) {
+		c->runs[s] = count_runs(c->e[s]);
+		an_breath_list(c->e[s], &c->logs[s]);   /* a record per file read */
+	}
 	c->relative = !absolute && c->ncmp > RUNS_RELATIVE_MIN;
 	if (c->relative)
 		relate(c);
@@ -252,20 +344,25 @@ struct table *compare_table(const struct comparison *c, int format)
 	static const char *const stat_cols[] = { "runs_a", "runs_b", "n_a", "n_b", "p50_a", "p50_b",
 						 "p90_a", "p90_b", "change%", "ci_lo%", "ci_hi%",
 						 "p", "p_pairs", "verdict" };
-	const char *cols[AN_NKEYS + 16];
-	int nk = rowkey_names(c->o, cols);
+	const char *cols[AN_NKEYS + 17];
+	int nk = rowkey_names(c->o, cols), unit = c->o->declared_only;
 	struct table *t;
+	if (unit)   /* each pair in its own unit: which, beside its keys */
+		cols[nk++] = "unit";
 	for (int i = 0; i < 14; i++)
 		cols[nk + i] = stat_cols[i];
 	t = table_new("diff", cols, nk + 14);
 	for (size_t i = 0; i < c->ncmp; i++) {
-		char buf[13][32], *cells[AN_NKEYS + 16];
+		char buf[13][32], *cells[AN_NKEYS + 17];
 		const struct cmp *m = &c->cmp[i];
-		stat_cells(m, format, buf, cells + rowkey_cells(c->e[0], c->o, m->s[0].row, cells));
+		int k = rowkey_cells(c->e[0], c->o, m->s[0].row, cells);
+		if (unit)
+			cells[k++] = (char *)unit_of(m);
+		stat_cells(m, format, buf, cells + k);
 		table_add(t, cells);
 	}
 	if (c->relative) {   /* the runs' speeds: "(all)" under the first key */
-		char buf[13][32], *cells[AN_NKEYS + 16];
+		char buf[13][32], *cells[AN_NKEYS + 17];
 		for (int k = 0; k < nk; k++)
 			cells[k] = k ? "-" : "(all)";
 		stat_cells(&c->all, format, buf, cells + nk);
@@ -298,6 +395,7 @@ static void free_side(struct side *s)
 {
 	hist_free(&s->pooled);
 	free(s->medians);
+	free(s->selfs);
 	free(s->run);
 	free(s->rel);
 }

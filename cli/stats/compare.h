@@ -12,6 +12,7 @@ struct side {
 	const struct an_row *row;    /* the first: its key names the group */
 	struct hist pooled;          /* every run's values together */
 	double *medians;             /* each run's median (runs with values) */
+	double *selfs;               /* ... and median of self cycles per unit (an_row_self()) */
 	const char **run;            /* the run of each median (its AN_RUN key) */
 	double *rel;                 /* each median relative to its run's speed
 				      * (runs_relative()), or the median itself */
@@ -54,6 +55,8 @@ struct comparison {
 				      * together ("(all)"; no pooled values) */
 	int slower;                  /* a group got significantly slower */
 	int too_few;                 /* groups whose runs cannot reach alpha */
+	size_t runs[2];              /* the runs of each side (their AN_RUN keys) ... */
+	size_t logs[2];              /* ... and the logs in them (those of summaries too) */
 };
 
 /* Compares the groups of engines EA and EB (made with options O, grouped by

@@ -22,12 +22,14 @@ static const char usage[] =
 	"       timeline diff [OPTIONS] --a PATH... --b PATH...\n"
 	"\n"
 	"Compares the runs of A (files or directories: before, lab) with those of\n"
-	"B (after, production), group by group. Each log is a run (with --runs\n"
-	"dir, each directory of logs), and a run counts by its median, taken\n"
-	"relative to the run's speed (the median change, in that run, of the\n"
-	"other groups nearest the change most groups share between A and B;\n"
-	"with four groups or more, unless --absolute), so that a run on a\n"
-	"busier machine is not taken for a slower group. The verdict comes\n"
+	"B (after, production), group by group. Each process is a run, its logs\n"
+	"pooled (--runs), and a run counts by its median, taken relative to the\n"
+	"run's speed (the median change, in that run, of the other groups nearest\n"
+	"the change most groups share between A and B, each by its own cycles,\n"
+	"never a group that holds or is held by the one judged; with four groups\n"
+	"or more, unless --absolute), so that a run on a busier machine is not\n"
+	"taken for a slower group. Logs that declare pairs give each pair in its\n"
+	"own unit, the others their lags, unless --per or --lags. The verdict comes\n"
 	"from the exact two-sided Mann-Whitney U test over the runs' values, and\n"
 	"the change (in %, with its interval at level 1 - alpha) is the\n"
 	"Hodges-Lehmann estimate over them; the test over every pair pooled is\n"
@@ -68,7 +70,6 @@ struct args {
 	struct anopts a;
 	struct diffargs d;
 	const char *save[2];         /* --save-a, --save-b */
-	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 };
 
 int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
@@ -90,9 +91,10 @@ int diff_option(struct diffargs *d, int c, const char *arg, const char **why)
 			return *why = "--alpha takes a level between 0 and 1, e.g. 0.05", -1;
 		return 1;
 	case 'R':
-		if (strcmp(arg, "file") && strcmp(arg, "dir"))
-			return *why = "--runs takes file or dir", -1;
-		d->runs_by_dir = !strcmp(arg, "dir");
+		if (strcmp(arg, "file") && strcmp(arg, "dir") && strcmp(arg, "process"))
+			return *why = "--runs takes process, file or dir", -1;
+		d->runs = !strcmp(arg, "dir") ? AN_RUNS_DIR : !strcmp(arg, "file") ? AN_RUNS_FILE
+										 : AN_RUNS_PROCESS;
 		return 1;
 	case DIFF_OPT_ABSOLUTE:
 		d->absolute = 1;
@@ -113,7 +115,7 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 }
 
 static const struct ancmd diff = { "diff", usage, ":" ANOPTS_SHORT DIFF_SHORT "h", options,
-				   own_option, NULL };
+				   own_option, NULL, 1 };
 
 /* Parses the command line into D: the options, then A B unless --a and --b
  * were given. Returns -1 to go on, or the exit code to return now. */
@@ -145,12 +147,18 @@ int diff_check_sides(const char *cmd, const struct diffargs *d, int others)
 }
 
 void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *const *side,
-		    struct an *const *also, size_t n)
+		    struct an *const *also, size_t n, struct an *const *declared,
+		    const char *fixed_declared)
 {
-	r->runs_by_dir = d->runs_by_dir;
+	r->runs = d->runs;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < d->n[s]; i++) {
 			struct an *e[READALL_FEEDS] = { side[s] };
+			if (declared) {
+				readall_add_routed(r, side[s], declared[s], fixed_declared,
+						   d->side[s][i], NULL);
+				continue;
+			}
 			for (size_t k = 0; k < n && k + 1 < READALL_FEEDS; k++)
 				e[k + 1] = also[(size_t)s * n + k];
 			readall_add_to(r, e, n + 1 < READALL_FEEDS ? n + 1 : READALL_FEEDS,
@@ -158,63 +166,173 @@ void diff_add_sides(struct readall *r, const struct diffargs *d, struct an *cons
 		}
 }
 
-/* Reads the inputs of each side into its engine E[0] or E[1], a run being
- * each file's directory if RUNS_BY_DIR; FED[s] gets how many files fed
- * side s entries, *NOTHING whether neither side kept anything
- * (readall_kept_nothing()). Returns how many inputs could not be read. */
-static int read_into(const struct args *d, struct an **e, int runs_by_dir, unsigned *fed,
-		     int *nothing)
+void diff_warn_shared(const struct readall *r, const char *cmd)
 {
-	struct readall r;
-	struct diffargs sides = d->d;
-	sides.runs_by_dir = runs_by_dir;
-	readall_init(&r, "diff");
-	r.w = &d->a.w;
-	r.fixed = d->fixed;
-	diff_add_sides(&r, &sides, e, NULL, 0);
-	readall_run(&r);
-	fed[0] = readall_fed(&r, e[0]);
-	fed[1] = readall_fed(&r, e[1]);
-	*nothing = readall_kept_nothing(&r);
-	return r.problems;
+	const char *proc, *host;
+	if (r->runs != AN_RUNS_FILE)
+		return;
+	for (size_t i = 0; i < r->nproc; i++) {
+		size_t k = 0, same = 0;
+		for (; k < i && strcmp(r->proc[k], r->proc[i]); k++)
+			;
+		if (k < i)
+			continue;   /* said at its first log */
+		for (k = i; k < r->nproc; k++)
+			same += !strcmp(r->proc[k], r->proc[i]);
+		if (same < 2)
+			continue;
+		host = r->proc[i];
+		proc = strchr(host, '\x1f') + 1;
+		fprintf(stderr, "timeline %s: warning: --runs file: %zu logs of one process (pid %.*s "
+			"on %.*s) are %zu runs, though its threads share one machine's moments: "
+			"--runs process pools them\n", cmd, same, (int)strcspn(proc, ":"), proc,
+			(int)(proc - 1 - host), host, same);
+	}
 }
 
-/* Reads the sides into E (FED and NOTHING as read_into() sets them);
- * with --save-a or --save-b, at the finest grain first (each file its own
- * run), written as summaries and added to E as their readers would.
- * Returns how many inputs could not be read. */
-static int read_sides(const struct args *d, struct an **e, unsigned *fed, int *nothing)
+/* Reads the inputs of each side of D into R's engines E[0] or E[1] (and,
+ * with ED, those of logs that declare pairs into ED[0] or ED[1]), a run
+ * being of kind RUNS: R's fed, nothing (readall_kept_nothing()), problems. */
+static void read_into(struct diffrun *r, const struct anopts *a, const struct diffargs *d,
+		      struct an **e, struct an **ed, int runs, const char *cmd)
 {
-	struct an_options full = d->a.o;
-	struct an_summary_map m = { d->fixed, NULL, d->d.runs_by_dir, 0, NULL };
-	struct an *all[2];
-	int problems;
-	if (!d->save[0] && !d->save[1])
-		return read_into(d, e, d->d.runs_by_dir, fed, nothing);
-	full.by = AN_SUMMARY_KEYS;
-	full.slowest = AN_SUMMARY_SLOWEST;   /* for stats --slowest over the summaries */
-	full.slowest_for_save = 1;
-	all[0] = an_new(&full);
-	all[1] = an_new(&full);
-	problems = read_into(d, all, 0, fed, nothing);
+	struct readall ra;
+	struct diffargs sides = *d;
+	sides.runs = runs;
+	readall_init(&ra, cmd);
+	ra.w = &a->w;
+	ra.fixed = r->fixed;
+	ra.procs = 1;
+	diff_add_sides(&ra, &sides, e, NULL, 0, ed, r->fixed_d);
+	readall_run(&ra);
 	for (int s = 0; s < 2; s++) {
-		problems += sumfile_save("diff", d->save[s], all[s], d->fixed, e[s], &m) < 0;
-		an_free(all[s]);
+		r->fed[s] = readall_fed(&ra, e[s]);
+		r->fed[2 + s] = ed ? readall_fed(&ra, ed[s]) : 0;
 	}
-	return problems;
+	r->nothing = readall_kept_nothing(&ra);
+	if (runs != AN_RUNS_FULL)
+		diff_warn_shared(&ra, cmd);
+	readall_free(&ra);
+	r->problems += ra.problems;
+}
+
+/* Reads D's sides into R's engines; with SAVE[s], at the finest grain
+ * first (each run in full), written as summaries (a side's pairs when a
+ * log of it declares any, else its lags) and added to the engines as
+ * their readers would. */
+static void read_sides(struct diffrun *r, const struct anopts *a, const struct diffargs *d,
+		       const char *const *save, const char *cmd)
+{
+	struct an_options full = a->o, full_d = r->od;
+	struct an_summary_map m = { r->fixed, NULL, d->runs, 0, NULL, NULL, NULL, NULL };
+	struct an *all[2], *all_d[2] = { NULL, NULL }, **ed = a->declared ? r->ed : NULL;
+	if (!save || (!save[0] && !save[1])) {
+		read_into(r, a, d, r->e, ed, d->runs, cmd);
+		return;
+	}
+	full.by = full_d.by = AN_SUMMARY_KEYS;
+	full.slowest = full_d.slowest = AN_SUMMARY_SLOWEST;   /* for stats --slowest */
+	full.slowest_for_save = full_d.slowest_for_save = 1;
+	for (int s = 0; s < 2; s++) {
+		all[s] = an_new(&full);
+		all_d[s] = ed ? an_new(&full_d) : NULL;
+	}
+	read_into(r, a, d, all, ed ? all_d : NULL, AN_RUNS_FULL, cmd);
+	for (int s = 0; s < 2; s++) {
+		int pairs = ed && r->fed[2 + s];
+		m.fixed = pairs ? r->fixed_d : r->fixed;
+		r->problems += sumfile_save(cmd, save[s], pairs ? all_d[s] : all[s], m.fixed,
+					    pairs ? ed[s] : r->e[s], &m) < 0;
+		an_free(all[s]);
+		an_free(all_d[s]);
+	}
+}
+
+int diff_run(struct diffrun *r, const struct anopts *opts, const struct diffargs *d,
+	     const char *const *save, const char *cmd, int warn)
+{
+	struct anopts *a = &r->a;
+	memset(r, 0, sizeof *r);
+	*a = *opts;   /* the comparisons point at its options */
+	anopts_fixed(a, r->fixed, sizeof r->fixed);
+	a->o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
+	r->e[0] = an_new(&a->o);
+	r->e[1] = an_new(&a->o);
+	if (a->declared) {   /* the logs that declare pairs: each in its own unit */
+		anopts_declared(a, &r->od);
+		anopts_fixed_declared(a, r->fixed_d, sizeof r->fixed_d);
+		r->ed[0] = an_new(&r->od);
+		r->ed[1] = an_new(&r->od);
+	}
+	read_sides(r, a, d, save, cmd);
+	for (int s = 0; s < 2 && !r->refused; s++)
+		r->refused = r->fed[s] && anopts_refuse_unit(a, r->e[s], cmd);
+	for (int s = 0; s < 2 && !r->refused && warn; s++)
+		if (r->fed[s])   /* with no file read, the reasons were said */
+			anopts_warn(a, r->e[s], cmd);
+	r->pairs = r->fed[2] || r->fed[3];
+	r->lags = !r->pairs || r->fed[0] || r->fed[1];
+	compare(&r->c, cmd, r->e[0], r->e[1], &a->o, d->threshold, d->alpha, d->absolute);
+	if (r->pairs)
+		compare(&r->cd, cmd, r->ed[0], r->ed[1], &r->od, d->threshold, d->alpha, d->absolute);
+	return r->problems + r->refused;
+}
+
+void diff_run_free(struct diffrun *r)
+{
+	compare_free(&r->c);
+	if (r->pairs)
+		compare_free(&r->cd);
+	for (int s = 0; s < 2; s++) {
+		an_free(r->e[s]);
+		an_free(r->ed[s]);
+	}
 }
 
 void diff_title(char *buf, size_t size, const char *per, const struct diffargs *d,
 		const struct comparison *c)
 {
+	static const char *const kind[] = { "logs", "directories", "processes", "logs" };
 	char what[128], one[64];
-	if (per && an_unit_singular(one, sizeof one, per))
+	if (per && !strcmp(per, "declared"))
+		snprintf(what, sizeof what, "cycles per unit, each pair in its own");
+	else if (per && an_unit_singular(one, sizeof one, per))
 		snprintf(what, sizeof what, "cycles per %s", one);
 	else
 		snprintf(what, sizeof what, "lag in cycles");
-	snprintf(buf, size, "%s, A -> B, runs as samples%s (threshold %g%%, alpha %g, "
-		 "intervals at %g%%)", what, c->relative ? ", relative to their speed" : "",
-		 d->threshold, d->alpha, 100 * (1 - d->alpha));
+	snprintf(buf, size, "%s, A -> B, runs (%s) as samples%s: A %zu runs of %zu logs, B %zu "
+		 "runs of %zu logs (threshold %g%%, alpha %g, intervals at %g%%)", what, kind[d->runs],
+		 c->relative ? ", relative to their speed" : "", c->runs[0], c->logs[0], c->runs[1],
+		 c->logs[1], d->threshold, d->alpha, 100 * (1 - d->alpha));
+}
+
+void diff_command(char *buf, size_t size, const struct anopts *a, const struct diffargs *d,
+		  int declared)
+{
+	static const char *const runs[] = { "file", "dir", "process", "file" };
+	struct anopts o = *a;
+	char fixed[1024], keys[128] = "";
+	size_t len;
+	if (declared)
+		o.o.per = NULL;
+	anopts_fixed(&o, fixed, sizeof fixed);
+	for (int k = 0; a->by_given && k < AN_RUN; k++)
+		if (a->o.by >> k & 1 && k != AN_BUCKET)
+			snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", *keys ? "," : "",
+				 an_key_names[k]);
+	len = (size_t)snprintf(buf, size, "timeline diff%s%s%s%s", *fixed ? " " : "", fixed,
+			       *keys ? " --by " : "", keys);
+	if (d->threshold != 5 && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --threshold %g", d->threshold);
+	if (d->alpha != 0.05 && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --alpha %g", d->alpha);
+	if (d->runs != AN_RUNS_PROCESS && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --runs %s", runs[d->runs]);
+	if (d->absolute && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --absolute");
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < d->n[s] && len < size; i++)
+			len += (size_t)snprintf(buf + len, size - len, " --%c %s", "ab"[s], d->side[s][i]);
 }
 
 int diff_status(int problems, const struct comparison *c)
@@ -225,12 +343,12 @@ int diff_status(int problems, const struct comparison *c)
 /* Prints comparison C: its pairs under a title saying what was compared,
  * then the groups on one side only (CSV holds one table: only their count,
  * on stderr). */
-static void print(const struct args *d, const struct comparison *c)
+static void print(const struct args *d, const struct comparison *c, const char *per)
 {
-	char title[200];
+	char title[300];
 	int format = d->a.format;
 	struct table *t = compare_table(c, format), *lone = compare_lone_table(c);
-	diff_title(title, sizeof title, d->a.o.per, &d->d, c);
+	diff_title(title, sizeof title, per, &d->d, c);
 	table_print(t, format, title);
 	if (table_rows(lone) && format == FMT_TEXT)
 		out_char('\n');
@@ -247,26 +365,22 @@ static void print(const struct args *d, const struct comparison *c)
 int cmd_diff(int argc, char **argv)
 {
 	struct args d = { .d = DIFFARGS_INIT };
-	struct comparison c;
-	struct an *e[2];
-	unsigned fed[2];
-	int rc = parse_args(&d, argc, argv), problems, nothing;
+	struct diffrun r;
+	int rc = parse_args(&d, argc, argv), problems, status, show;
 	if (rc >= 0)
 		return rc;
-	anopts_fixed(&d.a, d.fixed, sizeof d.fixed);
-	d.a.o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
-	e[0] = an_new(&d.a.o);
-	e[1] = an_new(&d.a.o);
-	problems = read_sides(&d, e, fed, &nothing);
-	for (int s = 0; s < 2; s++)
-		if (fed[s])   /* with no file read, the reasons were said */
-			anopts_warn(&d.a, e[s], "diff");
-	compare(&c, "diff", e[0], e[1], &d.a.o, d.d.threshold, d.d.alpha, d.d.absolute);
-	if (!nothing)   /* else each input said why: no table of nothing */
-		print(&d, &c);
-	compare_free(&c);
-	an_free(e[0]);
-	an_free(e[1]);
+	problems = diff_run(&r, &d.a, &d.d, d.save, "diff", 1);
+	show = !r.nothing && !r.refused;   /* else each input said why: no table of nothing */
+	if (show && r.pairs)
+		print(&d, &r.cd, "declared");
+	if (show && r.pairs && r.lags && d.a.format == FMT_TEXT)
+		out_char('\n');
+	if (show && r.lags && !(r.pairs && d.a.format == FMT_CSV))
+		print(&d, &r.c, d.a.o.per);
+	status = diff_status(problems, &r.c);
+	if (r.pairs && status == EXIT_OK)
+		status = diff_status(0, &r.cd);
+	diff_run_free(&r);
 	anopts_free(&d.a);
-	return cli_finish("diff", diff_status(problems, &c));
+	return cli_finish("diff", status);
 }

@@ -27,7 +27,7 @@ void readall_init(struct readall *r, const char *cmd)
 /* One file to read: its path, how it was found, its group, the engine its
  * entries go to, and the messages that go before and with it, in order. */
 struct job {
-	char *path, *group, *run;
+	char *path, *group;
 	const char *cmd;
 	const char *fixed;           /* the options a summary must have been made with */
 	int named;
@@ -35,7 +35,9 @@ struct job {
 	size_t ntarget;
 	struct readall_file *fact;   /* what it was, when the reader keeps facts */
 	int group_given;             /* GROUP was given (--group): it relabels summaries too */
-	int runs_by_dir;
+	int runs;                    /* what a run is (enum an_runs) */
+	char *proc;                  /* its log's process, "PID:START" (NULL: unknown) ... */
+	char *host;                  /* ... on this host */
 	const struct window *w;      /* which entries go in (NULL: all) */
 	char *pre;                   /* the walk's messages before this file */
 	char *msgs;                  /* this file's own, when read on a worker */
@@ -47,6 +49,10 @@ struct job {
 	char *end_of;                /* a job without a file that ends input END_OF */
 	size_t first;                /* ... whose first job is this number */
 	char *end_msg;               /* ... what its end says (account_end()) */
+	int route;                   /* feed one target only: the second (TARGET[1]) when
+				      * the file declares pairs, else the first */
+	const char *fixed_alt;       /* route: the options of a summary for TARGET[1] */
+	size_t fed_target;           /* route: which target it fed */
 };
 
 /* ---- reading one file ---------------------------------------------------- */
@@ -67,10 +73,9 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.process = in->label;
 	file.host = in->info.format == TL_FORMAT_NATIVE ? in->info.host : "-";
 	file.group = j->group;
-	/* a run is a file (or directory) of a host: two hosts' logs may have one path */
-	if (asprintf(&run, "%s\x1f%s", file.host, j->run) < 0)
-		abort();
-	file.run = run;
+	/* a run is a file, directory or process of a host: two hosts' logs may
+	 * have one path, and two boots one pid */
+	file.run = run = an_run_key(j->runs, file.host, j->path, j->proc);
 	file.tsc_hz = in->info.tsc_hz;
 	file.order = order << 32;   /* a summary's files take the orders after it */
 	file.written = in->info.cursor;
@@ -142,20 +147,23 @@ static void feed(struct job *j, struct input *in, struct an **e)
 /* Adds job J (number ORDER) to engine E if it is a summary; returns 0 if
  * it is none (or cannot be opened here: input_open() says why). A job that
  * feeds several engines (report) gives a summary to its first only. */
-static int run_summary(struct job *j, uint64_t order, struct an *e)
+static int run_summary(struct job *j, uint64_t order, struct an **e)
 {
-	struct an_summary_map m = { j->fixed, j->group_given ? j->group : NULL, j->runs_by_dir,
-				    order << 32, NULL };
+	int alt = 0;
+	struct an_summary_map m = { j->fixed, j->group_given ? j->group : NULL, j->runs,
+				    order << 32, NULL, j->route ? j->fixed_alt : NULL,
+				    j->route ? e[1] : NULL, &alt };
 	struct stat st;
 	int fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), is;
 	if (fd < 0)
 		return 0;
 	is = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && sumfile_probe(fd);
-	if (is && sumfile_read(j->cmd, j->path, fd, e, &m) < 0) {
+	if (is && sumfile_read(j->cmd, j->path, fd, e[0], &m) < 0) {
 		j->problems++;
 	} else if (is) {
 		j->read = 1;
 		j->summary = 1;
+		j->fed_target = (size_t)alt;
 		if (j->fact) {
 			j->fact->summary = 1;
 			if (!(j->fact->path = strdup(j->path)) || !(j->fact->label = strdup("(summary)")) ||
@@ -179,7 +187,9 @@ static void begin_fact(struct job *j, const struct input *in, uint64_t order)
 	if (!(f->path = strdup(j->path)) || !(f->label = strdup(in->label)) ||
 	    !(f->group = strdup(j->group)))
 		abort();
+	size_t n;
 	f->info = in->info;
+	f->declares = input_pairs((struct input *)in, &n) && n;
 	f->engine = j->target[0];
 	f->order = order << 32;   /* as begin_file() tells the engines */
 }
@@ -190,12 +200,22 @@ static void run_job(struct job *j, uint64_t order, struct an **e, int warm)
 {
 	int skipped, failed = 0;
 	struct input *in;
-	if (run_summary(j, order, e[0]))
+	if (run_summary(j, order, e))
 		return;
 	in = input_open(j->cmd, j->path, j->named, &skipped);
 	if (!in) {
 		j->problems += !skipped;
 		return;
+	}
+	if (in->info.format == TL_FORMAT_NATIVE && in->info.pid && in->info.start_ticks &&
+	    (asprintf(&j->proc, "%u:%llu", (unsigned)in->info.pid,
+		      (unsigned long long)in->info.start_ticks) < 0 || !(j->host = strdup(in->info.host))))
+		abort();
+	if (j->route) {   /* a log that declares pairs to the second, others the first */
+		size_t n;
+		j->fed_target = input_pairs(in, &n) && n;
+		e += j->fed_target;
+		j->ntarget = 1;
 	}
 	for (size_t k = 0; k < j->ntarget; k++)
 		begin_file(e[k], j, in, order);
@@ -248,16 +268,6 @@ static char *take_messages(struct queue *q)
 	return m;
 }
 
-/* The run the file PATH belongs to: itself, or (BY_DIR) its directory. */
-static char *run_of(const char *path, int by_dir)
-{
-	char *copy = strdup(path), *run;
-	if (!copy || !by_dir)
-		return copy;
-	run = strdup(dirname(copy));
-	free(copy);
-	return run;
-}
 
 /* A new, zeroed job at the end of R's list. */
 static struct job *new_job(struct readall *r)
@@ -278,12 +288,10 @@ static int queue_one(const char *path, int named, void *arg)
 	struct job *j = new_job(q->r);
 	if ((path && !(j->path = strdup(path))) || !(j->group = strdup(q->group)))
 		abort();
-	if (path && !(j->run = run_of(path, q->r->runs_by_dir)))
-		abort();
 	j->cmd = q->r->cmd;
 	j->fixed = q->r->fixed ? q->r->fixed : "";
 	j->group_given = q->group_given;
-	j->runs_by_dir = q->r->runs_by_dir;
+	j->runs = q->r->runs;
 	j->named = named;
 	memcpy(j->target, q->e, q->ne * sizeof *q->e);
 	j->ntarget = q->ne;
@@ -313,6 +321,18 @@ const char *readall_group(const char *path, char **copy)
 void readall_add(struct readall *r, struct an *e, const char *path, const char *group)
 {
 	readall_add_to(r, &e, 1, path, group);
+}
+
+void readall_add_routed(struct readall *r, struct an *lags, struct an *declared,
+			const char *fixed_declared, const char *path, const char *group)
+{
+	struct an *e[2] = { lags, declared };
+	size_t first = r->njobs;
+	readall_add_to(r, e, 2, path, group);
+	for (size_t i = first; i < r->njobs; i++) {
+		r->jobs[i].route = 1;
+		r->jobs[i].fixed_alt = fixed_declared;
+	}
 }
 
 void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char *path,
@@ -482,11 +502,17 @@ static void account(struct readall *r, struct job *j)
 {
 	r->problems += j->problems;
 	r->files += (unsigned)j->read;
+	if (r->procs && j->read && j->proc && !j->summary) {
+		if (!(r->proc = realloc(r->proc, (r->nproc + 1) * sizeof *r->proc)) ||
+		    asprintf(&r->proc[r->nproc++], "%s\x1f%s", j->host ? j->host : "-", j->proc) < 0)
+			abort();
+	}
 	for (size_t k = 0; j->read && j->missed != 1 && k < (j->summary ? 1 : j->ntarget); k++) {
 		int t = 0;
-		while (t < READALL_ENGINES - 1 && r->fed[t] && r->fed[t] != j->target[k])
+		struct an *e = j->target[j->route ? j->fed_target : k];
+		while (t < READALL_ENGINES - 1 && r->fed[t] && r->fed[t] != e)
 			t++;
-		r->fed[t] = j->target[k];
+		r->fed[t] = e;
 		r->nfed[t]++;
 	}
 	if (j->end_of)
@@ -577,6 +603,11 @@ void readall_free(struct readall *r)
 	free(r->file);
 	r->file = NULL;
 	r->nfile = 0;
+	for (size_t i = 0; i < r->nproc; i++)
+		free(r->proc[i]);
+	free(r->proc);
+	r->proc = NULL;
+	r->nproc = 0;
 }
 
 static void free_jobs(struct readall *r)
@@ -585,7 +616,8 @@ static void free_jobs(struct readall *r)
 	for (size_t i = 0; i < r->njobs; i++) {
 		free(r->jobs[i].path);
 		free(r->jobs[i].group);
-		free(r->jobs[i].run);
+		free(r->jobs[i].proc);
+		free(r->jobs[i].host);
 		free(r->jobs[i].pre);
 		free(r->jobs[i].msgs);
 		free(r->jobs[i].miss);

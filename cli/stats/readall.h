@@ -19,6 +19,7 @@ struct readall_file {
 	uint64_t kept;               /* ... of them kept by the window and filters */
 	uint64_t first, last;        /* the tsc of the first and last kept */
 	uint64_t skipped;            /* incomplete entries the reader skipped */
+	int declares;                /* a log that declares pairs (timeline-events(5)) */
 	int summary;                 /* a summary (timeline-summary(5)), not a log:
 				      * only path and group are known */
 	const struct an *engine;     /* the first engine it was given to feed */
@@ -33,7 +34,11 @@ struct readall {
 				      * gives them: summaries made otherwise are refused */
 	int problems;                /* inputs that could not be read */
 	int progress;                /* stderr is a terminal: show progress */
-	int runs_by_dir;             /* a run is a directory of logs, not one log */
+	int runs;                    /* what a run is (enum an_runs; AN_RUNS_FILE: 0) */
+	int procs;                   /* set by the caller: keep the process of each log
+				      * read, "HOST\x1fPID:START", in PROC (readall_free()) */
+	char **proc;
+	size_t nproc;
 	unsigned files;              /* inputs read so far */
 	struct job *jobs;            /* the files readall_add() found, for readall_run() */
 	size_t njobs, jcap;
@@ -58,6 +63,13 @@ void readall_add(struct readall *r, struct an *e, const char *path, const char *
  * at most READALL_ENGINES different ones over all the calls). */
 void readall_add_to(struct readall *r, struct an *const *e, size_t n, const char *path,
 		    const char *group);
+
+/* The same, each log going to one engine: DECLARED if it declares pairs
+ * (timeline-events(5)), else LAGS; a summary to LAGS if made with R's
+ * fixed options, to DECLARED if made with FIXED_DECLARED. For stats and
+ * diff without --per. */
+void readall_add_routed(struct readall *r, struct an *lags, struct an *declared,
+			const char *fixed_declared, const char *path, const char *group);
 
 /* The group label of input PATH when none is given: the name of PATH if a
  * directory, else of its directory (`top` labels its logs alike). Points
@@ -85,6 +97,6 @@ unsigned readall_fed(const struct readall *r, const struct an *e);
  * nothing on stdout, no table of nothing. */
 int readall_kept_nothing(const struct readall *r);
 
-/* Frees R's list of files (readall.facts). */
+/* Frees R's lists of files (readall.facts) and processes (readall.procs). */
 void readall_free(struct readall *r);
 #endif

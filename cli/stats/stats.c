@@ -82,6 +82,11 @@ struct args {
 	char fixed[1024];            /* the options a summary fixes (anopts_fixed()) */
 	unsigned fed;                /* files that fed the engine entries */
 	int kept_nothing;            /* readall_kept_nothing(): print no table */
+	/* without --per (anopts.declared): the logs that declare pairs go to an
+	 * engine of their own, each pair in its own unit */
+	struct an_options od;        /* its options (anopts_declared()) */
+	char fixed_d[1024];          /* ... and what its summaries fix */
+	unsigned fed_d;              /* files that fed it */
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -129,43 +134,72 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 }
 
 static const struct ancmd stats = { "stats", usage, ":" ANOPTS_SHORT ANOPTS_SHORT_BY "g:o:h",
-				    options, own_option, NULL };
+				    options, own_option, NULL, 1 };
 
 /* Reads the --group inputs, then the others (argv[optind] on), into E;
  * returns how many inputs could not be read. S->fed gets how many files
  * fed E entries, S->kept_nothing whether there is anything to print. */
-static int read_inputs(struct args *s, struct an *e, int argc, char **argv)
+static int read_inputs(struct args *s, struct an *e, struct an *d, int argc, char **argv)
 {
 	struct readall r;
 	readall_init(&r, "stats");
 	r.w = &s->a.w;
 	r.fixed = s->fixed;
-	for (int i = 0; i < s->ngroups; i++)
-		readall_add(&r, e, s->paths[i], s->labels[i]);
-	for (int i = optind; i < argc; i++)
-		readall_add(&r, e, argv[i], NULL);
+	for (int i = 0; i < s->ngroups + argc - optind; i++) {
+		const char *path = i < s->ngroups ? s->paths[i] : argv[optind + i - s->ngroups];
+		const char *label = i < s->ngroups ? s->labels[i] : NULL;
+		if (d)
+			readall_add_routed(&r, e, d, s->fixed_d, path, label);
+		else
+			readall_add(&r, e, path, label);
+	}
 	readall_run(&r);
 	s->fed = readall_fed(&r, e);
+	s->fed_d = d ? readall_fed(&r, d) : 0;
 	s->kept_nothing = readall_kept_nothing(&r);
 	return r.problems;
+}
+
+/* The tables of the pairs engine D counted, each in its own unit: one
+ * table per unit in text and JSON, one with a unit column in CSV. */
+static void print_declared(const struct args *s, struct an *d)
+{
+	const char *units[64];
+	char title[160];
+	size_t n = statsout_units(d, units, 64);
+	int format = s->a.format;
+	for (size_t i = 0; i < n || (!n && !i); i++) {
+		struct table *t = statsout_declared(d, &s->od, format == FMT_CSV || !n ? NULL : units[i],
+						    title, sizeof title, format);
+		if (i && format == FMT_TEXT)
+			out_char('\n');
+		table_print(t, format, title);
+		table_free(t);
+		if (format == FMT_CSV)
+			break;
+	}
 }
 
 /* Prints the rows of E and the breaths: CSV holds one of them (the rows,
  * or the breaths with --breaths); text and JSON both, then the histograms
  * with --hist in text. Then the unmatched pairs. */
-static void print(const struct args *s, struct an *e)
+static void print(const struct args *s, struct an *e, struct an *d)
 {
 	char title[128] = "lag in cycles (ns where the TSC frequency is known)";
-	const struct an_options *o = &s->a.o;
+	/* the pairs' engine when it read a log, else the lags' */
+	struct an *p = d && s->fed_d ? d : e, *lags = p == d && s->fed ? e : NULL;
+	const struct an_options *o = p == d ? &s->od : &s->a.o;
 	int format = s->a.format;
-	struct table *t = o->per ? statsout_per(e, o, title, sizeof title, format)
-				 : statsout_lag(e, o, format);
-	struct table *bt = statsout_breaths(e, format);
-	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(e, o) : NULL;
-	struct table *ot = o->per ? statsout_overhead(e, format) : NULL;
-	struct table *st = o->slowest ? statsout_slowest(e, o, format) : NULL;
-	statsout_switches(e, format);
-	if (format == FMT_CSV) {
+	struct table *t = p == d ? NULL : o->per ? statsout_per(e, o, title, sizeof title, format)
+						 : statsout_lag(e, o, format);
+	struct table *bt = statsout_breaths(p, lags, format);
+	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(p, o) : NULL;
+	struct table *ot = o->per ? statsout_overhead(p, format) : NULL;
+	struct table *st = o->slowest ? statsout_slowest(p, o, format) : NULL;
+	statsout_switches(p, format);
+	if (format == FMT_CSV && p == d && !s->breaths_only && !(s->overhead_only && ot) && !st && !ht) {
+		print_declared(s, d);
+	} else if (format == FMT_CSV) {
 		table_print(s->breaths_only ? bt : s->overhead_only && ot ? ot : st ? st : ht ? ht : t,
 			    FMT_CSV, NULL);
 	} else {
@@ -175,7 +209,18 @@ static void print(const struct args *s, struct an *e)
 			if (format == FMT_TEXT)
 				out_char('\n');
 		}
-		table_print(t, format, title);
+		if (p == d)
+			print_declared(s, d);
+		else
+			table_print(t, format, title);
+		if (lags) {   /* the logs that declare no pairs: their lags */
+			struct table *lt = statsout_lag(e, &s->a.o, format);
+			if (format == FMT_TEXT)
+				out_char('\n');
+			table_print(lt, format, "lag in cycles of the logs that declare no pairs (ns where "
+				    "the TSC frequency is known)");
+			table_free(lt);
+		}
 		if (st) {
 			char what[160];
 			snprintf(what, sizeof what, "the %llu slowest pairs of each group, most cycles "
@@ -193,8 +238,9 @@ static void print(const struct args *s, struct an *e)
 		if (ht)
 			table_print(ht, format, NULL);
 	}
-	statsout_unmatched(e, format);
-	table_free(t);
+	statsout_unmatched(p, format);
+	if (t)
+		table_free(t);
 	table_free(bt);
 	if (ht)
 		table_free(ht);
@@ -207,27 +253,43 @@ static void print(const struct args *s, struct an *e)
 /* --save: reads the inputs at the finest grain (every key a summary
  * keeps), writes the summary, and adds it to E as a reader of it would;
  * returns the number of problems. */
-static int read_and_save(struct args *s, struct an *e, int argc, char **argv)
+static int read_and_save(struct args *s, struct an *e, struct an *d, int argc, char **argv)
 {
-	struct an_options full = s->a.o;
-	struct an_summary_map m = { s->fixed, NULL, 0, 0, NULL };
-	struct an *all;
+	struct an_options full = s->a.o, full_d = s->od;
+	struct an_summary_map m = { s->fixed, NULL, 0, 0, NULL, NULL, NULL, NULL };
+	struct an *all, *all_d = NULL;
 	int problems;
-	full.by = AN_SUMMARY_KEYS;
-	full.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
-	full.slowest_for_save = !s->slowest;
+	full.by = full_d.by = AN_SUMMARY_KEYS;
+	full.slowest = full_d.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
+	full.slowest_for_save = full_d.slowest_for_save = !s->slowest;
 	all = an_new(&full);
-	problems = read_inputs(s, all, argc, argv);
-	problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;
+	if (d)
+		all_d = an_new(&full_d);
+	problems = read_inputs(s, all, all_d, argc, argv);
+	if (d && s->fed_d) {   /* a summary holds one kind: the pairs, when a log declares any */
+		if (s->fed)
+			fprintf(stderr, "timeline stats: warning: %s: the summary holds the pairs of the %u "
+				"logs that declare pairs, not the lags of the %u others (--lags keeps "
+				"every log's lags)\n", s->save, s->fed_d, s->fed);
+		m.fixed = s->fixed_d;
+		problems += sumfile_save("stats", s->save, all_d, s->fixed_d, d, &m) < 0;
+	} else {
+		problems += sumfile_save("stats", s->save, all, s->fixed, e, &m) < 0;
+	}
 	an_free(all);
+	an_free(all_d);
 	return problems;
 }
 
-/* Reads the inputs into a new engine: returns it, the problems in *PROBLEMS. */
-static struct an *read_all(struct args *s, int argc, char **argv, int *problems)
+/* Reads the inputs into a new engine, *D a second one for the logs that
+ * declare pairs (without --per; else NULL): returns the first, the
+ * problems in *PROBLEMS. */
+static struct an *read_all(struct args *s, int argc, char **argv, struct an **d, int *problems)
 {
 	struct an *e = an_new(&s->a.o);
-	*problems = s->save ? read_and_save(s, e, argc, argv) : read_inputs(s, e, argc, argv);
+	*d = s->a.declared ? an_new(&s->od) : NULL;
+	*problems = s->save ? read_and_save(s, e, *d, argc, argv)
+			    : read_inputs(s, e, *d, argc, argv);
 	return e;
 }
 
@@ -285,7 +347,7 @@ static int run_metrics(struct args *s, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	for (uint64_t n = 1;; n++) {
-		struct an *e = read_all(s, argc, argv, &problems);
+		struct an *d, *e = read_all(s, argc, argv, &d, &problems);
 		problems += write_metrics(s, e);
 		if (n == 1 && s->fed)   /* with no file read, the reasons were said */
 			anopts_warn(&s->a, e, "stats");
@@ -302,7 +364,7 @@ static int run_metrics(struct args *s, int argc, char **argv)
 int cmd_stats(int argc, char **argv)
 {
 	struct args s = { .ngroups = 0 };
-	struct an *e;
+	struct an *e, *d;
 	int rc = anopts_parse(&s.a, &stats, argc, argv, &s), problems;
 	if (rc >= 0)
 		return rc;
@@ -312,19 +374,32 @@ int cmd_stats(int argc, char **argv)
 		return cli_usage_error("stats", "-o and --interval go with --format openmetrics");
 	if (s.count && !s.interval)
 		return cli_usage_error("stats", "--count goes with --interval");
-	if (s.slowest && !s.a.o.per)
+	if (s.openmetrics)   /* metrics of one kind: lags, unless --per */
+		s.a.declared = 0;
+	if (s.slowest && !s.a.o.per && !s.a.declared)
 		return cli_usage_error("stats", "--slowest needs --per: it ranks begin/end pairs");
 	s.a.o.slowest = (unsigned)s.slowest;
 	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
+	if (s.a.declared) {
+		anopts_declared(&s.a, &s.od);
+		anopts_fixed_declared(&s.a, s.fixed_d, sizeof s.fixed_d);
+	}
 	if (s.openmetrics) {
 		problems = run_metrics(&s, argc, argv);
 	} else {
-		e = read_all(&s, argc, argv, &problems);
-		if (!s.kept_nothing)   /* else each input said why: no table of nothing */
-			print(&s, e);
-		if (s.fed)   /* with no file read, the reasons were said */
+		int refused;
+		e = read_all(&s, argc, argv, &d, &problems);
+		refused = s.fed && anopts_refuse_unit(&s.a, e, "stats");
+		if (s.slowest && s.a.declared && !s.fed_d && !s.kept_nothing && !refused)
+			refused = cli_usage_error("stats", "--slowest needs --per: it ranks begin/end "
+						  "pairs, and no log declares any") != 0;
+		if (!s.kept_nothing && !refused)   /* else each input said why: no table of nothing */
+			print(&s, e, d);
+		if (s.fed && !refused)   /* with no file read, the reasons were said */
 			anopts_warn(&s.a, e, "stats");
+		problems += refused;
 		an_free(e);
+		an_free(d);
 	}
 	for (int i = 0; i < s.ngroups; i++)
 		free(s.labels[i]);

@@ -276,29 +276,110 @@ struct table *statsout_overhead(struct an *e, int format)
 	return t;
 }
 
-struct table *statsout_breaths(struct an *e, int format)
+size_t statsout_units(struct an *e, const char **units, size_t max)
+{
+	size_t nrows, n = 0;
+	struct an_row **rows = an_rows(e, &nrows);
+	for (size_t i = 0; i < nrows; i++) {
+		size_t k = 0;
+		if (!rows[i]->unit || (!rows[i]->h.n && !rows[i]->empty))
+			continue;
+		while (k < n && strcmp(units[k], rows[i]->unit))
+			k++;
+		if (k == n && n < max)
+			units[n++] = rows[i]->unit;
+	}
+	qsort(units, n, sizeof *units, natural_cmp_ptr);
+	return n;
+}
+
+struct table *statsout_declared(struct an *e, const struct an_options *o, const char *unit,
+				char *title, size_t size, int format)
+{
+	const char *cols[AN_NKEYS + 14];
+	char buf[12][32], *cells[AN_NKEYS + 14], per[96], one[64];
+	int nc = rowkey_names(o, cols), nk = nc;
+	size_t nrows;
+	struct an_row **rows = an_rows(e, &nrows);
+	struct table *t;
+	if (unit) {
+		an_cycles_per(per, sizeof per, unit);
+		an_unit_singular(one, sizeof one, unit);
+		snprintf(title, size, "cycles per %s, per begin/end pair", one);
+	} else {
+		snprintf(title, size, "cycles per unit, per begin/end pair, each in its own unit");
+		cols[nc++] = "unit";
+	}
+	cols[nc++] = "pairs";
+	cols[nc++] = unit ? unit : "units";
+	cols[nc++] = unit ? per : "cycles_per_unit";
+	cols[nc++] = "p50";
+	cols[nc++] = "p90";
+	cols[nc++] = "p99";
+	cols[nc++] = "empty";
+	cols[nc++] = "p50_ns";
+	cols[nc++] = "p99_ns";
+	t = table_new("declared", cols, nc);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct an_row *r = rows[i];
+		double v[9] = { (double)r->h.n, r->units, r->units > 0 ? r->cycles / r->units : NAN,
+				hist_quantile(&r->h, 0.5), hist_quantile(&r->h, 0.9),
+				hist_quantile(&r->h, 0.99), (double)r->empty,
+				ns(hist_quantile(&r->span, 0.5), r->hz),
+				ns(hist_quantile(&r->span, 0.99), r->hz) };
+		int c = rowkey_cells(e, o, r, cells);
+		if (!r->unit || (unit && strcmp(r->unit, unit)) || (!r->h.n && !r->empty))
+			continue;
+		if (!unit)
+			cells[c++] = r->unit;
+		if (r->h.n == 0)
+			v[3] = v[4] = v[5] = NAN;
+		if (r->span.n == 0)
+			v[7] = v[8] = NAN;
+		for (int j = 0; j < 9; j++) {
+			cell_value(buf[j], sizeof buf[j], v[j], format);
+			cells[c++] = buf[j];
+		}
+		table_add(t, cells);
+	}
+	(void)nk;
+	return t;
+}
+
+/* The next of two lists of breath summaries A (*I of NA) and B (*J of NB)
+ * in file order, moved past; NULL at the end of both. */
+static const struct an_breaths *next_breaths(const struct an_breaths *a, size_t na, size_t *i,
+					     const struct an_breaths *b, size_t nb, size_t *j)
+{
+	if (*i < na && (*j >= nb || a[*i].order <= b[*j].order))
+		return &a[(*i)++];
+	return *j < nb ? &b[(*j)++] : NULL;
+}
+
+struct table *statsout_breaths(struct an *e, struct an *also, int format)
 {
 	static const char *const cols[] = { "process",      "group",         "breaths",
 					     "breaths/s",    "packets/breath", "bytes/packet",
 					     "cycles/packet", "Gbps",        "us/breath" };
-	size_t n;
-	const struct an_breaths *b = an_breath_list(e, &n);
+	size_t na, nb = 0, i = 0, j = 0;
+	const struct an_breaths *ba = an_breath_list(e, &na), *bb = also ? an_breath_list(also, &nb) : NULL;
+	const struct an_breaths *b;
 	struct table *t = table_new("breaths", cols, 9);
-	for (size_t i = 0; i < n; i++) {
-		if (!b[i].n && !b[i].share_breaths)
+	while ((b = next_breaths(ba, na, &i, bb, nb, &j))) {
+		if (!b->n && !b->share_breaths)
 			continue;   /* a file without breath_end entries */
 		/* per second as N * hz / cycles, not N / (cycles / hz): one rounding */
-		double hz = b[i].hz ? (double)b[i].hz : NAN, cy = (double)b[i].cycles;
-		double br = (double)b[i].breaths, pk = (double)b[i].packets, by = (double)b[i].bytes;
+		double hz = b->hz ? (double)b->hz : NAN, cy = (double)b->cycles;
+		double br = (double)b->breaths, pk = (double)b->packets, by = (double)b->bytes;
 		double v[7] = { br, br * hz / cy, pk / br, by / pk, cy / pk, by * 8 * hz / cy / 1e9,
 				cy * 1e6 / hz / br };
-		char buf[7][32], *cells[9] = { b[i].process, b[i].group };
-		for (int j = 0; j < 7; j++) {
-			cell_value(buf[j], sizeof buf[j], b[i].breaths ? v[j] : NAN, format);
-			cells[2 + j] = buf[j];
+		char buf[7][32], *cells[9] = { b->process, b->group };
+		for (int k = 0; k < 7; k++) {
+			cell_value(buf[k], sizeof buf[k], b->breaths ? v[k] : NAN, format);
+			cells[2 + k] = buf[k];
 		}
-		if (b[i].breaths)
-			snprintf(buf[0], sizeof buf[0], "%llu", (unsigned long long)b[i].breaths);
+		if (b->breaths)
+			snprintf(buf[0], sizeof buf[0], "%llu", (unsigned long long)b->breaths);
 		table_add(t, cells);
 	}
 	return t;

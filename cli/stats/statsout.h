@@ -16,8 +16,21 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size,
 			   int format);
 
-/* The breath summary of each process of E. */
-struct table *statsout_breaths(struct an *e, int format);
+/* The units of E's per-unit rows that hold pairs (an_row.unit), each once,
+ * in natural order, into UNITS (at most MAX; strings E's): how many. */
+size_t statsout_units(struct an *e, const char **units, size_t max);
+
+/* Per-unit rows of E counted in UNIT (each declared pair in its own unit,
+ * an_options.declared_only), as statsout_per() gives them, then the p50
+ * and p99 of the pairs' own length in ns (their latency, where the TSC
+ * frequency is known). UNIT NULL: every unit, in a column of its own
+ * (CSV). The title goes to TITLE. */
+struct table *statsout_declared(struct an *e, const struct an_options *o, const char *unit,
+				char *title, size_t size, int format);
+
+/* The breath summary of each process of E (and of ALSO, if not NULL: the
+ * files of both in input order). */
+struct table *statsout_breaths(struct an *e, struct an *also, int format);
 
 /* The slowest pairs of each row of E (an_options.slowest), most cycles per
  * unit first: the row's keys, rank, cycles per unit, cycles, units,

@@ -94,7 +94,7 @@ int sumfile_read(const char *cmd, const char *path, int fd, struct an *e,
 	if ((rc = an_summary_read(e, buf, got, &mk, err, sizeof err)) < 0)
 		cli_error(cmd, "%s: %s", path, err);
 	else
-		slowest_note(cmd, path, e, kept);
+		slowest_note(cmd, path, m->alt_chosen && *m->alt_chosen ? m->alt : e, kept);
 	free(buf);
 	return rc;
 }
@@ -115,13 +115,15 @@ int sumfile_save(const char *cmd, const char *path, struct an *e, const char *fi
 		return -1;
 	}
 	/* what E counted, projected to SHOW's keys: read back when the map
-	 * changes keys (runs by directory, a group), else merged, the same */
-	if (show && !m->runs_by_dir && !m->group && an_merge(show, e) < 0) {
+	 * changes keys (a run of another kind than E's in full, a group),
+	 * else merged, the same */
+	int remap = show && (m->group || (m->runs != AN_RUNS_FULL && an_opts(show)->by >> AN_RUN & 1));
+	if (show && !remap && an_merge(show, e) < 0) {
 		cli_error(cmd, "out of memory");
 		free(file);
 		return -1;
 	}
-	if (show && (m->runs_by_dir || m->group) &&
+	if (remap &&
 	    an_summary_read(show, file, size, m, err, sizeof err) < 0) {
 		cli_error(cmd, "%s: %s", path ? path : "summary", err);   /* a bug: it must read back */
 		free(file);

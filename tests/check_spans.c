@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "util.h"
 #include "analysis.h"
@@ -166,6 +168,90 @@ static void is_span(const struct got *g, const char *label, uint64_t id, uint64_
 	ck_assert_uint_eq(g->self, self);
 }
 
+
+/* Runs timeline ARGS in the test's directory; checks its exit status is
+ * WANT; returns stdout, and stderr in *ERR (if not NULL). */
+static char *tl(int want, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *tl(int want, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *args, *cmd, *out, *e;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	cmd = xasprintf("cd %s && %s %s", test_dir, timeline_bin(), args);
+	rc = run(cmd, &out, &e);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", cmd, rc, want, e);
+	if (err)
+		*err = e;
+	else
+		free(e);
+	free(args);
+	free(cmd);
+	return out;
+}
+
+/* One run of the key-value server, as a process of its own: POLLS polls
+ * of two requests each, every cycle count times SPEED (the run's machine:
+ * 1.0 normal, 1.2 a fifth slower); a request's parse takes 1000 cycles for
+ * its 100 bytes (10 a byte), its lookup LOOKUP cycles for 2 keys, its
+ * reply 1000 for 100 bytes, itself 100 more; a poll 200 more than its two
+ * requests. */
+static void kv_run(const char *path, int polls, double speed, uint64_t lookup)
+{
+	struct step s[8 + 16 * 8];
+	uint64_t t = 1000, c[5] = { 200, 100, 1000, lookup, 1000 };
+	size_t n = 0;
+	ck_assert_int_le(polls, 8);
+	for (int k = 0; k < 5; k++)
+		c[k] = (uint64_t)((double)c[k] * speed + 0.5);
+	for (int p = 0; p < polls; p++) {
+		s[n++] = (struct step){ POLL_B, t, 0, (uint64_t)p + 1, 0, 0 };
+		t += c[0];   /* the poll's own */
+		for (int q = 0; q < 2; q++) {
+			s[n++] = (struct step){ REQ_B, t, 0, 0, 0, 0 };
+			t += c[1];   /* the request's own */
+			s[n++] = (struct step){ PARSE_B, t, 0, 0, 0, 0 };
+			s[n++] = (struct step){ PARSE_E, t += c[2], 0, 100, 0, 0 };
+			s[n++] = (struct step){ LOOKUP_B, t, 0, 0, 0, 0 };
+			s[n++] = (struct step){ LOOKUP_E, t += c[3], 0, 2, 0, 0 };
+			s[n++] = (struct step){ REPLY_B, t, 0, 0, 0, 0 };
+			s[n++] = (struct step){ REPLY_E, t += c[4], 0, 100, 0, 0 };
+			s[n++] = (struct step){ REQ_E, t, 0, 1, 100, 0 };
+		}
+		s[n++] = (struct step){ POLL_E, t, 0, (uint64_t)p + 1, 2, 200 };
+		t += 10000;
+	}
+	write_kv(path, s, n, 1024);
+	/* as the log of a process of its own: a run */
+	uint64_t start = 5000000000ull + (uint64_t)(speed * 1000) * 1000 + lookup + (uint64_t)n * 7;
+	static uint64_t k;
+	start += k++ * 1000000;
+	patch_file(path, 168, &start, sizeof start);
+}
+
+/* The CSV field COL (0 first) of the row of diff's CSV OUT whose first
+ * field is "EVENT" (quoted), as a string into BUF. */
+static const char *field(const char *out, const char *event, int col, char *buf, size_t size)
+{
+	char *key = xasprintf("\n\"%s\",", event);
+	const char *p = strstr(out, key);
+	ck_assert_msg(p != NULL, "no row %s in %s", event, out);
+	p++;
+	for (int k = 0; k < col; k++) {
+		if (*p == '"')
+			p = strchr(p + 1, '"') + 1;
+		else
+			p += strcspn(p, ",\n");
+		ck_assert(*p == ',');
+		p++;
+	}
+	snprintf(buf, size, "%.*s", (int)strcspn(p, ",\n"), p);
+	free(key);
+	return buf;
+}
+
 START_TEST(test_spans_nest_three_deep_with_parents_and_self_cycles)
 {
 	const char *path = path_in(test_dir, "kv.timeline");
@@ -287,6 +373,175 @@ START_TEST(test_spans_pair_within_their_thread_only)
 }
 END_TEST
 
+
+/* Five runs a side, a run's every pair alike, three of them on a slower
+ * machine (speeds 1.2, 1.1 and 0.9 of the others'); B's lookups take 800
+ * cycles where A's take 400. The poll and request pairs hold the lookup:
+ * they are slower, and a yardstick made of them would read parse and
+ * reply faster in B. Made of the groups' own cycles, and never of what a
+ * group holds, it reads each run's speed exactly: parse and reply
+ * unchanged to the last digit, lookup +100%, the runs' speed (all) +0. */
+START_TEST(test_diff_judges_nested_spans_by_their_own_cycles)
+{
+	static const double speed[2][5] = { { 1.0, 1.2, 1.0, 1.1, 0.9 }, { 1.1, 1.0, 1.2, 0.9, 1.0 } };
+	char *out, *err, buf[64];
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int s = 0; s < 2; s++)
+		for (int r = 0; r < 5; r++)
+			kv_run(path_in(test_dir, test_str("%c/r%d.timeline", "AB"[s], r)), 6, speed[s][r],
+			       s ? 800 : 400);
+	out = tl(1, &err, "diff -f csv A B");
+	/* the columns: event app unit runs_a runs_b n_a n_b p50_a p50_b p90_a
+	 * p90_b change% ci_lo% ci_hi% p p_pairs verdict */
+	ck_assert_str_eq(field(out, "kv.parse", 11, buf, sizeof buf), "0");
+	ck_assert_str_eq(field(out, "kv.parse", 16, buf, sizeof buf), "\"no change shown\"");
+	ck_assert_str_eq(field(out, "kv.reply", 11, buf, sizeof buf), "0");
+	ck_assert_str_eq(field(out, "kv.reply", 16, buf, sizeof buf), "\"no change shown\"");
+	ck_assert_str_eq(field(out, "kv.lookup", 11, buf, sizeof buf), "100");
+	ck_assert_str_eq(field(out, "kv.lookup", 14, buf, sizeof buf), "0.0079365079365079361");
+	ck_assert_str_eq(field(out, "kv.lookup", 16, buf, sizeof buf), "\"SLOWER\"");
+	ck_assert_str_eq(field(out, "kv.lookup", 2, buf, sizeof buf), "\"keys\"");
+	/* the request (2500 cycles, 2900 in B) and the poll (2600 a request,
+	 * 3000) are slower, as they hold the lookup; but nothing outside them
+	 * is left to judge their runs' speed by but the poll's own (fewer than
+	 * three groups): as they are, A's run at 1.2 is above two of B's, and
+	 * their change (+16%, +15.4%: the median run's) is no finding */
+	ck_assert_str_eq(field(out, "kv.req", 16, buf, sizeof buf), "\"no change shown\"");
+	ck_assert_msg(fabs(strtod(field(out, "kv.req", 11, buf, sizeof buf), NULL) - 16) < 1e-9, "%s", buf);
+	ck_assert_str_eq(field(out, "kv.poll", 16, buf, sizeof buf), "\"no change shown\"");
+	ck_assert_msg(fabs(strtod(field(out, "kv.poll", 11, buf, sizeof buf), NULL) - 400.0 / 26) < 1e-9,
+		      "%s", buf);
+	ck_assert_str_eq(field(out, "(all)", 11, buf, sizeof buf), "0");
+	ck_assert_str_eq(field(out, "(all)", 16, buf, sizeof buf), "\"no change shown\"");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	/* the title says what was compared: 5 runs of 5 logs a side */
+	out = tl(1, NULL, "diff A B");
+	ck_assert_msg(strstr(out, "cycles per unit, each pair in its own, A -> B, runs (processes) "
+			      "as samples, relative to their speed: A 5 runs of 5 logs, B 5 runs of 5 "
+			      "logs (threshold 5%, alpha 0.05, intervals at 95%)\n"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The logs of one process are one run: two of each side's processes wrote
+ * two logs each; --runs file counts every log, and says which share one. */
+START_TEST(test_logs_of_one_process_are_one_run)
+{
+	char *out, *err;
+	uint64_t start[4] = { 6000000001ull, 6000000001ull, 6000000002ull, 6000000002ull };
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int s = 0; s < 2; s++)
+		for (int r = 0; r < 4; r++) {
+			const char *p = path_in(test_dir, test_str("%c/r%d.timeline", "AB"[s], r));
+			kv_run(p, 2, 1.0, 400);
+			start[r] += (uint64_t)s * 10;
+			patch_file(p, 168, &start[r], sizeof start[r]);
+		}
+	out = tl(0, &err, "diff A B");
+	ck_assert_msg(strstr(out, ": A 2 runs of 4 logs, B 2 runs of 4 logs ("), "%s", out);
+	ck_assert_msg(strstr(err, "timeline diff: note: 2 runs in A and 2 in B: no test over runs"),
+		      "%s", err);
+	free(out);
+	free(err);
+	out = tl(0, &err, "diff --runs file A B");
+	ck_assert_msg(strstr(out, "runs (logs) as samples, relative to their speed: A 4 runs of 4 logs, "
+			      "B 4 runs of 4 logs ("), "%s", out);
+	tl_info info = info_at(path_in(test_dir, "A/r0.timeline"));
+	for (int k = 0; k < 4; k++)   /* a line per process of each side, its pid and host */
+		ck_assert_msg(strstr(err, test_str("timeline diff: warning: --runs file: 2 logs of one "
+						   "process (pid %u on %s) are 2 runs, though its "
+						   "threads share one machine's moments: --runs "
+						   "process pools them\n", info.pid, info.host)),
+			      "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The report's verdicts are diff's, row for row, each with its unit, and
+ * the page names the diff command. */
+START_TEST(test_the_reports_verdicts_are_diffs_value_for_value)
+{
+	static const double speed[2][4] = { { 1.0, 1.2, 1.0, 1.1 }, { 1.1, 1.0, 1.2, 0.9 } };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int s = 0; s < 2; s++)
+		for (int r = 0; r < 4; r++)
+			kv_run(path_in(test_dir, test_str("%c/r%d.timeline", "AB"[s], r)), 6, speed[s][r],
+			       s ? 600 : 400);
+	out = tl(0, NULL, "diff -f json A B > d.json; %s report -f json --a A --b B > r.json; "
+		 "python3 -c '\n"
+		 "import json\n"
+		 "d = [json.loads(l) for l in open(\"d.json\")]\n"
+		 "r = [json.loads(l) for l in open(\"r.json\")]\n"
+		 "v = [c for c in r if c.get(\"chart\") == \"diff-verdicts\"][0][\"rows\"]\n"
+		 "s = [c for c in r if c.get(\"section\") == \"diff\" and \"about\" in c][0]\n"
+		 "assert sorted(map(str, v)) == sorted(map(str, [dict((k, x) for k, x in l.items() if k != \"table\") for l in d])), (v, d)\n"
+		 "print(len(v), sorted(set(x.get(\"unit\") for x in v if x[\"event\"] != \"(all)\")))\n"
+		 "print(\"timeline diff --a A --b B\" in s[\"about\"])\n"
+		 "' 2>&1", timeline_bin());
+	ck_assert_str_eq(out, "6 ['bytes', 'keys', 'requests']\nTrue\n");
+	free(out);
+}
+END_TEST
+
+/* The lowest CPU this process may run on. */
+static int lowest_cpu(void)
+{
+	cpu_set_t set;
+	int cpu = 0;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &set))
+			cpu++;
+	return cpu;
+}
+
+/* examples/kv itself, 5 runs a side on one CPU, interleaved; the slowed
+ * side's lookup does five times the work (a count, not a speed: its
+ * verdict holds on a loaded machine). Only the lookup and the pairs that
+ * hold it read SLOWER; its unchanged siblings read nothing; two sets of
+ * normal runs read nothing at all. */
+START_TEST(test_the_kv_servers_slowed_lookup_and_nothing_else)
+{
+	const char *kv = getenv("TIMELINE_KV");
+	char *out, *err, buf[64];
+	ck_assert_msg(kv != NULL, "TIMELINE_KV unset: run the suite with make check");
+	for (int r = 0; r < 5; r++)
+		for (int s = 0; s < 3; s++) {
+			char *cmd = xasprintf("%s --polls 1500 --rate all --cpu %d --seed %d --dir %s/%c%s",
+					      kv, lowest_cpu(), 7 + r, test_dir, "AAB"[s],
+					      s == 2 ? " --slow lookup=400" : s == 1 ? "" : "");
+			char *o;
+			if (s == 1) {   /* a second normal set: A2 */
+				free(cmd);
+				cmd = xasprintf("%s --polls 1500 --rate all --cpu %d --seed %d --dir %s/A2",
+						kv, lowest_cpu(), 7 + r, test_dir);
+			}
+			ck_assert_int_eq(run(cmd, &o, NULL), 0);
+			free(o);
+			free(cmd);
+		}
+	out = tl(1, &err, "diff -f csv A B");
+	ck_assert_str_eq(field(out, "kv.lookup", 16, buf, sizeof buf), "\"SLOWER\"");
+	for (int k = 0; k < 2; k++) {
+		const char *v = field(out, k ? "kv.reply" : "kv.parse", 16, buf, sizeof buf);
+		ck_assert_msg(strcmp(v, "\"SLOWER\"") && strcmp(v, "\"faster\""), "%s: %s",
+			      k ? "reply" : "parse", out);
+	}
+	free(out);
+	free(err);
+	out = tl(0, NULL, "diff -f csv A A2");
+	ck_assert_ptr_null(strstr(out, "SLOWER"));
+	ck_assert_ptr_null(strstr(out, "faster"));
+	free(out);
+}
+END_TEST
+
 START_TEST(test_unit_singular_follows_regular_english_plurals)
 {
 	static const char *const words[][2] = {
@@ -323,6 +578,10 @@ Suite *spans_suite(void)
 	tcase_add_test(t, test_spans_count_what_does_not_pair_and_keep_overlaps_apart);
 	tcase_add_test(t, test_spans_pair_within_their_thread_only);
 	tcase_add_test(t, test_unit_singular_follows_regular_english_plurals);
+	tcase_add_test(t, test_diff_judges_nested_spans_by_their_own_cycles);
+	tcase_add_test(t, test_logs_of_one_process_are_one_run);
+	tcase_add_test(t, test_the_reports_verdicts_are_diffs_value_for_value);
+	tcase_add_test(t, test_the_kv_servers_slowed_lookup_and_nothing_else);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -163,7 +163,8 @@ void anopts_declared(const struct anopts *a, struct an_options *o)
 	o->per_default = 1;
 	o->declared_only = 1;
 	if (!a->by_given)
-		o->by = 1u << AN_EVENT | 1u << AN_APP | (o->bucket_arg ? 1u << AN_BUCKET : 0);
+		o->by = (a->o.by & 1u << AN_RUN) | 1u << AN_EVENT | 1u << AN_APP |
+			(o->bucket_arg ? 1u << AN_BUCKET : 0);
 }
 
 /* anopts_fixed(), its --per PER. */

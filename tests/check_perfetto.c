@@ -263,6 +263,65 @@ START_TEST(test_perfetto_names_the_host_when_logs_come_from_two)
 }
 END_TEST
 
+/* At 2.5 GHz a tick is 0.4 ns: ticks 5, 10 and 1000005 after the anchor
+ * are 2, 4 and 400002 ns after it, exactly (the reciprocal the export
+ * multiplies by falls short of 0.4, so its answer is corrected up where the
+ * division is exact), and 3 ticks are 1.2 ns, 1 ns rounded down as dump
+ * does; ticks before the anchor count back from it, as in dump. */
+START_TEST(test_perfetto_times_at_2_5_ghz_are_dumps_to_the_nanosecond)
+{
+	tl_options o = { .entries = 16, .clock = TL_CLOCK_MANUAL, .tsc_hz = 2500000000u,
+			 .strings_bytes = 4096, .name = "fast" };
+	tl_error err;
+	tl_log *log = tl_open(path_in(test_dir, "fast.timeline"), &o, &err);
+	uint16_t t[3];
+	char *out;
+	uint64_t atsc = 1000, areal = 1700000000000000000ull;
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, t_defs, 3, NULL, t, NULL), TL_OK);
+	at(log, 1000 - 7, t[2], 1, 0);
+	at(log, 1000 + 3, t[2], 2, 0);
+	at(log, 1000 + 5, t[2], 3, 0);
+	at(log, 1000 + 10, t[2], 4, 0);
+	at(log, 1000 + 1000005, t[2], 5, 0);
+	tl_close(log);
+	patch(path_in(test_dir, "fast.timeline"), offsetof(struct tl_header, anchor_tsc), &atsc, 8);
+	patch(path_in(test_dir, "fast.timeline"), offsetof(struct tl_header, anchor_realtime), &areal, 8);
+	free(sh_err(0, NULL, "%s export -f perfetto -o f.pftrace fast.timeline", timeline_bin()));
+	out = check("f.pftrace", "--dump --list");
+	ck_assert_msg(strstr(out, "fast I +0 t.mark x=1\nfast I +3 t.mark x=2\nfast I +4 t.mark x=3\n"
+				  "fast I +6 t.mark x=4\nfast I +400004 t.mark x=5\n") != NULL, "%s", out);
+	free(out);
+	out = sh_err(0, NULL, "protoc --decode=perfetto.protos.Trace -I%s/tests perfetto.proto "
+		     "< f.pftrace | grep -A1 'clock_id: 64' | sed -n 2p",
+		     getenv("TIMELINE_SRC") && *getenv("TIMELINE_SRC") ? getenv("TIMELINE_SRC") : ".");
+	/* -7 ticks, -2.8 ns: 2 ns counted back from the anchor, as dump does */
+	ck_assert_str_eq(out, "      timestamp: 1699999999999999998\n");
+	free(out);
+}
+END_TEST
+
+/* The demo engine's log, every event logged: each entry once, in order,
+ * at its wall time to the ns (its calibrated frequency), its name and
+ * arguments those of dump, and as many slices and instants as the Chrome
+ * export's spans and instants. */
+START_TEST(test_perfetto_of_the_demo_engine_agrees_with_dump_and_chrome)
+{
+	const char *engine = getenv("TIMELINE_ENGINE");
+	char *out;
+	free(sh_err(0, NULL, "%s --breaths 300 --rate all --workload imix --seed 5 --dir e "
+		    "--name imix > /dev/null", engine && *engine ? engine : "build/examples/engine/engine"));
+	free(sh_err(0, NULL, "%s export -f perfetto -o e.pftrace e && %s export -f chrome -o e.json e",
+		    timeline_bin(), timeline_bin()));
+	out = check("e.pftrace", "--dump --chrome e.json");
+	ck_assert_msg(strstr(out, "clock BUILTIN_CLOCK_REALTIME\nslices ") == out, "%s", out);
+	ck_assert_msg(strstr(out, "\ntrack process 'engine' pid=") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\ntrack counter 'imix packets/s' unit=packets/s under 'engine'\n"
+				  "track thread 'imix' pid=") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 static char *fixture(void)
 {
 	const char *f = getenv("TIMELINE_FIXTURES");
@@ -333,6 +392,8 @@ Suite *perfetto_suite(void)
 	tcase_add_test(tc, test_perfetto_threads_nesting_overlap_and_losses_event_by_event);
 	tcase_add_test(tc, test_perfetto_takes_the_filters_and_window_of_export);
 	tcase_add_test(tc, test_perfetto_names_the_host_when_logs_come_from_two);
+	tcase_add_test(tc, test_perfetto_times_at_2_5_ghz_are_dumps_to_the_nanosecond);
+	tcase_add_test(tc, test_perfetto_of_the_demo_engine_agrees_with_dump_and_chrome);
 	tcase_add_test(tc, test_perfetto_of_the_snabb_fixture_agrees_with_dump_and_chrome);
 	tcase_add_test(tc, test_perfetto_of_bad_inputs_says_one_line_each_and_goes_on);
 	suite_add_tcase(s, tc);

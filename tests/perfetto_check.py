@@ -6,7 +6,7 @@ packet sequence, each packet's time on its sequence's incremental clock, and
 the slices on each track. Checks that every field is one of Perfetto's (no
 bare field numbers), that slices nest on every track and none is left open,
 and with --dump that the events of each log are, in order, its entries as
-`timeline dump --format json` gives them (names, arguments, times to +-1 ns),
+`timeline dump --format json` gives them (names, arguments, times to the ns),
 and with --chrome that slices and instants are as many as the Chrome export's
 spans and instants. Prints what it found as lines (the tests compare them
 whole), or one line "perfetto_check: problem" and exits 1.
@@ -248,7 +248,7 @@ def check_dump(tracks, events, primary):
         last_breath = None
         for ev, d in zip(evs, lines):
             ns = wall_ns(d["time"]) if primary == "BUILTIN_CLOCK_REALTIME" else d["tsc"]
-            if abs(ev["ts"] - ns) > 1:
+            if ev["ts"] != ns:
                 fail("%s: entry %d at %d ns, its event at %d" % (path, d["seq"], ns, ev["ts"]))
             if ev["type"] == "TYPE_INSTANT" and ev["name"] != entry_name(d):
                 fail("%s: entry %d is %s, its instant %s" % (path, d["seq"], entry_name(d), ev["name"]))

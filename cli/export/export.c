@@ -14,7 +14,6 @@
 #include "export.h"
 #include "out.h"
 #include "stats/anopts.h"
-#include "warm.h"
 
 static const char usage[] =
 	"usage: timeline export --format chrome|perfetto|ctf|csv [OPTIONS] INPUT... -o OUT\n"
@@ -221,7 +220,6 @@ static void export_one(struct exp *m, size_t k)
 	if (f->file)
 		f->file(&m->x, k, in);
 	tl_reader_rewind(in->r);
-	warm_start(&in->r, 1);   /* a second CPU reads ahead */
 	while (tl_reader_next(in->r, &e)) {
 		const tl_def *ev;
 		int64_t t;
@@ -234,7 +232,6 @@ static void export_one(struct exp *m, size_t k)
 			f->entry(&m->x, k, in, ev, &e, t);
 		}
 	}
-	warm_stop();
 	if (f->file_end)
 		f->file_end(&m->x, k, in);
 	m->problems += input_report_damage("export", in);

@@ -322,6 +322,47 @@ START_TEST(test_perfetto_of_the_demo_engine_agrees_with_dump_and_chrome)
 }
 END_TEST
 
+/* At the edges: a log of no entry has its process track and nothing else;
+ * an entry stamped before the one written before it (a clock that went
+ * back) is written with its whole time on the trace's clock, the next ones
+ * again as deltas from the last time of the sequence's clock, each at its
+ * own time. */
+START_TEST(test_perfetto_of_no_entry_and_of_a_time_that_goes_back)
+{
+	tl_log *log = open_log("back", 16);
+	uint16_t t[3];
+	char *out;
+	ck_assert_int_eq(tl_register(log, t_defs, 3, NULL, t, NULL), TL_OK);
+	tl_close(log);
+	set_writer("back", 7, "alpha");
+	free(sh_err(0, NULL, "%s export -f perfetto -o e.pftrace back.timeline", timeline_bin()));
+	out = check("e.pftrace", "--dump --list");
+	ck_assert_str_eq(out, "clock None\nslices 0 instants 0 deepest 0\n"
+			      "track process 'proc' pid=7\n");
+	free(out);
+	log = open_log("back", 16);
+	ck_assert_int_eq(tl_register(log, t_defs, 3, NULL, t, NULL), TL_OK);
+	at(log, 500, t[2], 1, 0);
+	at(log, 300, t[2], 2, 0);
+	at(log, 600, t[2], 3, 0);
+	at(log, 400, t[2], 4, 0);
+	tl_close(log);
+	set_writer("back", 7, "alpha");
+	free(sh_err(0, NULL, "%s export -f perfetto -o b.pftrace back.timeline", timeline_bin()));
+	out = check("b.pftrace", "--dump --list");
+	ck_assert_str_eq(out, "clock BUILTIN_CLOCK_REALTIME\nslices 0 instants 4 deepest 0\n"
+			      "track process 'proc' pid=7\ntrack thread 'back' pid=7 tid=7\n"
+			      "back I +200 t.mark x=1\nback I +0 t.mark x=2\n"
+			      "back I +300 t.mark x=3\nback I +100 t.mark x=4\n");
+	free(out);
+	out = sh_err(0, NULL, "protoc --decode=perfetto.protos.Trace -I%s/tests perfetto.proto "
+		     "< b.pftrace | grep -c 'timestamp_clock_id: 1$'",
+		     getenv("TIMELINE_SRC") && *getenv("TIMELINE_SRC") ? getenv("TIMELINE_SRC") : ".");
+	ck_assert_str_eq(out, "2\n");
+	free(out);
+}
+END_TEST
+
 static char *fixture(void)
 {
 	const char *f = getenv("TIMELINE_FIXTURES");
@@ -394,6 +435,7 @@ Suite *perfetto_suite(void)
 	tcase_add_test(tc, test_perfetto_names_the_host_when_logs_come_from_two);
 	tcase_add_test(tc, test_perfetto_times_at_2_5_ghz_are_dumps_to_the_nanosecond);
 	tcase_add_test(tc, test_perfetto_of_the_demo_engine_agrees_with_dump_and_chrome);
+	tcase_add_test(tc, test_perfetto_of_no_entry_and_of_a_time_that_goes_back);
 	tcase_add_test(tc, test_perfetto_of_the_snabb_fixture_agrees_with_dump_and_chrome);
 	tcase_add_test(tc, test_perfetto_of_bad_inputs_says_one_line_each_and_goes_on);
 	suite_add_tcase(s, tc);

@@ -32,7 +32,7 @@ rm -f "$BENCH_CSV"
 step logger "$build/bench/logger" 20000 3
 step engine env ENGINE_SECONDS=0.2 sh bench/engine.sh "$build" 2
 step callgrind sh bench/callgrind.sh "$build/bench/instructions"
-step read env ENTRIES=16384 RUNS=1 sh bench/read.sh "$build"
+step read env ENTRIES=16384 RUNS=1 ENGINE_SECONDS=0.2 sh bench/read.sh "$build"
 step report env ENTRIES=16384 RUNS=1 ROUNDS=1 OPENS=1 sh bench/report.sh "$build"
 step lttng sh bench/lttng.sh "$build/bench/lttng"
 step top env TOP_REFRESHES=2 TOP_DELAY=0.5 sh bench/top.sh "$build"

@@ -2,7 +2,9 @@
 # read.sh: the reading and analysis commands on full logs written by
 # bench/fill into a temporary directory (16 logs of 1,048,576 entries):
 # info, dump, merge, stats, diff and export, babeltrace2 on the exported
-# CTF, and the scaling of merge and stats over 1, 4, 10 and 16 files. Each
+# CTF, and the scaling of merge and stats over 1, 4, 10 and 16 files; then
+# the export of 10 full logs to Perfetto's protobuf and to Chrome JSON side
+# by side, and the bytes an entry of each on logs of the demo engine. Each
 # row is the median wall time of several runs (bench/runcmd), entries per
 # second and peak RSS; output goes to /dev/null. Appends to $BENCH_CSV
 # (default bench/results/latest.csv). Run by `make bench`; `make
@@ -70,6 +72,54 @@ if command -v babeltrace2 >/dev/null; then
 	echo "babeltrace2_dummy_vs_export_ctf,$(awk -v a="$last" -v b="$ctf_t" 'BEGIN { printf "%.2f", a / b }'),x,,export_ctf" >> "$csv"
 else
 	echo "babeltrace2 dummy sink: skipped, babeltrace2 is not installed (make bench-deps)"
+fi
+
+# Perfetto's protobuf against Chrome JSON: 10 full logs, then logs of the
+# demo engine (its ten workloads at the sampled rate, as `make demo` runs
+# them, ENGINE_SECONDS each): bytes an entry and entries a second. CPU
+# seconds are given too: on a shared machine the wall time waits for CPUs.
+# size_row NAME LABEL N FILE: bytes an entry of FILE, exported from N entries
+size_row() {
+	b=$(wc -c < "$4")
+	bpe=$(awk -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", b / n }')
+	printf '%-36s %9s %12s\n' "$2" "$b" "$bpe"
+	echo "${1}_bytes_per_entry,$bpe,B,," >> "$csv"
+}
+printf '\n%-36s %9s %12s %7s\n' "10 full logs, Perfetto against JSON" "seconds" "M entries/s" "CPU s"
+for f in perfetto chrome; do
+	# shellcheck disable=SC2086
+	t=$("$build/bench/runcmd" "${RUNS:-3}" "$tl" export -f $f -o "$dir/x10.$f" $files10)
+	# shellcheck disable=SC2086
+	set -- $t
+	printf '%-36s %9s %12s %7s\n' "export $f, 10 files" "$1" "$(rate $((10 * entries)) "$1")" "$3"
+	{
+		echo "export10_${f}_seconds,$1,s,,"
+		echo "export10_${f}_entries_per_s,$(rate $((10 * entries)) "$1"),M/s,,"
+		echo "export10_${f}_cpu_entries_per_s,$(rate $((10 * entries)) "$3"),M/s,,"
+	} >> "$csv"
+done
+printf '\n%-36s %9s %12s\n' "bytes an entry" "bytes" "B/entry"
+for f in perfetto chrome; do
+	size_row "export10_$f" "export $f, 10 full logs" $((10 * entries)) "$dir/x10.$f"
+done
+rm -f "$dir"/x10.*
+engine=$build/examples/engine/engine
+if [ -x "$engine" ]; then
+	mkdir "$dir/demo"
+	i=0
+	for w in small imix large bursty imix small large bursty imix small; do
+		"$engine" --cpu $((i % 2)) --seconds "${ENGINE_SECONDS:-1.5}" --workload "$w" \
+			--dir "$dir/demo" --name "$w$i" --entries 262144 >/dev/null
+		i=$((i + 1))
+	done
+	n=$("$tl" dump -f csv "$dir/demo" | tail -n +2 | wc -l)
+	for f in perfetto chrome; do
+		"$tl" export -f $f -o "$dir/demo.$f" "$dir/demo"
+		size_row "demo_$f" "export $f, 10 demo logs ($n entries)" "$n" "$dir/demo.$f"
+	done
+	rm -rf "$dir/demo" "$dir"/demo.*
+else
+	echo "demo logs: skipped, $engine is not built"
 fi
 
 # Scaling: cost against the number of files must stay flat (linear time).

@@ -220,7 +220,7 @@ run() {
 	c report-group "$T" report -f json -g normal=in/a -g slow=in/b --bins 50 -o -
 	c report-bad "$T" report in/a
 
-	# export: Chrome JSON, CTF, CSV
+	# export: Chrome JSON, CTF, CSV, Perfetto
 	c export-chrome "$T" export -f chrome -o o/chrome.json "$one" in/fill
 	c export-chrome-snabb "$T" export -f chrome -o - in/snabb.zst
 	c export-chrome-pair "$T" export -f chrome --pair breath_start=breath_end -e 'engine.*' \
@@ -229,6 +229,8 @@ run() {
 	c export-ctf-snabb "$T" export -f ctf -o o/ctf-snabb in/snabb.zst
 	c export-csv "$T" export -f csv -o - in/fill "$one"
 	c export-csv-window "$T" export -f csv -t ns --from 100000 --to 900000 -o o/window.csv "$one"
+	c export-perfetto "$T" export -f perfetto -o o/perfetto.pftrace "$one" in/fill
+	c export-perfetto-snabb "$T" export -f perfetto -o - in/snabb.zst
 	c export-bad "$T" export -f svg -o - "$one"
 
 	# top, in batch mode, once, over logs whose writers have ended

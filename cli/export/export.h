@@ -1,6 +1,6 @@
 /* export.h: `timeline export`'s writers, one per --format, each a struct
- * export_format in its own file: Chrome trace JSON (chrome.c), CTF 1.8
- * (ctf.c), CSV (csv.c). export.c reads the inputs, applies the filters, and
+ * export_format in its own file: Chrome trace JSON (chrome.c), Perfetto's
+ * protobuf trace (perfetto.c), CTF 1.8 (ctf.c), CSV (csv.c). export.c reads the inputs, applies the filters, and
  * hands each kept entry to the writer. Adding a format: write its file with
  * its struct export_format, declare it below, add it to export.c's table. */
 #ifndef TL_EXPORT_H
@@ -21,7 +21,7 @@ struct export {
 
 /* A writer. export.c calls begin, then for each input K file, entry for
  * each entry the filters keep (at time T in the view's unit), file_end;
- * then end. file, file_end and end may be NULL. */
+ * then end. file, lost, file_end and end may be NULL. */
 struct export_format {
 	const char *name;                /* its --format */
 	int dir;                         /* 1: OUT is a directory begin makes; 0: a file
@@ -31,6 +31,13 @@ struct export_format {
 	void (*file)(const struct export *x, size_t k, struct input *in);
 	void (*entry)(const struct export *x, size_t k, struct input *in, const tl_def *ev,
 		      const tl_entry *e, int64_t t);
+	/* Before entry E: N entries of input K, numbered FIRST to LAST (with
+	 * gaps when N is less than LAST - FIRST + 1), were lost since the last
+	 * entry kept (wrapped away, torn, or overwritten while read); N 0, once
+	 * before the first entry kept, for a Snabb log whose ring is full (it
+	 * may have wrapped: the losses are uncounted). */
+	void (*lost)(const struct export *x, size_t k, struct input *in, uint64_t n,
+		     uint64_t first, uint64_t last, const tl_entry *e);
 	void (*file_end)(const struct export *x, size_t k, struct input *in);
 	/* Finishes the output: -1 (reported) when it could not be written. */
 	int (*end)(const struct export *x);
@@ -38,6 +45,9 @@ struct export_format {
 
 /* Chrome JSON: spans (X), instants (i), counters (C), in one file. */
 extern const struct export_format export_chrome;
+/* Perfetto's protobuf trace: slices, instants and counters on tracks of
+ * processes and threads, in one file. */
+extern const struct export_format export_perfetto;
 /* CTF: a trace directory with metadata and one stream per input. */
 extern const struct export_format export_ctf;
 /* CSV: the rows of dump --format csv. */

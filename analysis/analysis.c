@@ -114,6 +114,7 @@ void an_free(struct an *a)
 	free(a->row_slots);
 	for (size_t i = 0; i < a->nbreaths; i++) {
 		free(a->breaths[i].process);
+		free(a->breaths[i].unit);
 		free(a->breaths[i].path);
 		free(a->breaths[i].group);
 		free(a->breaths[i].host);
@@ -207,6 +208,9 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->unknown_entries = 0;
 	memset(a->breath_end_first, 0, sizeof a->breath_end_first);
 	memset(a->breath_end_last, 0, sizeof a->breath_end_last);
+	a->db_n = 0;
+	a->db_cycles = a->db_units = a->db_bytes = 0;
+	a->db_unit[0] = '\0';
 	breath_room(a);
 	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
 	return 0;
@@ -291,6 +295,14 @@ void fill_breaths(const struct an *a, struct an_breaths *b)
 	b->breaths = a->breath_end_last[1] - a->breath_end_first[1];
 	b->packets = a->breath_end_last[2] - a->breath_end_first[2];
 	b->bytes = a->breath_end_last[3] - a->breath_end_first[3];
+	b->unit = NULL;
+	if (a->db_n) {   /* a declared breath: its spans' figures */
+		b->cycles = (uint64_t)a->db_cycles;
+		b->breaths = a->db_n;
+		b->packets = (uint64_t)a->db_units;
+		b->bytes = (uint64_t)a->db_bytes;
+		b->unit = xstrdup(a->db_unit);
+	}
 	b->last_breath = a->breath_end_last[1];
 	b->last_packets = a->breath_end_last[2];
 	b->written = a->file.written;

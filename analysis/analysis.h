@@ -201,6 +201,7 @@ struct an_row {
 				      * cycles less those of the pairs inside it; until
 				      * then H (an_row_self()) */
 	int self_split;
+	double self_cycles;          /* per-unit rows: the self cycles of the pairs with units */
 	struct hist span;            /* per-unit rows: each pair's cycles, what it moved
 				      * or not (its latency; empty pairs too) */
 	char *unit;                  /* per-unit rows: the unit its pairs are counted in
@@ -241,6 +242,12 @@ struct an_breaths {
 	uint64_t last_breath, last_packets;   /* the last breath_end's breath and totalpackets:
 					       * running counters of the process */
 	uint64_t written, lost;      /* as the file's struct an_file says */
+	char *unit;                  /* NULL: Snabb's breath_end counters (breaths,
+				      * packets, bytes, cycles from the first to the last);
+				      * else the unit of a declared breath (its first
+				      * unit=), whose figures are its spans': the breaths
+				      * logged, their units (PACKETS), their units named
+				      * bytes (BYTES, 0 none) and their own cycles */
 	uint64_t order;              /* the file's an_file.order */
 	/* where a breath's cycles go (--per): over the breaths that hold at
 	 * least one app pair (sampling logs a breath's app events with its

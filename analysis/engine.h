@@ -149,6 +149,11 @@ struct an {
 	/* a record per file, the current one at breaths[nbreaths] */
 	struct an_breaths *breaths;
 	size_t nbreaths, breaths_cap;
+	/* the current file's declared breath (a pair declared "breath"), since
+	 * the file began or was last cut: spans, cycles, units, bytes, unit */
+	uint64_t db_n;
+	double db_cycles, db_units, db_bytes;
+	char db_unit[64];
 	uint64_t breath_end_first[4];/* the file's first breath_end: tsc, breath, packets, bytes */
 	uint64_t breath_end_last[4]; /* ... and its last */
 	/* unmatched pairs */

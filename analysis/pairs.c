@@ -2,6 +2,7 @@
  * row and --bucket range, an app's pairs without units waiting for their
  * breath's; and where each breath's cycles go, by what ran inside it and
  * by CPU. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
@@ -164,6 +165,7 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	}
 	double per_unit = cycles / units;
 	r->cycles += cycles;
+	r->self_cycles += self;
 	r->units += units;
 	/* slow_add() only for a pair that may be among the slowest kept */
 	if (a->opts.slowest && (r->nslow < a->opts.slowest || per_unit >= r->slow[r->nslow - 1].per_unit))
@@ -205,12 +207,30 @@ static int flush_deferred(struct an *a, struct an_thread *t, double units, int b
 	return rc;
 }
 
+/* Counts span S of a declared breath into the file's breath summary:
+ * the breaths logged, their cycles, their first unit and bytes. */
+static void declared_breath(struct an *a, const struct an_span *s)
+{
+	a->breaths[a->nbreaths].n++;
+	a->db_n++;
+	a->db_cycles += (double)s->cycles;
+	if (s->nunits && s->units[0] > 0)
+		a->db_units += s->units[0];
+	for (unsigned u = 0; u < s->nunits; u++)
+		if (!strcmp(s->unit_name[u], "bytes") && s->units[u] > 0)
+			a->db_bytes += s->units[u];
+	if (!a->db_unit[0] && s->nunits)
+		snprintf(a->db_unit, sizeof a->db_unit, "%s", s->unit_name[0]);
+}
+
 int count_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_entry *e,
 	       const struct an_open *o, const struct an_span *s)
 {
 	double units, cycles = (double)s->cycles;
 	int bucket = -1;
 	share_span(a, t, ev, e, s);
+	if (ev->is_breath && ev->decl)
+		declared_breath(a, s);
 	if (ev->unit < 0) {
 		/* no such unit in this pair: Snabb's app pairs (a rule's) inside
 		 * a breath take the breath's when it ends; a declared pair says

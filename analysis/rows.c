@@ -163,6 +163,7 @@ int add_row(struct an_row *r, const struct an_row *f, unsigned slowest)
 	}
 	slow_merge(r, f, slowest);
 	r->cycles += f->cycles;
+	r->self_cycles += f->self_cycles;
 	r->units += f->units;
 	r->empty += f->empty;
 	r->empty_diffed += f->empty_diffed;
@@ -185,7 +186,7 @@ void clear_row(struct an_row *r)
 	hist_free(&r->span);
 	memset(&r->span, 0, sizeof r->span);
 	slow_free(r);
-	r->cycles = r->units = 0;
+	r->cycles = r->units = r->self_cycles = 0;
 	r->empty = r->empty_diffed = r->entries = 0;
 }
 

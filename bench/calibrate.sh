@@ -1,5 +1,6 @@
 #!/bin/sh
-# calibrate.sh: shows that diff's verdict is right, with the demo engine.
+# calibrate.sh: shows that diff's verdict is right, with the demo engine,
+# then with examples/kv, whose spans nest (bench/calibrate-kv.sh; KV=0: not).
 # False alarms: N comparisons of RUNS runs against RUNS runs of one
 # configuration, each run given CPU contention (a busy loop on the other
 # CPU) at random with probability 1/2. Power: N comparisons of RUNS runs
@@ -118,3 +119,6 @@ printf '%-44s %7s/%s %8s\n' "slow, 1 vs 1 run, test over pairs: lookup" "$hit1" 
 	echo "calibrate_one_run_false_alarms,$aa1,of $n,,"
 	echo "calibrate_one_run_power,$hit1,of $n,,"
 } >> "$csv"
+
+# the second program: nested spans in their own units (unless KV=0)
+[ "${KV:-1}" = 0 ] || sh "$(dirname "$0")/calibrate-kv.sh" "$build"

@@ -38,7 +38,7 @@ step lttng sh bench/lttng.sh "$build/bench/lttng"
 step top env TOP_REFRESHES=2 TOP_DELAY=0.5 sh bench/top.sh "$build"
 step summary env BREATHS=2000 HOSTS=20 ENTRIES=16384 RUNS=1 ROUNDS=1 OLD_TIMELINE="$TIMELINE" \
 	sh bench/summary.sh "$build"
-step calibrate env N=1 RUNS=2 SECS=0.1 sh bench/calibrate.sh "$build"
+step calibrate env N=1 RUNS=2 SECS=0.1 POLLS=100 STEPS=60 sh bench/calibrate.sh "$build"
 step python env ENTRIES=16384 RUNS=1 sh bench/python.sh "$build"
 
 secs=$(( $(date +%s) - t0 ))

@@ -12,6 +12,7 @@
 #include "view.h"
 
 #define VIEW_FOLLOW 0x170   /* getopt code of --follow (long only) */
+#define VIEW_SPANS 0x171    /* ... of --spans */
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -39,6 +40,9 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case VIEW_FOLLOW:
 		v->follow = 1;
 		return 1;
+	case VIEW_SPANS:
+		v->spans = 1;
+		return 1;
 	}
 	/* bare --from and --to numbers are judged in the --time unit (in_window) */
 	v->w.unit_elsewhere = 1;
@@ -50,6 +54,7 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
+	{ "spans", no_argument, NULL, VIEW_SPANS },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
 	WINDOW_OPTIONS,
@@ -77,6 +82,10 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 	}
 	if (window_check(&v->w, &why) < 0)
 		return cli_usage_error(cmd, why);
+	if (v->spans && strcmp(cmd, "dump"))
+		return cli_usage_error(cmd, "--spans is dump's: the span table of each input");
+	if (v->spans && v->follow)
+		return cli_usage_error(cmd, "--spans and --follow: a span table is of logs as they are");
 	if (optind == argc)
 		return cli_usage_error(cmd, "missing input");
 	return -1;
@@ -103,8 +112,7 @@ int view_timed(const struct input *in, const char *cmd, void *view)
 	return view_can_time(view, cmd, in);
 }
 
-/* The time of E in V's unit: cycles or ns since T0, or wall ns. */
-static int64_t time_of(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
+int64_t view_time(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
 {
 	if (v->time == TIME_WALL)
 		return tl_wall_ns(&in->info, tsc);
@@ -413,7 +421,7 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	out_char('\n');
 }
 
-/* T, a time of time_of(), as a bare number in V's unit (wall: seconds). */
+/* T, a time of view_time(), as a bare number in V's unit (wall: seconds). */
 static void unit_text(const struct view *v, int64_t t, char *buf, size_t size)
 {
 	if (v->time == TIME_WALL)
@@ -435,8 +443,8 @@ static void place_units(const struct view *v, struct input *in, const tl_entry *
 	if ((v->w.from.kind != W_UNIT && v->w.to.kind != W_UNIT) || in->span_bad ||
 	    !tl_reader_newest(in->r, &newest) || newest.tsc < e->tsc)
 		return;
-	first = time_of(v, in, e->tsc, t0);
-	last = time_of(v, in, newest.tsc, t0);
+	first = view_time(v, in, e->tsc, t0);
+	last = view_time(v, in, newest.tsc, t0);
 	/* the newest before --from, or the first after --to */
 	if (before_from(v, last) || after_to(v, first)) {
 		in->window_empty = 1;
@@ -460,7 +468,7 @@ takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t 
 	} else if (v->filtered && !window_take(&v->w, in, e, v->cmd ? v->cmd : "dump")) {
 		return 0;
 	}
-	t = time_of(v, in, e->tsc, t0);
+	t = view_time(v, in, e->tsc, t0);
 	if (!in_window(v, t))
 		return 0;
 	*tp = t;

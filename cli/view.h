@@ -25,6 +25,7 @@ struct view {
 	int64_t wall0;               /* wall ns of the first merged entry */
 	uint64_t printed;            /* lines printed so far */
 	int follow;                  /* --follow: go on as the logs are written */
+	int spans;                   /* --spans (dump): the span table, not the entries */
 };
 
 /* The options of dump and merge, the printing commands, as their usage
@@ -39,6 +40,9 @@ struct view {
 	"                       writers' processes end (or SIGINT, or --limit); a log\n" \
 	"                       being created is waited for, up to 2 s\n"  \
 	"   -h, --help          show this help\n"
+
+/* The time TSC of IN in V's unit: cycles or ns since T0, or wall ns. */
+int64_t view_time(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0);
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
 int view_format(const char *arg, int *format, const char **why);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "dump.h"
 #include "follow.h"
 #include "out.h"
 #include "view.h"
@@ -14,10 +15,15 @@ static const char usage[] =
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
 	"either, or a directory of them), oldest first.\n"
-	"\n" VIEW_USAGE;
+	"\n"
+	"       --spans         a row per span instead: each instance of a begin/end\n"
+	"                       pair (declared, or Snabb's) with its thread, begin,\n"
+	"                       end, cycles, self cycles, units, parent and depth\n"
+	VIEW_USAGE;
 
 struct dump {
 	struct view view;
+	struct spantab *spans;         /* --spans: the span table being made */
 	int problems;                /* inputs that could not be read */
 	int inputs;                  /* inputs read under the path being walked */
 	struct window_misses misses; /* of those, what the window held */
@@ -74,6 +80,13 @@ static int dump_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	d->inputs++;
+	if (d->spans) {   /* the spans of the entries the window keeps */
+		spantab_input(d->spans, in);
+		d->problems += input_report_damage("dump", in);
+		window_misses_add(&d->misses, &d->view.w, in, "dump");
+		input_close(in);
+		return 0;
+	}
 	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
@@ -197,11 +210,18 @@ int cmd_dump(int argc, char **argv)
 	memset(&d, 0, sizeof d);
 	if ((rc = view_parse(&d.view, "dump", usage, argc, argv)) >= 0)
 		return rc;
-	view_begin(&d.view);
+	if (d.view.spans)
+		d.spans = spantab_new(&d.view);
+	else
+		view_begin(&d.view);
 	if (d.view.follow)
 		dump_follow(&d, argv + optind, argc - optind);
 	else
 		dump_paths(&d, argv + optind, argc - optind);
+	if (d.spans) {
+		spantab_print(d.spans);
+		spantab_free(d.spans);
+	}
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

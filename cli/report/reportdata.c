@@ -351,7 +351,7 @@ static struct table *per_table(struct an *e, const struct an_options *o, int for
 			       const struct rp_stack *s, size_t ns, int key)
 {
 	char title[128];
-	struct table *per = statsout_per(e, o, title, sizeof title, format), *t;
+	struct table *per = statsout_per(e, o, title, sizeof title, format, 0), *t;
 	const char *cols[64];
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);

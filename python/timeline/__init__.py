@@ -7,6 +7,7 @@
     timeline.events("demo/out/runs")               # each event's argument names, switch (on)
     timeline.stats("demo/out/runs", per="packets", by=["app"])
     timeline.diff("before/", "after/", per="packets")
+    timeline.spans("kv/")                          # one row a span: parent, self cycles, units
 
 Reading goes through libtimeline (ctypes, tl_reader_read in batches);
 the statistics through the timeline program's JSON (see stats()). A bad
@@ -17,7 +18,7 @@ from ._errors import TimelineError, TimelineWarning
 from ._lib import library_path, program_path
 from . import _read, _stats
 
-__all__ = ["read", "events", "stats", "diff", "TimelineError", "TimelineWarning",
+__all__ = ["read", "events", "stats", "diff", "spans", "TimelineError", "TimelineWarning",
            "library_path", "program_path"]
 __version__ = "0.1.0"
 
@@ -86,3 +87,4 @@ def events(paths, errors="raise"):
 
 stats = _stats.stats
 diff = _stats.diff
+spans = _stats.spans

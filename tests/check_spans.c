@@ -732,6 +732,31 @@ START_TEST(test_stats_self_gives_each_pairs_own_cycles)
 }
 END_TEST
 
+
+/* An event logged once a log has no lag, on either side: diff gives it no
+ * row (it gave one of 0 runs a side). */
+START_TEST(test_a_group_of_no_value_on_either_side_is_no_row)
+{
+	uint64_t lags[6] = { 10, 20, 30, 40, 50, 60 };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int k = 0; k < 8; k++) {
+		const char *p = path_in(test_dir, test_str("%c/r%d.timeline", "AB"[k % 2], k / 2));
+		tl_log *log = open_manual(p, 64);
+		uint16_t started;
+		ck_assert_int_eq(tl_intern(log, "0,9|x.started: n", &started, NULL), TL_OK);
+		tl_set_manual_clock(log, 500, 0);
+		tl_append(log, started, 1, 0, 0, 0, 0, 0);
+		close_run(log);
+		lags_log(path_in(test_dir, test_str("%c/t%d.timeline", "AB"[k % 2], k / 2)), 64, lags, 6);
+	}
+	out = tl(0, NULL, "diff -f csv A B | cut -d, -f1-3");
+	ck_assert_str_eq(out, "\"event\",\"runs_a\",\"runs_b\"\n\"e.tick\",4,4\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_unit_singular_follows_regular_english_plurals)
 {
 	static const char *const words[][2] = {
@@ -771,6 +796,7 @@ Suite *spans_suite(void)
 	tcase_add_test(t, test_a_declared_breath_is_counted_as_snabbs);
 	tcase_add_test(t, test_dump_spans_gives_each_span_its_parent_and_self_cycles);
 	tcase_add_test(t, test_stats_self_gives_each_pairs_own_cycles);
+	tcase_add_test(t, test_a_group_of_no_value_on_either_side_is_no_row);
 	tcase_add_test(t, test_diff_judges_nested_spans_by_their_own_cycles);
 	tcase_add_test(t, test_logs_of_one_process_are_one_run);
 	tcase_add_test(t, test_the_reports_verdicts_are_diffs_value_for_value);

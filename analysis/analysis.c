@@ -11,8 +11,8 @@
 #include "engine.h"
 #include "xalloc.h"
 
-const char *const an_key_names[AN_NKEYS] = { "event", "app", "process", "cpu",
-					     "numa",  "host", "group",   "bucket", "run" };
+const char *const an_key_names[AN_NKEYS] = { "event", "app",   "process", "cpu", "numa",
+					     "host",  "group", "thread",  "bucket", "run" };
 
 const struct an_pair an_default_pairs[3] = {
 	{ "pull", "pulled", "out" },
@@ -193,6 +193,8 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->first_set = 0;
 	a->file.declared = f->declared;
 	a->file.ndeclared = f->ndeclared;
+	a->thread_keys = NULL;
+	a->nthread_keys = 0;
 	/* lags: what --per would count the declared pairs in; the command's
 	 * default unit: what they are counted in (an_unit()), known before the
 	 * first pair ends (top's heading of a log followed from now) */
@@ -214,6 +216,12 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	breath_room(a);
 	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
 	return 0;
+}
+
+void an_file_threads(struct an *a, const char *const *threads, size_t n)
+{
+	a->thread_keys = threads;
+	a->nthread_keys = n;
 }
 
 int an_entry(struct an *a, const tl_entry *e)
@@ -327,6 +335,8 @@ int an_file_end(struct an *a)
 	spans_free(a);
 	free_evs(a);
 	a->file.declared = NULL;   /* the caller's, valid until now */
+	a->thread_keys = NULL;
+	a->nthread_keys = 0;
 	a->file.info = NULL;
 	a->file.ndeclared = 0;
 	return rc;

@@ -12,8 +12,8 @@
 #include "timeline.h"
 
 /* The keys rows can be grouped by (--by), in column order. */
-enum an_key { AN_EVENT, AN_APP, AN_PROCESS, AN_CPU, AN_NUMA, AN_HOST, AN_GROUP, AN_BUCKET,
-	      AN_RUN, AN_NKEYS };
+enum an_key { AN_EVENT, AN_APP, AN_PROCESS, AN_CPU, AN_NUMA, AN_HOST, AN_GROUP, AN_THREAD,
+	      AN_BUCKET, AN_RUN, AN_NKEYS };
 /* AN_RUN, last, is never shown: `diff` groups by it to keep each run's rows
  * apart, then puts the runs of a group side by side. */
 #define AN_SHOWN_KEYS (~(1u << AN_RUN))
@@ -333,6 +333,12 @@ typedef const tl_def *an_def_fn(void *ctx, uint16_t msgid);
 
 /* Starts file F; DEF(CTX, msgid) names its events. */
 int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx);
+
+/* Names the threads of the current file: the thread key (--by thread) of
+ * its entries of tl_entry.thread i is THREADS[i] ("NAME[TID]"), for i
+ * below N; of the others "-". THREADS stays the caller's until
+ * an_file_end(). Call it after an_file_begin(). */
+void an_file_threads(struct an *a, const char *const *threads, size_t n);
 
 /* Adds entry E of the current file (entries come oldest first). Returns -1
  * out of memory, else 0. */

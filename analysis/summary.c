@@ -293,6 +293,7 @@ static void put_spans(struct enc *e, struct an *a, struct strtab *t)
 	put_var(e, n);
 	for (size_t i = 0; i < n; i++) {
 		put_var(e, rows[i]->unit ? strtab_id(t, rows[i]->unit) : 0);
+		put_var(e, rows[i]->key[AN_THREAD] ? strtab_id(t, rows[i]->key[AN_THREAD]) : 0);
 		put_num(e, rows[i]->self_cycles);
 		put_hist(e, &rows[i]->span);
 		put_var(e, (uint64_t)rows[i]->self_split);
@@ -422,7 +423,9 @@ struct levels {
 				      * values (row order; NSPLIT of them) ... */
 	uint64_t nsplit;
 	char **bunit;                /* ... and each file record's breath unit (NULL
-				      * none; NBUNIT of them), for read_breath() */
+				      * none; NBUNIT of them), for read_breath() ... */
+	char **thread;               /* ... and each row's thread key (NULL none, as many
+				      * as NSPLIT), for read_row() */
 	uint64_t nbunit;
 	uint64_t records;            /* the breaths section's count */
 };
@@ -651,6 +654,8 @@ static void map_keys(struct dec *d, const char *const key[NROWKEYS], int bucket,
 		kv[row_keys[k]] = (char *)key[k];
 	if (d->m->group)
 		kv[AN_GROUP] = (char *)d->m->group;
+	if (d->item < d->lv->nsplit)   /* 1.3: each row's thread (spans section) */
+		kv[AN_THREAD] = d->lv->thread[d->item];
 	if (kv[AN_RUN])
 		kv[AN_RUN] = *run = an_run_of(d->m->runs, kv[AN_RUN]);
 	kv[AN_BUCKET] = (char *)an_bucket_label(d->a, bucket);
@@ -946,18 +951,21 @@ static int read_spans(struct dec *d)
 {
 	uint64_t n, split;
 	double self;
-	const char *unit, *s[4];
+	const char *unit, *thread, *s[4];
 	if (get_var(d, &n) < 0)
 		return -1;
 	if (n != d->lv->rows)
 		return damaged(d, "spans for %llu rows of %llu", (unsigned long long)n,
 			       (unsigned long long)d->lv->rows);
-	if (!d->apply && !(d->lv->split = calloc(n ? n : 1, 1)))
+	if (!d->apply && (!(d->lv->split = calloc(n ? n : 1, 1)) ||
+			  !(d->lv->thread = calloc(n ? n : 1, sizeof *d->lv->thread))))
 		return damaged(d, "out of memory");
+	d->lv->nsplit = n;   /* the arrays' length, freed whatever follows */
 	d->where = "row";
 	for (d->item = 0; d->item < n; d->item++) {
 		struct an_row *r = d->apply ? d->lv->row[d->item] : NULL;
-		if (get_str(d, &unit, 1) < 0 || get_value(d, &self) < 0 ||
+		if (get_str(d, &unit, 1) < 0 || get_str(d, &thread, 1) < 0 ||
+		    get_value(d, &self) < 0 ||
 		    read_hist(d, r ? &r->span : NULL) < 0 || get_var(d, &split) < 0)
 			return -1;
 		if (r)
@@ -966,6 +974,8 @@ static int read_spans(struct dec *d)
 			return damaged(d, "self cycles split %llu", (unsigned long long)split);
 		if (!d->apply)
 			d->lv->split[d->item] = (unsigned char)split;
+		if (!d->apply && thread && !(d->lv->thread[d->item] = strdup(thread)))
+			return damaged(d, "out of memory");
 		if (split && read_hist(d, r ? &r->self : NULL) < 0)
 			return -1;
 		if (r && unit)
@@ -1124,7 +1134,7 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 	int rc = 0;
 	if (open_body(file, size, &body, &len, err, errsize) < 0)
 		return -1;
-	struct levels lv = { NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0, NULL, 0, 0 };
+	struct levels lv = { 0 };
 	/* twice: to check all of it, then to add it */
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
 		struct dec d = { body, body + len, err, errsize, 0, NULL, 0, a, pass, m, NULL, 0, &lv };
@@ -1139,6 +1149,9 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 			*m->kept = lv.slowest ? lv.kept : AN_SUMMARY_NO_SLOWEST;
 	}
 	free(lv.v);
+	for (uint64_t i = 0; lv.thread && i < lv.nsplit; i++)
+		free(lv.thread[i]);
+	free(lv.thread);
 	free(lv.split);
 	for (uint64_t i = 0; i < lv.nbunit; i++)
 		free(lv.bunit[i]);

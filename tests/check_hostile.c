@@ -858,8 +858,9 @@ START_TEST(test_summary_bodies_that_lie)
 	check_summary_body("spans.sum", &b, "spans for 2 rows of 1");
 	b.n = 0;
 	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
-	/* one row, no unit, 0 self cycles, an empty histogram (19 zeros), split 2 */
-	section(&b, 9, &(struct bytes){ .b = { 1, 0, 0, [22] = 2, 0 }, .n = 24 });
+	/* one row, no unit, no thread, 0 self cycles, an empty histogram (19
+	 * zeros), split 2 */
+	section(&b, 9, &(struct bytes){ .b = { 1, 0, 0, 0, [23] = 2, 0 }, .n = 25 });
 	check_summary_body("split.sum", &b, "row 0: self cycles split 2");
 	/* the slowest pairs of 1.2: as many lists as rows, each of at most
 	 * the number kept, each pair's units not 0, walls 0 or 1, its strings

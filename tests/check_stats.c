@@ -666,7 +666,7 @@ START_TEST(test_stats_and_diff_usage_errors_exit_2)
 	static const char *const bad[][2] = {
 		{ "stats", "missing input" },
 		{ "stats --by nope x",
-		  "--by: unknown key 'nope' (event, app, process, cpu, numa, host, group)" },
+		  "--by: unknown key 'nope' (event, app, process, thread, cpu, numa, host, group)" },
 		{ "stats --bucket packets x", bucket },
 		{ "stats --bucket p=5,1 x", bucket },
 		{ "diff one", "give two inputs A B, or --a and --b (-a, -b) with one or more each" },

@@ -74,8 +74,11 @@ static struct an_ev *begin_of(struct an *a, struct an_ev *ev)
 	bd = a->def_fn(a->def_ctx, b->msgid);
 	ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
 	ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
+	/* a rule's unit is the argument found for it (totalpackets for
+	 * packets), a declared pair's its own name */
 	for (unsigned u = 0; u < ev->nunits; u++)
-		ev->begin_units[u] = ev->units[u] >= 0 ? arg_index(bd, ev->unit_names[u]) : -1;
+		ev->begin_units[u] = ev->units[u] < 0 ? -1
+				     : arg_index(bd, ev->rule >= 0 ? ev->unit_name : ev->unit_names[u]);
 	ev->pair_level = b->level;
 	return ev->begin = b;
 }

@@ -638,6 +638,12 @@ START_TEST(test_a_declared_breath_is_counted_as_snabbs)
 				       "\"%s\",\"%s\",3,1000000,10,60,100,4.8,1\n", p,
 				       strrchr(test_dir, '/') + 1));
 	free(out);
+	/* each breath's packets in the span table: end minus begin of the
+	 * running totals Snabb's breath_end and breath_start carry */
+	out = tl(0, NULL, "dump --spans -f csv s.timeline | cut -d, -f6,16,18 | grep breath");
+	ck_assert_str_eq(out, "\"engine.breath\",1000,10\n\"engine.breath\",1000,10\n"
+			      "\"engine.breath\",1000,10\n");
+	free(out);
 	out = tl(0, NULL, "stats --per packets --breaths -f csv s.timeline");
 	ck_assert_str_eq(out, test_str("\"process\",\"group\",\"breaths\",\"breaths/s\","
 				       "\"packets/breath\",\"bytes/packet\",\"cycles/packet\",\"Gbps\","

@@ -52,6 +52,11 @@ struct an_options {
 				      * the user gave (notes speak of the summary) */
 	int per_default;             /* PER is the command's default, not given: a pair a
 				      * log declares with units is counted in its first */
+	int keep_self;               /* keep each row's self cycles per unit apart
+				      * (an_row.self, once a pair holds others): diff's
+				      * yardstick, stats --self, summaries */
+	int keep_latency;            /* keep each row's pairs' cycles (an_row.span): the
+				      * p50 and p99 in ns of the declared tables, summaries */
 	int declared_only;           /* pair only what the logs declare, each pair in its
 				      * own first unit (with per_default): the --pair rules
 				      * and Snabb's names are not pairs (stats and diff
@@ -89,7 +94,7 @@ struct an_span {
 				      * breath_end, or a pair declared "breath" */
 	unsigned nunits;             /* the units it moved: each unit= of a declared
 				      * pair, the --per unit of a rule's ... */
-	const char *unit_name[TL_MAX_ARGS];
+	const char *const *unit_name;   /* nunits of them, the engine's own */
 	double units[TL_MAX_ARGS];   /* ... the end's value, or end minus begin for a
 				      * running counter; NAN where the end lacks it */
 	const tl_entry *end;         /* the entry that ended it */

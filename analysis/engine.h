@@ -52,7 +52,8 @@ struct an_ev {
 	uint16_t msgid;
 	int unknown;                 /* the msgid names no definition */
 	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
-	char count_unit[64];         /* end: the unit its rows count (--per, or declared) */
+	char count_unit[64];         /* end: the unit its rows count (--per, or declared) ... */
+	struct an_row *unit_row;     /* ... noted in this row already */
 	unsigned nunits;             /* end: the units a span of it gives (an_span) ... */
 	const char *unit_names[TL_MAX_ARGS];
 	int units[TL_MAX_ARGS];      /* ... their argument indexes (-1: the end lacks it) */

@@ -119,6 +119,8 @@ void free_shares(struct an_breaths *b)
 
 void an_row_unit(struct an_row *r, const char *unit)
 {
+	if (r->unit && !strcmp(r->unit, unit))
+		return;
 	if (!r->unit)
 		r->unit = xstrdup(unit);
 	else if (strcmp(r->unit, unit) && strcmp(r->unit, "unit")) {
@@ -154,9 +156,11 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 		      double self, int inner, double units, int bucket, int diffed)
 {
 	struct an_row *r = cached_row(a, ev, ev->label, e, bucket);
-	if (!r->unit || strcmp(r->unit, ev->count_unit))
+	if (ev->unit_row != r) {   /* its unit noted once a row and end */
 		an_row_unit(r, ev->count_unit);
-	if (hist_add_whole(&r->span, (uint64_t)cycles) < 0)
+		ev->unit_row = r;
+	}
+	if (a->opts.keep_latency && hist_add_whole(&r->span, (uint64_t)cycles) < 0)
 		return -1;
 	if (!(units > 0)) {
 		r->empty++;
@@ -172,7 +176,7 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 		slow_add(a, r, e, cycles, units);
 	if (a->opts.series && series_add(a, ev, e->tsc, per_unit, units) < 0)
 		return -1;
-	if (add_self(r, self / units, inner) < 0)
+	if (a->opts.keep_self && add_self(r, self / units, inner) < 0)
 		return -1;
 	return hist_add(&r->h, per_unit);
 }

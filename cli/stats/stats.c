@@ -269,6 +269,7 @@ static int read_and_save(struct args *s, struct an *e, struct an *d, int argc, c
 	struct an *all, *all_d = NULL;
 	int problems;
 	full.by = full_d.by = AN_SUMMARY_KEYS;
+	full.keep_self = full_d.keep_self = full.keep_latency = full_d.keep_latency = 1;
 	full.slowest = full_d.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
 	full.slowest_for_save = full_d.slowest_for_save = !s->slowest;
 	all = an_new(&full);
@@ -391,8 +392,10 @@ int cmd_stats(int argc, char **argv)
 		return cli_usage_error("stats", "--slowest needs --per: it ranks begin/end pairs");
 	s.a.o.slowest = (unsigned)s.slowest;
 	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
+	s.a.o.keep_self = s.self;
 	if (s.a.declared) {
 		anopts_declared(&s.a, &s.od);
+		s.od.keep_latency = 1;   /* the tables' p50_ns and p99_ns */
 		anopts_fixed_declared(&s.a, s.fixed_d, sizeof s.fixed_d);
 	}
 	if (s.openmetrics) {

@@ -4,9 +4,12 @@
  * environment, HTTP/1.1 and 2, redirects, timeouts); 429, 502, 503 and 504
  * retried after the Retry-After the collector gives or a backoff, a bounded
  * number of times; a partial success said as a warning; anything else one
- * line, and no request sent after it. */
+ * line, and no request sent after it. libcurl is loaded when --endpoint is
+ * given, not linked: linked, every command paid for loading it and the
+ * thirty libraries behind it at start. */
 #define _GNU_SOURCE
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,58 @@
 #define WAIT_MAX 30                      /* seconds waited before a try at most */
 #define RESPONSE_MAX (4u << 20)          /* the response read at most (the spec's 4 MiB) */
 #define MESSAGE_MAX 200                  /* a collector's message shown at most */
+
+/* The libcurl functions used, from the library loaded (curl_load()). The
+ * names are not curl's own, which curl.h may define as macros. */
+static struct {
+	void *lib;
+	CURLcode (*global_init)(long);
+	void (*global_cleanup)(void);
+	CURL *(*init)(void);
+	CURLcode (*setopt)(CURL *, CURLoption, ...);
+	CURLcode (*perform)(CURL *);
+	CURLcode (*getinfo)(CURL *, CURLINFO, ...);
+	void (*cleanup)(CURL *);
+	const char *(*strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+	CURLU *(*url)(void);
+	CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+	CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
+	void (*url_cleanup)(CURLU *);
+	void (*free)(void *);
+} C;
+
+/* Loads libcurl (Debian's libcurl4: libcurl.so.4, else the GnuTLS build's
+ * libcurl-gnutls.so.4) and its functions; -1, said, when it cannot. */
+static int curl_load(void)
+{
+	static const char *const names[] = { "libcurl.so.4", "libcurl-gnutls.so.4" };
+	struct { void *fn; const char *name; } f[] = {
+		{ &C.global_init, "curl_global_init" }, { &C.global_cleanup, "curl_global_cleanup" },
+		{ &C.init, "curl_easy_init" }, { &C.setopt, "curl_easy_setopt" },
+		{ &C.perform, "curl_easy_perform" }, { &C.getinfo, "curl_easy_getinfo" },
+		{ &C.cleanup, "curl_easy_cleanup" }, { &C.strerror, "curl_easy_strerror" },
+		{ &C.slist_append, "curl_slist_append" }, { &C.slist_free_all, "curl_slist_free_all" },
+		{ &C.url, "curl_url" }, { &C.url_set, "curl_url_set" }, { &C.url_get, "curl_url_get" },
+		{ &C.url_cleanup, "curl_url_cleanup" }, { &C.free, "curl_free" },
+	};
+	for (size_t i = 0; i < 2 && !C.lib; i++)
+		C.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!C.lib) {
+		cli_error("export", "--endpoint needs libcurl: %s", dlerror());
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+		void *sym = dlsym(C.lib, f[i].name);
+		if (!sym) {
+			cli_error("export", "--endpoint needs libcurl 7.62 or later: no %s", f[i].name);
+			return -1;
+		}
+		memcpy(f[i].fn, &sym, sizeof sym);
+	}
+	return 0;
+}
 
 struct post {
 	CURL *curl;
@@ -61,55 +116,57 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
  * said, when libcurl's parser refuses it or its scheme is not HTTP(S). */
 static char *traces_url(const char *url)
 {
-	CURLU *u = curl_url();
+	CURLU *u = C.url();
 	char *scheme = NULL, *full = NULL;
 	size_t n = strlen(url);
 	while (n && url[n - 1] == '/')
 		n--;
-	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	if (u && C.url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    C.url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
 	    (!strcmp(scheme, "http") || !strcmp(scheme, "https")) && (full = malloc(n + 11))) {
 		memcpy(full, url, n);
 		memcpy(full + n, "/v1/traces", 11);
 	} else {
 		cli_error("export", "%s: not an http:// or https:// URL", url);
 	}
-	curl_free(scheme);
-	curl_url_cleanup(u);
+	C.free(scheme);
+	C.url_cleanup(u);
 	return full;
 }
 
 struct post *post_new(const char *url)
 {
 	struct post *p;
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+	if (!C.lib && curl_load() < 0)
+		return NULL;
+	if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		cli_error("export", "%s: libcurl cannot start", url);
 		return NULL;
 	}
 	if (!(p = calloc(1, sizeof *p)))
 		abort();
-	if (!(p->url = traces_url(url)) || !(p->curl = curl_easy_init())) {
+	if (!(p->url = traces_url(url)) || !(p->curl = C.init())) {
 		post_free(p);
 		return NULL;
 	}
-	p->headers = curl_slist_append(NULL, "Content-Type: application/x-protobuf");
-	p->headers = curl_slist_append(p->headers, "Expect:");   /* no wait for 100-continue */
-	curl_easy_setopt(p->curl, CURLOPT_URL, p->url);
-	curl_easy_setopt(p->curl, CURLOPT_HTTPHEADER, p->headers);
-	curl_easy_setopt(p->curl, CURLOPT_USERAGENT, "timeline/" TL_VERSION_STRING);
-	curl_easy_setopt(p->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(p->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(p->curl, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_MAXREDIRS, 5L);
-	curl_easy_setopt(p->curl, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
-	curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(p->curl, CURLOPT_TIMEOUT, 60L);
-	curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, p->err);
-	curl_easy_setopt(p->curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(p->curl, CURLOPT_WRITEDATA, p);
-	curl_easy_setopt(p->curl, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(p->curl, CURLOPT_HEADERDATA, p);
+	p->headers = C.slist_append(NULL, "Content-Type: application/x-protobuf");
+	p->headers = C.slist_append(p->headers, "Expect:");   /* no wait for 100-continue */
+	C.setopt(p->curl, CURLOPT_URL, p->url);
+	C.setopt(p->curl, CURLOPT_HTTPHEADER, p->headers);
+	C.setopt(p->curl, CURLOPT_USERAGENT, "timeline/" TL_VERSION_STRING);
+	C.setopt(p->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	C.setopt(p->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	C.setopt(p->curl, CURLOPT_FOLLOWLOCATION, 1L);
+	C.setopt(p->curl, CURLOPT_MAXREDIRS, 5L);
+	C.setopt(p->curl, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
+	C.setopt(p->curl, CURLOPT_CONNECTTIMEOUT, 10L);
+	C.setopt(p->curl, CURLOPT_TIMEOUT, 60L);
+	C.setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
+	C.setopt(p->curl, CURLOPT_ERRORBUFFER, p->err);
+	C.setopt(p->curl, CURLOPT_WRITEFUNCTION, on_body);
+	C.setopt(p->curl, CURLOPT_WRITEDATA, p);
+	C.setopt(p->curl, CURLOPT_HEADERFUNCTION, on_header);
+	C.setopt(p->curl, CURLOPT_HEADERDATA, p);
 	return p;
 }
 
@@ -117,13 +174,13 @@ void post_free(struct post *p)
 {
 	if (!p)
 		return;
-	curl_slist_free_all(p->headers);
+	C.slist_free_all(p->headers);
 	if (p->curl)
-		curl_easy_cleanup(p->curl);
+		C.cleanup(p->curl);
 	free(p->url);
 	free(p->body);
 	free(p);
-	curl_global_cleanup();
+	C.global_cleanup();
 }
 
 /* ---- reading the collector's answer ------------------------------------------ */
@@ -252,7 +309,7 @@ static long wait_of(struct post *p, int try)
 {
 	curl_off_t after = 0;
 	long s = 1L << (try - 1);
-	if (curl_easy_getinfo(p->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after > 0)
+	if (C.getinfo(p->curl, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after > 0)
 		s = after > WAIT_MAX ? WAIT_MAX : (long)after;
 	return s > WAIT_MAX ? WAIT_MAX : s;
 }
@@ -284,10 +341,10 @@ static int try_once(struct post *p, const uint8_t *body, size_t n, uint64_t span
 	p->too_big = p->protobuf = 0;
 	p->err[0] = '\0';
 	*status = 0;
-	curl_easy_setopt(p->curl, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(p->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
-	rc = curl_easy_perform(p->curl);
-	curl_easy_getinfo(p->curl, CURLINFO_RESPONSE_CODE, status);
+	C.setopt(p->curl, CURLOPT_POSTFIELDS, body);
+	C.setopt(p->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
+	rc = C.perform(p->curl);
+	C.getinfo(p->curl, CURLINFO_RESPONSE_CODE, status);
 	if (p->too_big) {
 		say_failed(p, "its answer is over 4 MiB");
 		return -1;
@@ -295,7 +352,7 @@ static int try_once(struct post *p, const uint8_t *body, size_t n, uint64_t span
 	if (rc != CURLE_OK) {
 		if (lost_connection(rc))
 			return 1;
-		snprintf(why, sizeof why, "%s", p->err[0] ? p->err : curl_easy_strerror(rc));
+		snprintf(why, sizeof why, "%s", p->err[0] ? p->err : C.strerror(rc));
 		say_failed(p, why);
 		return -1;
 	}

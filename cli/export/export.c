@@ -133,6 +133,14 @@ void *export_grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
+void export_clock_init(struct export_clock *c, const tl_info *info)
+{
+	c->info = *info;
+	c->recip = 0;
+	if (info->tsc_hz > 1000000000u)
+		c->recip = (uint64_t)(((unsigned __int128)1000000000u << 64) / info->tsc_hz);
+}
+
 /* The engine's view of an event definition: the library's. */
 static const tl_def *def_of(void *ctx, uint16_t msgid)
 {

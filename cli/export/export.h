@@ -63,6 +63,31 @@ struct export_format {
  * or grown to twice NEED (at least 16); aborts when memory runs out. */
 void *export_grow(void *p, size_t *cap, size_t need, size_t size);
 
+/* A log's wall clock, read as tl_wall_ns() reads it without its division
+ * (export_wall()). */
+struct export_clock {
+	tl_info info;                    /* its frequency and anchor */
+	uint64_t recip;                  /* 2^64 * 10^9 / hz rounded down; 0: too large
+					  * for 64 bits (1 GHz and below), tl_wall_ns() */
+};
+void export_clock_init(struct export_clock *c, const tl_info *info);
+
+/* Tick TSC of C's log in ns since the epoch, exactly tl_wall_ns(): floor((TSC
+ * - anchor) * 10^9 / hz) after the anchor, as D * RECIP / 2^64, which is that
+ * or one less (RECIP is short of the true quotient by less than one, so D *
+ * RECIP by less than D < 2^64), one multiplication telling which. */
+static inline int64_t export_wall(const struct export_clock *c, uint64_t tsc)
+{
+	uint64_t d, q;
+	if (!c->recip || tsc < c->info.anchor_tsc)
+		return tl_wall_ns(&c->info, tsc);
+	d = tsc - c->info.anchor_tsc;
+	q = (uint64_t)(((unsigned __int128)d * c->recip) >> 64);
+	if ((unsigned __int128)(q + 1) * c->info.tsc_hz <= (unsigned __int128)d * 1000000000u)
+		q++;
+	return (int64_t)(c->info.anchor_realtime_ns + q);
+}
+
 /* Chrome JSON: spans (X), instants (i), counters (C), in one file. */
 extern const struct export_format export_chrome;
 /* Perfetto's protobuf trace: slices, instants and counters on tracks of

@@ -20,6 +20,7 @@
 struct node {
 	uint64_t id, parent;             /* the engine's: its begin's entry number, its
 					  * parent's or AN_NO_PARENT */
+	uint64_t sid, psid;              /* their span ids (span_id()) */
 	uint64_t tsc0, tsc1, cycles, self;
 	double units[TL_MAX_ARGS];
 	uint32_t kind, thread, k;        /* its kind, thread and input */
@@ -30,8 +31,9 @@ struct node {
 
 /* An input: its clock, the key its ids are made from, its resource. */
 struct src {
-	tl_info clock;                   /* its header, or with --tsc-hz a made clock */
+	struct export_clock clock;       /* its header's, or with --tsc-hz a made one */
 	uint64_t key;                    /* a hash of where the log was written */
+	uint64_t key0;                   /* thread_key() of its first thread */
 	struct otlp_resource r;
 	char *service, *host;
 };
@@ -109,19 +111,25 @@ static uint64_t log_key(const struct input *in)
 	return mix(h);
 }
 
+/* The offset of the ids of thread THREAD of the log of KEY. */
+static uint64_t thread_key(uint64_t key, uint32_t thread)
+{
+	return mix(key + (thread + 1ull) * 0x9e3779b97f4a7c15ull);
+}
+
 /* The span id of the span begun by entry ID of THREAD of input K: for one
  * thread of one log a bijection of ID (ids differ as entry numbers do);
  * across logs and threads, offsets 2^64 apart at random. Never 0. */
 static uint64_t span_id(uint32_t k, uint32_t thread, uint64_t id)
 {
-	uint64_t s = mix(id + mix(O.src[k].key + (thread + 1ull) * 0x9e3779b97f4a7c15ull));
+	uint64_t s = mix(id + (thread ? thread_key(O.src[k].key, thread) : O.src[k].key0));
 	return s ? s : 1;
 }
 
 static void put_be64(uint8_t *p, uint64_t v)
 {
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (56 - 8 * i));
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
 }
 
 /* ---- kinds -------------------------------------------------------------- */
@@ -156,10 +164,14 @@ static uint32_t kind_of(const struct an_span *s)
 	if (attr) {
 		q->attr_name = dup(s->attr_name);
 		q->attr = dup(s->attr);
+		q->attr_name_len = strnlen(q->attr_name, OTLP_WORD_BYTES);
+		q->attr_len = strnlen(q->attr, OTLP_WORD_BYTES);
 	}
 	q->nunits = s->nunits;
-	for (unsigned u = 0; u < s->nunits; u++)
+	for (unsigned u = 0; u < s->nunits; u++) {
 		q->unit_name[u] = dup(s->unit_name[u]);
+		q->unit_len[u] = strnlen(q->unit_name[u], OTLP_WORD_BYTES);
+	}
 	return (*slot = (uint32_t)++O.nkinds) - 1;
 }
 
@@ -247,19 +259,24 @@ static size_t walk(uint32_t root)
 	return n;
 }
 
-static void tree_free(uint32_t root)
+/* Frees the N nodes listed in O.stack. */
+static void stack_free(size_t n)
 {
-	size_t n = walk(root);
 	for (size_t i = 0; i < n; i++) {
 		O.nodes[O.stack[i]].next = O.free_list;
 		O.free_list = O.stack[i];
 	}
 }
 
+static void tree_free(uint32_t root)
+{
+	stack_free(walk(root));
+}
+
 /* Wall-clock ns of tick TSC of input K (none before the epoch). */
 static uint64_t wall(uint32_t k, uint64_t tsc)
 {
-	int64_t ns = tl_wall_ns(&O.src[k].clock, tsc);
+	int64_t ns = export_wall(&O.src[k].clock, tsc);
 	return ns < 0 ? 0 : (uint64_t)ns;
 }
 
@@ -269,7 +286,7 @@ static void put_node(const struct node *d, const uint8_t trace[16], uint64_t par
 	struct otlp_span s;
 	s.kind = &O.kinds[d->kind];
 	memcpy(s.trace_id, trace, 16);
-	put_be64(s.span_id, span_id(d->k, d->thread, d->id));
+	put_be64(s.span_id, d->sid);
 	s.has_parent = parent != 0;
 	put_be64(s.parent_id, parent);
 	s.start_ns = wall(d->k, d->tsc0);
@@ -294,19 +311,17 @@ static void put_node(const struct node *d, const uint8_t trace[16], uint64_t par
 static void tree_write(uint32_t root)
 {
 	const struct node *r = &O.nodes[root];
-	uint64_t id = span_id(r->k, r->thread, r->id);
 	uint8_t trace[16];
 	size_t n;
-	put_be64(trace, id);
-	put_be64(trace + 8, mix(id ^ O.src[r->k].key ^ 0x6a09e667f3bcc909ull));
+	put_be64(trace, r->sid);
+	put_be64(trace + 8, mix(r->sid ^ O.src[r->k].key ^ 0x6a09e667f3bcc909ull));
 	n = walk(root);
 	for (size_t i = 0; i < n; i++) {
 		const struct node *d = &O.nodes[O.stack[i]];
 		/* the root's parent, if any, never ended: it is none here */
-		uint64_t parent = i ? span_id(d->k, d->thread, d->parent) : 0;
-		put_node(d, trace, parent);
+		put_node(d, trace, i ? d->psid : 0);
 	}
-	tree_free(root);
+	stack_free(n);
 }
 
 /* ---- --slowest ---------------------------------------------------------------- */
@@ -469,24 +484,24 @@ static void orphans(void)
 
 /* The clock of a log without a frequency, with --tsc-hz: its last entry at
  * the file's modification time (a Snabb log has no anchor). */
-static void made_clock(struct src *c, struct input *in, uint64_t hz)
+static void made_clock(tl_info *c, struct input *in, uint64_t hz)
 {
 	struct stat st;
 	tl_entry e;
 	uint64_t last = 0;
 	char when[40];
-	c->clock.tsc_hz = hz;
+	c->tsc_hz = hz;
 	if (in->info.format == TL_FORMAT_NATIVE)
 		return;   /* its own anchor */
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e))
 		last = e.tsc;
-	c->clock.anchor_tsc = last;
-	c->clock.anchor_realtime_ns = 0;
+	c->anchor_tsc = last;
+	c->anchor_realtime_ns = 0;
 	if (!stat(in->path, &st))
-		c->clock.anchor_realtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
-					      (uint64_t)st.st_mtim.tv_nsec;
-	tl_format_wall(when, sizeof when, (int64_t)c->clock.anchor_realtime_ns);
+		c->anchor_realtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+					(uint64_t)st.st_mtim.tv_nsec;
+	tl_format_wall(when, sizeof when, (int64_t)c->anchor_realtime_ns);
 	cli_error("export", "note: %s: no clock anchor (a Snabb log): its last entry taken as "
 		  "written at the file's modification time, %s", in->path, when);
 }
@@ -496,10 +511,12 @@ static void src_new(size_t k, struct input *in)
 {
 	struct src *c = &O.src[k];
 	const tl_info *i = &in->info;
-	c->clock = *i;
+	tl_info clock = *i;
 	if (!i->tsc_hz)
-		made_clock(c, in, O.x->tsc_hz);
+		made_clock(&clock, in, O.x->tsc_hz);
+	export_clock_init(&c->clock, &clock);
 	c->key = log_key(in);
+	c->key0 = thread_key(c->key, 0);
 	c->service = dup(O.x->service ? O.x->service
 			 : i->format == TL_FORMAT_NATIVE && i->process[0] ? i->process : "snabb");
 	c->host = dup(i->host);
@@ -553,6 +570,8 @@ static void otlp_span(const struct export *x, size_t k, struct input *in, const 
 			    .kids = NONE, .next = NONE, .hnext = NONE };
 	for (unsigned u = 0; u < TL_MAX_ARGS; u++)
 		d->units[u] = u < s->nunits ? s->units[u] : NAN;
+	d->sid = span_id(d->k, d->thread, d->id);
+	d->psid = s->parent == AN_NO_PARENT ? 0 : span_id(d->k, d->thread, s->parent);
 	adopt(n);
 	if (s->parent == AN_NO_PARENT)
 		tree_done(n, 0);

@@ -14,9 +14,14 @@ struct otlp_kind {
 	char *name;                      /* label, then the attribute's value if any */
 	size_t name_len;
 	char *attr_name, *attr;          /* NULL: no attribute */
+	size_t attr_name_len, attr_len;  /* their lengths, cut at OTLP_WORD_BYTES */
 	unsigned nunits;
 	char *unit_name[TL_MAX_ARGS];
+	size_t unit_len[TL_MAX_ARGS];    /* ... cut the same */
 };
+
+/* An attribute's key or string value is cut at this many bytes. */
+#define OTLP_WORD_BYTES 128
 
 /* A span as the encoders write it. */
 struct otlp_span {

@@ -15,7 +15,6 @@
 
 #define DEFAULT_MAX (4u << 20)           /* a request's bytes at most: 4 MiB */
 #define SPAN_ROOM 4096                   /* a span's bytes at most (strings cut to fit) */
-#define WORD_BYTES 128                   /* an attribute's key or string value at most */
 #define CLOSE_ROOM 8                     /* what closing the two open lengths may add */
 
 static struct {
@@ -35,13 +34,49 @@ static struct {
 static uint8_t *kv_open(uint8_t *p, unsigned field, const char *key, uint8_t **kv, uint8_t **any)
 {
 	p = pb_open(p, field, kv);
-	p = pb_bytes(p, OTLP_KEY_VALUE_KEY, key, strnlen(key, WORD_BYTES));
+	p = pb_bytes(p, OTLP_KEY_VALUE_KEY, key, strnlen(key, OTLP_WORD_BYTES));
 	return pb_open(p, OTLP_KEY_VALUE_VALUE, any);
 }
 
 static uint8_t *kv_close(uint8_t *p, uint8_t *kv, uint8_t *any)
 {
 	return pb_close(kv, pb_close(any, p));
+}
+
+/* The fast path of a span's attribute: the KeyValue of KEY (N bytes, at
+ * most SHORT_KEY) whose AnyValue is the int V, every length one byte. */
+#define SHORT_KEY 100
+static inline uint8_t *attr_int(uint8_t *p, const char *key, size_t n, int64_t v)
+{
+	uint8_t *kv = p + 1, *any;
+	p[0] = OTLP_SPAN_ATTRIBUTES << 3 | PB_LEN;
+	p[2] = OTLP_KEY_VALUE_KEY << 3 | PB_LEN;
+	p[3] = (uint8_t)n;
+	memcpy(p + 4, key, n);
+	p += 4 + n;
+	p[0] = OTLP_KEY_VALUE_VALUE << 3 | PB_LEN;
+	any = p + 1;
+	p = pb_int(p + 2, OTLP_ANY_INT_VALUE, v);
+	*any = (uint8_t)(p - any - 1);
+	*kv = (uint8_t)(p - kv - 1);
+	return p;
+}
+
+/* The same for the string V of M bytes (N + M at most SHORT_KEY + 20). */
+static inline uint8_t *attr_str(uint8_t *p, const char *key, size_t n, const char *v, size_t m)
+{
+	p[0] = OTLP_SPAN_ATTRIBUTES << 3 | PB_LEN;
+	p[1] = (uint8_t)(2 + n + 4 + m);
+	p[2] = OTLP_KEY_VALUE_KEY << 3 | PB_LEN;
+	p[3] = (uint8_t)n;
+	memcpy(p + 4, key, n);
+	p += 4 + n;
+	p[0] = OTLP_KEY_VALUE_VALUE << 3 | PB_LEN;
+	p[1] = (uint8_t)(2 + m);
+	p[2] = OTLP_ANY_STRING_VALUE << 3 | PB_LEN;
+	p[3] = (uint8_t)m;
+	memcpy(p + 4, v, m);
+	return p + 4 + m;
 }
 
 static uint8_t *kv_str(uint8_t *p, unsigned field, const char *key, const char *v, size_t max)
@@ -61,12 +96,14 @@ static uint8_t *kv_int(uint8_t *p, unsigned field, const char *key, int64_t v)
 }
 
 /* A unit's value: an int when it is a whole number, else a double; NaN (the
- * end lacks it) and infinities are left out. */
-static uint8_t *kv_units(uint8_t *p, const char *key, double v)
+ * end lacks it) and infinities are left out. KEY is N bytes long. */
+static uint8_t *kv_units(uint8_t *p, const char *key, size_t n, double v)
 {
 	uint8_t *kv, *any;
 	if (!isfinite(v))
 		return p;
+	if (v == floor(v) && fabs(v) < 9.2e18 && n <= SHORT_KEY)
+		return attr_int(p, key, n, (int64_t)v);
 	p = kv_open(p, OTLP_SPAN_ATTRIBUTES, key, &kv, &any);
 	if (v == floor(v) && fabs(v) < 9.2e18)
 		p = pb_int(p, OTLP_ANY_INT_VALUE, (int64_t)v);
@@ -117,6 +154,21 @@ static void deliver(void)
 	B.spans = 0;
 }
 
+/* Ends the span whose body runs from M + 2 to END, M the place of its
+ * length of two bytes; returns the end, one byte less when the length
+ * takes one (or moved on when it takes three: pb_close()). */
+static uint8_t *span_close(uint8_t *m, uint8_t *end)
+{
+	size_t n = (size_t)(end - m - 2);
+	if (n >= 0x80 && n < 0x4000) {
+		m[0] = (uint8_t)(n | 0x80);
+		m[1] = (uint8_t)(n >> 7);
+		return end;
+	}
+	memmove(m + 1, m + 2, n);
+	return pb_close(m, end - 1);
+}
+
 /* V as an int64 attribute takes it: at most INT64_MAX. */
 static int64_t int64_of(uint64_t v)
 {
@@ -127,31 +179,46 @@ static int64_t int64_of(uint64_t v)
 static uint8_t *put_span(uint8_t *p, const struct otlp_span *s)
 {
 	const struct otlp_kind *q = s->kind;
-	uint8_t *m;
-	p = pb_open(p, OTLP_SCOPE_SPANS_SPANS, &m);
-	p = pb_bytes(p, OTLP_SPAN_TRACE_ID, s->trace_id, 16);
-	p = pb_bytes(p, OTLP_SPAN_SPAN_ID, s->span_id, 8);
-	if (s->has_parent)
-		p = pb_bytes(p, OTLP_SPAN_PARENT_SPAN_ID, s->parent_id, 8);
+	uint8_t *m = p + 1;
+	/* the span's length gets two bytes, as a span of 128 to 16383 bytes
+	 * (the usual, about 150) takes: nothing moves when it is closed */
+	p[0] = OTLP_SCOPE_SPANS_SPANS << 3 | PB_LEN;
+	p += 3;
+	/* the ids: keys and lengths of one byte, copies of a known size */
+	p[0] = OTLP_SPAN_TRACE_ID << 3 | PB_LEN;
+	p[1] = 16;
+	memcpy(p + 2, s->trace_id, 16);
+	p[18] = OTLP_SPAN_SPAN_ID << 3 | PB_LEN;
+	p[19] = 8;
+	memcpy(p + 20, s->span_id, 8);
+	p += 28;
+	if (s->has_parent) {
+		p[0] = OTLP_SPAN_PARENT_SPAN_ID << 3 | PB_LEN;
+		p[1] = 8;
+		memcpy(p + 2, s->parent_id, 8);
+		p += 10;
+	}
 	p = pb_bytes(p, OTLP_SPAN_NAME, q->name, q->name_len);
 	p = pb_uint(p, OTLP_SPAN_KIND, OTLP_SPAN_KIND_INTERNAL);
 	p = pb_fixed64(p, OTLP_SPAN_START_TIME_UNIX_NANO, s->start_ns);
 	p = pb_fixed64(p, OTLP_SPAN_END_TIME_UNIX_NANO, s->end_ns);
-	if (q->attr)
-		p = kv_str(p, OTLP_SPAN_ATTRIBUTES, q->attr_name, q->attr, WORD_BYTES);
+	if (q->attr && q->attr_name_len + q->attr_len <= SHORT_KEY + 20)
+		p = attr_str(p, q->attr_name, q->attr_name_len, q->attr, q->attr_len);
+	else if (q->attr)
+		p = kv_str(p, OTLP_SPAN_ATTRIBUTES, q->attr_name, q->attr, OTLP_WORD_BYTES);
 	for (unsigned u = 0; u < q->nunits; u++)
-		p = kv_units(p, q->unit_name[u], s->units[u]);
-	p = kv_int(p, OTLP_SPAN_ATTRIBUTES, "cycles", int64_of(s->cycles));
-	p = kv_int(p, OTLP_SPAN_ATTRIBUTES, "self_cycles", int64_of(s->self));
+		p = kv_units(p, q->unit_name[u], q->unit_len[u], s->units[u]);
+	p = attr_int(p, "cycles", 6, int64_of(s->cycles));
+	p = attr_int(p, "self_cycles", 11, int64_of(s->self));
 	if (s->cpu >= 0)
-		p = kv_int(p, OTLP_SPAN_ATTRIBUTES, "cpu", s->cpu);
+		p = attr_int(p, "cpu", 3, s->cpu);
 	if (s->numa >= 0)
-		p = kv_int(p, OTLP_SPAN_ATTRIBUTES, "numa", s->numa);
+		p = attr_int(p, "numa", 4, s->numa);
 	/* a log's threads: the index today; their tid and name (thread.id,
 	 * thread.name) once logs record them */
 	if (s->thread)
-		p = kv_int(p, OTLP_SPAN_ATTRIBUTES, "thread", s->thread);
-	return pb_close(m, p);
+		p = attr_int(p, "thread", 6, s->thread);
+	return span_close(m, p);
 }
 
 /* Span S into the request; when it would take the request past its

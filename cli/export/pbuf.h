@@ -168,9 +168,14 @@ static inline uint8_t *pb_double(uint8_t *p, unsigned field, double d)
 static inline uint8_t *pb_fixed64(uint8_t *p, unsigned field, uint64_t v)
 {
 	p = pb_tag(p, field, PB_I64);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+	return p + 8;
+#else
 	for (int i = 0; i < 8; i++)
 		*p++ = (uint8_t)(v >> (8 * i));
 	return p;
+#endif
 }
 
 /* FIELD = the N bytes at S (a string or bytes field). */

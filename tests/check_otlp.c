@@ -237,6 +237,14 @@ START_TEST(test_otlp_unmatched_pairs_make_no_span_and_orphans_their_own_trace)
 			      "    app.push a +500..+600 app=a packets=4 cycles=100 self_cycles=100 "
 			      "cpu=3 numa=0\n");
 	free(out);
+	/* --slowest ranks outermost spans: the orphan is none */
+	out = both("--slowest 5", "two.timeline");
+	ck_assert_str_eq(out, "resources 1 traces 1 spans 2\n"
+			      "resource service.name=proc host.name=beta process.pid=9\n"
+			      "  engine.breath +400..+700 packets=4 cycles=300 self_cycles=200 cpu=3 numa=0\n"
+			      "    app.push a +500..+600 app=a packets=4 cycles=100 self_cycles=100 "
+			      "cpu=3 numa=0\n");
+	free(out);
 }
 END_TEST
 
@@ -474,14 +482,16 @@ static void unserve(void)
 	unlink(path_in(test_dir, "port"));
 }
 
-/* The requests the collector saw, a line each: try, bytes, spans, status. */
-static char *seen(void)
+/* The requests the collector saw, a line each: try, path, type, bytes,
+ * spans, status, and "waited" when it came WAIT s or more after the one
+ * before (a lower bound: a loaded machine may take longer). */
+static char *seen(double wait)
 {
 	return sh(0, NULL, "python3 -c 'import json, sys\n"
 		  "for l in open(\"requests.log\"):\n"
 		  "    r = json.loads(l)\n"
 		  "    print(r[\"try\"], r[\"path\"], r[\"type\"], r[\"bytes\"], r[\"spans\"], r[\"status\"],"
-		  " \"waited\" if r[\"since\"] >= 0.9 else \"\")'");
+		  " \"waited\" if r[\"since\"] >= %g else \"\")'", wait);
 }
 
 /* Log "big": 200 requests of their own, each a trace of one span. */
@@ -499,8 +509,8 @@ static void log_big(void)
 }
 
 /* A large export in requests of at most --max-request bytes, each taken
- * once, a 503 in the middle retried after its Retry-After: the spans sent
- * are the file's, every one once. */
+ * once, a 503 in the middle retried after its Retry-After of 2 s: the
+ * spans sent are the file's, every one once. */
 START_TEST(test_otlp_post_splits_into_requests_and_retries_a_503)
 {
 	const char *url;
@@ -509,15 +519,16 @@ START_TEST(test_otlp_post_splits_into_requests_and_retries_a_503)
 	log_big();
 	free(sh(0, NULL, "%s export -f otlp -o big.otlp big.timeline", timeline_bin()));
 	free(read_file(path_in(test_dir, "big.otlp"), &file));
-	url = serve("200,503:1,200");
+	url = serve("200,503:2,200");
 	free(sh(0, &err, "%s export -f otlp --endpoint %s/ --max-request 4K big.timeline",
 		timeline_bin(), url));
 	unserve();
 	ck_assert_str_eq(err, "");
 	free(err);
 	/* 200 spans of 126 to 129 bytes, and a resource, in requests of at
-	 * most 4096: 31 a request; the second sent again after its 503 */
-	out = seen();
+	 * most 4096: 31 a request; the second sent again after its 503, 2 s
+	 * later as its Retry-After says (a backoff would wait 1 s) */
+	out = seen(1.9);
 	ck_assert_str_eq(out, "1 /v1/traces application/x-protobuf 3998 31 200 \n"
 			      "2 /v1/traces application/x-protobuf 3998 31 503 \n"
 			      "3 /v1/traces application/x-protobuf 3998 31 200 waited\n"
@@ -550,7 +561,7 @@ START_TEST(test_otlp_post_takes_a_date_and_says_a_partial_success)
 	ck_assert_str_eq(err, want);
 	free(want);
 	free(err);
-	out = seen();
+	out = seen(0.9);
 	ck_assert_str_eq(out, "1 /v1/traces application/x-protobuf 653 4 429 \n"
 			      "2 /v1/traces application/x-protobuf 653 4 200 waited\n");
 	free(out);
@@ -573,7 +584,7 @@ START_TEST(test_otlp_post_says_a_400_and_gives_up_after_5_tries)
 	ck_assert_str_eq(err, want);
 	free(want);
 	free(err);
-	out = seen();
+	out = seen(0.9);
 	ck_assert_str_eq(out, "1 /v1/traces application/x-protobuf 3998 31 200 \n"
 			      "2 /v1/traces application/x-protobuf 3998 31 400 \n");
 	free(out);
@@ -587,7 +598,7 @@ START_TEST(test_otlp_post_says_a_400_and_gives_up_after_5_tries)
 	ck_assert_str_eq(err, want);
 	free(want);
 	free(err);
-	out = seen();
+	out = seen(0.9);
 	ck_assert_str_eq(out, "1 /v1/traces application/x-protobuf 653 4 503 \n"
 			      "2 /v1/traces application/x-protobuf 653 4 503 waited\n"
 			      "3 /v1/traces application/x-protobuf 653 4 503 waited\n"

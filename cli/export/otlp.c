@@ -533,7 +533,13 @@ static int otlp_begin_with(const struct otlp_enc *enc, const struct export *x, s
 	O.nsrc = n;
 	if (!(O.src = calloc(n + 1, sizeof *O.src)) || !(O.kind_of = malloc(65536 * sizeof *O.kind_of)))
 		abort();
-	return enc->begin(x);
+	if (enc->begin(x) < 0) {   /* said: nothing is read */
+		free(O.src);
+		free(O.kind_of);
+		memset(&O, 0, sizeof O);
+		return -1;
+	}
+	return 0;
 }
 
 static int otlp_begin(const struct export *x, struct input **in, size_t n)

@@ -255,8 +255,11 @@ static int pb_begin(const struct export *x)
 	B.max = x->max_request ? x->max_request : DEFAULT_MAX;
 	if (!(B.buf = malloc(B.max + SPAN_ROOM + 1024)))
 		abort();
-	if (x->endpoint && !(B.post = post_new(x->endpoint)))
+	if (x->endpoint && !(B.post = post_new(x->endpoint))) {
+		free(B.buf);
+		B.buf = NULL;
 		return -1;
+	}
 	return 0;
 }
 

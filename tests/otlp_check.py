@@ -12,10 +12,12 @@ whole), or one line "otlp_check: problem" and exits 1.
 With --against LOG..., the spans must be, one for one, those that pairing
 the logs' entries (`timeline dump --format json`, wall time to the ns) by
 the built-in pairs (push/pushed, pull/pulled, breath_start/breath_end) and
-each --pair BEGIN=END=LABEL gives: names, times, parents and counts.
+each --pair BEGIN=END=LABEL gives: names, times, parents and counts. With
+--spans LOG..., those of the span table, `timeline dump --spans --format
+json` ($TIMELINE_SPANS_BIN, else $TIMELINE_BIN), the same way.
 
 usage: otlp_check.py FILE [--json] [--tree] [--base NS] [--against LOG...]
-                     [--pair BEGIN=END=LABEL]... [--tsc-hz HZ]
+                     [--spans LOG...] [--pair BEGIN=END=LABEL]... [--tsc-hz HZ]
 """
 import calendar
 import json
@@ -298,10 +300,37 @@ def paired(log, pairs, hz):
     return {k: (p["span"] if p else None) for k, p in spans.items()}
 
 
-def against(by_id, logs, pairs, hz):
+def table(log, hz):
+    """The spans of LOG's span table (dump --spans): {(name, start, end): parent key or None}."""
+    tl = os.environ.get("TIMELINE_SPANS_BIN") or TIMELINE
+    out = subprocess.run([tl, "dump", "--spans", "-f", "json"] + ([] if hz else ["-t", "wall"]) + [log],
+                         capture_output=True, check=True).stdout.decode()
+    rows = [json.loads(l) for l in out.splitlines()]
+    if hz:
+        last = max(r["end_tsc"] for r in rows) if rows else 0
+        dump = subprocess.run([TIMELINE, "dump", "-f", "json", log], capture_output=True,
+                              check=True).stdout.decode()
+        last = [json.loads(l) for l in dump.splitlines() if '"event"' in l][-1]["tsc"]
+        mtime = os.stat(log).st_mtime_ns
+
+        def ns(t):
+            d = t - last
+            return mtime + d * 10**9 // hz if d >= 0 else mtime - (-d) * 10**9 // hz
+        for r in rows:
+            r["begin_ns"], r["end_ns"] = ns(r["begin_tsc"]), ns(r["end_tsc"])
+    key = {}
+    for r in rows:
+        name = r["span"] + (" " + r["attr"] if r["attr"] else "")
+        key[(r["file"], r["thread"], r["id"])] = (name, r["begin_ns"], max(r["end_ns"], r["begin_ns"]))
+    return {key[(r["file"], r["thread"], r["id"])]:
+            key.get((r["file"], r["thread"], r["parent"])) if r["parent"] is not None else None
+            for r in rows}
+
+
+def against(by_id, logs, pairs, hz, spans=False):
     want = {}
     for log in logs:
-        want.update(paired(log, pairs, hz))
+        want.update(table(log, hz) if spans else paired(log, pairs, hz))
     got = {}
     for s in by_id.values():
         key = (s["name"], s["start"], s["end"])
@@ -316,7 +345,8 @@ def against(by_id, logs, pairs, hz):
             fail("no span %r" % (key,))
         if got[key] != parent:
             fail("span %r: parent %r, the logs say %r" % (key, got[key], parent))
-    return "against: %d spans, names, times and parents as paired from dump" % len(want)
+    return "against: %d spans, names, times and parents as %s" % (
+        len(want), "dump --spans gives them" if spans else "paired from dump")
 
 
 def main():
@@ -324,7 +354,7 @@ def main():
     if not args:
         fail("usage: otlp_check.py FILE [--json] [--tree] [--base NS] [--against LOG...] "
              "[--pair BEGIN=END=LABEL]... [--tsc-hz HZ]")
-    path, json_form, show, base, logs, pairs, hz = args[0], False, False, 0, [], [], 0
+    path, json_form, show, base, logs, pairs, hz, spans = args[0], False, False, 0, [], [], 0, False
     i = 1
     while i < len(args):
         a = args[i]
@@ -341,7 +371,8 @@ def main():
         elif a == "--tsc-hz":
             i += 1
             hz = int(args[i])
-        elif a == "--against":
+        elif a in ("--against", "--spans"):
+            spans = a == "--spans"
             while i + 1 < len(args) and not args[i + 1].startswith("--"):
                 i += 1
                 logs.append(args[i])
@@ -355,7 +386,7 @@ def main():
     if show:
         print("\n".join(tree(res, by_id, base)))
     if logs:
-        print(against(by_id, logs, pairs, hz))
+        print(against(by_id, logs, pairs, hz, spans))
 
 
 if __name__ == "__main__":

@@ -149,6 +149,12 @@ $(LIBSO0): $(LIBSO)
 
 $(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
 $(BUILD)/cli/%.o: CPPFLAGS += -Icli   # "out.h": a shared module; "stats/readall.h": a family's
+# libcurl: `export --endpoint`'s HTTP client (TLS, proxies, HTTP/1.1 and 2,
+# redirects, timeouts), Debian's libcurl4-openssl-dev: its header here, the
+# library loaded by post.c when --endpoint is given (linked, every command
+# would load it and its thirty libraries at start).
+CURL_CFLAGS = $(shell pkg-config --cflags libcurl 2>/dev/null)
+$(BUILD)/cli/export/post.o: CPPFLAGS += $(CURL_CFLAGS)
 $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) $(LIB_LIBS) -lcsv -lm && \

@@ -723,7 +723,7 @@ END_TEST
  * of 300 (per request: 75 on average), the poll's 300 of its 2 requests. */
 START_TEST(test_stats_self_gives_each_pairs_own_cycles)
 {
-	char *out;
+	char *out, *err;
 	write_kv(path_in(test_dir, "kv.timeline"), one_poll, 18, 64);
 	out = tl(0, NULL, "stats --self -f csv kv.timeline | cut -d, -f1,3-7");
 	ck_assert_str_eq(out, "\"event\",\"unit\",\"pairs\",\"units\",\"cycles_per_unit\",\"p50\"\n"
@@ -733,8 +733,18 @@ START_TEST(test_stats_self_gives_each_pairs_own_cycles)
 			      "\"kv.reply\",\"bytes\",2,150,0.8,0.6\n"
 			      "\"kv.req\",\"requests\",2,2,75,60\n");
 	free(out);
-	out = tl(2, NULL, "stats --self --lags kv.timeline");
+	/* the text says which cycles, and that the ns stay the whole span's */
+	out = tl(0, NULL, "stats --self kv.timeline | grep '^self' | cut -d'(' -f2");
+	ck_assert_str_eq(out, "its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)\n"
+			      "its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)\n"
+			      "its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)\n");
 	free(out);
+	out = tl(2, &err, "stats --self --lags kv.timeline");
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "timeline stats: --self goes with pairs: give --per, or leave out --lags\n"
+			      "see 'timeline stats --help'\n");
+	free(out);
+	free(err);
 }
 END_TEST
 

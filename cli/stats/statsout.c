@@ -92,6 +92,9 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 	return t;
 }
 
+/* The self table's note: its ns columns stay the span's whole latency. */
+#define SELF_NOTE " (its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)"
+
 struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size,
 			   int format, int self)
 {
@@ -334,10 +337,10 @@ struct table *statsout_declared(struct an *e, const struct an_options *o, const 
 		an_cycles_per(per, sizeof per, unit);
 		an_unit_singular(one, sizeof one, unit);
 		snprintf(title, size, "%scycles per %s, per begin/end pair%s", self ? "self " : "", one,
-			 self ? " (its cycles less those of the pairs inside it)" : "");
+			 self ? SELF_NOTE : "");
 	} else {
-		snprintf(title, size, "%scycles per unit, per begin/end pair, each in its own unit",
-			 self ? "self " : "");
+		snprintf(title, size, "%scycles per unit, per begin/end pair, each in its own unit%s",
+			 self ? "self " : "", self ? SELF_NOTE : "");
 		cols[nc++] = "unit";
 	}
 	cols[nc++] = "pairs";

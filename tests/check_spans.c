@@ -749,6 +749,54 @@ START_TEST(test_stats_self_gives_each_pairs_own_cycles)
 END_TEST
 
 
+/* Where the poll's cycles go, by each span's own cycles: the requests'
+ * 90 + 60, the stages' own, and the poll's 300 that no span holds, so
+ * that the shares add up to the poll's 1000. A pair without the unit
+ * asked for (the lookup, in keys) is no row of it, and never takes its
+ * breath's, as Snabb's app pairs do. */
+START_TEST(test_the_shares_count_each_cycle_once_and_units_stay_declared)
+{
+	char *out;
+	write_kv(path_in(test_dir, "kv.timeline"), one_poll, 18, 64);
+	out = tl(0, NULL, "stats kv.timeline | sed -n '/^process  *span /,/^$/p' | tr -s ' ' | cut -d' ' -f2-4");
+	ck_assert_str_eq(out, "span share% cycles\n"
+			      "kv.lookup 35 350\n"
+			      "kv.req 15 150\n"
+			      "kv.reply 12 120\n"
+			      "kv.parse 8 80\n"
+			      "(unattributed) 30 300\n"
+			      "\n");
+	free(out);
+	out = tl(0, NULL, "stats --per bytes -f csv kv.timeline | cut -d, -f1-4");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"pairs\",\"bytes\"\n"
+			      "\"kv.parse\",,2,150\n"
+			      "\"kv.poll\",,1,150\n"
+			      "\"kv.reply\",,2,150\n"
+			      "\"kv.req\",,2,150\n");
+	free(out);
+}
+END_TEST
+
+/* Spans begun at one time are listed outermost first: the poll, the
+ * request it holds, then the parse. */
+START_TEST(test_spans_begun_at_one_time_list_the_outer_first)
+{
+	static const struct step same[] = {
+		{ POLL_B, 1000, 0, 1, 0, 0 },   { REQ_B, 1000, 0, 0, 0, 0 },
+		{ PARSE_B, 1000, 0, 0, 0, 0 },  { PARSE_E, 1050, 0, 100, 0, 0 },
+		{ REQ_E, 1100, 0, 1, 100, 0 },  { POLL_E, 1100, 0, 1, 1, 100 },
+	};
+	char *out;
+	write_kv(path_in(test_dir, "same.timeline"), same, 6, 64);
+	out = tl(0, NULL, "dump --spans -f csv same.timeline | cut -d, -f6,10,11");
+	ck_assert_str_eq(out, "\"span\",\"parent\",\"depth\"\n"
+			      "\"kv.poll\",,0\n"
+			      "\"kv.req\",0,1\n"
+			      "\"kv.parse\",1,2\n");
+	free(out);
+}
+END_TEST
+
 /* An event logged once a log has no lag, on either side: diff gives it no
  * row (it gave one of 0 runs a side). */
 START_TEST(test_a_group_of_no_value_on_either_side_is_no_row)
@@ -812,6 +860,8 @@ Suite *spans_suite(void)
 	tcase_add_test(t, test_a_declared_breath_is_counted_as_snabbs);
 	tcase_add_test(t, test_dump_spans_gives_each_span_its_parent_and_self_cycles);
 	tcase_add_test(t, test_stats_self_gives_each_pairs_own_cycles);
+	tcase_add_test(t, test_the_shares_count_each_cycle_once_and_units_stay_declared);
+	tcase_add_test(t, test_spans_begun_at_one_time_list_the_outer_first);
 	tcase_add_test(t, test_a_group_of_no_value_on_either_side_is_no_row);
 	tcase_add_test(t, test_diff_judges_nested_spans_by_their_own_cycles);
 	tcase_add_test(t, test_logs_of_one_process_are_one_run);

@@ -519,6 +519,37 @@ START_TEST(test_from_after_to_is_a_usage_error_of_every_windowed_command)
 }
 END_TEST
 
+/* --last of less than 1ns (0ns, 0.4ns: 0 once rounded) would be no
+ * window at all: a usage error of every windowed command. 1ns keeps the
+ * newest entry alone, 1000ns the one 1000 ns before it too. */
+START_TEST(test_last_below_1ns_is_a_usage_error_of_every_windowed_command)
+{
+	static const char *const cmds[] = { "dump", "merge", "stats", "diff", "report -o r.html",
+					    "copy", "export -f csv -o x.csv" };
+	static const char *const d[] = { "0ns", "0.4ns", "0s" };
+	char *out;
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
+			size_t n = strcspn(cmds[i], " ");
+			char *err;
+			out = tl(2, &err, "%s --last %s w.timeline w.timeline x", cmds[i], d[k]);
+			ck_assert_str_eq(err, S("timeline %.*s: --last takes a duration of at least 1ns, "
+						"e.g. 10s or 500ms\nsee 'timeline %.*s --help'\n", (int)n,
+						cmds[i], (int)n, cmds[i]));
+			ck_assert_str_eq(out, "");
+			free(out);
+			free(err);
+		}
+	out = tl(0, NULL, "dump --last 1ns w.timeline");
+	ck_assert_str_eq(out, "          9000   0  0  e.tick n=9\n");
+	free(out);
+	out = tl(0, NULL, "dump --last 1000ns w.timeline | wc -l");
+	ck_assert_str_eq(out, "2\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_one_run_a_side_is_too_few_and_the_interval_follows_alpha)
 {
 	char *out, *err;
@@ -982,6 +1013,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_stats_diff_and_report_print_nothing_when_nothing_is_kept);
 	tcase_add_test(t, test_filters_that_keep_nothing_say_so);
 	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
+	tcase_add_test(t, test_last_below_1ns_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);

@@ -82,10 +82,32 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 	return -1;
 }
 
-void view_begin(const struct view *v)
+static const char csv_header[] =
+	"file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n";
+
+void view_begin(struct view *v)
 {
-	if (v->format == FMT_CSV)
-		out_str("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	v->header_due = v->format == FMT_CSV;
+}
+
+void view_end(struct view *v, int problems)
+{
+	if (v->header_due && !problems && !window_filters_missed())
+		out_str(csv_header);
+	v->header_due = 0;
+}
+
+/* Before the first entry kept: the CSV header, then a note, when due. */
+static void before_entry(struct view *v)
+{
+	if (v->header_due) {
+		out_str(csv_header);
+		v->header_due = 0;
+	}
+	if (v->note[0]) {
+		out_str(v->note);
+		v->note[0] = '\0';
+	}
 }
 
 int view_can_time(const struct view *v, const char *cmd, const struct input *in)
@@ -484,6 +506,8 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	if (!ev->known)
 		in->unknown++;
 	v->printed++;
+	if (__builtin_expect(v->header_due || v->note[0], 0))
+		before_entry(v);
 	*evp = ev;
 	return 1;
 }

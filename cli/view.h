@@ -25,6 +25,8 @@ struct view {
 	int64_t wall0;               /* wall ns of the first merged entry */
 	uint64_t printed;            /* lines printed so far */
 	int follow;                  /* --follow: go on as the logs are written */
+	int header_due;              /* the CSV header, not printed yet (view_begin) */
+	char note[640];              /* a line printed before the next entry kept, "" none */
 };
 
 /* The options of dump and merge, the printing commands, as their usage
@@ -52,8 +54,15 @@ int view_option(struct view *v, int c, const char *arg, const char **why);
  * at argv[optind], or the exit code to return now (help, usage error). */
 int view_parse(struct view *v, const char *cmd, const char *usage, int argc, char **argv);
 
-/* Prints the CSV header row when the format is CSV. */
-void view_begin(const struct view *v);
+/* Begins the output: in CSV, its header row is due, printed before the
+ * first row (view_keep()) or by view_end(), so that a command that keeps
+ * nothing prints nothing. */
+void view_begin(struct view *v);
+
+/* Ends the output of a command that met PROBLEMS: the CSV header still due
+ * is printed when all went well (an empty log is a CSV of no rows), not
+ * when nothing was kept for a reason said on stderr. */
+void view_end(struct view *v, int problems);
 
 /* Can IN be shown in V's time unit? Reports and returns 0 if not. */
 int view_can_time(const struct view *v, const char *cmd, const struct input *in);

@@ -742,6 +742,23 @@ START_TEST(test_dump_says_when_events_were_off_during_its_entries)
 	expect("dump -f csv d.timeline | wc -l", 0, "4\n",
 	       "timeline dump: d.timeline: events were switched off during these entries (1 record "
 	       "of changes, 1 event off now): a missing entry may mean off, not none\n");
+	/* the line stands before the first entry kept: none kept, no line
+	 * (only why, exit 2); one kept of two logs, the line of its log alone */
+	expect("dump --event t.c d.timeline", 2, "",
+	       "timeline dump: --event 't.c' keeps none of the 3 entries of d.timeline\n");
+	expect("dump --from 1h d.timeline", 2, "",
+	       "timeline dump: no entries at or after 1h; d.timeline spans 0s to 0.0000005s\n");
+	expect("dump --event t.b d.timeline d.timeline", 2, "",
+	       "timeline dump: --event 't.b' keeps none of the 3 entries of d.timeline\n"
+	       "timeline dump: --event 't.b' keeps none of the 3 entries of d.timeline\n");
+	expect("dump --event 't.a' d.timeline", 0,
+	       "# d.timeline: events were switched off during these entries (1 record of changes, "
+	       "1 event off now): a missing entry may mean off, not none\n"
+	       "             0   0  0  t.a n=1 m=2\n"
+	       "           500   0  0  t.a n=3 m=4\n", "");
+	lags_log(path_in(test_dir, "e.timeline"), 64, (const uint64_t[]){ 7 }, 1);
+	expect("dump --event 'e.*' d.timeline e.timeline", 0,
+	       "             0   0  0  e.tick n=0\n             7   0  0  e.tick n=1\n", "");
 	tl_close(log);
 }
 END_TEST

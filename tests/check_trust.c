@@ -391,7 +391,8 @@ START_TEST(test_stats_diff_and_report_print_nothing_when_nothing_is_kept)
 		"stats --per packets --slowest 3", "stats --hist", "stats -f csv --breaths",
 		"stats --per packets -f csv --overhead", "diff", "diff -f csv", "diff -f json",
 		"diff --per packets", "diff --per packets -f csv", "diff --per packets -f json",
-		"report -f json -o -", "report -o -",
+		"report -f json -o -", "report -o -", "dump", "dump -f csv", "dump -f json",
+		"merge", "merge -f csv", "merge -f json", "export -f csv -o -",
 	};
 	static const char *const opts[] = { "--from 1h", "--event nope", "" };
 	static const char *const why[] = {
@@ -418,6 +419,24 @@ START_TEST(test_stats_diff_and_report_print_nothing_when_nothing_is_kept)
 			free(out);
 			free(err);
 		}
+	/* copy: no line, and no copy left */
+	for (size_t k = 0; k < sizeof why / sizeof *why; k++) {
+		out = tl(2, &err, "copy %s %s c.timeline", opts[k], k == 2 ? "empty" : "w.timeline");
+		ck_assert_str_eq(err, S("timeline copy: %s\n", why[k]));
+		ck_assert_str_eq(out, "");
+		ck_assert_int_eq(access(path_in(test_dir, "c.timeline"), F_OK), -1);
+		free(out);
+		free(err);
+	}
+	/* a log of no entries, and no window: a CSV of its header alone */
+	tick_log("none.timeline", 1000000000ull, 1000, 0);
+	for (size_t c = 0; c < 3; c++) {
+		static const char *const csv[] = { "dump -f csv", "merge -f csv", "export -f csv -o -" };
+		out = tl(0, NULL, "%s none.timeline", csv[c]);
+		ck_assert_str_eq(out, "file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,"
+				      "arg5,argnames\n");
+		free(out);
+	}
 	/* the last two entries, 8 and 9 us after the first, kept: one lag of
 	 * 1000 cycles, 1000 ns at 1 GHz */
 	out = tl(0, NULL, "stats -f csv --from 8us w.timeline");

@@ -25,10 +25,11 @@ struct dump {
 
 /* Says, before the entries of IN, when events were switched off while they
  * were written (timeline disable): a record of changes among them, or some
- * off now. A header line in text; a note on stderr with CSV and JSON,
- * whose lines are all entries. Scans the snapshot only when the switches
- * ever changed. */
-static void say_switches(const struct dump *d, struct input *in)
+ * off now. A header line in text, printed before IN's first entry kept (so
+ * that nothing is printed of a log nothing is kept of); a note on stderr
+ * with CSV and JSON, whose lines are all entries. Scans the snapshot only
+ * when the switches ever changed. */
+static void say_switches(struct dump *d, struct input *in)
 {
 	uint64_t records = 0;
 	tl_entry e;
@@ -45,9 +46,7 @@ static void say_switches(const struct dump *d, struct input *in)
 		 (unsigned long long)records, records == 1 ? "record" : "records",
 		 in->info.switched_off, in->info.switched_off == 1 ? "event" : "events");
 	if (d->view.format == FMT_TEXT) {
-		out_str("# ");
-		out_str(line);
-		out_char('\n');
+		snprintf(d->view.note, sizeof d->view.note, "# %s\n", line);
 	} else {
 		out_flush();
 		cli_error("dump", "%s", line);
@@ -74,6 +73,7 @@ static int dump_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	d->inputs++;
+	d->view.note[0] = '\0';   /* another log's, if none of its entries was kept */
 	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
@@ -202,6 +202,7 @@ int cmd_dump(int argc, char **argv)
 		dump_follow(&d, argv + optind, argc - optind);
 	else
 		dump_paths(&d, argv + optind, argc - optind);
+	view_end(&d.view, d.problems);
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

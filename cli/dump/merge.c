@@ -294,6 +294,8 @@ int cmd_merge(int argc, char **argv)
 			input_note_skipped("merge", m.src[i].in);
 		input_close(m.src[i].in);
 	}
+	view_end(&m.view, m.problems);
+	out_flush();
 	free(m.src);
 	free(m.inputs.in);
 	return cli_finish("merge", m.problems ? EXIT_USAGE : EXIT_OK);

@@ -5,13 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "follow.h"
 #include "json.h"
 #include "out.h"
 #include "switchview.h"
 #include "usage.h"
 #include "view.h"
 
-#define VIEW_FOLLOW 0x170   /* getopt code of --follow (long only) */
+#define VIEW_FOLLOW 0x170   /* getopt codes of --follow and --lines (long only: -n is --numa) */
+#define VIEW_LINES 0x171
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -39,6 +41,13 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case VIEW_FOLLOW:
 		v->follow = 1;
 		return 1;
+	case VIEW_LINES:
+		if (!strcmp(arg, "all"))
+			v->lines = VIEW_ALL_LINES;
+		else if (parse_u64(arg, &v->lines) || v->lines == VIEW_ALL_LINES)
+			return *why = "--lines takes a number of entries, or all", -1;
+		v->lines_given = 1;
+		return 1;
 	}
 	/* bare --from and --to numbers are judged in the --time unit (in_window) */
 	v->w.unit_elsewhere = 1;
@@ -50,6 +59,7 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
+	{ "lines", required_argument, NULL, VIEW_LINES },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
 	WINDOW_OPTIONS,
@@ -77,6 +87,14 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 	}
 	if (window_check(&v->w, &why) < 0)
 		return cli_usage_error(cmd, why);
+	if (v->lines_given && !v->follow)
+		return cli_usage_error(cmd, "--lines goes with --follow");
+	/* a bare number counts from the first entry printed, which --lines moves */
+	if (v->lines_given && (v->w.from.kind == W_UNIT || v->w.to.kind == W_UNIT))
+		return cli_usage_error(cmd, "--lines does not go with a bare-number --from or --to: "
+				       "give a duration or a wall time");
+	if (!v->lines_given)   /* a time window chooses where to start, as without --follow */
+		v->lines = window_timed(&v->w) ? VIEW_ALL_LINES : 10;
 	if (optind == argc)
 		return cli_usage_error(cmd, "missing input");
 	return -1;
@@ -576,4 +594,76 @@ void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t firs
 		out_str(what);
 		out_str(": overwritten before they were read\n");
 	}
+}
+
+/* ---- --follow --lines ---------------------------------------------------- */
+
+size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, size_t n,
+		   uint64_t *more)
+{
+	uint64_t kept = 0, t0 = 0;
+	size_t at = 0, got;
+	int first = 1;
+	tl_entry e;
+	int64_t t;
+	*more = 0;
+	if (!n)
+		return 0;
+	tl_reader_rewind(in->r);
+	while (tl_reader_next(in->r, &e)) {
+		if (first)
+			t0 = e.tsc;   /* view_entry()'s T0: the first entry, where the window is placed */
+		first = 0;
+		if (!view_takes(v, in, &e, t0, &t))
+			continue;
+		marks[at] = (struct view_mark){ e.seq, e.tsc };   /* a ring of the last N */
+		at = (at + 1) % n;
+		kept++;
+	}
+	tl_reader_rewind(in->r);
+	got = kept < n ? (size_t)kept : n;
+	*more = kept - got;
+	if (got == n && at) {   /* the oldest is at AT: rotate it to the front */
+		struct view_mark *tmp = malloc(n * sizeof *tmp);
+		if (!tmp)
+			abort();
+		memcpy(tmp, marks + at, (n - at) * sizeof *tmp);
+		memcpy(tmp + (n - at), marks, at * sizeof *tmp);
+		memcpy(marks, tmp, n * sizeof *tmp);
+		free(tmp);
+	}
+	return got;
+}
+
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
+		      int from_end)
+{
+	if (!mark) {
+		follow_start(f, in, from_end);
+		if (from_end)
+			switch_view_lost(in);
+		return;
+	}
+	follow_start_at(f, in, mark->seq, mark->tsc);
+	switch_view_lost(in);
+}
+
+void view_follow_start(struct view *v, struct follow *f, struct input *in)
+{
+	size_t n = v->lines < in->info.entries ? (size_t)v->lines : (size_t)in->info.entries, got;
+	struct view_mark *marks;
+	uint64_t more;
+	if (v->lines == VIEW_ALL_LINES || !in->info.entries) {
+		view_follow_from(f, in, NULL, 0);
+		return;
+	}
+	if (!v->lines) {
+		view_follow_from(f, in, NULL, 1);
+		return;
+	}
+	if (!(marks = malloc(n * sizeof *marks)))
+		abort();
+	got = view_newest(v, in, marks, n, &more);
+	view_follow_from(f, in, more && got ? &marks[0] : NULL, 0);
+	free(marks);
 }

@@ -873,6 +873,23 @@ START_TEST(test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record
 }
 END_TEST
 
+/* dump --follow that starts at the newest entries (--lines) has passed
+ * over the records before them: what was off before its first record is
+ * unknown, as in a ring that wrapped. */
+START_TEST(test_dump_follow_from_the_newest_entries_knows_no_switches_before_them)
+{
+	const char *p = test_str("%s", path_in(test_dir, "n.timeline"));
+	uint16_t far = 4 * 64 * 9 + 4 * 4;
+	write_flips(p, 64, far);
+	expect("dump --follow --lines 3 --limit 3 --time ns n.timeline", 0,
+	       "             0   0  0  timeline.switches generation=4 off: t.c app=lookup "
+	       "(before: unknown)\n"
+	       "             0   0  0  timeline.switches generation=4 off: none (before: unknown)\n"
+	       "             0   0  0  t.b n=4 m=0\n",
+	       "timeline dump: n.timeline: followed 3 entries, 6 to 8: 3 read, 0 lost\n");
+}
+END_TEST
+
 /* A ring exactly full (8 entries in 8 slots: the cursor equals the ring's
  * size) still holds the log's first entry, so the switches before its
  * first record are known (all on), as in a ring not full; one entry more
@@ -1670,6 +1687,7 @@ Suite *switch_suite(void)
 	tcase_add_test(t,
 		       test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record_are_unknown);
 	tcase_add_test(t, test_dump_of_a_ring_exactly_full_knows_the_switches_before_its_first_record);
+	tcase_add_test(t, test_dump_follow_from_the_newest_entries_knows_no_switches_before_them);
 	tcase_add_test(t, test_info_ls_and_top_count_the_events_off);
 	suite_add_tcase(s, t);
 	t = tcase_create("rules");

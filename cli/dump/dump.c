@@ -13,7 +13,8 @@ static const char usage[] =
 	"usage: timeline dump [OPTIONS] INPUT...\n"
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
-	"either, or a directory of them), oldest first.\n"
+	"either, or a directory of them), oldest first; with --follow, the newest\n"
+	"10 first (--lines), then each entry as it is written.\n"
 	"\n" VIEW_USAGE;
 
 struct dump {
@@ -164,7 +165,7 @@ static void dump_follow(struct dump *d, char **paths, int npaths)
 	if (!(f = calloc(l.n ? l.n : 1, sizeof *f)))
 		abort();
 	for (size_t i = 0; i < l.n; i++)
-		follow_start(&f[i], l.in[i], 0);
+		view_follow_start(&d->view, &f[i], l.in[i]);
 	follow_catch_signals(&stopped);
 	do {
 		int64_t read = follow_round(d, f, l.n);

@@ -38,6 +38,17 @@ void follow_start(struct follow *f, struct input *in, int at_end)
 	f->next = f->end = f->first;
 }
 
+void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc)
+{
+	follow_start(f, in, 0);
+	if (f->snabb) {   /* the whole ring's first read passes over what is older */
+		f->seen = tsc > 0;
+		f->last_tsc = tsc - 1;
+	} else if (seq > f->first) {
+		f->first = f->next = f->end = seq;
+	}
+}
+
 void follow_close(struct follow *f)
 {
 	input_close(f->in);

@@ -38,6 +38,11 @@ struct follow {
  * ring, or, with AT_END, from its cursor (only what is written from now). */
 void follow_start(struct follow *f, struct input *in, int at_end);
 
+/* Starts following IN as follow_start() does, from its entry number SEQ
+ * (for a Snabb log, followed by timestamp, from its first entry of time
+ * TSC or later) instead of its oldest: the older ones are not read. */
+void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc);
+
 /* Closes F's input. */
 void follow_close(struct follow *f);
 

@@ -5,14 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "follow.h"
 #include "json.h"
 #include "out.h"
 #include "switchview.h"
 #include "usage.h"
 #include "view.h"
 
-#define VIEW_FOLLOW 0x170   /* getopt code of --follow (long only) */
-#define VIEW_SPANS 0x171    /* ... of --spans */
+#define VIEW_FOLLOW 0x170   /* getopt codes of --follow, --lines and --spans (long only:
+				* -n is --numa) */
+#define VIEW_LINES 0x171
+#define VIEW_SPANS 0x172
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -43,6 +46,13 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case VIEW_SPANS:
 		v->spans = 1;
 		return 1;
+	case VIEW_LINES:
+		if (!strcmp(arg, "all"))
+			v->lines = VIEW_ALL_LINES;
+		else if (parse_u64(arg, &v->lines) || v->lines == VIEW_ALL_LINES)
+			return *why = "--lines takes a number of entries, or all", -1;
+		v->lines_given = 1;
+		return 1;
 	}
 	/* bare --from and --to numbers are judged in the --time unit (in_window) */
 	v->w.unit_elsewhere = 1;
@@ -55,6 +65,7 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
 	{ "spans", no_argument, NULL, VIEW_SPANS },
+	{ "lines", required_argument, NULL, VIEW_LINES },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
 	WINDOW_OPTIONS,
@@ -86,15 +97,45 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 		return cli_usage_error(cmd, "--spans is dump's: the span table of each input");
 	if (v->spans && v->follow)
 		return cli_usage_error(cmd, "--spans and --follow: a span table is of logs as they are");
+	if (v->lines_given && !v->follow)
+		return cli_usage_error(cmd, "--lines goes with --follow");
+	/* a bare number counts from the first entry printed, which --lines moves */
+	if (v->lines_given && (v->w.from.kind == W_UNIT || v->w.to.kind == W_UNIT))
+		return cli_usage_error(cmd, "--lines does not go with a bare-number --from or --to: "
+				       "give a duration or a wall time");
+	if (!v->lines_given)   /* a time window chooses where to start, as without --follow */
+		v->lines = window_timed(&v->w) ? VIEW_ALL_LINES : 10;
 	if (optind == argc)
 		return cli_usage_error(cmd, "missing input");
 	return -1;
 }
 
-void view_begin(const struct view *v)
+static const char csv_header[] =
+	"file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n";
+
+void view_begin(struct view *v)
 {
-	if (v->format == FMT_CSV)
-		out_str("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	v->header_due = v->format == FMT_CSV;
+}
+
+void view_end(struct view *v, int problems)
+{
+	if (v->header_due && !problems && !window_filters_missed())
+		out_str(csv_header);
+	v->header_due = 0;
+}
+
+/* Before the first entry kept: the CSV header, then a note, when due. */
+static void before_entry(struct view *v)
+{
+	if (v->header_due) {
+		out_str(csv_header);
+		v->header_due = 0;
+	}
+	if (v->note[0]) {
+		out_str(v->note);
+		v->note[0] = '\0';
+	}
 }
 
 int view_can_time(const struct view *v, const char *cmd, const struct input *in)
@@ -492,6 +533,8 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	if (!ev->known)
 		in->unknown++;
 	v->printed++;
+	if (__builtin_expect(v->header_due || v->note[0], 0))
+		before_entry(v);
 	*evp = ev;
 	return 1;
 }
@@ -560,4 +603,76 @@ void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t firs
 		out_str(what);
 		out_str(": overwritten before they were read\n");
 	}
+}
+
+/* ---- --follow --lines ---------------------------------------------------- */
+
+size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, size_t n,
+		   uint64_t *more)
+{
+	uint64_t kept = 0, t0 = 0;
+	size_t at = 0, got;
+	int first = 1;
+	tl_entry e;
+	int64_t t;
+	*more = 0;
+	if (!n)
+		return 0;
+	tl_reader_rewind(in->r);
+	while (tl_reader_next(in->r, &e)) {
+		if (first)
+			t0 = e.tsc;   /* view_entry()'s T0: the first entry, where the window is placed */
+		first = 0;
+		if (!view_takes(v, in, &e, t0, &t))
+			continue;
+		marks[at] = (struct view_mark){ e.seq, e.tsc };   /* a ring of the last N */
+		at = (at + 1) % n;
+		kept++;
+	}
+	tl_reader_rewind(in->r);
+	got = kept < n ? (size_t)kept : n;
+	*more = kept - got;
+	if (got == n && at) {   /* the oldest is at AT: rotate it to the front */
+		struct view_mark *tmp = malloc(n * sizeof *tmp);
+		if (!tmp)
+			abort();
+		memcpy(tmp, marks + at, (n - at) * sizeof *tmp);
+		memcpy(tmp + (n - at), marks, at * sizeof *tmp);
+		memcpy(marks, tmp, n * sizeof *tmp);
+		free(tmp);
+	}
+	return got;
+}
+
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
+		      int from_end)
+{
+	if (!mark) {
+		follow_start(f, in, from_end);
+		if (from_end)
+			switch_view_lost(in);
+		return;
+	}
+	follow_start_at(f, in, mark->seq, mark->tsc);
+	switch_view_lost(in);
+}
+
+void view_follow_start(struct view *v, struct follow *f, struct input *in)
+{
+	size_t n = v->lines < in->info.entries ? (size_t)v->lines : (size_t)in->info.entries, got;
+	struct view_mark *marks;
+	uint64_t more;
+	if (v->lines == VIEW_ALL_LINES || !in->info.entries) {
+		view_follow_from(f, in, NULL, 0);
+		return;
+	}
+	if (!v->lines) {
+		view_follow_from(f, in, NULL, 1);
+		return;
+	}
+	if (!(marks = malloc(n * sizeof *marks)))
+		abort();
+	got = view_newest(v, in, marks, n, &more);
+	view_follow_from(f, in, more && got ? &marks[0] : NULL, 0);
+	free(marks);
 }

@@ -26,7 +26,14 @@ struct view {
 	uint64_t printed;            /* lines printed so far */
 	int follow;                  /* --follow: go on as the logs are written */
 	int spans;                   /* --spans (dump): the span table, not the entries */
+	uint64_t lines;              /* --lines: following starts with the newest this
+				      * many entries kept (VIEW_ALL_LINES: all) ... */
+	int lines_given;             /* ... as given, else its default */
+	int header_due;              /* the CSV header, not printed yet (view_begin) */
+	char note[640];              /* a line printed before the next entry kept, "" none */
 };
+
+#define VIEW_ALL_LINES UINT64_MAX    /* --lines all */
 
 /* The options of dump and merge, the printing commands, as their usage
  * lists them (view_parse() takes them): they differ only in what comes
@@ -39,6 +46,9 @@ struct view {
 	"       --follow        go on printing entries as they are written, until the\n" \
 	"                       writers' processes end (or SIGINT, or --limit); a log\n" \
 	"                       being created is waited for, up to 2 s\n"  \
+	"       --lines N       with --follow: start with the newest N entries the\n"   \
+	"                       filters keep (default 10, all with --from, --to or\n"  \
+	"                       --last; 0: only new ones; all: the whole ring)\n"     \
 	"   -h, --help          show this help\n"
 
 /* The time TSC of IN in V's unit: cycles or ns since T0, or wall ns. */
@@ -56,8 +66,38 @@ int view_option(struct view *v, int c, const char *arg, const char **why);
  * at argv[optind], or the exit code to return now (help, usage error). */
 int view_parse(struct view *v, const char *cmd, const char *usage, int argc, char **argv);
 
-/* Prints the CSV header row when the format is CSV. */
-void view_begin(const struct view *v);
+/* Begins the output: in CSV, its header row is due, printed before the
+ * first row (view_keep()) or by view_end(), so that a command that keeps
+ * nothing prints nothing. */
+void view_begin(struct view *v);
+
+/* Ends the output of a command that met PROBLEMS: the CSV header still due
+ * is printed when all went well (an empty log is a CSV of no rows), not
+ * when nothing was kept for a reason said on stderr. */
+void view_end(struct view *v, int problems);
+
+/* An entry of a log: its number and time. */
+struct view_mark {
+	uint64_t seq, tsc;
+};
+
+/* The newest N entries of IN's ring that V keeps (window and filters),
+ * oldest first, into MARKS (room for N): returns how many, at most N;
+ * *MORE gets how many it keeps before them. */
+size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, size_t n,
+		   uint64_t *more);
+
+/* Starts following IN (follow.h) at its entry MARK (by number, or by time
+ * in a Snabb log), or with MARK NULL from its oldest entry (FROM_END 0) or
+ * from its end (1). Entries passed over leave what the switches were
+ * unknown until the first record shown. */
+struct follow;
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
+		      int from_end);
+
+/* Starts following IN so that V shows first the newest V->lines entries it
+ * keeps, as tail -f does (view_newest()). */
+void view_follow_start(struct view *v, struct follow *f, struct input *in);
 
 /* Can IN be shown in V's time unit? Reports and returns 0 if not. */
 int view_can_time(const struct view *v, const char *cmd, const struct input *in);

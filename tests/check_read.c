@@ -1707,7 +1707,8 @@ static const char dump_usage[] =
 	"usage: timeline dump [OPTIONS] INPUT...\n"
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
-	"either, or a directory of them), oldest first.\n"
+	"either, or a directory of them), oldest first; with --follow, the newest\n"
+	"10 first (--lines), then each entry as it is written.\n"
 	"\n"
 	"       --spans         a row per span instead: each instance of a begin/end\n"
 	"                       pair (declared, or Snabb's) with its thread, begin,\n"
@@ -1728,6 +1729,9 @@ static const char dump_usage[] =
 	"       --follow        go on printing entries as they are written, until the\n"
 	"                       writers' processes end (or SIGINT, or --limit); a log\n"
 	"                       being created is waited for, up to 2 s\n"
+	"       --lines N       with --follow: start with the newest N entries the\n"
+	"                       filters keep (default 10, all with --from, --to or\n"
+	"                       --last; 0: only new ones; all: the whole ring)\n"
 	"   -h, --help          show this help\n";
 
 static const char info_usage[] =

@@ -14,7 +14,8 @@ static const char usage[] =
 	"usage: timeline dump [OPTIONS] INPUT...\n"
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
-	"either, or a directory of them), oldest first.\n"
+	"either, or a directory of them), oldest first; with --follow, the newest\n"
+	"10 first (--lines), then each entry as it is written.\n"
 	"\n"
 	"       --spans         a row per span instead: each instance of a begin/end\n"
 	"                       pair (declared, or Snabb's) with its thread, begin,\n"
@@ -31,10 +32,11 @@ struct dump {
 
 /* Says, before the entries of IN, when events were switched off while they
  * were written (timeline disable): a record of changes among them, or some
- * off now. A header line in text; a note on stderr with CSV and JSON,
- * whose lines are all entries. Scans the snapshot only when the switches
- * ever changed. */
-static void say_switches(const struct dump *d, struct input *in)
+ * off now. A header line in text, printed before IN's first entry kept (so
+ * that nothing is printed of a log nothing is kept of); a note on stderr
+ * with CSV and JSON, whose lines are all entries. Scans the snapshot only
+ * when the switches ever changed. */
+static void say_switches(struct dump *d, struct input *in)
 {
 	uint64_t records = 0;
 	tl_entry e;
@@ -51,9 +53,7 @@ static void say_switches(const struct dump *d, struct input *in)
 		 (unsigned long long)records, records == 1 ? "record" : "records",
 		 in->info.switched_off, in->info.switched_off == 1 ? "event" : "events");
 	if (d->view.format == FMT_TEXT) {
-		out_str("# ");
-		out_str(line);
-		out_char('\n');
+		snprintf(d->view.note, sizeof d->view.note, "# %s\n", line);
 	} else {
 		out_flush();
 		cli_error("dump", "%s", line);
@@ -87,6 +87,7 @@ static int dump_one(const char *path, int named, void *arg)
 		input_close(in);
 		return 0;
 	}
+	d->view.note[0] = '\0';   /* another log's, if none of its entries was kept */
 	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
@@ -177,7 +178,7 @@ static void dump_follow(struct dump *d, char **paths, int npaths)
 	if (!(f = calloc(l.n ? l.n : 1, sizeof *f)))
 		abort();
 	for (size_t i = 0; i < l.n; i++)
-		follow_start(&f[i], l.in[i], 0);
+		view_follow_start(&d->view, &f[i], l.in[i]);
 	follow_catch_signals(&stopped);
 	do {
 		int64_t read = follow_round(d, f, l.n);
@@ -222,6 +223,7 @@ int cmd_dump(int argc, char **argv)
 		spantab_print(d.spans);
 		spantab_free(d.spans);
 	}
+	view_end(&d.view, d.problems);
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

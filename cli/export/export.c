@@ -503,6 +503,8 @@ int cmd_export(int argc, char **argv)
 		run(&m);
 	free(m.win);
 	m.problems += input_window_misses("export", &m.inputs, argc - optind, &m.view.w);
+	view_end(&m.view, m.problems);   /* CSV: its header, when no row came before */
+	out_flush();
 	input_close_all(&m.inputs);
 	for (int i = 0; i < m.npairs; i++) {
 		free((char *)m.pairs[i].begin);

@@ -15,7 +15,8 @@
 /* What every writer is given. */
 struct export {
 	const char *out;                 /* -o: a file, or a directory (dir writers) */
-	const struct view *view;         /* the filters, and how CSV rows look */
+	struct view *view;               /* the filters, and how CSV rows look (csv.c:
+					  * its header due) */
 	const struct an_pair *pairs;     /* span rules */
 	size_t npairs;
 	int wall;                        /* 1: all inputs have a TSC frequency and anchor */

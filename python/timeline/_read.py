@@ -331,8 +331,9 @@ class Window:
         self.last = None
         if last is not None:
             self.last = duration_ns(last)
-            if self.last is None:
-                raise ValueError("last takes a duration, e.g. '10s' or '500ms', not %r" % (last,))
+            if not self.last:   # None, or 0: timeline(1) refuses --last 0 too
+                raise ValueError("last takes a duration of at least 1ns, e.g. '10s' or '500ms', "
+                                 "not %r" % (last,))
             self.last_text = last_arg(last)
         self.events, self.apps = _globs(events), _globs(apps)
         self.cpus, self.numas = cpu_set(cpus), cpu_set(numas)

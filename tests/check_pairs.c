@@ -1162,8 +1162,8 @@ END_TEST
 
 /* A log's pair keeps every unit it declares, up to six (gen's checks of
  * them are above): the reader parses them all (the CTF trace's
- * environment lists them), the first the unit report and the stats note
- * use; a log that interns a seventh declares no pair. */
+ * environment lists them), the first the unit report and stats' table of
+ * declared pairs use; a log that interns a seventh declares no pair. */
 START_TEST(test_a_pair_keeps_each_of_up_to_six_units)
 {
 	static const char six[] = "pair|u.x: u.b u.e unit=rows unit=bytes unit=files unit=pages "
@@ -1189,8 +1189,10 @@ START_TEST(test_a_pair_keeps_each_of_up_to_six_units)
 			 "unit=pages unit=cells unit=ops\";\n");
 	free(out);
 	out = tl(0, &err, "stats six.timeline");
-	ck_assert_str_eq(err, "timeline stats: note: the logs declare pairs counted in rows: --per "
-			      "rows gives their cycles per unit\n");
+	ck_assert_str_eq(out, "cycles per row, per begin/end pair\n"
+			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "u.x - 1 3 200 200 200 200 0 600 600\n");
+	ck_assert_str_eq(err, "");
 	free(out);
 	free(err);
 	out = tl(0, NULL, "report -f json six.timeline | grep -o '\"cycles/row\":200,' | head -n 1");

@@ -4,6 +4,7 @@
 #include "timeline.h"
 #include "format.h"
 #include "clock.h"
+#include "lane.h"
 #include "switch.h"
 
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
@@ -52,13 +53,14 @@ static inline __attribute__((always_inline)) void read_clock(const struct tl_hea
 	}
 }
 
-/* The entry, written: steps 1 to 5 of the store order, no switch test. */
+/* The entry, written into the calling thread's lane (lib/lane.h): steps 1
+ * to 5 of the store order, no switch test. */
 static inline __attribute__((always_inline)) void append_raw(tl_log *log, unsigned msgid,
 		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
-	struct tl_header *h = (struct tl_header *)log;
-	uint64_t n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED), tsc;
-	struct tl_raw_entry *e = &tl_ring(h)[n & h->mask];
+	struct tl_header *h = (struct tl_header *)log, *lane = tl_lane_of(log);
+	uint64_t n = __atomic_load_n(&lane->cursor, __ATOMIC_RELAXED), tsc;
+	struct tl_raw_entry *e = &tl_ring(lane)[n & lane->mask];
 	uint16_t aux;
 
 	/* 1. busy marker, ordered before the payload */
@@ -80,7 +82,7 @@ static inline __attribute__((always_inline)) void append_raw(tl_log *log, unsign
 	STORE(&e->aux, aux);
 	/* 4. complete, 5. published */
 	__atomic_store_n(&e->seq, tl_seq_done(n), __ATOMIC_RELEASE);
-	__atomic_store_n(&h->cursor, n + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&lane->cursor, n + 1, __ATOMIC_RELEASE);
 }
 
 /* The switches changed: record (and grant) them first (lib/switch.c),

@@ -1947,7 +1947,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 	want = xasprintf("%s\n", p);
 	ck_assert_msg(!strncmp(out, want, strlen(want)), "first line of:\n%s", out);
 	free(want);
-	value_eq(out, "format", "timeline 1.3");
+	value_eq(out, "format", "timeline 1.4");
 	want = xasprintf("%s, pid %d, host %s, log 'test'", program_invocation_short_name,
 			 (int)getpid(), host);
 	value_eq(out, "process", want);
@@ -2004,7 +2004,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	ck_assert_str_eq(err, "");
 	a = iso(wall_ns(&in, first));
 	b = iso(wall_ns(&in, last));
-	want = xasprintf("%s|false|timeline|1|3|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
+	want = xasprintf("%s|false|timeline|1|4|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
 			 "%llu|%llu|%llu|%llu|%s|%s|5\n",
 			 p, program_invocation_short_name, (int)getpid(), host,
 			 (unsigned long long)first, (unsigned long long)last,
@@ -2014,7 +2014,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	in = info_at(q);
 	a = iso(wall_ns(&in, f[0].tsc));
 	b = iso(wall_ns(&in, f[2].tsc));
-	want = append(want, "%s|false|timeline|1|3|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
+	want = append(want, "%s|false|timeline|1|4|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
 			    "70|130|60|60|%s|%s|5\n",
 		      q, program_invocation_short_name, (int)getpid(), host, a, b);
 	ck_assert_str_eq(out, want);

@@ -215,11 +215,14 @@ int tl_reader_thread(const tl_reader *r, unsigned thread, tl_thread *t)
 		t->written = r->used;
 		return TL_OK;
 	}
+	t->oldest = UINT64_MAX;
 	for (unsigned k = 0; k < r->nlanes; k++) {
 		const struct tl_lane_rd *l = &r->lane[k];
 		uint64_t w = l->cursor - l->first;
 		if (l->thread != thread)
 			continue;
+		if (w && (w > r->entries ? l->cursor - r->entries : l->first) < t->oldest)
+			t->oldest = w > r->entries ? l->cursor - r->entries : l->first;
 		/* its name and id from its last lane: lane 0's in the header */
 		if (l->lh) {
 			t->tid = l->lh->tid;
@@ -233,6 +236,8 @@ int tl_reader_thread(const tl_reader *r, unsigned thread, tl_thread *t)
 		t->lost += w > r->entries ? w - r->entries : 0;
 		t->skipped += l->skipped;
 	}
+	if (t->oldest > t->written)
+		t->oldest = t->written;   /* it holds none */
 	return TL_OK;
 }
 

@@ -530,6 +530,8 @@ typedef struct tl_thread {
 				      * NUL-terminated; "" unknown */
 	uint64_t written;            /* its entries ever written, at the reader's last
 				      * snapshot: the number (tl_entry.seq) of its next */
+	uint64_t oldest;             /* the number of its oldest entry the file holds
+				      * then (written when it holds none) */
 	uint64_t lost;               /* of them, those its ring overwrote before that
 				      * snapshot */
 	uint64_t skipped;            /* of those in that snapshot, those skipped as

@@ -577,13 +577,14 @@ END_TEST
 /* The CSV dump of the first N entries of a manual writer's log PATH. */
 static char *csv_rows(const char *path, uint64_t n)
 {
-	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,"
+			    "argnames,thread\n");
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t a[6];
 		char *t;
 		args_of(i, a);
 		t = xasprintf("%s\"%s\",%llu,%llu,%llu,0,0,\"live.e\",\"\",%llu,%llu,%llu,%llu,%llu,%llu,"
-			      "\"i a b c d e\"\n",
+			      "\"i a b c d e\",0\n",
 			      s, path, (unsigned long long)i, (unsigned long long)(1000 + i),
 			      (unsigned long long)i, (unsigned long long)a[0], (unsigned long long)a[1],
 			      (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4],

@@ -395,9 +395,10 @@ START_TEST(test_snabb_full_string_table_is_read)
 	ck_assert_int_eq(run(c, &out, &err), 0);
 	ck_assert_str_eq(err, "");
 	free(c);
-	c = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n"
-		      "\"%s\",0,100,0,0,0,\"a.b\",\"\",0,0,0,0,0,0,\"x\"\n"
-		      "\"%s\",1,200,100,0,0,\"c.d\",\"\",1,0,0,0,0,0,\"abcdefg\"\n", p, p);
+	c = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,"
+		      "thread\n"
+		      "\"%s\",0,100,0,0,0,\"a.b\",\"\",0,0,0,0,0,0,\"x\",0\n"
+		      "\"%s\",1,200,100,0,0,\"c.d\",\"\",1,0,0,0,0,0,\"abcdefg\",0\n", p, p);
 	ck_assert_str_eq(out, c);
 	free(c);
 	free(out);
@@ -420,10 +421,11 @@ START_TEST(test_snabb_ring_with_two_breaks_in_time_order)
 		      "read in ring order\n", p);
 	ck_assert_str_eq(err, w);
 	free(w);
-	w = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	w = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,"
+		      "thread\n");
 	for (int k = 0; k < 8; k++) {
 		int slot = (7 + k) % 8;
-		char *t = xasprintf("%s\"%s\",%d,%.0f,%.0f,0,0,\"x.y\",\"\",%d,0,0,0,0,0,\"a\"\n", w, p,
+		char *t = xasprintf("%s\"%s\",%d,%.0f,%.0f,0,0,\"x.y\",\"\",%d,0,0,0,0,0,\"a\",0\n", w, p,
 				    slot, tsc[slot], tsc[slot] - 30, slot);
 		free(w);
 		w = t;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -533,7 +534,7 @@ static void csv_field(void *s, size_t len, void *arg)
 {
 	struct table *t = arg;
 	ck_assert_int_lt(t->nrows, 16);
-	ck_assert_int_lt(t->nfields[t->nrows], 16);
+	ck_assert_int_lt(t->nfields[t->nrows], 17);
 	t->rows[t->nrows][t->nfields[t->nrows]++] = strndup(s, len);
 }
 
@@ -546,13 +547,15 @@ static void csv_row(int c, void *arg)
 
 START_TEST(test_merge_csv_parses_back_with_quoted_file_names)
 {
-	static const char *const want[4][15] = {
+	static const char *const want[4][16] = {
 		{ "file", "seq", "tsc", "time", "cpu", "numa", "event", "attrs", "arg0", "arg1", "arg2",
-		  "arg3", "arg4", "arg5", "argnames" },
-		{ CSV_1, "0", "10", "0", "5", "2", "live.tick", "", "7", "0", "0", "0", "0", "0", "n" },
-		{ CSV_2, "0", "20", "10", "0", "0", "live.tick", "", "1", "0", "0", "0", "0", "0", "n" },
+		  "arg3", "arg4", "arg5", "argnames", "thread" },
+		{ CSV_1, "0", "10", "0", "5", "2", "live.tick", "", "7", "0", "0", "0", "0", "0", "n",
+		  "0" },
+		{ CSV_2, "0", "20", "10", "0", "0", "live.tick", "", "1", "0", "0", "0", "0", "0", "n",
+		  "0" },
 		{ CSV_1, "1", "30", "20", "0", "0", "live.pair", "app=x", "8", "9", "0", "0", "0", "0",
-		  "a b" },
+		  "a b", "0" },
 	};
 	struct csv_parser p;
 	struct table t;
@@ -566,8 +569,8 @@ START_TEST(test_merge_csv_parses_back_with_quoted_file_names)
 	csv_free(&p);
 	ck_assert_int_eq(t.nrows, 4);
 	for (int r = 0; r < 4; r++) {
-		ck_assert_int_eq(t.nfields[r], 15);
-		for (int f = 0; f < 15; f++) {
+		ck_assert_int_eq(t.nfields[r], 16);
+		for (int f = 0; f < 16; f++) {
 			ck_assert_msg(!strcmp(t.rows[r][f], want[r][f]), "row %d field %d: '%s', want '%s'",
 				      r, f, t.rows[r][f], want[r][f]);
 			free(t.rows[r][f]);
@@ -669,8 +672,25 @@ static const char *ls_rows(const char *out)
 		strcat(words, " ");
 		p += n;
 	}
-	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE CLOCK PROCESS PATH ");
+	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE CLOCK PROCESS FS PATH ");
 	return nl + 1;
+}
+
+/* The file system of PATH as ls and info name it, from statfs(2)'s magic
+ * number: tmpfs where most tests run their logs, ext4 and the others a
+ * machine's TMPDIR may be on. */
+static const char *fs_of(const char *path)
+{
+	struct statfs s;
+	ck_assert_int_eq(statfs(path, &s), 0);
+	switch ((unsigned long)s.f_type) {
+	case 0x01021994: return "tmpfs";
+	case 0xef53: return "ext4";
+	case 0x58465342: return "xfs";
+	case 0x9123683e: return "btrfs";
+	case 0x794c7630: return "overlay";
+	}
+	return S("0x%lx", (unsigned long)s.f_type);
 }
 
 /* One `timeline ls` text line; ALIVE is "yes", "yes?" (the pid alone) or "no". */
@@ -678,8 +698,8 @@ static const char *ls_line_clock(unsigned pid, const char *alive, unsigned long 
 				 const char *rate, const char *clock, const char *process,
 				 const char *path)
 {
-	return S("%7u %-5s%12llu%9s %-9s%-21s%-16s %s\n", pid, alive, written,
-		 own(disk_word(P(path), NULL)), rate, clock, process, path);
+	return S("%7u %-5s%12llu%9s %-9s%-21s%-16s %-8s %s\n", pid, alive, written,
+		 own(disk_word(P(path), NULL)), rate, clock, process, fs_of(P(path)), path);
 }
 
 /* The same for a log of open_log(), whose clock is the manual one. */
@@ -888,10 +908,10 @@ START_TEST(test_ls_header_labels_line_up_with_their_columns)
 	nl = strchr(out, '\n');
 	ck_assert_ptr_nonnull(nl);
 	/* PID, WRITTEN and SIZE end where their right-aligned values end;
-	 * ALIVE, RATE, CLOCK, PROCESS and PATH start where their values start */
+	 * ALIVE, RATE, CLOCK, PROCESS, FS and PATH start where their values start */
 	ck_assert_str_eq(S("%.*s", (int)(nl + 1 - out), out),
-			 S("%7s %-5s%12s%9s %-9s%-21s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE", "RATE",
-			   "CLOCK", "PROCESS", "PATH"));
+			 S("%7s %-5s%12s%9s %-9s%-21s%-16s %-8s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE",
+			   "RATE", "CLOCK", "PROCESS", "FS", "PATH"));
 	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), "yes", 1, "auto", self_name(), "r/a.timeline"));
 }
 END_TEST
@@ -1705,9 +1725,10 @@ static void rate_shown(const char *set, const char *now, const char *line)
 	ck_assert_ptr_nonnull(strstr(OK(tl("info -f json r.timeline")),
 				     S(",\"rate\":\"%s\",\"rate_now\":\"%s\",", set, now)));
 	ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json .")),
-				     S(",\"rate\":\"%s\",\"clock\":\"%s\"}\n", set, tl_clock_name(i.clock))));
-	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-21s%-16s ./r.timeline\n", set,
-								tl_clock_name(i.clock), i.process)));
+				     S(",\"rate\":\"%s\",\"clock\":\"%s\",", set, tl_clock_name(i.clock))));
+	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-21s%-16s %-8s ./r.timeline\n",
+								set, tl_clock_name(i.clock), i.process,
+								fs_of(P("r.timeline")))));
 	ck_assert_ptr_nonnull(strstr(OK(tl("top -b -n 1 -d 0.1 -f json .")),
 				     S(",\"running\":true,\"rate\":\"%s\",", set)));
 	/* the report's table of inputs (it warns that the log has no pairs) */

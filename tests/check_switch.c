@@ -818,7 +818,7 @@ START_TEST(test_dump_names_the_events_each_record_switched_off_and_on)
 	/* CSV keeps its columns, numbers */
 	expect("dump -f csv n.timeline 2>/dev/null | sed -n 3p", 0,
 	       "\"n.timeline\",1,1500,500,0,0,\"timeline.switches\",\"\",1,0,20,0,0,0,"
-	       "\"generation first off0 off1 off2 off3\"\n", "");
+	       "\"generation first off0 off1 off2 off3\",0\n", "");
 }
 END_TEST
 

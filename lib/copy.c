@@ -58,6 +58,12 @@ static int write_lane_header(tl_writer_fn write, void *ctx, const struct tl_lane
 	return write(ctx, &lh, sizeof lh);
 }
 
+/* The zeros after a lane's ring of SIZE entries, to a whole page. */
+static uint64_t lane_pad(uint64_t size)
+{
+	return TL_LANE_BYTES(size) - TL_HEADER_BYTES - size * TL_ENTRY_BYTES;
+}
+
 /* The zeros from the end of a copy's string table (header H) to its first lane. */
 static uint64_t lanes_pad(const struct tl_header *h)
 {
@@ -147,7 +153,7 @@ static int copy_lanes(tl_reader *r, struct tl_header *h, struct tl_raw_entry *ri
 		struct tl_lane_rd *l = &r->lane[k];
 		window += fill_lane(r, l, ring, filled, size, &cursor, kept);
 		if (write_lane_header(write, ctx, l, l->first, cursor, size) ||
-		    write(ctx, ring, size * sizeof *ring))
+		    write(ctx, ring, size * sizeof *ring) || write_zeros(write, ctx, lane_pad(size)))
 			return -1;
 	}
 	*dropped = window - *kept;
@@ -286,7 +292,7 @@ static int copy_native_if(tl_reader *r, tl_keep_fn keep, void *kctx, tl_writer_f
 	for (unsigned l = 1; l < r->nlanes && !bad; l++)
 		bad = write_lane_header(write, ctx, &r->lane[l], k[l].first, k[l].first + k[l].n,
 					size) ||
-		      write_kept(write, ctx, &k[l], size);
+		      write_kept(write, ctx, &k[l], size) || write_zeros(write, ctx, lane_pad(size));
 	if (bad)
 		rc = tl_fail(err, TL_E_SYS, errno, "%s: cannot write the copy", name);
 out:

@@ -94,8 +94,9 @@
  * thread writes is laid out as before; each other thread's lane k (1 ..
  * lanes) is a lane header and a ring of the same size, appended at
  *   TL_LANES_BASE(file_bytes) + (k - 1) * TL_LANE_BYTES(entries),
- * its space allocated before it is published: the header's lanes field is
- * stored last. A lane header keeps the cursor, mask, prng, breaths and
+ * (TL_LANE_BYTES: the header and the ring to a whole page, for rings of
+ * fewer than 64 entries), its space allocated before it is published: the
+ * header's lanes field is stored last. A lane header keeps the cursor, mask, prng, breaths and
  * rseq_offset at the main header's offsets, so asm/append.S writes any
  * lane as it writes lane 0. Entries carry each thread's own numbers: a
  * thread that goes on in a new lane (lane 0's writer, moved out when a
@@ -103,7 +104,9 @@
  * cursor, kept in the new lane's first. */
 #define TL_LANES_MAX 255           /* lanes after lane 0 */
 #define TL_LANE_MAGIC 0x31656e614c4c5489ull   /* bytes 89 'T' 'L' 'L' 'a' 'n' 'e' '1' */
-#define TL_LANE_BYTES(entries) ((uint64_t)TL_HEADER_BYTES + (uint64_t)(entries) * TL_ENTRY_BYTES)
+/* a lane's header and ring, to a whole page: each lane is mapped on its own */
+#define TL_LANE_BYTES(entries) \
+	(((uint64_t)TL_HEADER_BYTES + (uint64_t)(entries) * TL_ENTRY_BYTES + 4095) & ~(uint64_t)4095)
 #define TL_LANES_BASE(file_bytes) (((uint64_t)(file_bytes) + 4095) & ~(uint64_t)4095)
 
 /* Entry offsets. */

@@ -39,6 +39,7 @@ int main(void)
 	srunner_add_suite(sr, batch_suite());
 	srunner_add_suite(sr, python_suite());
 	srunner_add_suite(sr, switch_suite());
+	srunner_add_suite(sr, threads_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

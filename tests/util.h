@@ -132,6 +132,7 @@ Suite *pairs_suite(void);
 Suite *batch_suite(void);
 Suite *python_suite(void);
 Suite *switch_suite(void);
+Suite *threads_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

@@ -94,8 +94,9 @@ int tl_lanes_take(tl_reader *r, const struct tl_header *head, const char *name, 
 	end = r->lanes_base + head->lanes * r->lane_bytes;
 	if (end > r->map_bytes)
 		return tl_fail(err, TL_E_FORMAT, 0,
-			       "%s: truncated: header says %u lanes, %llu bytes, file has %llu", name,
-			       head->lanes, (unsigned long long)end, (unsigned long long)r->map_bytes);
+			       "%s: truncated: header says %u lane%s, %llu bytes, file has %llu", name,
+			       head->lanes, head->lanes == 1 ? "" : "s", (unsigned long long)end,
+			       (unsigned long long)r->map_bytes);
 	if (room(r, head->lanes + 1))
 		return tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", name);
 	for (unsigned k = 1; k <= head->lanes; k++) {

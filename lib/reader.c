@@ -222,11 +222,13 @@ void tl_reader_close(tl_reader *r)
 void tl_lane_rewind(tl_reader *r, struct tl_lane_rd *l)
 {
 	uint64_t c = __atomic_load_n(l->cursor_p, __ATOMIC_ACQUIRE);
-	if (c < l->first)
-		c = l->first;   /* damaged: a lane of no entry */
+	int damaged = c < l->first;   /* a lane of no entry, not even at its cursor */
+	if (damaged)
+		c = l->first;
 	l->cursor = c;
 	l->next = c - l->first > r->entries ? c - r->entries : l->first;
-	l->left = c - l->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
+	l->left = damaged ? 0 : c - l->next + 1;  /* entry c too, if complete: written,
+						   * cursor not yet moved */
 	l->skipped = 0;
 	l->first_read = 0;
 	l->has_head = 0;

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -106,6 +108,24 @@ static int native_open(tl_reader *r, const char *name, tl_error *err)
 	return tl_lanes_take(r, &copy, name, err);
 }
 
+/* The bytes the lanes after the string table take, by the first 64 bytes
+ * HEAD of a native header (format 1.4; 0 before, and when the header's
+ * numbers are out of range: the reader then says what is wrong). */
+static uint64_t lanes_bytes(const unsigned char head[64])
+{
+	uint64_t entries, file_bytes;
+	uint32_t lanes;
+	uint16_t minor;
+	memcpy(&minor, head + offsetof(struct tl_header, minor), sizeof minor);
+	memcpy(&lanes, head + offsetof(struct tl_header, lanes), sizeof lanes);
+	memcpy(&entries, head + offsetof(struct tl_header, entries), sizeof entries);
+	memcpy(&file_bytes, head + offsetof(struct tl_header, file_bytes), sizeof file_bytes);
+	if (minor < 4 || !lanes || lanes > TL_LANES_MAX || entries > (1ull << 31) ||
+	    file_bytes > TL_MAX_DECOMPRESSED)
+		return 0;
+	return TL_LANES_BASE(file_bytes) - file_bytes + lanes * TL_LANE_BYTES(entries);
+}
+
 uint64_t tl_announced_bytes(const unsigned char head[64])
 {
 	uint64_t magic, bytes;
@@ -115,7 +135,7 @@ uint64_t tl_announced_bytes(const unsigned char head[64])
 	if (magic != TL_MAGIC_0)
 		return 0;
 	memcpy(&bytes, head + offsetof(struct tl_header, file_bytes), sizeof bytes);
-	return bytes;
+	return bytes + lanes_bytes(head);
 }
 
 int tl_probe(int fd)
@@ -142,6 +162,21 @@ int tl_probe(int fd)
 	return inner ? TL_FORMAT_ZSTD | inner : 0;
 }
 
+/* The path of the file open at FD, as the kernel has it, to map the lanes a
+ * live writer publishes later from (lib/lanes.c, which checks that it is
+ * still the same file); NULL when there is none (a file removed). */
+static char *path_of(int fd)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof buf - 1);
+	if (n <= 0 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 /* Maps FD (a log, not compressed) and checks its header. */
 static tl_reader *open_plain(int fd, const char *name, tl_error *err)
 {
@@ -163,6 +198,8 @@ static tl_reader *open_plain(int fd, const char *name, tl_error *err)
 		tl_reader_close(r);
 		return NULL;
 	}
+	if (r->format == TL_FORMAT_NATIVE && r->minor >= 4)
+		r->reopen = path_of(fd);
 	tl_reader_rewind(r);
 	return r;
 }
@@ -199,10 +236,6 @@ tl_reader *tl_reader_open(const char *path, tl_error *err)
 	}
 	r = tl_reader_open_fd(fd, path, err);
 	close(fd);
-	/* lanes a live writer publishes later are mapped from the same file */
-	if (r && r->format == TL_FORMAT_NATIVE && !r->compressed && r->minor >= 4 &&
-	    r->nlanes <= TL_LANES_MAX)
-		r->reopen = strdup(path);
 	return r;
 }
 

@@ -57,7 +57,8 @@ struct tl_reader {
 	unsigned last_lane;         /* the lane of the entry tl_reader_next() gave last */
 	uint32_t threads;           /* thread indices the lanes name */
 	uint64_t lanes_base, lane_bytes;   /* where lane 1 is, and a lane's size */
-	char *reopen;               /* the path to map lanes made after open from, or NULL */
+	char *reopen;               /* the path to map lanes made after open from (the
+				     * kernel's for the file opened), or NULL */
 	uint64_t dev, ino;          /* ... and the file it must be */
 };
 

@@ -7,6 +7,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1222,6 +1223,87 @@ END_TEST
 
 /* The ring of a copy, by the entries up to the cursor of a log of 16 slots:
  * the next power of two, at least 2; once the log wrapped, its own 16. */
+/* ARG's thread: N entries of the manual clock at T0, T0 + 10, ... into the
+ * log, arguments i and 100 + i. */
+struct side {
+	tl_log *log;
+	uint16_t id;
+	uint64_t n, t0;
+};
+
+static void *side_entries(void *arg)
+{
+	struct side *s = arg;
+	for (uint64_t i = 0; i < s->n; i++) {
+		tl_set_manual_clock(s->log, s->t0 + 10 * i, 3);
+		tl_append(s->log, s->id, i, 100 + i, 0, 0, 0, 0);
+	}
+	return NULL;
+}
+
+/* A log of two threads at PATH, ring 16, manual clock: this thread's 3
+ * entries (lane 0), another's 5 (lane 1), then this one's 4 more (lane 2,
+ * numbered on from 3). */
+static void two_threads_log(const char *path)
+{
+	tl_log *log = open_log(P(path), 16);
+	struct side a, b;
+	pthread_t th;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "4,6|live.t: i j\nAn entry of a thread.", &id, NULL), TL_OK);
+	a = (struct side){ log, id, 3, 1000 };
+	side_entries(&a);
+	b = (struct side){ log, id, 5, 1005 };
+	ck_assert_int_eq(pthread_create(&th, NULL, side_entries, &b), 0);
+	pthread_join(th, NULL);
+	for (uint64_t i = 3; i < 7; i++) {
+		tl_set_manual_clock(log, 2000 + i, 1);
+		tl_append(log, id, i, 100 + i, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+START_TEST(test_copy_of_a_log_of_two_threads_keeps_its_lanes)
+{
+	struct tl_header h;
+	size_t len;
+	char *b;
+	mkdirs(P("orig"));
+	mkdirs(P("copy"));
+	two_threads_log("orig/t.timeline");
+	ck_assert_str_eq(OK(tl("copy orig/t.timeline copy/t.timeline")),
+			 "orig/t.timeline -> copy/t.timeline: 12 entries, 0 dropped\n");
+	assert_same_entries(P("orig/t.timeline"), P("copy/t.timeline"));
+	assert_same_dumps("orig", "copy", "t.timeline");   /* its threads named alike */
+	/* its three lanes in rings just big enough: the widest is the other
+	 * thread's, 5 and the entry at its cursor, 6 in 8 */
+	b = read_file(P("copy/t.timeline"), &len);
+	memcpy(&h, b, sizeof h);
+	ck_assert_uint_eq(h.lanes, 2);
+	ck_assert_uint_eq(h.entries, 8);
+	ck_assert_uint_eq(h.copy_of, 16);
+	ck_assert_uint_eq(h.cursor, 3);
+	ck_assert_uint_eq(len, TL_LANES_BASE(h.file_bytes) + 2 * TL_LANE_BYTES(8));
+	free(b);
+	ck_assert_str_eq(line_of(OK(tl("info copy/t.timeline")), "  entries"),
+			 "  entries      12 in a ring of 8 per thread (a copy of a ring of 16); "
+			 "12 written, 0 wrapped away");
+	/* compressed, it decompresses to the same lanes */
+	OK(tl("copy --zstd orig/t.timeline z.timeline"));
+	ck_assert_uint_eq(unzstd(P("z.timeline"), P("z-plain.timeline")), len);
+	assert_same_entries(P("orig/t.timeline"), P("z-plain.timeline"));
+	ck_assert_str_eq(OK(tl("dump z.timeline")), OK(tl("dump orig/t.timeline")));
+	/* a window: each thread's entries kept numbered from 0, on across its
+	 * lanes (this thread's 2 .. 6 as 0 .. 4), the other's 2 .. 4 as 0 .. 2 */
+	ck_assert_str_eq(OK(tl("copy --from 20 orig/t.timeline w.timeline")),
+			 "orig/t.timeline -> w.timeline: 8 entries, 0 dropped\n");
+	ck_assert_str_eq(OK(tl("dump -f csv w.timeline | cut -d, -f2,9,16")),
+			 "seq,arg0,thread\n0,2,0\n0,2,1\n1,3,1\n2,4,1\n1,3,0\n2,4,0\n3,5,0\n"
+			 "4,6,0\n");
+	ck_assert_uint_eq(info_at(P("w.timeline")).threads, 2);
+}
+END_TEST
+
 START_TEST(test_copy_ring_is_the_next_power_of_two_of_the_entries_at_least_2)
 {
 	static const struct { size_t n; uint64_t ring; } cases[] = {
@@ -1984,6 +2066,7 @@ Suite *live_suite(void)
 	tcase_add_test(c, test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header);
 	tcase_add_test(c, test_copy_of_a_log_that_never_wrapped_holds_a_ring_just_big_enough);
 	tcase_add_test(c, test_copy_ring_is_the_next_power_of_two_of_the_entries_at_least_2);
+	tcase_add_test(c, test_copy_of_a_log_of_two_threads_keeps_its_lanes);
 	tcase_add_test(c, test_copy_zstd_decodes_to_the_same_log);
 	tcase_add_test(c, test_copy_of_a_directory_keeps_relative_paths);
 	tcase_add_test(c, test_copy_zstd_of_a_directory_adds_zst_to_relative_paths);

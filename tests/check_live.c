@@ -899,6 +899,51 @@ START_TEST(test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_p
 }
 END_TEST
 
+static const char *line_of(const char *out, const char *prefix);
+
+/* The first of DIRS (N) on a file system that is (MEMORY) or is not a tmpfs. */
+static const char *dir_on(const char *const *dirs, size_t n, int memory)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct statfs s;
+		if (dirs[k] && statfs(dirs[k], &s) == 0 &&
+		    ((unsigned long)s.f_type == 0x01021994) == memory)
+			return dirs[k];
+	}
+	ck_abort_msg("no directory %s tmpfs among those tried", memory ? "on" : "off");
+	return NULL;
+}
+
+/* info and ls say where a log lives: tmpfs in memory, a disk's not. */
+START_TEST(test_info_and_ls_say_the_file_system_each_log_lives_on)
+{
+	const char *mem[] = { "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/run", dir };
+	const char *disk[] = { dir, "/var/tmp", getenv("TIMELINE_SRC") };
+	const char *where[2] = { dir_on(mem, 4, 1), dir_on(disk, 3, 0) };
+	const struct ent one[] = { { 1, 0, 0, 1, 0 } };
+	for (int k = 0; k < 2; k++) {
+		char sub[] = "/tlfs.XXXXXX";
+		const char *d = S("%s%s", where[k], sub), *p, *want;
+		ck_assert_ptr_nonnull(mkdtemp((char *)d));
+		p = S("%s/a.timeline", d);
+		log_here(p, 64, one, 1);
+		want = k ? S("%s (not in memory: its write-back makes each entry dearer)", fs_of(p))
+			 : "tmpfs (in memory)";
+		ck_assert_str_eq(line_of(OK(tl("info %s", p)), "  file system"),
+				 S("  file system  %s", want));
+		ck_assert_ptr_nonnull(strstr(OK(tl("info -f json %s", p)),
+					     S(",\"file_system\":\"%s\",\"in_memory\":%s,", fs_of(p),
+					       k ? "false" : "true")));
+		ck_assert_ptr_nonnull(strstr(OK(tl("ls %s", d)), S(" %-8s %s/a.timeline\n", fs_of(p), d)));
+		ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json %s", d)),
+					     S(",\"file_system\":\"%s\",\"in_memory\":%s,\"threads\":1}",
+					       fs_of(p), k ? "false" : "true")));
+		unlink(p);
+		rmdir(d);
+	}
+}
+END_TEST
+
 START_TEST(test_ls_header_labels_line_up_with_their_columns)
 {
 	const char *out, *nl;
@@ -1229,11 +1274,13 @@ struct side {
 	tl_log *log;
 	uint16_t id;
 	uint64_t n, t0;
+	pid_t tid;                   /* out */
 };
 
 static void *side_entries(void *arg)
 {
 	struct side *s = arg;
+	s->tid = gettid();
 	for (uint64_t i = 0; i < s->n; i++) {
 		tl_set_manual_clock(s->log, s->t0 + 10 * i, 3);
 		tl_append(s->log, s->id, i, 100 + i, 0, 0, 0, 0);
@@ -1241,26 +1288,33 @@ static void *side_entries(void *arg)
 	return NULL;
 }
 
+static void *side_thread(void *arg)
+{
+	pthread_setname_np(pthread_self(), "side");
+	return side_entries(arg);
+}
+
 /* A log of two threads at PATH, ring 16, manual clock: this thread's 3
- * entries (lane 0), another's 5 (lane 1), then this one's 4 more (lane 2,
- * numbered on from 3). */
-static void two_threads_log(const char *path)
+ * entries (lane 0), another's 5 (lane 1, the thread named "side"), then
+ * this one's 4 more (lane 2, numbered on from 3). Returns the other's tid. */
+static pid_t two_threads_log(const char *path)
 {
 	tl_log *log = open_log(P(path), 16);
 	struct side a, b;
 	pthread_t th;
 	uint16_t id;
 	ck_assert_int_eq(tl_intern(log, "4,6|live.t: i j\nAn entry of a thread.", &id, NULL), TL_OK);
-	a = (struct side){ log, id, 3, 1000 };
+	a = (struct side){ log, id, 3, 1000, 0 };
 	side_entries(&a);
-	b = (struct side){ log, id, 5, 1005 };
-	ck_assert_int_eq(pthread_create(&th, NULL, side_entries, &b), 0);
+	b = (struct side){ log, id, 5, 1005, 0 };
+	ck_assert_int_eq(pthread_create(&th, NULL, side_thread, &b), 0);
 	pthread_join(th, NULL);
 	for (uint64_t i = 3; i < 7; i++) {
 		tl_set_manual_clock(log, 2000 + i, 1);
 		tl_append(log, id, i, 100 + i, 0, 0, 0, 0);
 	}
 	tl_close(log);
+	return b.tid;
 }
 
 START_TEST(test_copy_of_a_log_of_two_threads_keeps_its_lanes)
@@ -1268,9 +1322,27 @@ START_TEST(test_copy_of_a_log_of_two_threads_keeps_its_lanes)
 	struct tl_header h;
 	size_t len;
 	char *b;
+	pid_t side;
+	const char *me;
 	mkdirs(P("orig"));
 	mkdirs(P("copy"));
-	two_threads_log("orig/t.timeline");
+	side = two_threads_log("orig/t.timeline");
+	me = S("%s[%d]", program_invocation_short_name, (int)gettid());
+	/* each line names its thread; info lists them */
+	ck_assert_str_eq(OK(tl("dump --limit 4 orig/t.timeline")),
+			 S("             0   3  0  %s  live.t i=0 j=100\n"
+			   "             5   3  0  side[%d]  live.t i=0 j=100\n"
+			   "            10   3  0  %s  live.t i=1 j=101\n"
+			   "            15   3  0  side[%d]  live.t i=1 j=101\n",
+			   me, (int)side, me, (int)side));
+	ck_assert_str_eq(line_of(OK(tl("info orig/t.timeline")), "  threads"),
+			 "  threads      2, a ring each");
+	ck_assert_ptr_nonnull(strstr(OK(tl("info orig/t.timeline")),
+				     S("\n            0  %s: 7 written, 0 wrapped away\n"
+				       "            1  side[%d]: 5 written, 0 wrapped away\n",
+				       me, (int)side)));
+	ck_assert_ptr_nonnull(strstr(OK(tl("dump -f json --limit 1 orig/t.timeline")),
+				     S(",\"numa\":0,\"thread\":0,\"thread_name\":\"%s\",", me)));
 	ck_assert_str_eq(OK(tl("copy orig/t.timeline copy/t.timeline")),
 			 "orig/t.timeline -> copy/t.timeline: 12 entries, 0 dropped\n");
 	assert_same_entries(P("orig/t.timeline"), P("copy/t.timeline"));
@@ -2060,6 +2132,7 @@ Suite *live_suite(void)
 	tcase_add_test(l, test_ls_of_roots_without_logs_says_no_logs_found);
 	tcase_add_test(l, test_ls_counts_written_entries_of_several_roots_in_order);
 	tcase_add_test(l, test_ls_header_labels_line_up_with_their_columns);
+	tcase_add_test(l, test_info_and_ls_say_the_file_system_each_log_lives_on);
 	tcase_add_test(l, test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_pid_alone);
 	tcase_add_test(c, test_copy_of_a_quiet_log_dumps_identically_in_every_format);
 	tcase_add_test(c, test_copy_keeps_the_header_process_pid_host_clock_and_anchor);

@@ -174,12 +174,11 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		printf("  clock        %s, TSC %.6f GHz%s\n",
 		       tl_clock_name(i->clock) ? tl_clock_name(i->clock) : "unknown", i->tsc_hz / 1e9,
 		       i->cpu_features & TL_CPU_INVARIANT ? " (invariant)" : " (not known invariant)");
-		printf("  entries      %llu in a ring of %llu", (unsigned long long)s->n,
-		       (unsigned long long)i->entries);
+		printf("  entries      %llu in a ring of %llu%s", (unsigned long long)s->n,
+		       (unsigned long long)i->entries, tl_reader_threads(in->r) > 1 ? " per thread" : "");
 		if (i->copy_of)
 			printf(" (a copy of a ring of %llu)", (unsigned long long)i->copy_of);
-		printf("%s; %llu written, %llu wrapped away\n",
-		       tl_reader_threads(in->r) > 1 ? " per thread" : "", (unsigned long long)i->cursor,
+		printf("; %llu written, %llu wrapped away\n", (unsigned long long)i->cursor,
 		       (unsigned long long)(i->cursor - i->used));
 		print_threads((struct input *)in);
 		char word[16], now[16];

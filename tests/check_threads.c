@@ -595,6 +595,46 @@ START_TEST(test_a_thread_alternating_between_logs_writes_each_whole)
 }
 END_TEST
 
+/* A thread of BREATHS breaths into LOG, started with the others. */
+struct breather {
+	tl_log *log;
+	pthread_barrier_t *go;
+};
+
+#define BREATHS 200000
+
+static void *breathe(void *arg)
+{
+	struct breather *b = arg;
+	pthread_barrier_wait(b->go);
+	for (int i = 0; i < BREATHS; i++)
+		tl_breath(b->log);
+	return NULL;
+}
+
+START_TEST(test_breaths_of_threads_at_once_are_each_counted)
+{
+	const char *p = path_in(test_dir, "br.timeline");
+	uint16_t id;
+	tl_log *log = open_log("br.timeline", 64, &id);
+	pthread_barrier_t go;
+	struct breather b[2];
+	pthread_t th[2];
+	pthread_barrier_init(&go, NULL, 2);
+	for (int k = 0; k < 2; k++) {
+		b[k] = (struct breather){ log, &go };
+		ck_assert_int_eq(pthread_create(&th[k], NULL, breathe, &b[k]), 0);
+	}
+	for (int k = 0; k < 2; k++)
+		pthread_join(th[k], NULL);
+	pthread_barrier_destroy(&go);
+	tl_close(log);
+	/* each thread counts its own, in its lane: none lost to the other */
+	ck_assert_uint_eq(info_at(p).breaths, 2 * BREATHS);
+	ck_assert_uint_eq(info_at(p).threads, 2);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * SIGKILL: threads flat out into one log, their process killed at random
  * ------------------------------------------------------------------------ */
@@ -840,6 +880,7 @@ Suite *threads_suite(void)
 	tcase_add_test(t, test_a_log_closed_and_another_opened_where_it_was_is_written_right);
 	tcase_add_test(t, test_a_thread_alternating_between_logs_writes_each_whole);
 	tcase_add_test(t, test_since_threads_reads_every_number_or_counts_it_lost);
+	tcase_add_test(t, test_breaths_of_threads_at_once_are_each_counted);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(k, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(k, 120);

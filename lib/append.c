@@ -53,12 +53,13 @@ static inline __attribute__((always_inline)) void read_clock(const struct tl_hea
 	}
 }
 
-/* The entry, written into the calling thread's lane (lib/lane.h): steps 1
- * to 5 of the store order, no switch test. */
-static inline __attribute__((always_inline)) void append_raw(tl_log *log, unsigned msgid,
-		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+/* The entry, written into LANE, the calling thread's of LOG (lib/lane.h):
+ * steps 1 to 5 of the store order, no switch test. */
+static inline __attribute__((always_inline)) void append_raw(tl_log *log, struct tl_header *lane,
+		unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+		uint64_t a5)
 {
-	struct tl_header *h = (struct tl_header *)log, *lane = tl_lane_of(log);
+	struct tl_header *h = (struct tl_header *)log;
 	uint64_t n = __atomic_load_n(&lane->cursor, __ATOMIC_RELAXED), tsc;
 	struct tl_raw_entry *e = &tl_ring(lane)[n & lane->mask];
 	uint16_t aux;
@@ -95,6 +96,14 @@ static __attribute__((noinline)) void append_after_record(tl_log *log, unsigned 
 	tl_append_c(log, msgid, a0, a1, a2, a3, a4, a5);
 }
 
+/* No lane of LOG in the thread's cache: find or make it (lib/lane.c),
+ * then append. Apart, for the same reason. */
+static __attribute__((noinline)) void append_after_lane(tl_log *log, unsigned msgid,
+		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	append_raw(log, tl_lane_get(log), msgid, a0, a1, a2, a3, a4, a5);
+}
+
 void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
 		 uint64_t a3, uint64_t a4, uint64_t a5)
 {
@@ -109,13 +118,17 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 	if (__atomic_load_n(&h->switches[TL_SWITCH_WORD(msgid)], __ATOMIC_ACQUIRE) >>
 	    TL_SWITCH_BIT(msgid) & 1)
 		return;
-	append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
+	if (__builtin_expect(__atomic_load_n(&tl_lane_tls.log, __ATOMIC_RELAXED) != log, 0)) {
+		append_after_lane(log, msgid, a0, a1, a2, a3, a4, a5);
+		return;
+	}
+	append_raw(log, tl_lane_tls.lane, msgid, a0, a1, a2, a3, a4, a5);
 }
 
 void tl_append_raw(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
 		   uint64_t a3, uint64_t a4, uint64_t a5)
 {
-	append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
+	append_raw(log, tl_lane_of(log), msgid, a0, a1, a2, a3, a4, a5);
 }
 
 void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,

@@ -31,8 +31,9 @@ static int reps = 11;
 static int cpus[2];                   /* the two lowest CPUs we may run on */
 static int ncpus;
 
-static tl_log *log_one, *log_two, *log_kept, *log_other;
-static unsigned six_one, six_two, six_kept, six_other;
+static tl_log *log_one, *log_two, *log_kept, *log_other, *log_auto;
+static unsigned six_one, six_two, six_kept, six_other, six_auto;
+static struct bench_events ev_auto;   /* the generated events of log_auto */
 
 static inline uint64_t ticks(void)
 {
@@ -87,6 +88,29 @@ static void lib_kept(int k)
 		if (__builtin_expect(tl_rate(log_kept) > 9, 0))
 			abort();
 		tl_append(log_other, six_other, i, i, i, i, i, i);
+	}
+}
+
+/* Snabb-style, as bench/logger's sampled: a breath of 10 events at rates
+ * 3..9, then a new rate drawn, into one log whose rate every breath draws
+ * (the log's, so each thread's draw sets it for both); per event */
+static void sampled(int k)
+{
+	const struct bench_events *e = &ev_auto;
+	tl_log *l = log_auto;
+	(void)k;
+	for (uint64_t i = 0, n = calls / 10; i < n; i++) {
+		bench_r9(l, e, i, 1, 2, 3, 4, 5);
+		bench_r8(l, e, i, 1, 2, 3, 4, 5);
+		bench_r7(l, e, i, 1, 2, 3, 4, 5);
+		bench_r6(l, e, i, 1, 2, 3, 4, 5);
+		bench_r5(l, e, i, 1, 2, 3, 4, 5);
+		bench_r4(l, e, i, 1, 2, 3, 4, 5);
+		bench_r3(l, e, i, 1, 2, 3, 4, 5);
+		bench_r5(l, e, i, 1, 2, 3, 4, 5);
+		bench_r7(l, e, i, 1, 2, 3, 4, 5);
+		bench_r9(l, e, i, 1, 2, 3, 4, 5);
+		tl_breath(l);
 	}
 }
 
@@ -208,6 +232,8 @@ static struct bcase cases[] = {
 	{ "kept_two", lib_kept, 2, "lane 0 kept, its line read by the other", { { 0 } }, { 0 } },
 	{ "atomic_two", atomic_loop, 2, "shared ring, atomic add, two threads", { { 0 } }, { 0 } },
 	{ "rseq_two", rseq_loop, 2, "per-CPU rings, rseq, two threads", { { 0 } }, { 0 } },
+	{ "sampled_one", sampled, 1, "breath of 10 events, rates 3-9, one", { { 0 } }, { 0 } },
+	{ "sampled_two", sampled, 2, "the same, two threads, one log's rate", { { 0 } }, { 0 } },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -230,7 +256,8 @@ static void *worker(void *arg)
 	int k = (int)(long)arg;
 	tl_error err;
 	pin(cpus[k]);
-	if (tl_thread_attach(log_two, k ? "bench-1" : "bench-0", &err) != TL_OK)
+	if (tl_thread_attach(log_two, k ? "bench-1" : "bench-0", &err) != TL_OK ||
+	    tl_thread_attach(log_auto, k ? "bench-1" : "bench-0", &err) != TL_OK)
 		fprintf(stderr, "threads: %s\n", err.msg);
 	tl_append(k ? log_other : log_kept, k ? six_other : six_kept, 0, 0, 0, 0, 0, 0);
 	if (!k)
@@ -254,22 +281,23 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static tl_log *bench_log(const char *dir, const char *name, unsigned *six)
+static tl_log *bench_log(const char *dir, const char *name, unsigned *six, unsigned rate,
+			 struct bench_events *evp)
 {
 	tl_options o = { .name = name };
-	struct bench_events ev;
+	struct bench_events ev, *e = evp ? evp : &ev;
 	tl_error err;
 	char p[128];
 	tl_log *log;
 	snprintf(p, sizeof p, "%s/%s.timeline", dir, name);
 	log = tl_open(p, &o, &err);
-	if (!log || bench_events_register(log, &ev, NULL, &err) != TL_OK) {
+	if (!log || bench_events_register(log, e, NULL, &err) != TL_OK) {
 		fprintf(stderr, "threads: %s\n", err.msg);
 		exit(1);
 	}
-	tl_set_rate(log, 1);
+	tl_set_rate(log, rate);
 	unlink(p);
-	*six = ev.id[BENCH_SIX];
+	*six = e->id[BENCH_SIX];
 	return log;
 }
 
@@ -297,10 +325,12 @@ static void setup(void)
 	nconf = (ncpus ? cpus[ncpus - 1] : 0) + 1;
 	if (!mkdtemp(dir))
 		exit(1);
-	log_one = bench_log(dir, "one", &six_one);
-	log_two = bench_log(dir, "two", &six_two);
-	log_kept = bench_log(dir, "kept", &six_kept);
-	log_other = bench_log(dir, "other", &six_other);
+	log_one = bench_log(dir, "one", &six_one, 1, NULL);
+	log_two = bench_log(dir, "two", &six_two, 1, NULL);
+	log_kept = bench_log(dir, "kept", &six_kept, 1, NULL);
+	log_other = bench_log(dir, "other", &six_other, 1, NULL);
+	log_auto = bench_log(dir, "auto", &six_auto, TL_RATE_AUTO, &ev_auto);
+	tl_seed(log_auto, 1);
 	rmdir(dir);
 	shared.ring = ring_memory(RING * 64);
 	pcpu_cursor = ring_memory((uint64_t)nconf * 64);

@@ -606,6 +606,7 @@ struct breather {
 static void *breathe(void *arg)
 {
 	struct breather *b = arg;
+	ck_assert_int_eq(tl_thread_attach(b->log, NULL, NULL), TL_OK);
 	pthread_barrier_wait(b->go);
 	for (int i = 0; i < BREATHS; i++)
 		tl_breath(b->log);
@@ -629,9 +630,24 @@ START_TEST(test_breaths_of_threads_at_once_are_each_counted)
 		pthread_join(th[k], NULL);
 	pthread_barrier_destroy(&go);
 	tl_close(log);
-	/* each thread counts its own, in its lane: none lost to the other */
+	/* each thread counts its own, in its lane (lanes 1 and 2: they attached
+	 * first), none in the header's line: none lost to the other */
 	ck_assert_uint_eq(info_at(p).breaths, 2 * BREATHS);
 	ck_assert_uint_eq(info_at(p).threads, 2);
+	{
+		struct tl_header h = header_of(p);
+		size_t len;
+		char *f = read_file(p, &len);
+		ck_assert_uint_eq(h.lanes, 2);
+		ck_assert_uint_eq(h.breaths, 0);
+		for (unsigned k = 1; k <= 2; k++) {
+			struct tl_lane l;
+			memcpy(&l, f + TL_LANES_BASE(h.file_bytes) + (k - 1) * TL_LANE_BYTES(h.entries),
+			       sizeof l);
+			ck_assert_uint_eq(l.breaths, BREATHS);
+		}
+		free(f);
+	}
 }
 END_TEST
 

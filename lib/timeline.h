@@ -489,7 +489,9 @@ size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max);
 void tl_reader_info(const tl_reader *r, tl_info *info);
 
 /* Takes a snapshot of the ring: entries from the oldest still in the ring to
- * the newest complete one, oldest first. Call again to follow a live writer.
+ * the newest complete one, oldest first; of a log several threads write,
+ * of each thread's ring, merged by timestamp (a lane made since the last
+ * snapshot included). Call again to follow a live writer.
  * Entries a live writer overwrites during the read, and entries a crashed
  * writer left incomplete, are counted, never returned.
  * @return the number of entries below the cursor in the snapshot; one more

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench_events.h"
+#include "breath.h"
 #include "format.h"
 
 #define MAX_REPS 21
@@ -237,21 +238,8 @@ static void c_switched_off(void)
  * calls / 10 breaths, so the per-call figure is per event. */
 static void c_sampled(void)
 {
-	const struct bench_events *e = &ev_auto;
-	tl_log *l = log_auto;
-	for (uint64_t i = 0, n = calls / 10; i < n; i++) {
-		bench_r9(l, e, i, 1, 2, 3, 4, 5);
-		bench_r8(l, e, i, 1, 2, 3, 4, 5);
-		bench_r7(l, e, i, 1, 2, 3, 4, 5);
-		bench_r6(l, e, i, 1, 2, 3, 4, 5);
-		bench_r5(l, e, i, 1, 2, 3, 4, 5);
-		bench_r4(l, e, i, 1, 2, 3, 4, 5);
-		bench_r3(l, e, i, 1, 2, 3, 4, 5);
-		bench_r5(l, e, i, 1, 2, 3, 4, 5);
-		bench_r7(l, e, i, 1, 2, 3, 4, 5);
-		bench_r9(l, e, i, 1, 2, 3, 4, 5);
-		tl_breath(l);
-	}
+	for (uint64_t i = 0, n = calls / 10; i < n; i++)
+		bench_breath(log_auto, &ev_auto, i);
 }
 
 enum { NEED_RDTSCP = 1, NEED_RDPID = 2, NEED_RSEQ = 4, NEED_DISK = 8 };

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench_events.h"
+#include "breath.h"
 #include "format.h"
 
 #define MAX_REPS 21
@@ -96,22 +97,9 @@ static void lib_kept(int k)
  * (the log's, so each thread's draw sets it for both); per event */
 static void sampled(int k)
 {
-	const struct bench_events *e = &ev_auto;
-	tl_log *l = log_auto;
 	(void)k;
-	for (uint64_t i = 0, n = calls / 10; i < n; i++) {
-		bench_r9(l, e, i, 1, 2, 3, 4, 5);
-		bench_r8(l, e, i, 1, 2, 3, 4, 5);
-		bench_r7(l, e, i, 1, 2, 3, 4, 5);
-		bench_r6(l, e, i, 1, 2, 3, 4, 5);
-		bench_r5(l, e, i, 1, 2, 3, 4, 5);
-		bench_r4(l, e, i, 1, 2, 3, 4, 5);
-		bench_r3(l, e, i, 1, 2, 3, 4, 5);
-		bench_r5(l, e, i, 1, 2, 3, 4, 5);
-		bench_r7(l, e, i, 1, 2, 3, 4, 5);
-		bench_r9(l, e, i, 1, 2, 3, 4, 5);
-		tl_breath(l);
-	}
+	for (uint64_t i = 0, n = calls / 10; i < n; i++)
+		bench_breath(log_auto, &ev_auto, i);
 }
 
 /* ---- one shared ring, its slots claimed with an atomic add ----------------- */

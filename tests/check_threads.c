@@ -803,6 +803,20 @@ static char *snapshot(tl_reader *r)
 	return s;
 }
 
+/* tl_reader_since_threads(R) from thread 0's F0 and thread 1's F1 (N of
+ * them given): returns WRITTEN, *LOST is LOST, and the snapshot reads WANT. */
+static void since(tl_reader *r, uint64_t f0, uint64_t f1, size_t n, uint64_t written,
+		  uint64_t lost, const char *want)
+{
+	uint64_t from[2] = { f0, f1 }, got;
+	char *s;
+	ck_assert_uint_eq(tl_reader_since_threads(r, from, n, &got), written);
+	ck_assert_uint_eq(got, lost);
+	s = snapshot(r);
+	ck_assert_str_eq(s, want);
+	free(s);
+}
+
 START_TEST(test_since_threads_reads_every_number_or_counts_it_lost)
 {
 	const char *p = path_in(test_dir, "f.timeline");
@@ -810,7 +824,7 @@ START_TEST(test_since_threads_reads_every_number_or_counts_it_lost)
 	tl_log *log = open_manual(p, 4);
 	tl_error err;
 	tl_reader *r = tl_reader_open(p, &err);
-	uint64_t from[2], lost, c;
+	uint64_t lost;
 	char *s;
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_eq(tl_intern(log, DEF, &id, NULL), TL_OK);
@@ -819,12 +833,7 @@ START_TEST(test_since_threads_reads_every_number_or_counts_it_lost)
 		log_w(log, id, 0, i);
 	}
 	/* one thread: as tl_reader_since() */
-	from[0] = 1;
-	ck_assert_uint_eq(tl_reader_since_threads(r, from, 1, &lost), 3);
-	ck_assert_uint_eq(lost, 0);
-	s = snapshot(r);
-	ck_assert_str_eq(s, "0:1 0:2");
-	free(s);
+	since(r, 1, 0, 1, 3, 0, "0:1 0:2");
 	ck_assert_uint_eq(tl_reader_threads(r), 1);
 	/* a second thread comes (a lane made after the reader opened the log),
 	 * and this one goes on in a lane of its own: 3 .. 9, of which its ring
@@ -835,31 +844,14 @@ START_TEST(test_since_threads_reads_every_number_or_counts_it_lost)
 		tl_set_manual_clock(log, 300 + i, 0);
 		log_w(log, id, 0, i);
 	}
-	from[0] = 3;
-	c = tl_reader_since_threads(r, from, 1, &lost);
-	ck_assert_uint_eq(c, 11);   /* 10 of thread 0, 1 of thread 1 */
+	/* 10 of thread 0 and 1 of thread 1 written; 3, 4 and 5 overwritten
+	 * before they were read; thread 1's entry 0, new, from its first,
+	 * thread 0's 6 .. 9, in time order (its cursor, 10, the next call's) */
+	since(r, 3, 0, 1, 11, 3, "1:0 0:6 0:7 0:8 0:9");
 	ck_assert_uint_eq(tl_reader_threads(r), 2);
-	ck_assert_uint_eq(lost, 3);   /* 3, 4 and 5: overwritten before they were read */
-	s = snapshot(r);
-	/* thread 1's entry 0, new, from its first; thread 0's 6 .. 9, in time
-	 * order (its cursor, 10, is the next call's) */
-	ck_assert_str_eq(s, "1:0 0:6 0:7 0:8 0:9");
-	free(s);
 	/* from the cursors: nothing; from 0 again: lane 0 keeps 0 .. 2 */
-	from[0] = 10;
-	from[1] = 1;
-	ck_assert_uint_eq(tl_reader_since_threads(r, from, 2, &lost), 11);
-	ck_assert_uint_eq(lost, 0);
-	s = snapshot(r);
-	ck_assert_str_eq(s, "");
-	free(s);
-	from[0] = 0;
-	from[1] = 1;
-	ck_assert_uint_eq(tl_reader_since_threads(r, from, 2, &lost), 11);
-	ck_assert_uint_eq(lost, 3);
-	s = snapshot(r);
-	ck_assert_str_eq(s, "0:0 0:1 0:2 0:6 0:7 0:8 0:9");
-	free(s);
+	since(r, 10, 1, 2, 11, 0, "");
+	since(r, 0, 1, 2, 11, 3, "0:0 0:1 0:2 0:6 0:7 0:8 0:9");
 	/* tl_reader_since() of a log of several threads: thread 0's FROM, the
 	 * others whole */
 	ck_assert_uint_eq(tl_reader_since(r, 8, &lost), 11);

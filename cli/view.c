@@ -111,7 +111,7 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 }
 
 static const char csv_header[] =
-	"file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n";
+	"file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,thread\n";
 
 void view_begin(struct view *v)
 {
@@ -136,6 +136,34 @@ static void before_entry(struct view *v)
 		out_str(v->note);
 		v->note[0] = '\0';
 	}
+}
+
+const char *view_thread(struct input *in, unsigned thread, size_t *len)
+{
+	unsigned n = tl_reader_threads(in->r);
+	if (thread >= n)
+		n = thread + 1;   /* not in the reader: unnamed */
+	if (n > in->thread_labels) {
+		char **g = realloc(in->thread_label, n * sizeof *g);
+		if (!g)
+			abort();
+		for (size_t t = in->thread_labels; t < n; t++)
+			g[t] = NULL;
+		in->thread_label = g;
+		in->thread_labels = n;
+	}
+	if (!in->thread_label[thread]) {
+		tl_thread th;
+		char b[48];
+		if (tl_reader_thread(in->r, thread, &th) == TL_OK && th.tid)
+			snprintf(b, sizeof b, "%s[%u]", th.name, (unsigned)th.tid);
+		else
+			snprintf(b, sizeof b, "thread %u", thread);
+		if (!(in->thread_label[thread] = strdup(b)))
+			abort();
+	}
+	*len = strlen(in->thread_label[thread]);
+	return in->thread_label[thread];
 }
 
 int view_can_time(const struct view *v, const char *cmd, const struct input *in)
@@ -284,6 +312,11 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 	out_pad(e->cpu, 4);
 	out_pad(e->numa, 3);
 	out_str("  ");
+	if (view_threads(in)) {
+		size_t len;
+		out_bytes(view_thread(in, e->thread, &len), len);
+		out_str("  ");
+	}
 	out_str(ev->name);
 	if (ev->attrs[0]) {
 		out_char(' ');
@@ -311,8 +344,9 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 		text_line_slow(v, in, ev, e, t);
 		return;
 	}
-	/* room for every field whole, plus 32 for put_field's block copies */
-	p = out_reserve(sizeof in->label + shown_of(ev)->text_room + TL_MAX_ARGS * 24 + 96);
+	/* room for every field whole, plus 32 for put_field's block copies,
+	 * and a thread's label (48 at most) */
+	p = out_reserve(sizeof in->label + shown_of(ev)->text_room + TL_MAX_ARGS * 24 + 96 + 48);
 	if (v->with_file) {
 		p = put_field(p, in->label, in->label_len);
 		*p++ = ' ';
@@ -322,6 +356,14 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 	p = put_pad(p, e->numa, 3);
 	*p++ = ' ';
 	*p++ = ' ';
+	if (view_threads(in)) {   /* a log of several threads: its thread, "name[tid]" */
+		size_t len;
+		const char *l = view_thread(in, e->thread, &len);
+		memcpy(p, l, len);
+		p += len;
+		*p++ = ' ';
+		*p++ = ' ';
+	}
 	/* the definition's constant parts, padded for block copies (input.c) */
 	p = put_field(p, shown_of(ev)->text_head, shown_of(ev)->text_head_len);
 	for (unsigned i = 0; i < ev->nargs; i++) {
@@ -360,11 +402,15 @@ csv_line(const struct view *v, struct input *in, const tl_def *ev, const tl_entr
 			out_char(',');
 			put_arg(e, i);
 		}
-		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
+		/* ",argnames\n": the thread goes before the newline */
+		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len - 1);
+		out_char(',');
+		out_u64(e->thread);
+		out_char('\n');
 		return;
 	}
 	p = out_reserve(in->csv_path_len + shown_of(ev)->csv_head_len + shown_of(ev)->csv_tail_len +
-			12 * 24);
+			13 * 24);
 	p = put_str(p, in->csv_path, in->csv_path_len);
 	*p++ = ',';
 	p = put_u64(p, e->seq);
@@ -381,7 +427,10 @@ csv_line(const struct view *v, struct input *in, const tl_def *ev, const tl_entr
 		*p++ = ',';
 		p = put_u64(p, e->args[i]);
 	}
-	p = put_str(p, shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
+	p = put_str(p, shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len - 1);
+	*p++ = ',';
+	p = put_u64(p, e->thread);
+	*p++ = '\n';
 	out_commit(p);
 }
 
@@ -441,6 +490,11 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	}
 	JSON_KEY_UINT(&j, "cpu", e->cpu);
 	JSON_KEY_UINT(&j, "numa", e->numa);
+	if (view_threads(in)) {
+		size_t len;
+		JSON_KEY_UINT(&j, "thread", e->thread);
+		JSON_KEY_STRING(&j, "thread_name", view_thread(in, e->thread, &len));
+	}
 	JSON_KEY_STRING(&j, "event", ev->name);
 	JSON_KEY_STRING(&j, "attrs", ev->attrs);
 	JSON_KEY(&j, "args");
@@ -569,13 +623,19 @@ int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 	return rc;
 }
 
-void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t first)
+void view_lost(const struct view *v, struct input *in, unsigned thread, uint64_t n,
+	       uint64_t first)
 {
-	char what[96];
+	char what[160], of[64] = "";
 	switch_view_lost(in);
+	if (n && view_threads(in)) {
+		size_t len;
+		snprintf(of, sizeof of, " of %s", view_thread(in, thread, &len));
+	}
 	if (n)
-		snprintf(what, sizeof what, "%llu entries lost (%llu to %llu)", (unsigned long long)n,
-			 (unsigned long long)first, (unsigned long long)(first + n - 1));
+		snprintf(what, sizeof what, "%llu entries%s lost (%llu to %llu)",
+			 (unsigned long long)n, of, (unsigned long long)first,
+			 (unsigned long long)(first + n - 1));
 	else
 		snprintf(what, sizeof what, "entries lost (a Snabb log has no cursor to count them)");
 	if (v->format == FMT_CSV) {
@@ -589,6 +649,8 @@ void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t firs
 		JSON_KEY(&j, "lost");
 		if (n) {
 			json_uint(&j, n);
+			if (view_threads(in))
+				JSON_KEY_UINT(&j, "thread", thread);
 			JSON_KEY_UINT(&j, "first_seq", first);
 			JSON_KEY_UINT(&j, "last_seq", first + n - 1);
 		} else {

@@ -120,11 +120,23 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
 		int64_t t);
 
-/* Says in V's format that N entries of IN, numbered FIRST on, were lost:
- * overwritten before they were read (text and JSON on stdout, CSV on
- * stderr, which keeps the CSV whole). N 0: a Snabb log lost some, uncounted.
- * What IN's switches were is unknown from then until its records say. */
-void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t first);
+/* Says in V's format that N entries of IN's thread THREAD, numbered FIRST
+ * on, were lost: overwritten before they were read (text and JSON on
+ * stdout, CSV on stderr, which keeps the CSV whole); the thread is named
+ * when IN has several. N 0: a Snabb log lost some, uncounted. What IN's
+ * switches were is unknown from then until its records say. */
+void view_lost(const struct view *v, struct input *in, unsigned thread, uint64_t n,
+	       uint64_t first);
+
+/* Thread THREAD of IN as printed: "name[tid]", "thread N" when its id is
+ * unknown; *LEN gets its length. Kept with IN until input_close(). */
+const char *view_thread(struct input *in, unsigned thread, size_t *len);
+
+/* Does IN have several threads, so that each line names its own? */
+static inline int view_threads(const struct input *in)
+{
+	return tl_reader_threads(in->r) > 1;
+}
 
 /* Has V printed its --limit? */
 static inline int view_full(const struct view *v)

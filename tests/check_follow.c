@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,12 +282,34 @@ static uint64_t flat_out(tl_log *log, uint16_t id, uint64_t next, uint64_t n, ui
 	return i;
 }
 
+/* A second thread of the writer: N entries flat out, numbered from 0. */
+struct side {
+	tl_log *log;
+	uint16_t id;
+	uint64_t n;
+};
+
+static void *side_flat_out(void *arg)
+{
+	struct side *s = arg;
+	flat_out(s->log, s->id, 0, s->n, 0);
+	return NULL;
+}
+
 static void writer_loop(tl_log *log, uint16_t id, FILE *in, int out)
 {
 	char line[64];
 	uint64_t next = 0, n, t0, step, ms = 0;
 	while (fgets(line, sizeof line, in) && line[0] != 'X') {
-		if (sscanf(line, "F %llu %llu", (unsigned long long *)&n, (unsigned long long *)&ms) >= 1) {
+		if (sscanf(line, "T %llu", (unsigned long long *)&n) == 1) {
+			/* a second thread and this one, N each, at once */
+			struct side s = { log, id, n };
+			pthread_t th;
+			if (pthread_create(&th, NULL, side_flat_out, &s))
+				_exit(1);
+			next += flat_out(log, id, next, n, 0);
+			pthread_join(th, NULL);
+		} else if (sscanf(line, "F %llu %llu", (unsigned long long *)&n, (unsigned long long *)&ms) >= 1) {
 			next += flat_out(log, id, next, n, ms);
 			ms = 0;
 		} else if (sscanf(line, "%llu %llu %llu", (unsigned long long *)&n,
@@ -340,7 +363,7 @@ static struct writer writer_start(const char *path, uint64_t entries, int manual
 	return w;
 }
 
-/* Tells W to run CMD ("N" or "F N") and waits until it has. */
+/* Tells W to run CMD ("N", "F N" or "T N") and waits until it has. */
 static void writer_do(struct writer *w, const char *cmd)
 {
 	char c;
@@ -514,6 +537,106 @@ START_TEST(test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry)
 }
 END_TEST
 
+/* What a follower printed of a log of two threads as JSON lines: for each
+ * thread, its numbers read or said lost, in order, none twice, each entry
+ * whole. */
+struct tally2 {
+	uint64_t next[4], read[4], lost[4];
+};
+
+static void tally_json(const char *text, struct tally2 *t)
+{
+	memset(t, 0, sizeof *t);
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n'), *k;
+		unsigned long long seq, first, last, thread = 0, a[6];
+		uint64_t want[6];
+		ck_assert_ptr_nonnull(nl);
+		if ((k = strstr(l, "\"thread\":")) && k < nl)
+			ck_assert_int_eq(sscanf(k, "\"thread\":%llu", &thread), 1);
+		ck_assert_uint_lt(thread, 4);
+		if ((k = strstr(l, "\"lost\":")) && k < nl) {
+			ck_assert_int_eq(sscanf(strstr(l, "\"first_seq\":"), "\"first_seq\":%llu", &first), 1);
+			ck_assert_int_eq(sscanf(strstr(l, "\"last_seq\":"), "\"last_seq\":%llu", &last), 1);
+			tl_check(first == t->next[thread], "thread %llu: lost from %llu, expected %llu",
+				 thread, first, (unsigned long long)t->next[thread]);
+			t->lost[thread] += last - first + 1;
+			t->next[thread] = last + 1;
+		} else {
+			k = strstr(l, "\"seq\":");
+			ck_assert_int_eq(sscanf(k, "\"seq\":%llu", &seq), 1);
+			k = strstr(l, "\"args\":");
+			ck_assert_int_eq(sscanf(k, "\"args\":{\"i\":%llu,\"a\":%llu,\"b\":%llu,\"c\":%llu,"
+						"\"d\":%llu,\"e\":%llu}", &a[0], &a[1], &a[2], &a[3], &a[4],
+						&a[5]), 6);
+			args_of(seq, want);
+			tl_check(a[0] == want[0] && a[1] == want[1] && a[2] == want[2] && a[3] == want[3] &&
+				 a[4] == want[4] && a[5] == want[5], "thread %llu: entry %llu torn", thread,
+				 seq);
+			tl_check(seq == t->next[thread], "thread %llu: entry %llu, expected %llu", thread,
+				 seq, (unsigned long long)t->next[thread]);
+			t->read[thread]++;
+			t->next[thread] = seq + 1;
+		}
+		l = nl + 1;
+	}
+}
+
+/* A log one thread writes, then others: three threads, one after the
+ * other, each flat out beside the first through a ring of 1024, their
+ * lanes made while the follower runs (mapped after it opened the log),
+ * lane 0's writer going on in a lane of its own; the follower stopped
+ * while the third writes: each thread's every number read or said lost,
+ * apart, and the report of all. */
+START_TEST(test_dump_follow_of_two_threads_accounts_for_each_ones_entries)
+{
+	const char *p = P("w.timeline"), *out = P("out.json"), *errp = P("err.txt");
+	struct writer w = writer_start(p, 1024, 0);
+	char *cmd, *text, *err, *want;
+	struct tally2 t;
+	tl_thread th[4];
+	tl_reader *r;
+	pid_t dump;
+	writer_do(&w, "F 500");
+	cmd = xasprintf("exec '%s' dump --follow -f json %s >%s 2>%s", timeline_bin(), p, out, errp);
+	dump = spawn(cmd);
+	wait_lines(out, 500);
+	writer_do(&w, "T 3000");         /* read as it comes, or lapped */
+	stop_child(dump);
+	writer_do(&w, "T 5000");         /* a lap of each thread it cannot miss */
+	ck_assert_int_eq(kill(dump, SIGCONT), 0);
+	writer_do(&w, "T 2000");
+	r = reader(p);
+	ck_assert_uint_eq(tl_reader_threads(r), 4);
+	for (unsigned k = 0; k < 4; k++)
+		tl_reader_thread(r, k, &th[k]);
+	tl_reader_close(r);
+	text = follower_end(dump, &w, out, errp, &err);
+	tally_json(text, &t);
+	/* this thread wrote 500 + 10,000, the others 3000, 5000, 2000 */
+	ck_assert_uint_eq(th[0].written, 10500);
+	ck_assert_uint_eq(th[1].written, 3000);
+	ck_assert_uint_eq(th[2].written, 5000);
+	ck_assert_uint_eq(th[3].written, 2000);
+	for (int k = 0; k < 4; k++) {
+		ck_assert_uint_eq(t.next[k], th[k].written);
+		ck_assert_uint_eq(t.read[k] + t.lost[k], th[k].written);
+	}
+	ck_assert_uint_ge(t.lost[0], 5000 - 1024);   /* lapped while it was stopped */
+	ck_assert_uint_ge(t.lost[2], 5000 - 1024);
+	ck_assert_uint_ge(t.read[0], 500);
+	want = xasprintf("timeline dump: %s: followed 20500 entries of 4 threads: %llu read, "
+			 "%llu lost\n", p,
+			 (unsigned long long)(t.read[0] + t.read[1] + t.read[2] + t.read[3]),
+			 (unsigned long long)(t.lost[0] + t.lost[1] + t.lost[2] + t.lost[3]));
+	ck_assert_str_eq(err, want);
+	free(want);
+	free(cmd);
+	free(text);
+	free(err);
+}
+END_TEST
+
 /* A ring that wrapped before the follower came: followed from its oldest
  * entry, 12 of 0..19 in a ring of 8, each of 12..19 read once. */
 START_TEST(test_dump_follow_of_a_wrapped_ring_starts_at_its_oldest_entry)
@@ -579,13 +702,14 @@ END_TEST
 /* The CSV dump of the first N entries of a manual writer's log PATH. */
 static char *csv_rows(const char *path, uint64_t n)
 {
-	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,"
+			    "argnames,thread\n");
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t a[6];
 		char *t;
 		args_of(i, a);
 		t = xasprintf("%s\"%s\",%llu,%llu,%llu,0,0,\"live.e\",\"\",%llu,%llu,%llu,%llu,%llu,%llu,"
-			      "\"i a b c d e\"\n",
+			      "\"i a b c d e\",0\n",
 			      s, path, (unsigned long long)i, (unsigned long long)(1000 + i),
 			      (unsigned long long)i, (unsigned long long)a[0], (unsigned long long)a[1],
 			      (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4],
@@ -1453,6 +1577,7 @@ Suite *follow_suite(void)
 	tcase_add_test(l, test_since_leaves_the_entry_at_the_cursor_for_the_next_call);
 	tcase_add_test(l, test_since_of_a_snabb_log_goes_from_the_last_slot_read_while_time_goes_on);
 	tcase_add_test(d, test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry);
+	tcase_add_test(d, test_dump_follow_of_two_threads_accounts_for_each_ones_entries);
 	tcase_add_test(d, test_dump_follow_limit_ends_at_n_entries_while_the_writer_runs);
 	tcase_add_test(d, test_dump_follow_ends_on_sigint_with_its_report);
 	tcase_add_test(d, test_dump_follow_json_says_each_loss_as_an_object_in_the_stream);

@@ -119,7 +119,7 @@ START_TEST(test_switched_off_event_is_never_written_and_the_change_is_recorded_f
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[1]), 1);
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[2]), 0);
 	tl_reader_info(r, &in);
-	ck_assert_uint_eq(in.minor, 3);
+	ck_assert_uint_eq(in.minor, 4);
 	ck_assert_uint_eq(in.switched_off, 0);
 	ck_assert_uint_eq(in.switch_gen, 2);
 	ck_assert_uint_eq(in.switch_seen, 2);
@@ -853,7 +853,7 @@ START_TEST(test_dump_names_the_events_each_record_switched_off_and_on)
 	/* CSV keeps its columns, numbers */
 	expect("dump -f csv n.timeline 2>/dev/null | sed -n 3p", 0,
 	       "\"n.timeline\",1,1500,500,0,0,\"timeline.switches\",\"\",1,0,20,0,0,0,"
-	       "\"generation first off0 off1 off2 off3\"\n", "");
+	       "\"generation first off0 off1 off2 off3\",0\n", "");
 }
 END_TEST
 

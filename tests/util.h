@@ -162,6 +162,7 @@ Suite *switch_suite(void);
 Suite *spans_suite(void);
 Suite *perfetto_suite(void);
 Suite *otlp_suite(void);
+Suite *threads_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

@@ -134,7 +134,7 @@ static int64_t print_new(struct dump *d, struct follow *f)
 	while (!stopped && follow_next(f, &e, &gap)) {
 		n++;
 		if (gap)
-			view_lost(&d->view, f->in, f->snabb ? 0 : gap, e.seq - gap);
+			view_lost(&d->view, f->in, e.thread, f->snabb ? 0 : gap, e.seq - gap);
 		if (view_entry(&d->view, f->in, &e, f->t0) < 0 || view_full(&d->view))
 			return -1;
 	}
@@ -158,8 +158,8 @@ static int64_t follow_round(struct dump *d, struct follow *f, size_t n)
 		if ((k = print_new(d, &f[i])) < 0)
 			return -1;
 		/* nothing new: the gap at the end of the last snapshot is final */
-		if (!k && (gap = follow_gap(&f[i])))
-			view_lost(&d->view, f[i].in, gap, f[i].next - gap);
+		while (!k && (gap = follow_gap(&f[i])))
+			view_lost(&d->view, f[i].in, f[i].gap_thread, gap, f[i].gap_first);
 		f[i].done = !alive;
 		read += k;
 	}

@@ -172,8 +172,8 @@ static void refill(struct merge *m, struct live *l, uint64_t now)
 		l->snap_at = follow_now();
 		l->drained = 0;
 		refill(m, l, l->snap_at);
-		if (!l->has && (gap = follow_gap(&l->f)))
-			view_lost(&m->view, l->f.in, gap, l->f.next - gap);
+		while (!l->has && (gap = follow_gap(&l->f)))
+			view_lost(&m->view, l->f.in, l->f.gap_thread, gap, l->f.gap_first);
 	}
 }
 
@@ -202,7 +202,7 @@ static int print_live(struct merge *m, struct live *l, uint64_t *t0, int *t0_set
 {
 	l->has = 0;
 	if (l->gap)
-		view_lost(&m->view, l->f.in, l->f.snabb ? 0 : l->gap, l->e.seq - l->gap);
+		view_lost(&m->view, l->f.in, l->e.thread, l->f.snabb ? 0 : l->gap, l->e.seq - l->gap);
 	if (!*t0_set) {
 		*t0_set = 1;
 		*t0 = l->e.tsc;
@@ -325,11 +325,12 @@ static void merge_follow(struct merge *m)
 	merge_live(m, l, m->n);
 	out_flush();
 	for (size_t i = 0; i < m->n; i++) {
-		if (!l[i].has && (gap = follow_gap(&l[i].f)))
-			view_lost(&m->view, l[i].f.in, gap, l[i].f.next - gap);
+		while (!l[i].has && (gap = follow_gap(&l[i].f)))
+			view_lost(&m->view, l[i].f.in, l[i].f.gap_thread, gap, l[i].f.gap_first);
 		out_flush();
 		follow_report(&l[i].f, "merge");
 		m->src[i].in = l[i].f.in;   /* closed with the others */
+		follow_release(&l[i].f);
 	}
 	free(l);
 }

@@ -32,6 +32,13 @@ def assert_like_dump(df, rows, labels=None):
     assert df["tsc"].tolist() == [int(r["tsc"]) for r in rows]
     assert df["cpu"].tolist() == [int(r["cpu"]) for r in rows]
     assert df["numa"].tolist() == [int(r["numa"]) for r in rows]
+    # each (log, thread index) one label, and a log's threads apart
+    labels = {}
+    for lab, r in zip(df["thread"].astype(str), rows):
+        assert labels.setdefault((r["file"], r["thread"]), lab) == lab
+    for f in {f for f, _ in labels}:
+        mine = [lab for (g, _), lab in labels.items() if g == f]
+        assert len(set(mine)) == len(mine)
     assert df["event"].astype(str).tolist() == [r["event"] for r in rows]
     apps = df["app"].astype(object).where(df["app"].notna(), "").tolist() if "app" in df else \
         [""] * len(df)
@@ -53,8 +60,8 @@ def test_an_engine_log_reads_as_dump_prints_it(demo):
     df = timeline.read(log)
     assert len(df) > 10000
     assert_like_dump(df, dump([log]))
-    assert list(df.columns) == ["log", "seq", "tsc", "ns", "wall", "cpu", "numa", "event", "app",
-                                "arg0", "arg1", "arg2", "arg3", "arg4", "arg5"]
+    assert list(df.columns) == ["log", "seq", "tsc", "ns", "wall", "cpu", "numa", "thread",
+                                "event", "app", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5"]
     assert str(df["wall"].dtype) == "datetime64[ns, UTC]"
     assert str(df["ns"].dtype) == "timedelta64[ns]"
     for c in ("log", "event", "app"):
@@ -233,8 +240,8 @@ def test_events_names_the_arguments_of_each_definition(demo):
 def test_a_frame_is_not_much_bigger_than_its_columns(demo):
     df = timeline.read(demo / "runs")
     per_row = df.memory_usage(deep=True, index=False).sum() / len(df)
-    # 8 seq, tsc, ns, wall, 48 args, 2 cpu, 1 numa, 1 each of log, event, app codes
-    assert per_row < 8 * 4 + 48 + 2 + 1 + 3 + 1
+    # 8 seq, tsc, ns, wall, 48 args, 2 cpu, 1 numa, 1 each of log, thread, event, app codes
+    assert per_row < 8 * 4 + 48 + 2 + 1 + 4 + 1
 
 
 def test_a_window_in_seconds_on_a_log_without_a_frequency_is_its_error():

@@ -36,6 +36,8 @@ def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events
       ns     timedelta64[ns] since the log's first entry (NaT: no TSC frequency)
       wall   datetime64[ns, UTC] (NaT for Snabb's logs, which have no anchor)
       cpu    uint16; numa uint8
+      thread categorical, the writing thread, "name[tid]" ("thread N" when
+             the log does not say: before format 1.4, Snabb's)
       event  categorical, "category.name"
       app... categorical, one column per attribute of the definitions
       arg0..arg5  uint64 (a Snabb value that is no whole number: its double's bits)

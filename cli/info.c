@@ -154,7 +154,7 @@ static void print_threads(struct input *in)
 		tl_thread th;
 		size_t len;
 		tl_reader_thread(in->r, t, &th);
-		printf("  %11u  %s: %llu written, %llu wrapped away\n", t, view_thread(in, t, &len),
+		printf("  %11u  %s: %llu written, %llu wrapped away\n", t, input_thread(in, t, &len),
 		       (unsigned long long)th.written, (unsigned long long)th.lost);
 	}
 }

@@ -253,6 +253,48 @@ void input_note_skipped(const char *cmd, const struct input *in)
 			(unsigned long long)tl_reader_skipped(in->r));
 }
 
+const char *input_thread(struct input *in, unsigned thread, size_t *len)
+{
+	unsigned n = tl_reader_threads(in->r);
+	if (thread >= n)
+		n = thread + 1;   /* not in the reader: unnamed */
+	if (n > in->thread_labels) {
+		char **g = realloc(in->thread_label, n * sizeof *g);
+		if (!g)
+			abort();
+		for (size_t t = in->thread_labels; t < n; t++)
+			g[t] = NULL;
+		in->thread_label = g;
+		in->thread_labels = n;
+	}
+	if (!in->thread_label[thread]) {
+		tl_thread th;
+		char b[48];
+		if (tl_reader_thread(in->r, thread, &th) == TL_OK && th.tid)
+			snprintf(b, sizeof b, "%s[%u]", th.name, (unsigned)th.tid);
+		else
+			snprintf(b, sizeof b, "thread %u", thread);
+		if (!(in->thread_label[thread] = strdup(b)))
+			abort();
+	}
+	*len = strlen(in->thread_label[thread]);
+	return in->thread_label[thread];
+}
+
+const char *const *input_threads(struct input *in, size_t *n)
+{
+	size_t len;
+	tl_thread th;
+	*n = tl_reader_threads(in->r);
+	free(in->thread_key);
+	if (!(in->thread_key = calloc(*n ? *n : 1, sizeof *in->thread_key)))
+		abort();
+	for (unsigned t = 0; t < *n; t++)
+		in->thread_key[t] = tl_reader_thread(in->r, t, &th) == TL_OK && th.tid ?
+					    input_thread(in, t, &len) : "-";
+	return in->thread_key;
+}
+
 void input_close(struct input *in)
 {
 	if (!in)
@@ -265,6 +307,7 @@ void input_close(struct input *in)
 	for (size_t t = 0; t < in->thread_labels; t++)
 		free(in->thread_label[t]);
 	free(in->thread_label);
+	free(in->thread_key);
 	while (in->shown) {
 		struct shown *next = in->shown->next;
 		free(in->shown->csv_head);

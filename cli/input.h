@@ -60,8 +60,9 @@ struct input {
 	size_t npairs;
 	int pairs_read;              /* ... once read */
 	struct switch_view *switches;   /* its records of switches as printed (switchview.c) */
-	char **thread_label;         /* its threads as printed, "name[tid]" (view_thread()) */
+	char **thread_label;         /* its threads as printed, "name[tid]" (input_thread()) */
 	size_t thread_labels;
+	const char **thread_key;     /* their --by thread keys (input_threads()) */
 };
 
 /* Reports, once each, what is damaged in IN: a Snabb ring out of time order,
@@ -140,6 +141,15 @@ int input_unborn(const char *path, int named);
  * is there, and what is still no log gets the usual error. For the
  * followers. */
 void input_wait_for_births(void);
+
+/* Thread THREAD of IN as printed: "name[tid]", "thread N" when its id is
+ * unknown; *LEN gets its length. Kept with IN until input_close(). */
+const char *input_thread(struct input *in, unsigned thread, size_t *len);
+
+/* The --by thread keys of all IN's threads as its reader knows them now,
+ * *N of them (an_file_threads()): each one's label, "-" where its id is
+ * unknown (a log before format 1.4, Snabb's). */
+const char *const *input_threads(struct input *in, size_t *n);
 
 /* Opens PATH (native, Snabb or zstd). NAMED: the user named the file, so
  * anything else is an error; otherwise a file that is not a timeline log is

@@ -138,34 +138,6 @@ static void before_entry(struct view *v)
 	}
 }
 
-const char *view_thread(struct input *in, unsigned thread, size_t *len)
-{
-	unsigned n = tl_reader_threads(in->r);
-	if (thread >= n)
-		n = thread + 1;   /* not in the reader: unnamed */
-	if (n > in->thread_labels) {
-		char **g = realloc(in->thread_label, n * sizeof *g);
-		if (!g)
-			abort();
-		for (size_t t = in->thread_labels; t < n; t++)
-			g[t] = NULL;
-		in->thread_label = g;
-		in->thread_labels = n;
-	}
-	if (!in->thread_label[thread]) {
-		tl_thread th;
-		char b[48];
-		if (tl_reader_thread(in->r, thread, &th) == TL_OK && th.tid)
-			snprintf(b, sizeof b, "%s[%u]", th.name, (unsigned)th.tid);
-		else
-			snprintf(b, sizeof b, "thread %u", thread);
-		if (!(in->thread_label[thread] = strdup(b)))
-			abort();
-	}
-	*len = strlen(in->thread_label[thread]);
-	return in->thread_label[thread];
-}
-
 int view_can_time(const struct view *v, const char *cmd, const struct input *in)
 {
 	if (v->time != TIME_CYCLES && !in->info.tsc_hz) {
@@ -314,7 +286,7 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 	out_str("  ");
 	if (view_threads(in)) {
 		size_t len;
-		out_bytes(view_thread(in, e->thread, &len), len);
+		out_bytes(input_thread(in, e->thread, &len), len);
 		out_str("  ");
 	}
 	out_str(ev->name);
@@ -358,7 +330,7 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 	*p++ = ' ';
 	if (view_threads(in)) {   /* a log of several threads: its thread, "name[tid]" */
 		size_t len;
-		const char *l = view_thread(in, e->thread, &len);
+		const char *l = input_thread(in, e->thread, &len);
 		memcpy(p, l, len);
 		p += len;
 		*p++ = ' ';
@@ -493,7 +465,7 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	if (view_threads(in)) {
 		size_t len;
 		JSON_KEY_UINT(&j, "thread", e->thread);
-		JSON_KEY_STRING(&j, "thread_name", view_thread(in, e->thread, &len));
+		JSON_KEY_STRING(&j, "thread_name", input_thread(in, e->thread, &len));
 	}
 	JSON_KEY_STRING(&j, "event", ev->name);
 	JSON_KEY_STRING(&j, "attrs", ev->attrs);
@@ -630,7 +602,7 @@ void view_lost(const struct view *v, struct input *in, unsigned thread, uint64_t
 	switch_view_lost(in);
 	if (n && view_threads(in)) {
 		size_t len;
-		snprintf(of, sizeof of, " of %s", view_thread(in, thread, &len));
+		snprintf(of, sizeof of, " of %s", input_thread(in, thread, &len));
 	}
 	if (n)
 		snprintf(what, sizeof what, "%llu entries%s lost (%llu to %llu)",

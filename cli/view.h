@@ -128,10 +128,6 @@ void view_print(const struct view *v, struct input *in, const tl_def *ev, const 
 void view_lost(const struct view *v, struct input *in, unsigned thread, uint64_t n,
 	       uint64_t first);
 
-/* Thread THREAD of IN as printed: "name[tid]", "thread N" when its id is
- * unknown; *LEN gets its length. Kept with IN until input_close(). */
-const char *view_thread(struct input *in, unsigned thread, size_t *len);
-
 /* Does IN have several threads, so that each line names its own? */
 static inline int view_threads(const struct input *in)
 {

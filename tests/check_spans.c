@@ -5,6 +5,7 @@
  * stages, each figure computed by hand. */
 #define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -847,6 +848,109 @@ START_TEST(test_unit_singular_follows_regular_english_plurals)
 }
 END_TEST
 
+/* Two threads of one log, each in its lane: "front" serves the poll of
+ * one_poll (two requests, 1000 cycles; requests of 400 and 300), then
+ * "back" the same poll 10000 ns later with its first request alone. */
+struct kv_thread {
+	tl_log *log;
+	const uint16_t *ids;
+	const char *name;
+	size_t n;                    /* one_poll's first N steps, then its poll end */
+	uint64_t shift;
+	pid_t tid;
+};
+
+static void *kv_thread_run(void *arg)
+{
+	struct kv_thread *k = arg;
+	tl_error err;
+	k->tid = gettid();
+	ck_assert_int_eq(tl_thread_attach(k->log, k->name, &err), TL_OK);
+	for (size_t i = 0; i < k->n; i++) {
+		tl_set_manual_clock(k->log, one_poll[i].t + k->shift, 0);
+		tl_append(k->log, k->ids[one_poll[i].ev], one_poll[i].a0, one_poll[i].a1, 0, 0, 0, 0);
+	}
+	tl_set_manual_clock(k->log, 2000 + k->shift, 0);
+	tl_append(k->log, k->ids[POLL_E], 1, k->n == 9 ? 1 : 2, k->n == 9 ? 100 : 150, 0, 0, 0);
+	return NULL;
+}
+
+START_TEST(test_stats_by_thread_keeps_each_threads_spans_apart)
+{
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 16384, .name = "kv" };
+	struct kv_thread k[2] = { { .name = "front", .n = 17 }, { .name = "back", .n = 9, .shift = 10000 } };
+	uint16_t ids[KV_NDEFS], id;
+	tl_error err;
+	char *out;
+	tl_log *log = tl_open(path_in(test_dir, "two.timeline"), &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, kv_defs, KV_NDEFS, NULL, ids, &err), TL_OK);
+	for (size_t i = 0; i < sizeof kv_pairs / sizeof kv_pairs[0]; i++)
+		ck_assert_int_eq(tl_intern(log, kv_pairs[i], &id, &err), TL_OK);
+	for (int t = 0; t < 2; t++) {   /* one after the other: the clock is the log's */
+		pthread_t th;
+		k[t].log = log;
+		k[t].ids = ids;
+		ck_assert_int_eq(pthread_create(&th, NULL, kv_thread_run, &k[t]), 0);
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+	}
+	tl_close(log);
+	out = tl(0, NULL, "stats --by event,thread --per requests -f csv two.timeline | cut -d, -f1-5");
+	ck_assert_str_eq(out, test_str("\"event\",\"thread\",\"pairs\",\"requests\",\"cycles/request\"\n"
+				       "\"kv.poll\",\"back[%d]\",1,1,1000\n"
+				       "\"kv.poll\",\"front[%d]\",1,2,500\n"
+				       "\"kv.req\",\"back[%d]\",1,1,400\n"
+				       "\"kv.req\",\"front[%d]\",2,2,350\n",
+				       (int)k[1].tid, (int)k[0].tid, (int)k[1].tid, (int)k[0].tid));
+	free(out);
+	/* by thread alone, a thread's outermost spans: its polls */
+	out = tl(0, NULL, "stats --by thread -f csv two.timeline");
+	ck_assert_str_eq(out, test_str("\"thread\",\"unit\",\"pairs\",\"units\",\"cycles_per_unit\",\"p50\","
+				       "\"p90\",\"p99\",\"empty\",\"p50_ns\",\"p99_ns\"\n"
+				       "\"back[%d]\",\"requests\",1,1,1000,1000,1000,1000,0,1000,1000\n"
+				       "\"front[%d]\",\"requests\",1,2,500,500,500,500,0,1000,1000\n",
+				       (int)k[1].tid, (int)k[0].tid));
+	free(out);
+}
+END_TEST
+
+/* examples/kv with three server threads into one log: stats --by thread
+ * counts each thread's polls, requests, bytes and keys as the program
+ * counted them itself. */
+START_TEST(test_the_kv_servers_threads_are_counted_by_thread)
+{
+	const char *kv = getenv("TIMELINE_KV");
+	char *out, *cmd, line[64];
+	ck_assert_msg(kv != NULL, "TIMELINE_KV unset: run the suite with make check");
+	cmd = xasprintf("%s --threads 3 --polls 200 --rate all --entries 16384 --dir %s/T", kv,
+			test_dir);
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	free(cmd);
+	for (int t = 1; t <= 3; t++) {
+		unsigned long long polls, req, bytes, keys;
+		const char *own;
+		char *got, *at;
+		snprintf(line, sizeof line, "kv: kv-%d: ", t);
+		ck_assert_msg((at = strstr(out, line)) != NULL, "%s", out);
+		ck_assert_int_eq(sscanf(at + strlen(line), "%llu polls, %llu requests, %llu bytes, %llu keys",
+					&polls, &req, &bytes, &keys), 4);
+		ck_assert_uint_eq(polls, 200);
+		own = test_str("\"kv.lookup\",\"kv-%d[\",\"keys\",%llu,%llu\n"
+			       "\"kv.parse\",\"kv-%d[\",\"bytes\",%llu,%llu\n"
+			       "\"kv.poll\",\"kv-%d[\",\"requests\",200,%llu\n"
+			       "\"kv.reply\",\"kv-%d[\",\"bytes\",%llu,%llu\n"
+			       "\"kv.req\",\"kv-%d[\",\"requests\",%llu,%llu\n",
+			       t, req, keys, t, req, bytes, t, req, t, req, bytes, t, req, req);
+		got = tl(0, NULL, test_str("stats --by event,thread -f csv T | grep 'kv-%d\\[' | "
+					   "sed 's/\\[[0-9]*\\]/[/' | cut -d, -f1-5", t));
+		ck_assert_str_eq(got, own);
+		free(got);
+	}
+	free(out);
+}
+END_TEST
+
 Suite *spans_suite(void)
 {
 	Suite *s = suite_create("spans");
@@ -867,6 +971,8 @@ Suite *spans_suite(void)
 	tcase_add_test(t, test_logs_of_one_process_are_one_run);
 	tcase_add_test(t, test_the_reports_verdicts_are_diffs_value_for_value);
 	tcase_add_test(t, test_the_kv_servers_slowed_lookup_and_nothing_else);
+	tcase_add_test(t, test_stats_by_thread_keeps_each_threads_spans_apart);
+	tcase_add_test(t, test_the_kv_servers_threads_are_counted_by_thread);
 	suite_add_tcase(s, t);
 	return s;
 }

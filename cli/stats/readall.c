@@ -68,6 +68,8 @@ static const tl_def *def_of(void *ctx, uint16_t msgid)
 static void begin_file(struct an *e, const struct job *j, struct input *in, uint64_t order)
 {
 	struct an_file file;
+	const char *const *threads;
+	size_t nthreads;
 	char *run;
 	file.path = in->path;
 	file.process = in->label;
@@ -84,6 +86,8 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.declared = input_pairs(in, &file.ndeclared);
 	file.switched_off = in->info.switched_off;
 	an_file_begin(e, &file, def_of, in);
+	threads = input_threads(in, &nthreads);
+	an_file_threads(e, threads, nthreads);
 	free(run);
 }
 

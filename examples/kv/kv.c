@@ -6,10 +6,12 @@
  * keys as its units. The requests are made up from a seeded generator, so
  * two runs of one seed do the same work; --slow makes one stage do more
  * of it, and the program measures each stage itself with the TSC to check
- * what timeline says against. */
+ * what timeline says against. --threads N runs N such loops at once, each
+ * a thread logging into the one log (a lane each), counting its own. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,9 @@ static const char usage[] =
 	"       --stall N=US     every Nth request stalls US microseconds between\n"
 	"                        its lookup and its reply (in no stage: the request's\n"
 	"                        own time)\n"
+	"   -t, --threads N      N server threads at once (default 1), each\n"
+	"                        named kv-I, with its own requests (seed + I - 1),\n"
+	"                        each serving --polls polls into the one log\n"
 	"   -c, --cpu N          pin to CPU N\n"
 	"   -d, --dir DIR        write the log to DIR/kv-PID.timeline (default: the\n"
 	"                        library's path, $TIMELINE_ROOT/PID/kv.timeline)\n"
@@ -42,14 +47,15 @@ static const char usage[] =
 	"   -h, --help           show this help\n"
 	"\n"
 	"At exit it prints what it served and each stage's cycles per unit as it\n"
-	"measured them itself (the TSC read around each stage).\n";
+	"measured them itself (the TSC read around each stage); with --threads,\n"
+	"each thread's requests too.\n";
 
 static const struct option options[] = {
 	{ "polls", required_argument, NULL, 'n' }, { "slow", required_argument, NULL, 'S' },
 	{ "stall", required_argument, NULL, 'T' }, { "cpu", required_argument, NULL, 'c' },
 	{ "dir", required_argument, NULL, 'd' },   { "rate", required_argument, NULL, 'r' },
 	{ "seed", required_argument, NULL, 'x' },  { "entries", required_argument, NULL, 'e' },
-	{ "help", no_argument, NULL, 'h' },
+	{ "threads", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,25 +65,36 @@ static const char *const stage_names[NSTAGES] = { "parse", "lookup", "reply" };
 #define TABLE_SLOTS (1u << 19)       /* 4 MiB of keys: beyond the L2 cache */
 #define PROBES 32                    /* dependent probes a key's lookup makes */
 #define MSG_MAX 1024                 /* a request's bytes, at most */
+#define THREADS_MAX 64
 
+/* What every server thread shares, read only once they run. */
 static struct {
-	uint64_t rng;
+	uint64_t rng;                /* --seed */
 	unsigned slow[NSTAGES];      /* --slow: extra work in %, per stage */
 	uint64_t stall_every, stall_us;
 	uint64_t table[TABLE_SLOTS];
-	uint8_t msg[MSG_MAX], reply[MSG_MAX];
-	uint64_t sink;               /* what the work computes, so it is done */
-	/* the program's own accounting */
-	uint64_t polls, requests, bytes, keys;
-	uint64_t cycles[NSTAGES], units[NSTAGES];
 } S = { .rng = 1 };
 
-static uint64_t rnd(void)
+/* A server thread: its requests, its work and its own accounting. */
+struct server {
+	tl_log *log;
+	const struct kv_events *ev;
+	uint64_t rng;
+	uint64_t npolls;             /* polls to serve */
+	char name[16];               /* its thread's name, "" with one thread */
+	pthread_t thread;
+	uint8_t msg[MSG_MAX], reply[MSG_MAX];
+	uint64_t sink;               /* what the work computes, so it is done */
+	uint64_t polls, requests, bytes, keys;
+	uint64_t cycles[NSTAGES], units[NSTAGES];
+};
+
+static uint64_t rnd(uint64_t *rng)
 {
-	S.rng ^= S.rng << 13;
-	S.rng ^= S.rng >> 7;
-	S.rng ^= S.rng << 17;
-	return S.rng;
+	*rng ^= *rng << 13;
+	*rng ^= *rng >> 7;
+	*rng ^= *rng << 17;
+	return *rng;
 }
 
 /* The rounds of a stage's work for N units with PCT% more of it. */
@@ -87,38 +104,38 @@ static uint64_t rounds(uint64_t n, unsigned pct)
 }
 
 /* Parsing: a checksum over the request's BYTES bytes. */
-static void parse(uint64_t bytes)
+static void parse(struct server *v, uint64_t bytes)
 {
 	uint64_t a = 1, b = 0, n = rounds(bytes, S.slow[PARSE]);
 	for (uint64_t i = 0; i < n; i++) {
-		a += S.msg[i % bytes];
+		a += v->msg[i % bytes];
 		b += a;
 	}
-	S.sink += a ^ b;
+	v->sink += a ^ b;
 }
 
 /* The lookup of KEYS keys: each a chain of PROBES dependent probes of the
  * table (each load's address from the one before), more with --slow. */
-static void lookup(uint64_t keys)
+static void lookup(struct server *v, uint64_t keys)
 {
 	uint64_t probes = rounds(PROBES, S.slow[LOOKUP]);
 	for (uint64_t i = 0; i < keys; i++) {
-		uint64_t h = S.msg[i % 64] * 0x9e3779b97f4a7c15ull + i;
+		uint64_t h = v->msg[i % 64] * 0x9e3779b97f4a7c15ull + i;
 		for (uint64_t p = 0; p < probes; p++)
 			h = S.table[h & (TABLE_SLOTS - 1)] ^ (h >> 7);
-		S.sink += h;
+		v->sink += h;
 	}
 }
 
 /* The reply: BYTES bytes copied and summed. */
-static void reply(uint64_t bytes)
+static void reply(struct server *v, uint64_t bytes)
 {
 	uint64_t n = rounds(bytes, S.slow[REPLY]), s = 0;
 	for (uint64_t i = 0; i < n; i++) {
-		S.reply[i % bytes] = (uint8_t)(S.msg[i % bytes] + 1);
-		s += S.reply[i % bytes];
+		v->reply[i % bytes] = (uint8_t)(v->msg[i % bytes] + 1);
+		s += v->reply[i % bytes];
 	}
-	S.sink += s;
+	v->sink += s;
 }
 
 /* Stage K of N units, logged and measured. */
@@ -126,19 +143,22 @@ static void reply(uint64_t bytes)
 	do {                                                \
 		uint64_t t0 = __rdtsc();                    \
 		begin;                                      \
-		work(n);                                    \
+		work(v, n);                                 \
 		end;                                        \
-		S.cycles[k] += __rdtsc() - t0;              \
-		S.units[k] += (n);                          \
+		v->cycles[k] += __rdtsc() - t0;             \
+		v->units[k] += (n);                         \
 	} while (0)
 
 /* One request: its size and keys drawn, its three stages. */
-static void request(tl_log *log, const struct kv_events *ev)
+static void request(struct server *v)
 {
-	uint64_t id = ++S.requests, bytes = 64 + rnd() % (MSG_MAX - 64), keys = 1 + rnd() % 4;
+	tl_log *log = v->log;
+	const struct kv_events *ev = v->ev;
+	uint64_t id = ++v->requests, bytes = 64 + rnd(&v->rng) % (MSG_MAX - 64),
+		 keys = 1 + rnd(&v->rng) % 4;
 	for (uint64_t i = 0; i < bytes; i += 8) {
-		uint64_t r = rnd();
-		memcpy(S.msg + i, &r, bytes - i < 8 ? bytes - i : 8);
+		uint64_t r = rnd(&v->rng);
+		memcpy(v->msg + i, &r, bytes - i < 8 ? bytes - i : 8);
 	}
 	kv_req_begin(log, ev, id);
 	STAGE(PARSE, kv_parse_begin(log, ev, id), kv_parse_end(log, ev, bytes), parse, bytes);
@@ -147,19 +167,34 @@ static void request(tl_log *log, const struct kv_events *ev)
 		usleep((useconds_t)S.stall_us);
 	STAGE(REPLY, kv_reply_begin(log, ev, id), kv_reply_end(log, ev, bytes), reply, bytes);
 	kv_req_end(log, ev, 1, bytes);
-	S.bytes += bytes;
-	S.keys += keys;
+	v->bytes += bytes;
+	v->keys += keys;
 }
 
 /* One poll: 1 to 8 requests. */
-static void poll_once(tl_log *log, const struct kv_events *ev)
+static void poll_once(struct server *v)
 {
-	uint64_t n = 1 + rnd() % 8, req0 = S.requests, bytes0 = S.bytes;
-	kv_poll_begin(log, ev, ++S.polls);
+	uint64_t n = 1 + rnd(&v->rng) % 8, req0 = v->requests, bytes0 = v->bytes;
+	kv_poll_begin(v->log, v->ev, ++v->polls);
 	for (uint64_t i = 0; i < n; i++)
-		request(log, ev);
-	kv_poll_end(log, ev, S.polls, S.requests - req0, S.bytes - bytes0);
-	tl_breath(log);
+		request(v);
+	kv_poll_end(v->log, v->ev, v->polls, v->requests - req0, v->bytes - bytes0);
+	tl_breath(v->log);
+}
+
+/* A server thread's loop: its lane first, named, then its polls. */
+static void *serve(void *arg)
+{
+	struct server *v = arg;
+	tl_error err;
+	if (v->name[0]) {
+		pthread_setname_np(pthread_self(), v->name);
+		if (tl_thread_attach(v->log, v->name, &err) != TL_OK)
+			fprintf(stderr, "kv: %s: %s (serving without a log)\n", v->name, err.msg);
+	}
+	for (uint64_t i = 0; i < v->npolls; i++)
+		poll_once(v);
+	return NULL;
 }
 
 static int fail(const char *msg, const char *arg)
@@ -211,28 +246,45 @@ static tl_log *open_log(const char *dir, uint64_t entries)
 	return log;
 }
 
-static void report(double seconds)
+/* What the N servers V served, all together, then (N > 1) each. */
+static void report(const struct server *v, unsigned n, double seconds)
 {
+	struct server t = { .polls = 0 };
+	for (unsigned i = 0; i < n; i++) {
+		t.polls += v[i].polls;
+		t.requests += v[i].requests;
+		t.bytes += v[i].bytes;
+		t.keys += v[i].keys;
+		for (int k = 0; k < NSTAGES; k++) {
+			t.cycles[k] += v[i].cycles[k];
+			t.units[k] += v[i].units[k];
+		}
+	}
 	printf("kv: %llu polls, %llu requests, %llu bytes, %llu keys in %.3f s\n",
-	       (unsigned long long)S.polls, (unsigned long long)S.requests,
-	       (unsigned long long)S.bytes, (unsigned long long)S.keys, seconds);
+	       (unsigned long long)t.polls, (unsigned long long)t.requests,
+	       (unsigned long long)t.bytes, (unsigned long long)t.keys, seconds);
 	printf("kv: its own cycles per unit: parse %.2f/byte, lookup %.2f/key, reply %.2f/byte\n",
-	       (double)S.cycles[PARSE] / (double)S.units[PARSE],
-	       (double)S.cycles[LOOKUP] / (double)S.units[LOOKUP],
-	       (double)S.cycles[REPLY] / (double)S.units[REPLY]);
+	       (double)t.cycles[PARSE] / (double)t.units[PARSE],
+	       (double)t.cycles[LOOKUP] / (double)t.units[LOOKUP],
+	       (double)t.cycles[REPLY] / (double)t.units[REPLY]);
+	for (unsigned i = 0; n > 1 && i < n; i++)
+		printf("kv: %s: %llu polls, %llu requests, %llu bytes, %llu keys\n", v[i].name,
+		       (unsigned long long)v[i].polls, (unsigned long long)v[i].requests,
+		       (unsigned long long)v[i].bytes, (unsigned long long)v[i].keys);
 }
 
 int main(int argc, char **argv)
 {
 	const char *dir = NULL;
-	uint64_t polls = 20000, entries = 0, v;
+	uint64_t polls = 20000, entries = 0, nthreads = 1, v;
+	static struct server servers[THREADS_MAX];
 	int rate = TL_RATE_AUTO, c;
 	struct kv_events ev;
 	struct timespec t0, t1;
 	tl_error err;
 	tl_log *log;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:S:c:d:r:e:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:S:c:d:r:e:t:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (number(optarg, &polls) || !polls) return fail("--polls takes a positive number", optarg);
@@ -255,6 +307,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'd': dir = optarg; break;
+		case 't':
+			if (number(optarg, &nthreads) || !nthreads || nthreads > THREADS_MAX)
+				return fail("--threads takes a number from 1 to 64", optarg);
+			break;
 		case 'e':
 			if (number(optarg, &entries)) return fail("--entries takes a power of two", optarg);
 			break;
@@ -275,18 +331,34 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return fail("unexpected argument", argv[optind]);
+	v = S.rng;
 	for (uint64_t i = 0; i < TABLE_SLOTS; i++)
-		S.table[i] = rnd();
+		S.table[i] = rnd(&v);
 	log = open_log(dir, entries);
 	if (kv_events_register(log, &ev, NULL, &err) != TL_OK)
 		fprintf(stderr, "kv: %s\n", err.msg);
 	tl_seed(log, S.rng);
 	tl_set_rate(log, (unsigned)rate);
+	for (unsigned i = 0; i < nthreads; i++) {
+		struct server *s = &servers[i];
+		s->log = log;
+		s->ev = &ev;
+		s->npolls = polls;
+		s->rng = v + i;   /* the table's generator goes on: one seed, one run */
+		if (nthreads > 1)
+			snprintf(s->name, sizeof s->name, "kv-%u", i + 1);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (uint64_t i = 0; i < polls; i++)
-		poll_once(log, &ev);
+	if (nthreads == 1)
+		serve(&servers[0]);
+	for (unsigned i = 0; nthreads > 1 && i < nthreads; i++)
+		if ((errno = pthread_create(&servers[i].thread, NULL, serve, &servers[i])))
+			return fprintf(stderr, "kv: a thread: %s\n", strerror(errno)), 1;
+	for (unsigned i = 0; nthreads > 1 && i < nthreads; i++)
+		pthread_join(servers[i].thread, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	tl_close(log);
-	report((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	return S.sink == 42;   /* never: the work is used */
+	report(servers, (unsigned)nthreads,
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return servers[0].sink == 42;   /* never: the work is used */
 }

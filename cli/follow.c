@@ -79,15 +79,21 @@ void follow_start(struct follow *f, struct input *in, int at_end)
 	sum(f);
 }
 
-void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc)
+void follow_start_at(struct follow *f, struct input *in, const uint64_t *seq, size_t n,
+		     uint64_t tsc)
 {
 	follow_start(f, in, 0);
 	if (f->snabb) {   /* the whole ring's first read passes over what is older */
 		f->seen = tsc > 0;
 		f->last_tsc = tsc - 1;
-	} else if (seq > f->first) {
-		f->first = f->next = f->end = seq;
+		return;
 	}
+	for (size_t t = 0; t < f->threads && t < n; t++) {
+		uint64_t s = seq[t] == FOLLOW_AT_END ? thread_at(f, t).written : seq[t];
+		if (s > f->t_first[t])
+			f->t_first[t] = f->t_next[t] = f->t_end[t] = s;
+	}
+	sum(f);
 }
 
 void follow_close(struct follow *f)

@@ -44,10 +44,13 @@ struct follow {
  * ring, or, with AT_END, from its cursor (only what is written from now). */
 void follow_start(struct follow *f, struct input *in, int at_end);
 
-/* Starts following IN as follow_start() does, from its entry number SEQ
- * (for a Snabb log, followed by timestamp, from its first entry of time
- * TSC or later) instead of its oldest: the older ones are not read. */
-void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc);
+/* Starts following IN as follow_start() does, each thread T < N from its
+ * entry number SEQ[T] (FOLLOW_AT_END: its end) instead of its oldest, the
+ * older ones not read; a Snabb log, followed by timestamp, from its first
+ * entry of time TSC or later. */
+#define FOLLOW_AT_END UINT64_MAX
+void follow_start_at(struct follow *f, struct input *in, const uint64_t *seq, size_t n,
+		     uint64_t tsc);
 
 /* Closes F's input. */
 void follow_close(struct follow *f);

@@ -659,7 +659,7 @@ size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, si
 		first = 0;
 		if (!view_takes(v, in, &e, t0, &t))
 			continue;
-		marks[at] = (struct view_mark){ e.seq, e.tsc };   /* a ring of the last N */
+		marks[at] = (struct view_mark){ e.seq, e.tsc, e.thread };   /* a ring of the last N */
 		at = (at + 1) % n;
 		kept++;
 	}
@@ -678,16 +678,26 @@ size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, si
 	return got;
 }
 
-void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
-		      int from_end)
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *marks,
+		      size_t n, int from_end)
 {
-	if (!mark) {
+	size_t threads = tl_reader_threads(in->r);
+	uint64_t *seq;
+	if (!n) {
 		follow_start(f, in, from_end);
 		if (from_end)
 			switch_view_lost(in);
 		return;
 	}
-	follow_start_at(f, in, mark->seq, mark->tsc);
+	if (!(seq = malloc((threads ? threads : 1) * sizeof *seq)))
+		abort();
+	for (size_t t = 0; t < threads; t++)
+		seq[t] = FOLLOW_AT_END;
+	for (size_t i = 0; i < n; i++)   /* each thread's first among them */
+		if (marks[i].thread < threads && marks[i].seq < seq[marks[i].thread])
+			seq[marks[i].thread] = marks[i].seq;
+	follow_start_at(f, in, seq, threads, marks[0].tsc);
+	free(seq);
 	switch_view_lost(in);
 }
 
@@ -697,16 +707,16 @@ void view_follow_start(struct view *v, struct follow *f, struct input *in)
 	struct view_mark *marks;
 	uint64_t more;
 	if (v->lines == VIEW_ALL_LINES || !in->info.entries) {
-		view_follow_from(f, in, NULL, 0);
+		view_follow_from(f, in, NULL, 0, 0);
 		return;
 	}
 	if (!v->lines) {
-		view_follow_from(f, in, NULL, 1);
+		view_follow_from(f, in, NULL, 0, 1);
 		return;
 	}
 	if (!(marks = malloc(n * sizeof *marks)))
 		abort();
 	got = view_newest(v, in, marks, n, &more);
-	view_follow_from(f, in, more && got ? &marks[0] : NULL, 0);
+	view_follow_from(f, in, marks, more ? got : 0, 0);
 	free(marks);
 }

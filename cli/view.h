@@ -79,6 +79,7 @@ void view_end(struct view *v, int problems);
 /* An entry of a log: its number and time. */
 struct view_mark {
 	uint64_t seq, tsc;
+	uint32_t thread;             /* its thread: SEQ is that thread's number */
 };
 
 /* The newest N entries of IN's ring that V keeps (window and filters),
@@ -87,13 +88,14 @@ struct view_mark {
 size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, size_t n,
 		   uint64_t *more);
 
-/* Starts following IN (follow.h) at its entry MARK (by number, or by time
- * in a Snabb log), or with MARK NULL from its oldest entry (FROM_END 0) or
- * from its end (1). Entries passed over leave what the switches were
- * unknown until the first record shown. */
+/* Starts following IN (follow.h) at its N entries MARKS, oldest first:
+ * each thread at its first of them (by number; a Snabb log by the time of
+ * the first), a thread with none among them at its end; or, with N 0,
+ * from its oldest entry (FROM_END 0) or from its end (1). Entries passed
+ * over leave what the switches were unknown until the first record shown. */
 struct follow;
-void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
-		      int from_end);
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *marks,
+		      size_t n, int from_end);
 
 /* Starts following IN so that V shows first the newest V->lines entries it
  * keeps, as tail -f does (view_newest()). */

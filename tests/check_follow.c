@@ -598,7 +598,8 @@ START_TEST(test_dump_follow_of_two_threads_accounts_for_each_ones_entries)
 	tl_reader *r;
 	pid_t dump;
 	writer_do(&w, "F 500");
-	cmd = xasprintf("exec '%s' dump --follow -f json %s >%s 2>%s", timeline_bin(), p, out, errp);
+	cmd = xasprintf("exec '%s' dump --follow --lines all -f json %s >%s 2>%s", timeline_bin(), p,
+			out, errp);
 	dump = spawn(cmd);
 	wait_lines(out, 500);
 	writer_do(&w, "T 3000");         /* read as it comes, or lapped */
@@ -1311,6 +1312,44 @@ START_TEST(test_dump_follow_starts_with_the_newest_entries_then_follows)
 }
 END_TEST
 
+/* --lines of a log two threads write: the newest N of both, by time, as
+ * dump prints them, then what comes after (5 more of the first thread). */
+START_TEST(test_dump_follow_lines_of_two_threads_start_with_the_newest_of_both)
+{
+	const char *p = P("w.timeline"), *out = P("out.csv"), *errp = P("err.txt");
+	struct writer w = writer_start(p, 1024, 0);
+	char *newest, *text, *err, *cmd, *want;
+	int lines = 0;
+	pid_t dump;
+	writer_do(&w, "T 100");          /* 100 of each thread, at once */
+	/* the newest 10 as dump prints them, less the time since the first
+	 * entry printed, which differs */
+	cmd = xasprintf("'%s' dump -f csv %s | cut -d, -f1-3,5- | tail -n 10", timeline_bin(), p);
+	ck_assert_int_eq(run(cmd, &newest, NULL), 0);
+	free(cmd);
+	dump = spawn(test_str("exec '%s' dump --follow --lines 10 -f csv %s >%s 2>%s", timeline_bin(),
+			      p, out, errp));
+	wait_sleeping(dump);
+	writer_do(&w, "F 5");
+	wait_text(out, test_str("\"%s\",104,", p));
+	free(follower_end(dump, &w, out, errp, &err));
+	cmd = xasprintf("cut -d, -f1-3,5- %s", out);
+	ck_assert_int_eq(run(cmd, &text, NULL), 0);
+	free(cmd);
+	want = xasprintf("file,seq,tsc,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,"
+			 "thread\n%s", newest);
+	ck_assert_str_eq(test_str("%.*s", (int)strlen(want), text), want);
+	for (const char *c = text + strlen(want); *c; c++)
+		lines += *c == '\n';
+	ck_assert_int_eq(lines, 5);   /* then 100 to 104 of the first thread */
+	ck_assert_ptr_nonnull(strstr(text + strlen(want), test_str("\"%s\",100,", p)));
+	free(want);
+	free(newest);
+	free(text);
+	free(err);
+}
+END_TEST
+
 /* Of a Snabb log, followed by timestamp, and with a filter: the newest N
  * the filter keeps, as the last N lines of dump of the same. */
 START_TEST(test_dump_follow_lines_of_a_snabb_log_are_its_newest_the_filters_keep)
@@ -1590,6 +1629,7 @@ Suite *follow_suite(void)
 	tcase_add_test(d, test_dump_follow_of_a_copy_ends_at_once_while_its_writer_runs);
 	tcase_add_test(d, test_top_follows_a_live_snabb_log_from_its_newest_entry);
 	tcase_add_test(d, test_dump_follow_starts_with_the_newest_entries_then_follows);
+	tcase_add_test(d, test_dump_follow_lines_of_two_threads_start_with_the_newest_of_both);
 	tcase_add_test(d, test_dump_follow_lines_of_a_snabb_log_are_its_newest_the_filters_keep);
 	tcase_add_test(m, test_merge_follow_starts_with_the_newest_entries_of_the_merged_stream);
 	tcase_add_test(b, test_followers_started_with_their_writers_wait_for_the_logs_to_be_born);

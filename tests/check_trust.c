@@ -436,7 +436,7 @@ START_TEST(test_stats_diff_and_report_print_nothing_when_nothing_is_kept)
 		static const char *const csv[] = { "dump -f csv", "merge -f csv", "export -f csv -o -" };
 		out = tl(0, NULL, "%s none.timeline", csv[c]);
 		ck_assert_str_eq(out, "file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,"
-				      "arg5,argnames\n");
+				      "arg5,argnames,thread\n");
 		free(out);
 	}
 	/* the last two entries, 8 and 9 us after the first, kept: one lag of

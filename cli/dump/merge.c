@@ -294,9 +294,9 @@ static void start_newest(struct merge *m, struct live *l)
 		while (j < got[i] && key_of(m, m->src[i].in, &(tl_entry){ .tsc = marks[i][j].tsc }) < key)
 			j++;
 		if (!j && !passed[i])   /* nothing of it passed over: from its oldest */
-			view_follow_from(&l[i].f, m->src[i].in, NULL, 0);
+			view_follow_from(&l[i].f, m->src[i].in, NULL, 0, 0);
 		else   /* from its first of the newest, or from its end */
-			view_follow_from(&l[i].f, m->src[i].in, j < got[i] ? &marks[i][j] : NULL, 1);
+			view_follow_from(&l[i].f, m->src[i].in, marks[i] + j, got[i] - j, 1);
 		free(marks[i]);
 	}
 	free(marks);
@@ -314,7 +314,7 @@ static void merge_follow(struct merge *m)
 		abort();
 	if (m->view.lines == VIEW_ALL_LINES || !m->view.lines)
 		for (size_t i = 0; i < m->n; i++)
-			view_follow_from(&l[i].f, m->src[i].in, NULL, !m->view.lines);
+			view_follow_from(&l[i].f, m->src[i].in, NULL, 0, !m->view.lines);
 	else
 		start_newest(m, l);
 	for (size_t i = 0; i < m->n; i++) {

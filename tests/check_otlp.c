@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -174,6 +175,55 @@ START_TEST(test_otlp_nesting_span_by_span_in_protobuf_and_json)
 			      "      end_time_unix_nano: 1700000000000000700\n"
 			      "      attributes {\n        key: \"packets\"\n");
 	free(out);
+}
+END_TEST
+
+/* A log of two threads, each its own request: each span names its
+ * thread as OpenTelemetry does (thread.id, thread.name); a log of one
+ * thread names none, as dump does (one_tree above). */
+struct req_thread {
+	tl_log *log;
+	const uint16_t *id;
+	uint64_t at;
+	pid_t tid;
+};
+
+static void *req_thread_run(void *arg)
+{
+	struct req_thread *r = arg;
+	r->tid = gettid();
+	ck_assert_int_eq(tl_thread_attach(r->log, r->at == 100 ? "front" : "back", NULL), TL_OK);
+	put(r->log, r->at, r->id[R0], 1, 0);
+	put(r->log, r->at + 50, r->id[R1], 1, 2);
+	return NULL;
+}
+
+START_TEST(test_otlp_spans_of_a_log_of_threads_name_their_thread)
+{
+	tl_log *log = log_new("two", 64);
+	struct req_thread r[2] = { { .at = 100 }, { .at = 300 } };
+	uint16_t id[6];
+	char *out, *want;
+	events(log, id);
+	for (int k = 0; k < 2; k++) {   /* one after the other: the clock is the log's */
+		pthread_t th;
+		r[k].log = log;
+		r[k].id = id;
+		ck_assert_int_eq(pthread_create(&th, NULL, req_thread_run, &r[k]), 0);
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+	}
+	tl_close(log);
+	log_writer("two", 4242, "alpha");
+	out = both("", "two.timeline");
+	want = xasprintf("resources 1 traces 2 spans 2\n"
+			 "resource service.name=proc host.name=alpha process.pid=4242\n"
+			 "  kv.req +100..+150 rows=2 cycles=50 self_cycles=50 cpu=3 numa=0 thread.id=%d "
+			 "thread.name=front\n"
+			 "  kv.req +300..+350 rows=2 cycles=50 self_cycles=50 cpu=3 numa=0 thread.id=%d "
+			 "thread.name=back\n", (int)r[0].tid, (int)r[1].tid);
+	ck_assert_str_eq(out, want);
+	free(out);
+	free(want);
 }
 END_TEST
 
@@ -636,6 +686,7 @@ Suite *otlp_suite(void)
 	tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_otlp_nesting_span_by_span_in_protobuf_and_json);
+	tcase_add_test(tc, test_otlp_spans_of_a_log_of_threads_name_their_thread);
 	tcase_add_test(tc, test_otlp_ids_are_deterministic_and_unique);
 	tcase_add_test(tc, test_otlp_unmatched_pairs_make_no_span_and_orphans_their_own_trace);
 	tcase_add_test(tc, test_otlp_two_processes_are_two_resources);

@@ -36,6 +36,9 @@ struct src {
 	uint64_t key0;                   /* thread_key() of its first thread */
 	struct otlp_resource r;
 	char *service, *host;
+	tl_thread *threads;              /* its threads as the reader knew them, when
+					  * several */
+	size_t nthreads;
 };
 
 /* A root kept by --slowest, by how slow it is. */
@@ -299,6 +302,12 @@ static void put_node(const struct node *d, const uint8_t trace[16], uint64_t par
 	s.cpu = d->cpu;
 	s.numa = d->numa;
 	s.thread = d->thread;
+	s.tid = 0;
+	s.thread_name = "";
+	if (d->thread < O.src[d->k].nthreads && O.src[d->k].threads[d->thread].tid) {
+		s.tid = O.src[d->k].threads[d->thread].tid;
+		s.thread_name = O.src[d->k].threads[d->thread].name;
+	}
 	if (O.cur != (long)d->k) {
 		O.enc->resource(&O.src[d->k].r);
 		O.cur = (long)d->k;
@@ -521,6 +530,13 @@ static void src_new(size_t k, struct input *in)
 			 : i->format == TL_FORMAT_NATIVE && i->process[0] ? i->process : "snabb");
 	c->host = dup(i->host);
 	c->r = (struct otlp_resource){ c->service, c->host, input_pid(in) };
+	/* a log of several threads names each span's, as dump names each line's */
+	c->nthreads = tl_reader_threads(in->r) > 1 ? tl_reader_threads(in->r) : 0;
+	if (!(c->threads = calloc(c->nthreads ? c->nthreads : 1, sizeof *c->threads)))
+		abort();
+	for (unsigned t = 0; t < c->nthreads; t++)
+		if (tl_reader_thread(in->r, t, &c->threads[t]) != TL_OK)
+			c->threads[t].tid = 0;
 }
 
 static int otlp_begin_with(const struct otlp_enc *enc, const struct export *x, size_t n)
@@ -618,6 +634,7 @@ static int otlp_end(const struct export *x)
 	for (size_t k = 0; k < O.nsrc; k++) {
 		free(O.src[k].service);
 		free(O.src[k].host);
+		free(O.src[k].threads);
 	}
 	for (size_t q = 0; q < O.capkept; q++)
 		free(O.kept[q]);

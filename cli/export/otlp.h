@@ -32,7 +32,9 @@ struct otlp_span {
 	uint64_t cycles, self;           /* its cycles, and those of no span inside it */
 	double units[TL_MAX_ARGS];       /* by kind->unit_name; NAN: the end lacks it */
 	int cpu, numa;                   /* of its end; -1 unknown */
-	uint32_t thread;                 /* tl_entry.thread */
+	uint32_t thread;                 /* tl_entry.thread ... */
+	uint32_t tid;                    /* ... its thread.id, 0 unknown (then the index) */
+	const char *thread_name;         /* ... and thread.name, "" unknown */
 };
 
 /* A process: the resource its spans are given. */

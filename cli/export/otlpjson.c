@@ -161,8 +161,13 @@ static void js_span(const struct otlp_span *s)
 		kv_int("cpu", s->cpu);
 	if (s->numa >= 0)
 		kv_int("numa", s->numa);
-	if (s->thread)
+	if (s->tid) {   /* as the protobuf encoder: otlppb.c */
+		kv_int("thread.id", s->tid);
+		if (s->thread_name[0])
+			kv_str("thread.name", s->thread_name);
+	} else if (s->thread) {
 		kv_int("thread", s->thread);
+	}
 	json_end_array(&J.j);
 	json_end_object(&J.j);
 }

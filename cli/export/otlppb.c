@@ -214,10 +214,15 @@ static uint8_t *put_span(uint8_t *p, const struct otlp_span *s)
 		p = attr_int(p, "cpu", 3, s->cpu);
 	if (s->numa >= 0)
 		p = attr_int(p, "numa", 4, s->numa);
-	/* a log's threads: the index today; their tid and name (thread.id,
-	 * thread.name) once logs record them */
-	if (s->thread)
+	/* the thread as OpenTelemetry names it; its index where the log
+	 * does not know its id (a log before format 1.4) */
+	if (s->tid) {
+		p = attr_int(p, "thread.id", 9, s->tid);
+		if (s->thread_name[0])
+			p = attr_str(p, "thread.name", 11, s->thread_name, strlen(s->thread_name));
+	} else if (s->thread) {
 		p = attr_int(p, "thread", 6, s->thread);
+	}
 	return span_close(m, p);
 }
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
 #include "input.h"
@@ -398,16 +397,6 @@ static int make_rules(struct ask *a)
 	return 0;
 }
 
-/* The leading arguments that name a file or directory are the logs. */
-static int count_logs(char **args, int n)
-{
-	struct stat st;
-	int i = 0;
-	while (i < n && stat(args[i], &st) == 0)
-		i++;
-	return i;
-}
-
 static int run(const char *cmd, int off, int argc, char **argv)
 {
 	struct ask a = { .cmd = cmd, .off = off };
@@ -421,7 +410,7 @@ static int run(const char *cmd, int off, int argc, char **argv)
 		return cli_error(cmd, "out of memory"), EXIT_USAGE;
 	if ((rc = parse(&a, argc, argv)) >= 0)
 		goto out;
-	nlogs = count_logs(argv + optind, argc - optind);
+	nlogs = input_leading_paths(argv + optind, argc - optind);
 	a.pats = argv + optind + nlogs;
 	a.npats = argc - optind - nlogs;
 	rc = EXIT_USAGE;

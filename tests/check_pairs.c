@@ -592,6 +592,43 @@ START_TEST(test_snabb_names_stay_the_defaults)
 }
 END_TEST
 
+/* A log of no entry, declaring pairs or not, gets one piece of advice from
+ * every command that counts (issue 36), not "the logs declare pairs
+ * counted in rows" from one and "declare a program's own" from the next;
+ * beside a log of entries, none. */
+START_TEST(test_an_empty_log_gets_one_piece_of_advice)
+{
+	static const char *const cmds[] = {
+		"stats pf.timeline", "stats --lags pf.timeline", "stats --per rows pf.timeline",
+		"stats --per packets pf.timeline", "stats --by app pf.timeline",
+		"stats -f json pf.timeline", "diff pf.timeline pf.timeline",
+		"diff --per rows pf.timeline pf.timeline", "report -o r.html pf.timeline",
+		"stats plain.timeline", "stats --per packets plain.timeline",
+		"stats pf.timeline plain.timeline",
+	};
+	char *out, *err;
+	pf_run(test_dir, "pf", pf_batches, 0);
+	pf_run(test_dir, "full", pf_batches, 3);
+	tl_close(open_manual(path_in(test_dir, "plain.timeline"), 64));
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		char word[16];
+		sscanf(cmds[i], "%15s", word);
+		out = tl(0, &err, "%s", cmds[i]);
+		ck_assert_msg(!strcmp(err, test_str("timeline %s: note: the logs hold no entry: their "
+						    "writers logged nothing (a rate of off, or every "
+						    "event switched off: timeline info says)\n", word)),
+			      "%s: %s", cmds[i], err);
+		free(out);
+		free(err);
+	}
+	out = tl(0, &err, "stats pf.timeline full.timeline");
+	ck_assert_str_eq(err, "");
+	has(out, "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_gen_checks_pair_lines_against_the_events)
 {
 	static const struct {
@@ -1093,6 +1130,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_top_heads_cycles_per_unit_when_the_logs_units_differ);
 	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
+	tcase_add_test(t, test_an_empty_log_gets_one_piece_of_advice);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
 	tcase_add_test(t, test_export_slowest_finds_them_among_the_entries_the_filters_keep);

@@ -240,7 +240,7 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	 * --lags gives the lags */
 	out = tl(0, &err, "stats pf.timeline");
 	ck_assert_str_eq(out, "cycles per row, per begin/end pair\n"
-			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "event stage pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
 			      "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n"
 			      "pf.stage match 3 16 644 200 4500 4500 0 802 9000\n"
 			      "pf.stage parse 3 16 68.75 50 300 300 0 301 600\n");
@@ -255,7 +255,7 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	free(err);
 	out = tl(0, &err, "stats --per rows pf.timeline");
 	has(out, "cycles per row, per begin/end pair\n");
-	has(out, "event app pairs rows cycles/row p50 p90 p99 empty\n");
+	has(out, "event stage pairs rows cycles/row p50 p90 p99 empty\n");
 	has(out, "\npf.batch - 3 16 788 351 5000 5000 0\n");
 	has(out, "\npf.stage match 3 16 644 200 4500 4500 0\n");
 	has(out, "\npf.stage parse 3 16 68.75 50 300 300 0\n");
@@ -264,15 +264,15 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	free(err);
 	/* --slowest: its columns named by the unit too, in text, CSV and JSON */
 	out = tl(0, NULL, "stats --per rows --slowest 1 pf.timeline");
-	has(out, "\nevent app rank cycles/row cycles rows process cpu numa wall dump\n"
+	has(out, "\nevent stage rank cycles/row cycles rows process cpu numa wall dump\n"
 		 "pf.batch - 1 5000 10000 2 ");
 	free(out);
 	out = tl(0, NULL, "stats --per rows --slowest 1 -f csv pf.timeline | head -2 | cut -d, -f1-6");
-	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/row\",\"cycles\",\"rows\"\n"
+	ck_assert_str_eq(out, "\"event\",\"stage\",\"rank\",\"cycles/row\",\"cycles\",\"rows\"\n"
 			 "\"pf.batch\",,1,5000,10000,2\n");
 	free(out);
 	out = tl(0, NULL, "stats --per rows --slowest 1 -f json pf.timeline");
-	has(out, "{\"table\":\"slowest\",\"event\":\"pf.stage\",\"app\":\"match\",\"rank\":1,"
+	has(out, "{\"table\":\"slowest\",\"event\":\"pf.stage\",\"stage\":\"match\",\"rank\":1,"
 		 "\"cycles/row\":4500,\"cycles\":9000,\"rows\":2,\"process\":");
 	free(out);
 	/* grouped without the event key: the batches, outermost */
@@ -305,14 +305,14 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 	out = tl(0, NULL, "report -f json a");
 	has(out, "\"title\":\"cycles per row per begin/end pair, and each app's share of the "
 		 "breaths' cycles\"");
-	has(out, "{\"event\":\"pf.stage\",\"app\":\"parse\",\"share%\":null,\"pairs\":3,"
+	has(out, "{\"event\":\"pf.stage\",\"stage\":\"parse\",\"share%\":null,\"pairs\":3,"
 		 "\"rows\":16,\"cycles/row\":68.75,\"p50\":50,\"p90\":300,\"p99\":300,\"empty\":0}");
-	has(out, "{\"event\":\"pf.batch\",\"app\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
+	has(out, "{\"event\":\"pf.batch\",\"stage\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
 		 "\"cycles/row\":787.5,");
 	/* and its table of the slowest: the planted batch first */
 	has(out, "\"chart\":\"summary-slowest\",\"kind\":\"table\",\"title\":\"the 10 slowest pairs "
 		 "of each pair and app (cycles per row), and the timeline dump command that shows "
-		 "each\",\"rows\":[{\"event\":\"pf.batch\",\"app\":null,\"rank\":1,\"cycles/row\":5000,"
+		 "each\",\"rows\":[{\"event\":\"pf.batch\",\"stage\":null,\"rank\":1,\"cycles/row\":5000,"
 		 "\"cycles\":10000,\"rows\":2,\"process\":\"check_timeline[");
 	free(out);
 	/* export: the nine pairs are spans, of the cycles each took */
@@ -526,11 +526,11 @@ START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
 	/* without --per, each in its own, a table a unit in the units' order */
 	out = tl(0, NULL, "stats logs 2>&1");
 	ck_assert_str_eq(out, "cycles per byte, per begin/end pair\n"
-			      "event app pairs bytes cycles/byte p50 p90 p99 empty p50_ns p99_ns\n"
+			      "event stage pairs bytes cycles/byte p50 p90 p99 empty p50_ns p99_ns\n"
 			      "cp.copy - 1 4096 0.5 0.5 0.5 0.5 0 2048 2048\n"
 			      "\n"
 			      "cycles per row, per begin/end pair\n"
-			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "event stage pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
 			      "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n"
 			      "pf.stage match 3 16 644 200 4500 4500 0 802 9000\n"
 			      "pf.stage parse 3 16 68.75 50 300 300 0 301 600\n");

@@ -141,6 +141,7 @@ Suite *python_suite(void);
 Suite *switch_suite(void);
 Suite *spans_suite(void);
 Suite *perfetto_suite(void);
+Suite *words_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

@@ -355,17 +355,16 @@ static struct table *per_table(struct an *e, const struct an_options *o, int for
 	const char *cols[64];
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
-	int nc = table_cols(per), app = -1, at = -1;   /* share% goes before column AT */
+	int nc = table_cols(per), app = rowkey_col(o, AN_APP), at = -1;   /* share% goes before
+									     * column AT */
 	for (int c = 0, k = 0; c < nc; c++) {
-		if (!strcmp(table_col(per, c), "app"))
-			app = c;
 		if (!strcmp(table_col(per, c), "pairs"))
 			at = c;
 		if (c == at)
 			cols[k++] = "share%";
 		cols[k++] = table_col(per, c);
 	}
-	t = table_new("per", cols, nc + 1);
+	t = rowkey_table("per", o, cols, nc + 1);
 	for (size_t r = 0; r < table_rows(per); r++) {
 		char *cells[64], share[32];
 		const struct rp_stack *st = NULL;
@@ -374,7 +373,8 @@ static struct table *per_table(struct an *e, const struct an_options *o, int for
 				st = &s[i];
 		if (key == AN_NKEYS && ns)
 			st = &s[0];
-		cell_value(share, sizeof share, st ? share_in(st, table_cell(per, r, app)) : NAN, format);
+		cell_value(share, sizeof share, st && app >= 0 ? share_in(st, table_cell(per, r, app)) :
+			   NAN, format);
 		for (int c = 0, k = 0; c < nc; c++) {
 			if (c == at)
 				cells[k++] = share;
@@ -413,6 +413,7 @@ static struct table *inputs_table(const struct rp_input *in, int format)
 	int two = in->cmp != NULL;
 	struct table *t = table_new("inputs", cols + !two, 11 + two);
 	table_words(t, 5 + two);   /* the rate: "2" as ls -f json gives it, beside "all" */
+	table_words(t, 2 + two);   /* the group: a label, "2026" too */
 	for (size_t i = 0; i < in->nfiles; i++) {
 		const struct readall_file *f = &in->files[i];
 		const tl_info *info = &f->info;
@@ -460,8 +461,9 @@ static const char *about(char *buf, size_t size, const struct rp_input *in, cons
 	return buf;
 }
 
-/* The table T[0] of A and T[1] of B as one, a column "side" first. */
-static struct table *side_table(struct table *const *t)
+/* The table T[0] of A and T[1] of B (each keyed by O's keys) as one, a
+ * column "side" first. */
+static struct table *side_table(struct table *const *t, const struct an_options *o)
 {
 	const char *cols[65] = { "side" };
 	int nc = table_cols(t[0]);
@@ -469,6 +471,7 @@ static struct table *side_table(struct table *const *t)
 	for (int c = 0; c < nc && c < 64; c++)
 		cols[c + 1] = table_col(t[0], c);
 	all = table_new("per", cols, nc + 1);
+	rowkey_words(all, o, 1);
 	for (int k = 0; k < 2; k++)
 		for (size_t r = 0; r < table_rows(t[k]); r++) {
 			char *cells[65] = { k ? "B" : "A" };
@@ -540,7 +543,7 @@ static struct table *side_apps(const struct rp_input *in, int format, const stru
 	int nk;
 	struct table *t;
 	o.by = by;
-	nk = rowkey_names(&o, cols);
+	nk = rowkey_names(in->sides[0], &o, cols);
 	an_cycles_per(per, sizeof per, in->o->per);
 	for (int k = 0, c = nk; k < 6; k++, c += 2) {
 		side_cols(cols + c, buf[k], k == 0 ? per : k == 3 ? in->o->per : names[k]);
@@ -550,7 +553,7 @@ static struct table *side_apps(const struct rp_input *in, int format, const stru
 			c += 2;
 		}
 	}
-	t = table_new("per", cols, nk + 14);
+	t = rowkey_table("per", &o, cols, nk + 14);
 	sides_init(&w, in->sides, by);
 	while (sides_next(&w, by, from, to)) {
 		const struct an_row *r[2] = { from[0] < to[0] ? w.rows[0][from[0]] : NULL,
@@ -600,7 +603,7 @@ static struct table *side_slowest(const struct rp_input *in, int format)
 		t[k] = statsout_slowest(e, &o, format);
 		an_free(e);
 	}
-	all = table_rows(t[0]) + table_rows(t[1]) ? side_table(t) : NULL;
+	all = table_rows(t[0]) + table_rows(t[1]) ? side_table(t, &o) : NULL;
 	table_free(t[0]);
 	table_free(t[1]);
 	return all;
@@ -1108,7 +1111,7 @@ static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
 				      "the bars, nor in the table's share%."
 				    : "Summaries keep no shares per CPU: theirs are not in the bars, "
 				      "nor in the table's share%.");
-	tt = two ? side_table(t) : t[0];
+	tt = two ? side_table(t, &o) : t[0];
 	snprintf(title, sizeof title, "%s per begin/end pair, per %s%s", per,
 		 numa ? "NUMA node" : "CPU", two ? ", A and B apart" : "");
 	chart(&c, "numa", numa ? "node-table" : "cpu-table", title, NULL, NULL);

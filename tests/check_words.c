@@ -1,0 +1,242 @@
+/* check_words.c: every view in the program's own words (issue 36): a
+ * forwarder that names its pairs by port (by=port) and declares its loop,
+ * a key-value server, and Snabb's app pairs beside them: the attribute
+ * column headed by its declared name and a string in every JSON; top's
+ * rows keyed by pair and attribute; the exports' names; the report's
+ * words. Each figure computed by hand. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util.h"
+
+/* ---- the forwarder ------------------------------------------------------ */
+
+/* Its events: the loop (the breath), and receive and transmit per port. */
+static const char *const fwd_defs[] = {
+	"1,9|fwd.iter_begin: iter", "1,9|fwd.iter_end: iter packets",
+	"5,9|fwd.rx_begin: n",      "5,9|fwd.rx_end: packets",
+	"5,9|fwd.tx_begin: n",      "5,9|fwd.tx_end: packets",
+};
+enum { IB, IE, RB, RE, TB, TE };
+static const char *const fwd_pairs[] = {
+	"pair|fwd.breath: fwd.iter_begin fwd.iter_end unit=packets breath",
+	"pair|fwd.rx: fwd.rx_begin fwd.rx_end by=port unit=packets",
+	"pair|fwd.tx: fwd.tx_begin fwd.tx_end by=port unit=packets",
+};
+
+/* One entry: port (of rx and tx), event, time (ns: 1 GHz), arguments. */
+struct step {
+	int port, ev;
+	uint64_t t, a0, a1;
+};
+
+/* Two turns of the loop. The first, 1000 to 2000, receives 4 packets on
+ * port 0 (1100-1300) and sends them (1300-1400), 2 on port 1 (1500-1600)
+ * sent 1700-1900; the second, 3000 to 4000, 8 on port 0 (3100-3500, sent
+ * 3500-3600) and 1 on port 1 (3600-3700, sent 3800-3900). Cycles per
+ * packet: rx port 0 600/12 = 50, tx port 0 200/12, rx port 1 200/3, tx
+ * port 1 300/3 = 100; the loop 2000/15. */
+static const struct step fwd_steps[] = {
+	{ 0, IB, 1000, 1, 0 }, { 0, RB, 1100, 0, 0 }, { 0, RE, 1300, 4, 0 }, { 0, TB, 1300, 0, 0 },
+	{ 0, TE, 1400, 4, 0 }, { 1, RB, 1500, 0, 0 }, { 1, RE, 1600, 2, 0 }, { 1, TB, 1700, 0, 0 },
+	{ 1, TE, 1900, 2, 0 }, { 0, IE, 2000, 1, 6 }, { 0, IB, 3000, 2, 0 }, { 0, RB, 3100, 0, 0 },
+	{ 0, RE, 3500, 8, 0 }, { 0, TB, 3500, 0, 0 }, { 0, TE, 3600, 8, 0 }, { 1, RB, 3600, 0, 0 },
+	{ 1, RE, 3700, 1, 0 }, { 1, TB, 3800, 0, 0 }, { 1, TE, 3900, 1, 0 }, { 0, IE, 4000, 2, 9 },
+};
+
+/* Opens the forwarder's log at PATH and registers its events into LOOP
+ * (the loop's two), P0 and P1 (rx and tx of each port, indexed by IB..TE)
+ * and its pairs. */
+static tl_log *fwd_open(const char *path, uint16_t *p0, uint16_t *p1)
+{
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 8192, .name = "fwd" };
+	tl_error err;
+	uint16_t id;
+	tl_log *log = tl_open(path, &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, fwd_defs, 2, NULL, p0, &err), TL_OK);
+	ck_assert_int_eq(tl_register(log, fwd_defs + 2, 4, "port=0", p0 + 2, &err), TL_OK);
+	ck_assert_int_eq(tl_register(log, fwd_defs + 2, 4, "port=1", p1 + 2, &err), TL_OK);
+	p1[IB] = p0[IB];
+	p1[IE] = p0[IE];
+	for (size_t i = 0; i < sizeof fwd_pairs / sizeof *fwd_pairs; i++)
+		ck_assert_int_eq(tl_intern(log, fwd_pairs[i], &id, &err), TL_OK);
+	return log;
+}
+
+/* Writes the forwarder's two turns at PATH, as a process of its own. */
+static void fwd_log(const char *path)
+{
+	uint16_t p0[6], p1[6];
+	tl_log *log = fwd_open(path, p0, p1);
+	for (size_t i = 0; i < sizeof fwd_steps / sizeof *fwd_steps; i++) {
+		const struct step *s = &fwd_steps[i];
+		tl_set_manual_clock(log, s->t, 0);
+		tl_append(log, (s->port ? p1 : p0)[s->ev], s->a0, s->a1, 0, 0, 0, 0);
+	}
+	close_run(log);
+}
+
+/* ---- running the program ------------------------------------------------ */
+
+/* Runs `timeline ARGS` (formatted) in the test's directory, checks that it
+ * exits WANT, and returns its stdout (kept to the end of the test); its
+ * stderr in *ERR when ERR is not NULL (kept too). */
+static const char *tl(int want, const char **err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static const char *tl(int want, const char **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *args, *out, *e;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	rc = run(test_str("cd '%s' && '%s' %s", test_dir, timeline_bin(), args), &out, &e);
+	ck_assert_msg(rc == want, "timeline %s: exit %d, want %d: %s", args, rc, want, e);
+	free(args);
+	if (err)
+		*err = test_keep(e);
+	else
+		free(e);
+	return test_keep(out);
+}
+
+/* Runs the shell command CMD (formatted) in the test's directory, which
+ * must exit 0; returns its stdout, kept to the end of the test. */
+static const char *sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd, *out, *err;
+	int rc;
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	rc = run(test_str("cd '%s' && %s", test_dir, cmd), &out, &err);
+	ck_assert_msg(rc == 0, "%s: exit %d: %s", cmd, rc, err);
+	free(cmd);
+	free(err);
+	return test_keep(out);
+}
+
+/* A Python filter of JSON lines on stdin: prints, for each line whose
+ * "table" is TABLE, the repr() of its member KEY (a missing key: '?'). */
+static const char *key_reprs(const char *table, const char *key)
+{
+	return test_str("python3 -c 'import json,sys\n"
+			"for l in sys.stdin:\n"
+			"    d = json.loads(l)\n"
+			"    if d.get(\"table\") == \"%s\": print(repr(d.get(\"%s\", \"?\")), end=\" \")'",
+			table, key);
+}
+
+/* The same for the rows of the table of `report -f json` whose chart is
+ * CHART. */
+static const char *chart_reprs(const char *chart, const char *key)
+{
+	return test_str("python3 -c 'import json,sys\n"
+			"for l in sys.stdin:\n"
+			"    d = json.loads(l)\n"
+			"    if d.get(\"chart\") == \"%s\":\n"
+			"        for r in d[\"rows\"]: print(repr(r.get(\"%s\", \"?\")), end=\" \")'",
+			chart, key);
+}
+
+/* ---- item 9: the attribute column --------------------------------------- */
+
+/* Each pair named by its own attribute (by=port): the column is headed
+ * port, not app, in text, CSV and JSON, and its values are strings in
+ * JSON ("0", not 0), null where a pair has none (the loop). */
+START_TEST(test_the_attribute_column_is_headed_by_its_name_and_a_string)
+{
+	const char *out;
+	fwd_log(path_in(test_dir, "fwd.timeline"));
+	out = tl(0, NULL, "stats fwd.timeline | sed -n '/^cycles per packet/,/^$/p'");
+	ck_assert_str_eq(out, "cycles per packet, per begin/end pair\n"
+			      "event       port  pairs  packets  cycles/packet   p50  p90  p99  empty  "
+			      "p50_ns  p99_ns\n"
+			      "fwd.breath     -      2       15            133   111  167  167      0    "
+			      "1000    1000\n"
+			      "fwd.rx         0      2       12             50    50   50   50      0     "
+			      "200     400\n"
+			      "fwd.rx         1      2        3          66.67    50  100  100      0     "
+			      "100     100\n"
+			      "fwd.tx         0      2       12          16.67  12.5   25   25      0     "
+			      "100     100\n"
+			      "fwd.tx         1      2        3            100   100  100  100      0     "
+			      "100     200\n"
+			      "\n");
+	out = sh("'%s' stats -f json fwd.timeline | %s", timeline_bin(), key_reprs("declared", "port"));
+	ck_assert_str_eq(out, "None '0' '1' '0' '1' ");
+	out = tl(0, NULL, "stats -f csv fwd.timeline | sed -n 1p");
+	ck_assert_str_eq(out, "\"event\",\"port\",\"unit\",\"pairs\",\"units\",\"cycles_per_unit\","
+			      "\"p50\",\"p90\",\"p99\",\"empty\",\"p50_ns\",\"p99_ns\"\n");
+	/* grouped by the attribute alone: the declarations name it */
+	out = sh("'%s' stats --by app -f json fwd.timeline | %s", timeline_bin(),
+		 key_reprs("declared", "port"));
+	ck_assert_str_eq(out, "None '0' '1' ");
+	/* where the cycles go: each pair and port a string too */
+	out = sh("'%s' stats -f json fwd.timeline | %s", timeline_bin(), key_reprs("overhead", "app"));
+	ck_assert_str_eq(out, "'fwd.rx port=0' 'fwd.tx port=1' 'fwd.rx port=1' 'fwd.tx port=0' "
+			      "'(no app)' ");
+}
+END_TEST
+
+/* diff and report take the same heading and types. */
+START_TEST(test_diff_and_report_head_the_attribute_by_its_name_as_strings)
+{
+	const char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "a"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "b"), 0700), 0);
+	fwd_log(path_in(test_dir, "a/fwd.timeline"));
+	fwd_log(path_in(test_dir, "b/fwd.timeline"));
+	out = tl(0, NULL, "diff a b 2>/dev/null | sed -n 2p | cut -c1-27");
+	ck_assert_str_eq(out, "event       port  unit     \n");
+	out = sh("'%s' diff -f json a b 2>/dev/null | %s", timeline_bin(), key_reprs("diff", "port"));
+	ck_assert_str_eq(out, "None '0' '1' '0' '1' None ");   /* the last: (all) */
+	out = sh("'%s' report -f json -o - a | %s", timeline_bin(), chart_reprs("summary-apps", "port"));
+	ck_assert_str_eq(out, "None '0' '1' '0' '1' ");
+	out = sh("'%s' report -f json -o - --a a --b b 2>/dev/null | %s", timeline_bin(),
+		 chart_reprs("summary-apps", "port"));
+	ck_assert_str_eq(out, "None '0' '1' '0' '1' ");
+}
+END_TEST
+
+/* Pairs that name their attribute differently in one table (the
+ * forwarder's ports, Snabb's apps): the column is headed attr. A table of
+ * Snabb's pairs alone keeps app. */
+START_TEST(test_a_table_of_differently_named_attributes_heads_it_attr)
+{
+	static const uint64_t packets[] = { 10, 20 }, cycles[] = { 100, 400 };
+	const char *out;
+	fwd_log(path_in(test_dir, "fwd.timeline"));
+	app_pairs_log(path_in(test_dir, "app.timeline"), "lookup", 2, packets, cycles);
+	out = tl(0, NULL, "stats --per packets fwd.timeline app.timeline | sed -n '/^event/p'");
+	ck_assert_str_eq(out, "event       attr    pairs  packets  cycles/packet   p50  p90  p99  "
+			      "empty\n");
+	out = sh("'%s' stats --per packets -f json fwd.timeline app.timeline | %s", timeline_bin(),
+		 key_reprs("per", "attr"));
+	ck_assert_str_eq(out, "'lookup' None '0' '1' '0' '1' ");
+	out = tl(0, NULL, "stats --per packets app.timeline | sed -n '/^event/p'");
+	ck_assert_str_eq(out, "event     app     pairs  packets  cycles/packet  p50  p90  p99  empty\n");
+}
+END_TEST
+
+Suite *words_suite(void)
+{
+	Suite *s = suite_create("words");
+	TCase *t = tcase_create("attr");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_the_attribute_column_is_headed_by_its_name_and_a_string);
+	tcase_add_test(t, test_diff_and_report_head_the_attribute_by_its_name_as_strings);
+	tcase_add_test(t, test_a_table_of_differently_named_attributes_heads_it_attr);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -156,9 +156,11 @@ def stats(paths, per=None, by=None, bucket=None, pair=None, start=None, end=None
     window (start=, end=, last=, events=, apps=, cpus=, numas=) are its
     options; group={'label': path} its --group, save='x.sum' its --save.
 
-    The frame is the main table: 'per' with per=, else 'lag'; table=
-    names another ('overhead', 'breaths', 'unmatched', ...), and
-    table='all' gives a dict of every table's frame."""
+    The frame is the main table: 'per' with per=, else 'declared' when
+    the logs declare pairs (each counted in its own unit, as the program
+    gives them without --per), else 'lag'; table= names another
+    ('overhead', 'breaths', 'unmatched', ...), and table='all' gives a
+    dict of every table's frame."""
     args = ["stats", "--format", "json"] + _engine_options(per, by, bucket, pair, start, end,
                                                          last, events, apps, cpus, numas)
     for label, path in (group or {}).items():
@@ -166,7 +168,8 @@ def stats(paths, per=None, by=None, bucket=None, pair=None, start=None, end=None
     if save is not None:
         args += ["--save", os.fspath(save)]
     rows, _ = run(args + [os.fspath(p) for p in _list(paths)], errors, program)
-    return _pick(frames(rows), table, "per" if per else "lag")
+    tables = frames(rows)
+    return _pick(tables, table, "per" if per else "declared" if "declared" in tables else "lag")
 
 
 def diff(a, b, per=None, by=None, bucket=None, pair=None, start=None, end=None, last=None,

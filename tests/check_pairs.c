@@ -321,8 +321,9 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
 		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
 	ck_assert_str_eq(out, "[('pf.batch', 1200), ('pf.batch', 1400), ('pf.batch', 10000), "
-			 "('pf.stage', 200), ('pf.stage', 300), ('pf.stage', 500), ('pf.stage', 600), "
-			 "('pf.stage', 800), ('pf.stage', 9000)]\n");
+			 "('pf.stage stage=match', 500), ('pf.stage stage=match', 800), "
+			 "('pf.stage stage=match', 9000), ('pf.stage stage=parse', 200), "
+			 "('pf.stage stage=parse', 300), ('pf.stage stage=parse', 600)]\n");
 	free(out);
 	/* --slowest 1: only the windows around the slowest batch, parse and
 	 * match (from one length before to one after: ticks 20000 to 50000),
@@ -331,8 +332,9 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 		 "import json,sys\n"
 		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
 		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
-	ck_assert_str_eq(out, "[('pf.batch', 1400), ('pf.batch', 10000), ('pf.stage', 200), "
-			 "('pf.stage', 600), ('pf.stage', 800), ('pf.stage', 9000)]\n");
+	ck_assert_str_eq(out, "[('pf.batch', 1400), ('pf.batch', 10000), "
+			 "('pf.stage stage=match', 800), ('pf.stage stage=match', 9000), "
+			 "('pf.stage stage=parse', 200), ('pf.stage stage=parse', 600)]\n");
 	free(out);
 	/* CTF: the trace's environment says which events pair, as babeltrace2
 	 * reads it */

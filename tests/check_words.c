@@ -228,6 +228,69 @@ START_TEST(test_a_table_of_differently_named_attributes_heads_it_attr)
 }
 END_TEST
 
+/* ---- item 5: the exports ----------------------------------------------- */
+
+/* Chrome's spans as (name, cycles) pairs in order, then how many instants. */
+static const char *chrome_spans(const char *args)
+{
+	return sh("'%s' export -f chrome -o - %s | python3 -c 'import json,sys\n"
+		  "t = json.load(sys.stdin)[\"traceEvents\"]\n"
+		  "print(sorted((e[\"name\"], e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"] == \"X\"),"
+		  " sum(e[\"ph\"] == \"i\" for e in t))'", timeline_bin(), args);
+}
+
+/* The Chrome, Perfetto and CTF exports name each span by its declared
+ * pair (fwd.breath, not its begin's fwd.iter) and every attribute of its
+ * events (fwd.rx port=0, not only app=), as one another; a --pair rule
+ * still names the spans it makes. */
+START_TEST(test_the_exports_name_spans_by_their_declared_pair_and_attribute)
+{
+	const char *src = getenv("TIMELINE_SRC"), *out;
+	fwd_log(path_in(test_dir, "fwd.timeline"));
+	out = chrome_spans("fwd.timeline");
+	ck_assert_str_eq(out, "[('fwd.breath', 1000), ('fwd.breath', 1000), ('fwd.rx port=0', 200), "
+			      "('fwd.rx port=0', 400), ('fwd.rx port=1', 100), ('fwd.rx port=1', 100), "
+			      "('fwd.tx port=0', 100), ('fwd.tx port=0', 100), ('fwd.tx port=1', 100), "
+			      "('fwd.tx port=1', 200)] 0\n");
+	out = chrome_spans("--pair fwd.iter_begin=fwd.iter_end fwd.timeline");
+	ck_assert_msg(!strncmp(out, "[('fwd.iter', 1000), ('fwd.iter', 1000), ('fwd.rx port=0', 200), ",
+			       65), "%s", out);
+	out = sh("'%s' export -f perfetto -o t.pftrace fwd.timeline && TIMELINE_BIN='%s' python3 "
+		 "%s/tests/perfetto_check.py t.pftrace --proto %s/tests/perfetto.proto --list | "
+		 "grep ' B ' | cut -d' ' -f4- | tr '\\n' ,", timeline_bin(), timeline_bin(),
+		 src && *src ? src : ".", src && *src ? src : ".");
+	ck_assert_str_eq(out, "fwd.breath,fwd.rx port=0,fwd.tx port=0,fwd.rx port=1,fwd.tx port=1,"
+			      "fwd.breath,fwd.rx port=0,fwd.tx port=0,fwd.rx port=1,fwd.tx port=1,");
+	/* an event of several attributes: app's value, the others NAME=VALUE */
+	{
+		static const char *const tick[] = { "5,5|t.tick: n" };
+		tl_log *log = open_manual(path_in(test_dir, "tick.timeline"), 16);
+		uint16_t id;
+		ck_assert_int_eq(tl_register(log, tick, 1, "app=a core=3", &id, NULL), TL_OK);
+		tl_set_manual_clock(log, 100, 0);
+		tl_append(log, id, 7, 0, 0, 0, 0, 0);
+		tl_close(log);
+	}
+	out = sh("'%s' export -f chrome -o - tick.timeline | grep -o '\"name\":\"t.tick[^\"]*\"'",
+		 timeline_bin());
+	ck_assert_str_eq(out, "\"name\":\"t.tick a core=3\"\n");
+	/* CTF has events, not spans: each begin and end says its pair */
+	out = sh("'%s' export -f ctf -o t.ctf fwd.timeline && babeltrace2 t.ctf | head -10 | sed "
+		 "'s/.* \\(fwd\\.[a-z_]*\\): .*pair = \\(\"[^\"]*\"\\), attrs = \\(\"[^\"]*\"\\).*/\\1 \\2 "
+		 "\\3/'", timeline_bin());
+	ck_assert_str_eq(out, "fwd.iter_begin \"fwd.breath\" \"\"\n"
+			      "fwd.rx_begin \"fwd.rx port=0\" \"port=0\"\n"
+			      "fwd.rx_end \"fwd.rx port=0\" \"port=0\"\n"
+			      "fwd.tx_begin \"fwd.tx port=0\" \"port=0\"\n"
+			      "fwd.tx_end \"fwd.tx port=0\" \"port=0\"\n"
+			      "fwd.rx_begin \"fwd.rx port=1\" \"port=1\"\n"
+			      "fwd.rx_end \"fwd.rx port=1\" \"port=1\"\n"
+			      "fwd.tx_begin \"fwd.tx port=1\" \"port=1\"\n"
+			      "fwd.tx_end \"fwd.tx port=1\" \"port=1\"\n"
+			      "fwd.iter_end \"fwd.breath\" \"\"\n");
+}
+END_TEST
+
 Suite *words_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -237,6 +300,11 @@ Suite *words_suite(void)
 	tcase_add_test(t, test_the_attribute_column_is_headed_by_its_name_and_a_string);
 	tcase_add_test(t, test_diff_and_report_head_the_attribute_by_its_name_as_strings);
 	tcase_add_test(t, test_a_table_of_differently_named_attributes_heads_it_attr);
+	suite_add_tcase(s, t);
+	t = tcase_create("export");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_the_exports_name_spans_by_their_declared_pair_and_attribute);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -372,10 +372,10 @@ START_TEST(test_top_finds_the_pairs_a_running_program_declares)
 	wait_for(json, "\n");   /* its first block: the filter's log is new to it */
 	pf = pf_start(logs, "pf", pf_batches, 3);
 	/* each stage of the window: its cycles per row, p50 and p99 */
-	wait_for(json, "{\"app\":\"parse\",\"share_pct\":null,\"cycles_per_row\":68.75,"
-		       "\"p50\":50,\"p99\":300,");
-	wait_for(json, "{\"app\":\"match\",\"share_pct\":null,\"cycles_per_row\":643.75,"
-		       "\"p50\":200,\"p99\":4500,");
+	wait_for(json, "{\"pair\":\"pf.stage\",\"stage\":\"parse\",\"unit\":\"rows\","
+		       "\"share_pct\":null,\"cycles_per_row\":68.75,\"p50\":50,\"p99\":300,");
+	wait_for(json, "{\"pair\":\"pf.stage\",\"stage\":\"match\",\"unit\":\"rows\","
+		       "\"share_pct\":null,\"cycles_per_row\":643.75,\"p50\":200,\"p99\":4500,");
 	ck_assert_int_eq(kill(top, SIGTERM), 0);
 	ck_assert_int_eq(reap(top), 0);
 	ck_assert_int_eq(kill(pf, SIGKILL), 0);
@@ -408,12 +408,12 @@ static void wait_entries(const char *path, size_t n)
 static void top_heads(const char *opts, const char *head, const char *singular, const char *unit)
 {
 	char *out = tl(0, NULL, "top -b -n 1 -d 0.1 %s logs 2>/dev/null", opts);
-	has(out, test_str("\n PID LOG APP SHARE%% %s P50 P99 PAIRS/S SHARE%% %s P50 P99 PAIRS/S\n",
-			  head, head));
+	has(out, test_str("\n PID LOG PAIR APP UNIT SHARE%% %s P50 P99 PAIRS/S SHARE%% %s P50 P99 "
+			  "PAIRS/S\n", head, head));
 	free(out);
 	out = tl(0, NULL, "top -b -n 1 -d 0.1 -f csv %s logs 2>/dev/null", opts);
-	ck_assert_str_eq(out, test_str("refresh,time,seconds,window_seconds,sampled,pid,log,app,"
-				       "share_pct,cycles_per_%s,p50,p99,pairs_per_s,share_pct_window,"
+	ck_assert_str_eq(out, test_str("refresh,time,seconds,window_seconds,sampled,pid,log,pair,app,"
+				       "unit,share_pct,cycles_per_%s,p50,p99,pairs_per_s,share_pct_window,"
 				       "cycles_per_%s_window,p50_window,p99_window,pairs_per_s_window\n",
 				       singular, singular));
 	free(out);

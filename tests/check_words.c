@@ -5,6 +5,7 @@
  * rows keyed by pair and attribute; the exports' names; the report's
  * words. Each figure computed by hand. */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +70,9 @@ static tl_log *fwd_open(const char *path, uint16_t *p0, uint16_t *p1)
 	return log;
 }
 
-/* Writes the forwarder's two turns at PATH, as a process of its own. */
-static void fwd_log(const char *path)
+/* Writes the forwarder's two turns at PATH into a log this process keeps
+ * writing (a running writer, for top): close it with tl_close(). */
+static tl_log *fwd_running(const char *path)
 {
 	uint16_t p0[6], p1[6];
 	tl_log *log = fwd_open(path, p0, p1);
@@ -79,7 +81,13 @@ static void fwd_log(const char *path)
 		tl_set_manual_clock(log, s->t, 0);
 		tl_append(log, (s->port ? p1 : p0)[s->ev], s->a0, s->a1, 0, 0, 0, 0);
 	}
-	close_run(log);
+	return log;
+}
+
+/* Writes the forwarder's two turns at PATH, as a process of its own. */
+static void fwd_log(const char *path)
+{
+	close_run(fwd_running(path));
 }
 
 /* ---- running the program ------------------------------------------------ */
@@ -291,6 +299,168 @@ START_TEST(test_the_exports_name_spans_by_their_declared_pair_and_attribute)
 }
 END_TEST
 
+/* ---- item 5: top --------------------------------------------------------- */
+
+/* Waits up to 20 s for the file PATH to hold WANT; returns its text. */
+static const char *wait_text(const char *path, const char *want)
+{
+	char *text = NULL;
+	for (int i = 0; i < 2000; i++) {
+		free(text);
+		text = read_file(path, NULL);
+		if (text && strstr(text, want))
+			return test_keep(text);
+		usleep(10000);
+	}
+	ck_abort_msg("%s: no '%s' in:\n%.3000s", path, want, text ? text : "(none)");
+	return NULL;
+}
+
+/* The pairs of the window of the last block of top's JSON lines at PATH,
+ * one a line: pair, attribute (under KEY), unit, share%, cycles per
+ * packet, p50, p99 (%g). */
+static const char *top_pairs(const char *path, const char *key)
+{
+	return sh("python3 -c 'import json,sys\n"
+		  "last = [json.loads(l) for l in open(\"%s\")][-1]\n"
+		  "for a in last[\"logs\"][0][\"window\"][\"apps\"]:\n"
+		  "    f = lambda v: \"-\" if v is None else \"%%.6g\" %% v\n"
+		  "    print(a[\"pair\"], a[\"%s\"], a[\"unit\"], f(a[\"share_pct\"]), "
+		  "f(a[\"cycles_per_packet\"]), f(a[\"p50\"]), f(a[\"p99\"]))'", path, key);
+}
+
+/* top by app of a running forwarder: a row per pair and port (port 0's rx
+ * and tx apart, not blended), the loop's row too (declared without by=),
+ * its JSON naming each pair and its port (a string), the column headed
+ * PORT. */
+START_TEST(test_top_keeps_pairs_that_share_an_attribute_apart)
+{
+	const char *json = test_str("%s/top.json", test_dir), *text = test_str("%s/top.txt", test_dir);
+	const char *out;
+	pid_t top[2];
+	tl_log *log;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	top[0] = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 60 %s/logs > %s", timeline_bin(),
+				test_dir, json));
+	top[1] = spawn(test_str("exec '%s' top -b -d 0.2 -w 60 %s/logs > %s", timeline_bin(),
+				test_dir, text));
+	wait_text(json, "\n");   /* their first blocks: the log is new to them */
+	wait_text(text, "\n\n");
+	log = fwd_running(path_in(test_dir, "logs/fwd.timeline"));
+	wait_text(json, "\"pair\":\"fwd.tx\",\"port\":\"1\"");
+	wait_text(text, " fwd.tx     1 ");
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(kill(top[k], SIGTERM), 0);
+		ck_assert_int_eq(reap(top[k]), 0);
+	}
+	out = top_pairs(json, "port");
+	ck_assert_str_eq(out, "fwd.breath None packets - 133.333 111.111 166.667\n"
+			      "fwd.rx 0 packets 30 50 50 50\n"
+			      "fwd.rx 1 packets 10 66.6667 50 100\n"
+			      "fwd.tx 0 packets 10 16.6667 12.5 25\n"
+			      "fwd.tx 1 packets 15 100 100 100\n");
+	/* the text block's table, its last interval's side: PID and PAIRS/S
+	 * (a rate, of how long top took) left out */
+	out = sh("tail -7 top.txt | head -6 | sed 's/^ *[0-9A-Z]* *//' | tr -s ' ' | cut -d' ' -f1-8");
+	ck_assert_str_eq(out, "LOG PAIR PORT UNIT SHARE% CYC/PKT P50 P99\n"
+			      "fwd fwd.rx 0 packets 30.0 50.0 50.0 50.0\n"
+			      "fwd fwd.tx 1 packets 15.0 100 100 100\n"
+			      "fwd fwd.rx 1 packets 10.0 66.7 50.0 100\n"
+			      "fwd fwd.tx 0 packets 10.0 16.7 12.5 25.0\n"
+			      "fwd fwd.breath - packets - 133 111 167\n");
+	tl_close(log);
+}
+END_TEST
+
+/* top by app of examples/kv, running: its pairs declared without by= have
+ * rows (they had none: only pairs with an app were shown), each in its own
+ * unit, the loop (its breath) with no share of itself. */
+START_TEST(test_top_shows_pairs_declared_without_an_attribute)
+{
+	const char *kv = getenv("TIMELINE_KV"), *json = test_str("%s/top.json", test_dir), *out;
+	pid_t top, server;
+	ck_assert_msg(kv != NULL, "TIMELINE_KV unset: run the suite with make check");
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 60 %s/logs > %s", timeline_bin(),
+			     test_dir, json));
+	wait_text(json, "\n");
+	server = spawn(test_str("exec %s --polls 1000000000 --rate all --dir %s/logs", kv, test_dir));
+	wait_text(json, "\"pair\":\"kv.lookup\"");
+	ck_assert_int_eq(kill(top, SIGTERM), 0);
+	ck_assert_int_eq(reap(top), 0);
+	kill(server, SIGKILL);
+	reap(server);
+	out = sh("python3 -c 'import json\n"
+		 "last = [json.loads(l) for l in open(\"%s\")][-1]\n"
+		 "print(last[\"unit\"])\n"
+		 "for a in sorted(last[\"logs\"][0][\"window\"][\"apps\"], key=lambda a: a[\"pair\"]):\n"
+		 "    print(a[\"pair\"], a[\"app\"], a[\"unit\"], a[\"share_pct\"] is None, "
+		 "a[\"cycles_per_unit\"] > 0)'", json);
+	ck_assert_str_eq(out, "unit\n"
+			      "kv.lookup None keys False True\n"
+			      "kv.parse None bytes False True\n"
+			      "kv.poll None requests True True\n"
+			      "kv.reply None bytes False True\n"
+			      "kv.req None requests False True\n");
+}
+END_TEST
+
+/* The tmux server of the screen test: a socket of this runner's own. */
+static char tmux_sock[64];
+
+static void tmux_setup(void)
+{
+	snprintf(tmux_sock, sizeof tmux_sock, "tlwords-%d", (int)getpid());
+}
+
+static void tmux_teardown(void)
+{
+	if (system(test_str("tmux -L %s kill-server 2>/dev/null", tmux_sock))) {
+		/* no server: nothing to do */
+	}
+	test_kept_free();
+}
+
+/* Waits up to 20 s for the screen of pane "t" to hold WANT; returns it. */
+static const char *wait_screen(const char *want)
+{
+	char *s = NULL;
+	for (int i = 0; i < 200; i++) {
+		free(s);
+		if (run(test_str("tmux -L %s capture-pane -p -t t", tmux_sock), &s, NULL) == 0 &&
+		    strstr(s, want))
+			return test_keep(s);
+		usleep(100000);
+	}
+	ck_abort_msg("no '%s' on the screen:\n%s", want, s ? s : "");
+	return NULL;
+}
+
+/* top's screen (in tmux) of a running forwarder: the same rows as its
+ * batch blocks, port 0's rx and tx two rows under PAIR, PORT and UNIT. */
+START_TEST(test_top_screen_shows_each_pair_and_port_under_its_name)
+{
+	const char *s, *rows;
+	tl_log *log;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	sh("tmux -L %s new-session -d -s t -x 130 -y 20 \"'%s' top -d 0.2 %s/logs; sleep 600\"",
+	   tmux_sock, timeline_bin(), test_dir);
+	wait_screen("PAIRS/S");
+	log = fwd_running(path_in(test_dir, "logs/fwd.timeline"));
+	s = wait_screen("fwd.breath");
+	ck_assert_msg(strstr(s, " LOG  PAIR       PORT  UNIT    SHARE%*") != NULL, "%s", s);
+	rows = sh("tmux -L %s capture-pane -p -t t | grep ' fwd\\.' | sed 's/^ *[0-9]* *//' | "
+		  "tr -s ' ' | cut -d' ' -f1-5", tmux_sock);
+	ck_assert_str_eq(rows, "fwd fwd.rx 0 packets 30.0\n"
+			       "fwd fwd.tx 1 packets 15.0\n"
+			       "fwd fwd.rx 1 packets 10.0\n"
+			       "fwd fwd.tx 0 packets 10.0\n"
+			       "fwd fwd.breath - packets -\n");
+	sh("tmux -L %s send-keys -t t q", tmux_sock);
+	tl_close(log);
+}
+END_TEST
+
 Suite *words_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -305,6 +475,19 @@ Suite *words_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, test_the_exports_name_spans_by_their_declared_pair_and_attribute);
+	suite_add_tcase(s, t);
+	t = tcase_create("top");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_top_keeps_pairs_that_share_an_attribute_apart);
+	tcase_add_test(t, test_top_shows_pairs_declared_without_an_attribute);
+	suite_add_tcase(s, t);
+	t = tcase_create("screen");
+	tcase_add_unchecked_fixture(t, tmux_setup, NULL);
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_add_checked_fixture(t, NULL, tmux_teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_top_screen_shows_each_pair_and_port_under_its_name);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -883,11 +883,11 @@ START_TEST(test_ab_report_shows_each_runs_value_and_the_sides_apart)
 	/* the match stage's chart: A's and B's pairs apart, a value per run
 	 * (each run's median: 200 cycles a row in A, 400 in B, 401 as the
 	 * histogram's bucket holds it) */
-	has(out, "\"title\":\"pf.stage match: cycles per row, A against B: change +100.5%, SLOWER\"");
+	has(out, "\"title\":\"pf.stage stage=match: cycles per row, A against B: change +100.5%, SLOWER\"");
 	has(out, "{\"label\":\"A\",\"n\":12,\"zeros\":0,\"p50\":200,\"runs\":[200,200,200,200],");
 	has(out, "{\"label\":\"B\",\"n\":12,\"zeros\":0,\"p50\":401,\"runs\":[401,401,401,401],");
 	/* the distributions section: the sides apart too, not 24 pairs pooled */
-	has(out, "\"title\":\"pf.stage match: cycles per row (A 12 pairs, B 12 pairs)\"");
+	has(out, "\"title\":\"pf.stage stage=match: cycles per row (A 12 pairs, B 12 pairs)\"");
 	ck_assert_ptr_null(strstr(out, "(24 pairs)"));
 	free(out);
 }

@@ -10,8 +10,9 @@
 /* The pairs the logs read declare: each label and the attribute it names
  * its instances by (rowkey_declare()), for rowkey_attr(). */
 struct declared {
-	char label[128];
-	const char *by;              /* kept to the end: rowkey_attr() gives it */
+	const char *label, *by;      /* kept to the end: rowkey_attr() and
+				      * rowkey_breath() give them */
+	int breath;                  /* declared the program's breath */
 };
 static struct declared *decl;
 static size_t ndecl;
@@ -28,16 +29,15 @@ void rowkey_declare(const tl_pair *p, size_t n)
 			continue;   /* the first declaration of a label names it */
 		if (!(decl = realloc(decl, (ndecl + 1) * sizeof *decl)))
 			abort();
-		snprintf(decl[ndecl].label, sizeof decl->label, "%s", p[i].label);
-		if (!(decl[ndecl++].by = strdup(p[i].by[0] ? p[i].by : "app")))
+		decl[ndecl].breath = p[i].breath;
+		if (!(decl[ndecl].label = strdup(p[i].label)) ||
+		    !(decl[ndecl++].by = strdup(p[i].by[0] ? p[i].by : "app")))
 			abort();
 	}
 	pthread_mutex_unlock(&decl_lock);
 }
 
-/* The attribute pair LABEL names its instances by: its declaration's by=,
- * "app" when no log read declares it (Snabb's pairs, --pair rules). */
-static const char *by_of(const char *label)
+const char *rowkey_by(const char *label)
 {
 	const char *by = "app";
 	pthread_mutex_lock(&decl_lock);
@@ -46,6 +46,34 @@ static const char *by_of(const char *label)
 			by = decl[k].by;
 	pthread_mutex_unlock(&decl_lock);
 	return by;
+}
+
+const char *rowkey_breath(void)
+{
+	const char *label = NULL;
+	pthread_mutex_lock(&decl_lock);
+	for (size_t k = 0; k < ndecl && !label; k++)
+		if (decl[k].breath)
+			label = decl[k].label;
+	pthread_mutex_unlock(&decl_lock);
+	return label;
+}
+
+int rowkey_share_name(char *buf, size_t size, const char *label, const char *app)
+{
+	int declared = 0, dash = !strcmp(app, "-");
+	const char *by = "app";
+	pthread_mutex_lock(&decl_lock);
+	for (size_t k = 0; k < ndecl; k++)
+		if (!strcmp(decl[k].label, label)) {
+			declared = 1;
+			by = decl[k].by;
+		}
+	pthread_mutex_unlock(&decl_lock);
+	if (!declared)   /* Snabb's apps by their name; a breath has no share */
+		return dash ? -1 : snprintf(buf, size, "%s", app);
+	return snprintf(buf, size, "%s%s%s%s%s", label, dash ? "" : " ", dash ? "" : by,
+			dash ? "" : "=", dash ? "" : app);
 }
 
 /* NAME folded into *COMMON: the first taken, another makes it "attr". */
@@ -67,7 +95,7 @@ const char *rowkey_attr(const struct an *e, const struct an_options *o)
 		struct an_row **rows = an_rows((struct an *)e, &n);   /* sorts, no more */
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(rows[i]->key[AN_APP], "-"))
-				fold(&common, by_of(rows[i]->key[AN_EVENT]));
+				fold(&common, rowkey_by(rows[i]->key[AN_EVENT]));
 		return common ? common : "app";
 	}
 	pthread_mutex_lock(&decl_lock);   /* every pair declared by another name */

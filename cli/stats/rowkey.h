@@ -38,6 +38,22 @@ void rowkey_join(const struct an *e, const struct an_options *o, const struct an
  * attribute each label names its instances by. Any thread. */
 void rowkey_declare(const tl_pair *p, size_t n);
 
+/* The attribute pair LABEL names its instances by: its declaration's by=
+ * in the logs read, "app" when none declares it (Snabb's pairs, --pair
+ * rules). */
+const char *rowkey_by(const char *label);
+
+/* The label of the pair the logs read declare the program's breath (the
+ * first), or NULL: Snabb's breath, or none. */
+const char *rowkey_breath(void);
+
+/* The name of the share of the breaths' cycles (an_share.app) of the
+ * pairs LABEL of attribute value APP, as the engine names it, into BUF of
+ * SIZE (as snprintf): a declared pair's "LABEL[ ATTR=VALUE]" ("fwd.rx
+ * port=0", "kv.parse"), one of Snabb's app pairs by its value; -1 for a
+ * pair that has none (a breath, a rule's pair without an app). */
+int rowkey_share_name(char *buf, size_t size, const char *label, const char *app);
+
 /* The name of the attribute key of engine E's rows (options O), what its
  * column is headed: the attribute its pairs are declared by= ("port"),
  * "app" for pairs that do not say (Snabb's, --pair rules) and for lags;

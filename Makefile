@@ -104,12 +104,12 @@ ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
 KV = $(BUILD)/examples/kv/kv             # a program not shaped like Snabb (examples/kv)
 KV_GEN_H = $(BUILD)/gen/kv_events.h
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
-	$(BUILD)/bench/runcmd
+	$(BUILD)/bench/runcmd $(BUILD)/bench/threads $(BUILD)/bench/firstlap
 MAN = $(wildcard man/*.[135])   # into MANDIR/manN; timeline-python.3 is the Python package's
 FIXTURES ?= tests/fixtures
 
 .SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o $(BUILD)/bench/fill.o \
-	$(BUILD)/bench/runcmd.o
+	$(BUILD)/bench/runcmd.o $(BUILD)/bench/threads.o $(BUILD)/bench/firstlap.o
 
 .PHONY: all check install install-lib install-include install-pc install-man install-python \
 	uninstall \
@@ -149,6 +149,12 @@ $(LIBSO0): $(LIBSO)
 
 $(BUILD)/cli/%.o $(BUILD)/tests/%.o: CPPFLAGS += -Ianalysis
 $(BUILD)/cli/%.o: CPPFLAGS += -Icli   # "out.h": a shared module; "stats/readall.h": a family's
+# libcurl: `export --endpoint`'s HTTP client (TLS, proxies, HTTP/1.1 and 2,
+# redirects, timeouts), Debian's libcurl4-openssl-dev: its header here, the
+# library loaded by post.c when --endpoint is given (linked, every command
+# would load it and its thirty libraries at start).
+CURL_CFLAGS = $(shell pkg-config --cflags libcurl 2>/dev/null)
+$(BUILD)/cli/export/post.o: CPPFLAGS += $(CURL_CFLAGS)
 $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $(CLI_OBJ) $(AN_OBJ) $(LIBA) $(LIB_LIBS) -lcsv -lm && \
@@ -194,6 +200,7 @@ $(KV): $(BUILD)/examples/kv/kv.o $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 $(BUILD)/bench/logger.o: | $(BUILD)/gen/bench_events.h
+$(BUILD)/bench/threads.o: | $(BUILD)/gen/bench_events.h
 # each case and its loop at a 64-byte boundary: the cases compare loops of a few
 # instructions, and one straddling two fetch windows by chance of layout
 # pays for it (bench/README.md, "The disabled rows")
@@ -275,6 +282,8 @@ endif
 ENGINE_RUNS ?= 20
 bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)$(abspath $(BUILD))/bench/logger
+	$(Q)$(abspath $(BUILD))/bench/threads
+	$(Q)$(abspath $(BUILD))/bench/firstlap
 	$(Q)sh bench/engine.sh $(BUILD) $(ENGINE_RUNS)
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/read.sh $(BUILD)

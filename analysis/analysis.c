@@ -11,8 +11,8 @@
 #include "engine.h"
 #include "xalloc.h"
 
-const char *const an_key_names[AN_NKEYS] = { "event", "app", "process", "cpu",
-					     "numa",  "host", "group",   "bucket", "run" };
+const char *const an_key_names[AN_NKEYS] = { "event", "app",   "process", "cpu", "numa",
+					     "host",  "group", "thread",  "bucket", "run" };
 
 const struct an_pair an_default_pairs[3] = {
 	{ "pull", "pulled", "out" },
@@ -114,6 +114,7 @@ void an_free(struct an *a)
 	free(a->row_slots);
 	for (size_t i = 0; i < a->nbreaths; i++) {
 		free(a->breaths[i].process);
+		free(a->breaths[i].unit);
 		free(a->breaths[i].path);
 		free(a->breaths[i].group);
 		free(a->breaths[i].host);
@@ -192,6 +193,8 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->first_set = 0;
 	a->file.declared = f->declared;
 	a->file.ndeclared = f->ndeclared;
+	a->thread_keys = NULL;
+	a->nthread_keys = 0;
 	/* lags: what --per would count the declared pairs in; the command's
 	 * default unit: what they are counted in (an_unit()), known before the
 	 * first pair ends (top's heading of a log followed from now) */
@@ -207,9 +210,18 @@ int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *c
 	a->unknown_entries = 0;
 	memset(a->breath_end_first, 0, sizeof a->breath_end_first);
 	memset(a->breath_end_last, 0, sizeof a->breath_end_last);
+	a->db_n = 0;
+	a->db_cycles = a->db_units = a->db_bytes = 0;
+	a->db_unit[0] = '\0';
 	breath_room(a);
 	memset(&a->breaths[a->nbreaths], 0, sizeof *a->breaths);
 	return 0;
+}
+
+void an_file_threads(struct an *a, const char *const *threads, size_t n)
+{
+	a->thread_keys = threads;
+	a->nthread_keys = n;
 }
 
 int an_entry(struct an *a, const tl_entry *e)
@@ -291,6 +303,14 @@ void fill_breaths(const struct an *a, struct an_breaths *b)
 	b->breaths = a->breath_end_last[1] - a->breath_end_first[1];
 	b->packets = a->breath_end_last[2] - a->breath_end_first[2];
 	b->bytes = a->breath_end_last[3] - a->breath_end_first[3];
+	b->unit = NULL;
+	if (a->db_n) {   /* a declared breath: its spans' figures */
+		b->cycles = (uint64_t)a->db_cycles;
+		b->breaths = a->db_n;
+		b->packets = (uint64_t)a->db_units;
+		b->bytes = (uint64_t)a->db_bytes;
+		b->unit = xstrdup(a->db_unit);
+	}
 	b->last_breath = a->breath_end_last[1];
 	b->last_packets = a->breath_end_last[2];
 	b->written = a->file.written;
@@ -315,6 +335,8 @@ int an_file_end(struct an *a)
 	spans_free(a);
 	free_evs(a);
 	a->file.declared = NULL;   /* the caller's, valid until now */
+	a->thread_keys = NULL;
+	a->nthread_keys = 0;
 	a->file.info = NULL;
 	a->file.ndeclared = 0;
 	return rc;

@@ -12,8 +12,8 @@
 #include "timeline.h"
 
 /* The keys rows can be grouped by (--by), in column order. */
-enum an_key { AN_EVENT, AN_APP, AN_PROCESS, AN_CPU, AN_NUMA, AN_HOST, AN_GROUP, AN_BUCKET,
-	      AN_RUN, AN_NKEYS };
+enum an_key { AN_EVENT, AN_APP, AN_PROCESS, AN_CPU, AN_NUMA, AN_HOST, AN_GROUP, AN_THREAD,
+	      AN_BUCKET, AN_RUN, AN_NKEYS };
 /* AN_RUN, last, is never shown: `diff` groups by it to keep each run's rows
  * apart, then puts the runs of a group side by side. */
 #define AN_SHOWN_KEYS (~(1u << AN_RUN))
@@ -52,6 +52,11 @@ struct an_options {
 				      * the user gave (notes speak of the summary) */
 	int per_default;             /* PER is the command's default, not given: a pair a
 				      * log declares with units is counted in its first */
+	int keep_self;               /* keep each row's self cycles per unit apart
+				      * (an_row.self, once a pair holds others): diff's
+				      * yardstick, stats --self, summaries */
+	int keep_latency;            /* keep each row's pairs' cycles (an_row.span): the
+				      * p50 and p99 in ns of the declared tables, summaries */
 	int declared_only;           /* pair only what the logs declare, each pair in its
 				      * own first unit (with per_default): the --pair rules
 				      * and Snabb's names are not pairs (stats and diff
@@ -89,7 +94,7 @@ struct an_span {
 				      * breath_end, or a pair declared "breath" */
 	unsigned nunits;             /* the units it moved: each unit= of a declared
 				      * pair, the --per unit of a rule's ... */
-	const char *unit_name[TL_MAX_ARGS];
+	const char *const *unit_name;   /* nunits of them, the engine's own */
 	double units[TL_MAX_ARGS];   /* ... the end's value, or end minus begin for a
 				      * running counter; NAN where the end lacks it */
 	const tl_entry *end;         /* the entry that ended it */
@@ -201,6 +206,7 @@ struct an_row {
 				      * cycles less those of the pairs inside it; until
 				      * then H (an_row_self()) */
 	int self_split;
+	double self_cycles;          /* per-unit rows: the self cycles of the pairs with units */
 	struct hist span;            /* per-unit rows: each pair's cycles, what it moved
 				      * or not (its latency; empty pairs too) */
 	char *unit;                  /* per-unit rows: the unit its pairs are counted in
@@ -241,6 +247,12 @@ struct an_breaths {
 	uint64_t last_breath, last_packets;   /* the last breath_end's breath and totalpackets:
 					       * running counters of the process */
 	uint64_t written, lost;      /* as the file's struct an_file says */
+	char *unit;                  /* NULL: Snabb's breath_end counters (breaths,
+				      * packets, bytes, cycles from the first to the last);
+				      * else the unit of a declared breath (its first
+				      * unit=), whose figures are its spans': the breaths
+				      * logged, their units (PACKETS), their units named
+				      * bytes (BYTES, 0 none) and their own cycles */
 	uint64_t order;              /* the file's an_file.order */
 	/* where a breath's cycles go (--per): over the breaths that hold at
 	 * least one app pair (sampling logs a breath's app events with its
@@ -326,6 +338,12 @@ typedef const tl_def *an_def_fn(void *ctx, uint16_t msgid);
 
 /* Starts file F; DEF(CTX, msgid) names its events. */
 int an_file_begin(struct an *a, const struct an_file *f, an_def_fn *def, void *ctx);
+
+/* Names the threads of the current file: the thread key (--by thread) of
+ * its entries of tl_entry.thread i is THREADS[i] ("NAME[TID]"), for i
+ * below N; of the others "-". THREADS stays the caller's until
+ * an_file_end(). Call it after an_file_begin(). */
+void an_file_threads(struct an *a, const char *const *threads, size_t n);
 
 /* Adds entry E of the current file (entries come oldest first). Returns -1
  * out of memory, else 0. */

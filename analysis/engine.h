@@ -52,7 +52,8 @@ struct an_ev {
 	uint16_t msgid;
 	int unknown;                 /* the msgid names no definition */
 	int unit, bucket_arg;        /* end: argument indexes of the unit and --bucket ARG */
-	char count_unit[64];         /* end: the unit its rows count (--per, or declared) */
+	char count_unit[64];         /* end: the unit its rows count (--per, or declared) ... */
+	struct an_row *unit_row;     /* ... noted in this row already */
 	unsigned nunits;             /* end: the units a span of it gives (an_span) ... */
 	const char *unit_names[TL_MAX_ARGS];
 	int units[TL_MAX_ARGS];      /* ... their argument indexes (-1: the end lacks it) */
@@ -65,6 +66,7 @@ struct an_ev {
 	char *match_key;             /* begin: "name\x1fattrs" */
 	struct an_row *row;          /* the row of its last entry ... */
 	uint16_t row_aux;            /* ... for this cpu/node word ... */
+	uint32_t row_thread;         /* ... this thread (of BUCKET_ROWS' too) ... */
 	int row_bucket;              /* ... and bucket: most entries reuse it */
 	struct an_row **bucket_rows; /* --bucket: the last row of each bucket (index
 				      * bucket + 1), made on first use ... */
@@ -149,6 +151,11 @@ struct an {
 	/* a record per file, the current one at breaths[nbreaths] */
 	struct an_breaths *breaths;
 	size_t nbreaths, breaths_cap;
+	/* the current file's declared breath (a pair declared "breath"), since
+	 * the file began or was last cut: spans, cycles, units, bytes, unit */
+	uint64_t db_n;
+	double db_cycles, db_units, db_bytes;
+	char db_unit[64];
 	uint64_t breath_end_first[4];/* the file's first breath_end: tsc, breath, packets, bytes */
 	uint64_t breath_end_last[4]; /* ... and its last */
 	/* unmatched pairs */
@@ -160,6 +167,9 @@ struct an {
 	char *unit;                  /* the unit of the pairs counted (an_unit()), NULL none yet */
 	int unit_mixed;              /* ... they had different ones */
 	char *units;                 /* every unit noted, once each, a blank between */
+	/* the current file's thread keys by tl_entry.thread (an_file_threads()) */
+	const char *const *thread_keys;
+	size_t nthread_keys;
 	/* each thread's spans under way (spans.c), by tl_entry.thread */
 	struct an_thread *threads;
 	size_t nthreads;
@@ -336,14 +346,15 @@ void fill_breaths(const struct an *a, struct an_breaths *b);
 
 
 /* The row of entry E of EV: the one its last entry went to, when its cpu/node
- * word and bucket are the same (the common case, kept free of find_row()'s
- * stack frame), else found and remembered. */
+ * word, thread and bucket are the same (the common case, kept free of
+ * find_row()'s stack frame), else found and remembered. */
 static inline struct an_row *cached_row(struct an *a, struct an_ev *ev, const char *event,
 					const tl_entry *e, int bucket)
 {
-	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket)
+	if (ev->row && ev->row_aux == e->aux && ev->row_bucket == bucket && ev->row_thread == e->thread)
 		return ev->row;
-	if (ev->bucket_rows && ev->bucket_rows[bucket + 1] && ev->bucket_aux[bucket + 1] == e->aux) {
+	if (ev->bucket_rows && ev->bucket_rows[bucket + 1] && ev->bucket_aux[bucket + 1] == e->aux &&
+	    ev->row_thread == e->thread) {
 		ev->row = ev->bucket_rows[bucket + 1];
 		ev->row_aux = e->aux;
 		ev->row_bucket = bucket;

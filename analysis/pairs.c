@@ -2,6 +2,7 @@
  * row and --bucket range, an app's pairs without units waiting for their
  * breath's; and where each breath's cycles go, by what ran inside it and
  * by CPU. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
@@ -118,6 +119,8 @@ void free_shares(struct an_breaths *b)
 
 void an_row_unit(struct an_row *r, const char *unit)
 {
+	if (r->unit && !strcmp(r->unit, unit))
+		return;
 	if (!r->unit)
 		r->unit = xstrdup(unit);
 	else if (strcmp(r->unit, unit) && strcmp(r->unit, "unit")) {
@@ -153,9 +156,11 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 		      double self, int inner, double units, int bucket, int diffed)
 {
 	struct an_row *r = cached_row(a, ev, ev->label, e, bucket);
-	if (!r->unit || strcmp(r->unit, ev->count_unit))
+	if (ev->unit_row != r) {   /* its unit noted once a row and end */
 		an_row_unit(r, ev->count_unit);
-	if (hist_add_whole(&r->span, (uint64_t)cycles) < 0)
+		ev->unit_row = r;
+	}
+	if (a->opts.keep_latency && hist_add_whole(&r->span, (uint64_t)cycles) < 0)
 		return -1;
 	if (!(units > 0)) {
 		r->empty++;
@@ -164,13 +169,14 @@ static int count_pair(struct an *a, struct an_ev *ev, const tl_entry *e, double 
 	}
 	double per_unit = cycles / units;
 	r->cycles += cycles;
+	r->self_cycles += self;
 	r->units += units;
 	/* slow_add() only for a pair that may be among the slowest kept */
 	if (a->opts.slowest && (r->nslow < a->opts.slowest || per_unit >= r->slow[r->nslow - 1].per_unit))
 		slow_add(a, r, e, cycles, units);
 	if (a->opts.series && series_add(a, ev, e->tsc, per_unit, units) < 0)
 		return -1;
-	if (add_self(r, self / units, inner) < 0)
+	if (a->opts.keep_self && add_self(r, self / units, inner) < 0)
 		return -1;
 	return hist_add(&r->h, per_unit);
 }
@@ -205,12 +211,30 @@ static int flush_deferred(struct an *a, struct an_thread *t, double units, int b
 	return rc;
 }
 
+/* Counts span S of a declared breath into the file's breath summary:
+ * the breaths logged, their cycles, their first unit and bytes. */
+static void declared_breath(struct an *a, const struct an_span *s)
+{
+	a->breaths[a->nbreaths].n++;
+	a->db_n++;
+	a->db_cycles += (double)s->cycles;
+	if (s->nunits && s->units[0] > 0)
+		a->db_units += s->units[0];
+	for (unsigned u = 0; u < s->nunits; u++)
+		if (!strcmp(s->unit_name[u], "bytes") && s->units[u] > 0)
+			a->db_bytes += s->units[u];
+	if (!a->db_unit[0] && s->nunits)
+		snprintf(a->db_unit, sizeof a->db_unit, "%s", s->unit_name[0]);
+}
+
 int count_span(struct an *a, struct an_thread *t, struct an_ev *ev, const tl_entry *e,
 	       const struct an_open *o, const struct an_span *s)
 {
 	double units, cycles = (double)s->cycles;
 	int bucket = -1;
 	share_span(a, t, ev, e, s);
+	if (ev->is_breath && ev->decl)
+		declared_breath(a, s);
 	if (ev->unit < 0) {
 		/* no such unit in this pair: Snabb's app pairs (a rule's) inside
 		 * a breath take the breath's when it ends; a declared pair says

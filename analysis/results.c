@@ -121,6 +121,7 @@ const struct an_unmatched *an_unmatched_list(struct an *a, size_t *n)
 static void copy_breaths(struct an_breaths *b)
 {
 	b->process = xstrdup(b->process);
+	b->unit = b->unit ? xstrdup(b->unit) : NULL;
 	b->path = xstrdup(b->path);
 	b->group = xstrdup(b->group);
 	b->host = xstrdup(b->host);
@@ -232,12 +233,15 @@ static void cut_breaths(struct an *a, struct an *into)
 	if (b->n > 0 || b->share_breaths > 0) {
 		fill_breaths(a, &s);
 		add_breaths(into, &s, 1);
+		free(s.unit);
 		free(s.process);
 		free(s.path);
 		free(s.group);
 		free(s.host);
 	}
 	memcpy(a->breath_end_first, a->breath_end_last, sizeof a->breath_end_first);
+	a->db_n = 0;   /* a declared breath's figures are sums: the next cut's from 0 */
+	a->db_cycles = a->db_units = a->db_bytes = 0;
 	b->n = b->n > 0;
 	b->share_breaths = 0;
 	b->share_cycles = 0;

@@ -163,6 +163,7 @@ int add_row(struct an_row *r, const struct an_row *f, unsigned slowest)
 	}
 	slow_merge(r, f, slowest);
 	r->cycles += f->cycles;
+	r->self_cycles += f->self_cycles;
 	r->units += f->units;
 	r->empty += f->empty;
 	r->empty_diffed += f->empty_diffed;
@@ -185,7 +186,7 @@ void clear_row(struct an_row *r)
 	hist_free(&r->span);
 	memset(&r->span, 0, sizeof r->span);
 	slow_free(r);
-	r->cycles = r->units = 0;
+	r->cycles = r->units = r->self_cycles = 0;
 	r->empty = r->empty_diffed = r->entries = 0;
 }
 
@@ -210,6 +211,7 @@ static void keys_of(const struct an *a, const struct an_ev *ev, const char *even
 	kv[AN_GROUP] = (char *)a->file.group;
 	kv[AN_BUCKET] = NULL;
 	kv[AN_RUN] = (char *)a->file.run;
+	kv[AN_THREAD] = (char *)(e->thread < a->nthread_keys ? a->thread_keys[e->thread] : "-");
 }
 
 struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
@@ -218,8 +220,11 @@ struct an_row *find_row(struct an *a, struct an_ev *ev, const char *event,
 	char *kv[AN_NKEYS], cpu[16], numa[16];
 	keys_of(a, ev, event, e, kv, cpu, numa);
 	kv[AN_BUCKET] = (char *)an_bucket_label(a, bucket);
+	if (ev->bucket_rows && ev->row_thread != e->thread)   /* another thread's rows */
+		memset(ev->bucket_rows, 0, (a->opts.nedges + 1) * sizeof *ev->bucket_rows);
 	ev->row = row_for(a, kv, bucket, ev->pair_level);
 	ev->row_aux = e->aux;
+	ev->row_thread = e->thread;
 	ev->row_bucket = bucket;
 	note_hz(ev->row, a->file.tsc_hz);
 	if (a->opts.nedges && !ev->bucket_rows) {   /* the rows of every bucket, remembered */

@@ -9,25 +9,33 @@
 #include "engine.h"
 #include "xalloc.h"
 
-/* Thread T of the current file, made on first use. Thread numbers come
- * from the reader, which bounds them by the threads a log has. */
-static struct an_thread *thread_of(struct an *a, uint32_t t)
+/* Makes threads up to T of the current file, on first use. Thread
+ * numbers come from the reader, which bounds them by the threads a log has. */
+static __attribute__((noinline, cold)) void grow_threads(struct an *a, uint32_t t)
 {
-	if (t >= a->nthreads) {
-		size_t n = (size_t)t + 1;
-		if (!(a->threads = realloc(a->threads, n * sizeof *a->threads)))
-			abort();
-		memset(a->threads + a->nthreads, 0, (n - a->nthreads) * sizeof *a->threads);
-		a->nthreads = n;
-	}
+	size_t n = (size_t)t + 1;
+	if (!(a->threads = realloc(a->threads, n * sizeof *a->threads)))
+		abort();
+	memset(a->threads + a->nthreads, 0, (n - a->nthreads) * sizeof *a->threads);
+	a->nthreads = n;
+}
+
+/* Thread T of the current file: called twice an entry, so the common case
+ * is a compare and an index. */
+static inline struct an_thread *thread_of(struct an *a, uint32_t t)
+{
+	if (__builtin_expect(t >= a->nthreads, 0))
+		grow_threads(a, t);
 	return &a->threads[t];
 }
 
 /* Removes the open span at index I of T's stack: those above it stay open
- * and move down, their parent now the one below it. */
+ * and move down, their parent now the one below it. The top, the span
+ * that ends in a well nested program, only pops. */
 static void unstack(struct an_thread *t, size_t i)
 {
-	memmove(&t->open[i], &t->open[i + 1], (t->nopen - i - 1) * sizeof *t->open);
+	if (i + 1 < t->nopen)
+		memmove(&t->open[i], &t->open[i + 1], (t->nopen - i - 1) * sizeof *t->open);
 	t->nopen--;
 }
 
@@ -74,8 +82,11 @@ static struct an_ev *begin_of(struct an *a, struct an_ev *ev)
 	bd = a->def_fn(a->def_ctx, b->msgid);
 	ev->begin_unit = ev->unit >= 0 ? arg_index(bd, ev->unit_name) : -1;
 	ev->begin_bucket = ev->bucket_arg >= 0 ? arg_index(bd, ev->bucket_name) : -1;
+	/* a rule's unit is the argument found for it (totalpackets for
+	 * packets), a declared pair's its own name */
 	for (unsigned u = 0; u < ev->nunits; u++)
-		ev->begin_units[u] = ev->units[u] >= 0 ? arg_index(bd, ev->unit_names[u]) : -1;
+		ev->begin_units[u] = ev->units[u] < 0 ? -1
+				     : arg_index(bd, ev->rule >= 0 ? ev->unit_name : ev->unit_names[u]);
 	ev->pair_level = b->level;
 	return ev->begin = b;
 }
@@ -85,8 +96,8 @@ static void span_units(const struct an_ev *ev, const tl_entry *e, const struct a
 		       struct an_span *s)
 {
 	s->nunits = ev->nunits;
+	s->unit_name = ev->unit_names;
 	for (unsigned u = 0; u < ev->nunits; u++) {
-		s->unit_name[u] = ev->unit_names[u];
 		if (ev->units[u] < 0) {
 			s->units[u] = NAN;
 			continue;
@@ -176,7 +187,7 @@ int span_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 {
 	struct an_ev *b = begin_of(a, ev);
 	struct an_thread *t = thread_of(a, e->thread);
-	struct an_open o;
+	struct an_open *o, copy;
 	struct an_span s;
 	size_t i = t->nopen;
 	while (b && i-- > 0 && t->open[i].b != b)
@@ -187,22 +198,39 @@ int span_end(struct an *a, struct an_ev *ev, const tl_entry *e)
 		a->unmatched[ev->unmatched - 1].ends++;
 		return 0;
 	}
-	o = t->open[i];
+	/* the top pops and stays where it is until the next begin; one below
+	 * it (an end out of order) is copied before those above move down */
+	o = &t->open[i];
+	if (i + 1 < t->nopen) {
+		copy = *o;
+		o = &copy;
+	}
 	unstack(t, i);
-	s = (struct an_span){ .label = ev->label, .attr = ev->app, .attr_name = ev->attr_name,
-			      .thread = e->thread, .id = o.seq, .depth = (unsigned)i,
-			      .parent = i ? t->open[i - 1].seq : AN_NO_PARENT,
-			      .tsc0 = o.tsc, .tsc1 = e->tsc, .aux0 = o.aux, .aux1 = e->aux,
-			      .cycles = e->tsc >= o.tsc ? e->tsc - o.tsc : 0, .inner = o.ninner,
-			      .breath = ev->is_breath, .end = e };
-	s.self = s.cycles > o.inner ? s.cycles - o.inner : 0;
-	span_units(ev, e, &o, &s);
+	/* field by field: a compound literal would zero the unit arrays too */
+	s.label = ev->label;
+	s.attr = ev->app;
+	s.attr_name = ev->attr_name;
+	s.thread = e->thread;
+	s.id = o->seq;
+	s.depth = (unsigned)i;
+	s.parent = i ? t->open[i - 1].seq : AN_NO_PARENT;
+	s.tsc0 = o->tsc;
+	s.tsc1 = e->tsc;
+	s.aux0 = o->aux;
+	s.aux1 = e->aux;
+	s.cycles = e->tsc >= o->tsc ? e->tsc - o->tsc : 0;
+	s.self = s.cycles > o->inner ? s.cycles - o->inner : 0;
+	s.inner = o->ninner;
+	s.breath = ev->is_breath;
+	s.end = e;
+	span_units(ev, e, o, &s);
 	if (i)   /* its parent: the span below it, open still */
 		held(&t->open[i - 1], s.cycles, ev);
-	note_kids(a, ev, &o);
+	if (o->nkids)
+		note_kids(a, ev, o);
 	if (a->opts.span_fn)
 		a->opts.span_fn(a->opts.span_ctx, &s);
-	return count_span(a, t, ev, e, &o, &s);
+	return count_span(a, t, ev, e, o, &s);
 }
 
 void spans_drop(struct an *a, int skipped, int unmatched)

@@ -293,6 +293,8 @@ static void put_spans(struct enc *e, struct an *a, struct strtab *t)
 	put_var(e, n);
 	for (size_t i = 0; i < n; i++) {
 		put_var(e, rows[i]->unit ? strtab_id(t, rows[i]->unit) : 0);
+		put_var(e, rows[i]->key[AN_THREAD] ? strtab_id(t, rows[i]->key[AN_THREAD]) : 0);
+		put_num(e, rows[i]->self_cycles);
 		put_hist(e, &rows[i]->span);
 		put_var(e, (uint64_t)rows[i]->self_split);
 		if (rows[i]->self_split)
@@ -304,6 +306,13 @@ static void put_spans(struct enc *e, struct an *a, struct strtab *t)
 		put_var(e, strtab_id(t, nest[i].outer_attr));
 		put_var(e, strtab_id(t, nest[i].inner));
 		put_var(e, strtab_id(t, nest[i].inner_attr));
+	}
+	{   /* each file record's breath unit (none: Snabb's counters) */
+		size_t nb;
+		const struct an_breaths *b = an_breath_list(a, &nb);
+		put_var(e, nb);
+		for (size_t i = 0; i < nb; i++)
+			put_var(e, b[i].unit ? strtab_id(t, b[i].unit) : 0);
 	}
 }
 
@@ -411,8 +420,14 @@ struct levels {
 	uint64_t kept;               /* ... keeping this many of each row */
 	unsigned char *split;        /* the spans section (1.3), read in the checking
 				      * pass: each row's self cycles split from its
-				      * values (row order; NSPLIT of them) */
+				      * values (row order; NSPLIT of them) ... */
 	uint64_t nsplit;
+	char **bunit;                /* ... and each file record's breath unit (NULL
+				      * none; NBUNIT of them), for read_breath() ... */
+	char **thread;               /* ... and each row's thread key (NULL none, as many
+				      * as NSPLIT), for read_row() */
+	uint64_t nbunit;
+	uint64_t records;            /* the breaths section's count */
 };
 
 /* Marks D damaged, saying WHY (with the item being read); returns -1. */
@@ -639,6 +654,8 @@ static void map_keys(struct dec *d, const char *const key[NROWKEYS], int bucket,
 		kv[row_keys[k]] = (char *)key[k];
 	if (d->m->group)
 		kv[AN_GROUP] = (char *)d->m->group;
+	if (d->item < d->lv->nsplit)   /* 1.3: each row's thread (spans section) */
+		kv[AN_THREAD] = d->lv->thread[d->item];
 	if (kv[AN_RUN])
 		kv[AN_RUN] = *run = an_run_of(d->m->runs, kv[AN_RUN]);
 	kv[AN_BUCKET] = (char *)an_bucket_label(d->a, bucket);
@@ -747,6 +764,7 @@ static int read_breath(struct dec *d, uint64_t rank)
 	b.hz = v[0], b.n = v[1], b.breaths = v[2], b.packets = v[3], b.bytes = v[4];
 	b.cycles = v[5], b.share_breaths = v[6], b.last_breath = v[7], b.last_packets = v[8];
 	b.written = v[9], b.lost = v[10];
+	b.unit = rank < d->lv->nbunit ? d->lv->bunit[rank] : NULL;
 	b.order = d->m->order + rank;
 	if (!(b.shares = calloc(n ? n : 1, sizeof *b.shares)))
 		return damaged(d, "out of memory");
@@ -769,6 +787,7 @@ static int read_breaths(struct dec *d)
 		return -1;
 	if (n >> 32)
 		return damaged(d, "%llu file records", (unsigned long long)n);
+	d->lv->records = n;
 	d->where = "file";
 	for (d->item = 0; d->item < n; d->item++)
 		if (read_breath(d, d->item) < 0)
@@ -931,24 +950,32 @@ static int read_hist(struct dec *d, struct hist *into)
 static int read_spans(struct dec *d)
 {
 	uint64_t n, split;
-	const char *unit, *s[4];
+	double self;
+	const char *unit, *thread, *s[4];
 	if (get_var(d, &n) < 0)
 		return -1;
 	if (n != d->lv->rows)
 		return damaged(d, "spans for %llu rows of %llu", (unsigned long long)n,
 			       (unsigned long long)d->lv->rows);
-	if (!d->apply && !(d->lv->split = calloc(n ? n : 1, 1)))
+	if (!d->apply && (!(d->lv->split = calloc(n ? n : 1, 1)) ||
+			  !(d->lv->thread = calloc(n ? n : 1, sizeof *d->lv->thread))))
 		return damaged(d, "out of memory");
+	d->lv->nsplit = n;   /* the arrays' length, freed whatever follows */
 	d->where = "row";
 	for (d->item = 0; d->item < n; d->item++) {
 		struct an_row *r = d->apply ? d->lv->row[d->item] : NULL;
-		if (get_str(d, &unit, 1) < 0 || read_hist(d, r ? &r->span : NULL) < 0 ||
-		    get_var(d, &split) < 0)
+		if (get_str(d, &unit, 1) < 0 || get_str(d, &thread, 1) < 0 ||
+		    get_value(d, &self) < 0 ||
+		    read_hist(d, r ? &r->span : NULL) < 0 || get_var(d, &split) < 0)
 			return -1;
+		if (r)
+			r->self_cycles += self;
 		if (split > 1)
 			return damaged(d, "self cycles split %llu", (unsigned long long)split);
 		if (!d->apply)
 			d->lv->split[d->item] = (unsigned char)split;
+		if (!d->apply && thread && !(d->lv->thread[d->item] = strdup(thread)))
+			return damaged(d, "out of memory");
 		if (split && read_hist(d, r ? &r->self : NULL) < 0)
 			return -1;
 		if (r && unit)
@@ -965,6 +992,22 @@ static int read_spans(struct dec *d)
 		if (d->apply)
 			an_add_nest(d->a, s[0], s[1], s[2], s[3]);
 	}
+	if (get_var(d, &n) < 0)
+		return -1;
+	if (n != d->lv->records)
+		return damaged(d, "breath units for %llu files of %llu", (unsigned long long)n,
+			       (unsigned long long)d->lv->records);
+	if (!d->apply && !(d->lv->bunit = calloc(n ? n : 1, sizeof *d->lv->bunit)))
+		return damaged(d, "out of memory");
+	d->where = "file";
+	for (d->item = 0; d->item < n; d->item++) {
+		if (get_str(d, &unit, 1) < 0)
+			return -1;
+		if (!d->apply && unit && !(d->lv->bunit[d->item] = strdup(unit)))
+			return damaged(d, "out of memory");
+		d->lv->nbunit = d->item + 1;
+	}
+	d->where = NULL;
 	return 0;
 }
 
@@ -1091,7 +1134,7 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 	int rc = 0;
 	if (open_body(file, size, &body, &len, err, errsize) < 0)
 		return -1;
-	struct levels lv = { NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0 };
+	struct levels lv = { 0 };
 	/* twice: to check all of it, then to add it */
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
 		struct dec d = { body, body + len, err, errsize, 0, NULL, 0, a, pass, m, NULL, 0, &lv };
@@ -1106,7 +1149,13 @@ int an_summary_read(struct an *a, const unsigned char *file, size_t size,
 			*m->kept = lv.slowest ? lv.kept : AN_SUMMARY_NO_SLOWEST;
 	}
 	free(lv.v);
+	for (uint64_t i = 0; lv.thread && i < lv.nsplit; i++)
+		free(lv.thread[i]);
+	free(lv.thread);
 	free(lv.split);
+	for (uint64_t i = 0; i < lv.nbunit; i++)
+		free(lv.bunit[i]);
+	free(lv.bunit);
 	free(lv.row);
 	free(lv.host);
 	free(body);

@@ -30,8 +30,12 @@
  * work counts in the next interval (timeline(3), "Ordering"). Only
  * TL_CLOCK_RDTSC_RSEQ_UNORDERED, on request, skips it.
  *
- * One writer per log: the cursor is loaded and stored, not incremented
- * atomically, so two threads sharing a log can claim the same slot.
+ * One writer per lane: the cursor is loaded and stored, not incremented
+ * atomically. Each thread writes a lane of its own (lib/lane.c): its
+ * cache at %fs, {log, lane}, says which; another log, or none yet, takes
+ * the slow path, tl_lane_get(). A lane's header has cursor, mask and
+ * rseq_offset at the main header's offsets, and its ring 4096 bytes on,
+ * so once %rdi is the lane the rseq path writes it as it writes lane 0.
  *
  * Event switches (lib/format.h): before anything, tl_append tests the
  * event's bit in the header's switch words, which another process may
@@ -44,6 +48,8 @@
 	.text
 	.hidden	tl_slow_clock			/* lib/clock.c, internal */
 	.hidden	tl_switch_record		/* lib/switch.c, internal */
+	.hidden	tl_lane_get			/* lib/lane.c, internal */
+	.hidden	tl_lane_tls			/* lib/lane.h: {log, lane}, this thread's */
 
 /* tl_event: log EVENT (msgid << 8 | rate) if its rate >= the current rate.
  * Disabled, it is the compare, a branch not taken and the RET beside it:
@@ -78,8 +84,14 @@ tl_append:
 	ret					/* switched off: nothing is written */
 1:	cmpl	$0, TL_HDR_SWITCH_PENDING(%rdi)	/* switches changed since the last record? */
 	jne	7f
+	/* this thread's lane: r11 = lane (the header for lane 0) */
+	mov	tl_lane_tls@gottpoff(%rip), %r11
+	cmp	%fs:(%r11), %rdi		/* the cache is of this log? */
+	jne	9f
+	mov	%fs:8(%r11), %r11
 	cmpb	$TL_CLK_RDTSC_RSEQ, TL_HDR_CLOCK(%rdi)
 	jne	8f				/* not the usual source */
+	mov	%r11, %rdi			/* from here on the lane */
 	movq	%rdx, %xmm0			/* a0, out of RDTSC's way */
 	/* LFENCE: RDTSC runs only once the caller's work before the call is
 	 * done, so the time of an event never leaks the tail of the work
@@ -87,7 +99,7 @@ tl_append:
 	 * source) */
 	lfence
 3:	rdtsc					/* edx:eax = TSC, first of all */
-	/* claim the next slot: n = cursor, r11 = its offset from the header */
+	/* claim the next slot of the lane: n = cursor, r11 = its offset */
 	mov	TL_HDR_CURSOR(%rdi), %r10	/* r10 = n, this entry's number */
 	mov	TL_HDR_MASK(%rdi), %r11		/* r11 = entries - 1 */
 	and	%r10, %r11			/* r11 = slot index */
@@ -123,17 +135,22 @@ tl_append:
 	mov	%r10, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
 	ret
 
-	/* the switches changed: grant the requests to switch on and record
-	 * them in the ring first (lib/switch.c), keeping the arguments; then
-	 * test this event's switch again */
-7:	push	%rdi				/* six pushes and 8 bytes: rsp is */
+	/* the rare paths, in C, keeping the arguments, then the whole call
+	 * again: the switches changed (grant the requests to switch on and
+	 * record them in the ring first, lib/switch.c, then test this event's
+	 * switch again), or no lane of this log in the cache (find or make it,
+	 * lib/lane.c, which puts it there) */
+7:	lea	tl_switch_record(%rip), %rax
+	jmp	.Lin_c
+9:	lea	tl_lane_get(%rip), %rax
+.Lin_c:	push	%rdi				/* six pushes and 8 bytes: rsp is */
 	push	%rsi				/* 16-byte aligned at the call */
 	push	%rdx
 	push	%rcx
 	push	%r8
 	push	%r9
 	sub	$8, %rsp
-	call	tl_switch_record
+	call	*%rax
 	add	$8, %rsp
 	pop	%r9
 	pop	%r8
@@ -146,15 +163,18 @@ tl_append:
 	/* the rseq source without its LFENCE, on request only */
 8:	cmpb	$TL_CLK_RDTSC_RSEQ_UNORDERED, TL_HDR_CLOCK(%rdi)
 	jne	0f				/* another clock: the general path */
+	mov	%r11, %rdi
 	movq	%rdx, %xmm0
 	jmp	3b
 
-	/* The general path: the payload first, then the clock. */
-0:	mov	TL_HDR_CURSOR(%rdi), %r10	/* r10 = n, this entry's number */
-	mov	TL_HDR_MASK(%rdi), %r11		/* r11 = entries - 1 */
-	and	%r10, %r11			/* r11 = slot index */
-	shl	$TL_ENTRY_SHIFT, %r11		/* r11 = slot offset in the ring */
-	lea	TL_HEADER_BYTES(%rdi,%r11), %r11 /* r11 = slot address */
+	/* The general path: the payload first, then the clock. rdi stays the
+	 * header (the clock byte, the manual clock), xmm1 keeps the lane. */
+0:	movq	%r11, %xmm1
+	mov	TL_HDR_CURSOR(%r11), %r10	/* r10 = n, this entry's number */
+	mov	TL_HDR_MASK(%r11), %rax		/* rax = entries - 1 */
+	and	%r10, %rax			/* rax = slot index */
+	shl	$TL_ENTRY_SHIFT, %rax		/* rax = slot offset in the ring */
+	lea	TL_HEADER_BYTES(%r11,%rax), %r11 /* r11 = slot address */
 
 	/* 1. mark the slot busy before touching its payload */
 	lea	1(%r10), %eax			/* eax = low 32 bits of n+1 */
@@ -187,7 +207,8 @@ tl_append:
 	/* 4. the entry is complete; 5. publish it */
 	lea	1(%r10), %rax			/* rax = n+1 */
 	mov	%eax, TL_ENT_SEQ(%r11)		/* seq = low 32 bits of n+1 */
-	mov	%rax, TL_HDR_CURSOR(%rdi)	/* cursor = n+1 */
+	movq	%xmm1, %rdx			/* rdx = the lane */
+	mov	%rax, TL_HDR_CURSOR(%rdx)	/* cursor = n+1 */
 	ret
 
 	/* the other clock sources, out of the hot path */
@@ -221,10 +242,16 @@ tl_append:
 	movzwl	TL_HDR_MANUAL_AUX(%rdi), %ecx
 	jmp	1b
 5:	/* TL_CLOCK_MONOTONIC (or anything else): ask C; keep caller-saved state */
-	push	%rdi				/* three pushes: rsp is 16-byte aligned */
-	push	%r10
+	movq	%xmm1, %rax
+	push	%rdi				/* four pushes and 8 bytes: rsp is */
+	push	%r10				/* 16-byte aligned at the call */
 	push	%r11
+	push	%rax				/* the lane */
+	sub	$8, %rsp
 	call	tl_slow_clock			/* rax = time, rdx = cpu/node word */
+	add	$8, %rsp
+	pop	%rcx
+	movq	%rcx, %xmm1
 	pop	%r11
 	pop	%r10
 	pop	%rdi

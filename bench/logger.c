@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 #include "bench_events.h"
+#include "breath.h"
 #include "format.h"
 
 #define MAX_REPS 21
@@ -23,6 +25,9 @@ static uint64_t calls = 1000000;     /* calls a repetition: argv[1] */
 static int reps = MAX_REPS;          /* repetitions: argv[2], at most MAX_REPS */
 
 static tl_log *log_on, *log_rdpid, *log_rdtscp, *log_lsl, *log_unord, *log_hot, *log_auto, *log_off;
+static tl_log *log_disk;               /* enabled's, on a disk's file system (NULL: none here) */
+static unsigned six_disk;
+static char disk_fs[64] = "none";     /* where log_disk lives */
 static uint64_t tsc_hz;              /* as the library calibrated it */
 static int auto_clock = -1;          /* what TL_CLOCK_AUTO picked */
 static struct bench_events ev_on, ev_rdpid, ev_rdtscp, ev_lsl, ev_unord, ev_hot, ev_auto, ev_off;
@@ -179,6 +184,15 @@ static void c_enabled_unordered(void)
 		tl_append(log_unord, six_unord, i, i, i, i, i, i);
 }
 
+/* enabled's on a disk's file system (ext4 here): the kernel writes the
+ * ring's dirty pages back every few seconds and write-protects them, and
+ * the next store to each takes a fault (README.md: keep logs on a tmpfs) */
+static void c_enabled_disk(void)
+{
+	for (uint64_t i = 0, n = calls; i < n; i++)
+		tl_append(log_disk, six_disk, i, i, i, i, i, i);
+}
+
 static void c_enabled_c(void)
 {
 	for (uint64_t i = 0, n = calls; i < n; i++)
@@ -224,24 +238,11 @@ static void c_switched_off(void)
  * calls / 10 breaths, so the per-call figure is per event. */
 static void c_sampled(void)
 {
-	const struct bench_events *e = &ev_auto;
-	tl_log *l = log_auto;
-	for (uint64_t i = 0, n = calls / 10; i < n; i++) {
-		bench_r9(l, e, i, 1, 2, 3, 4, 5);
-		bench_r8(l, e, i, 1, 2, 3, 4, 5);
-		bench_r7(l, e, i, 1, 2, 3, 4, 5);
-		bench_r6(l, e, i, 1, 2, 3, 4, 5);
-		bench_r5(l, e, i, 1, 2, 3, 4, 5);
-		bench_r4(l, e, i, 1, 2, 3, 4, 5);
-		bench_r3(l, e, i, 1, 2, 3, 4, 5);
-		bench_r5(l, e, i, 1, 2, 3, 4, 5);
-		bench_r7(l, e, i, 1, 2, 3, 4, 5);
-		bench_r9(l, e, i, 1, 2, 3, 4, 5);
-		tl_breath(l);
-	}
+	for (uint64_t i = 0, n = calls / 10; i < n; i++)
+		bench_breath(log_auto, &ev_auto, i);
 }
 
-enum { NEED_RDTSCP = 1, NEED_RDPID = 2, NEED_RSEQ = 4 };
+enum { NEED_RDTSCP = 1, NEED_RDPID = 2, NEED_RSEQ = 4, NEED_DISK = 8 };
 
 struct bcase {
 	const char *name;
@@ -272,6 +273,7 @@ static struct bcase cases[] = {
 	{ "enabled_unordered", c_enabled_unordered, "tl_append(), rseq without LFENCE", NEED_RSEQ, 0,
 	  0 },
 	{ "enabled_c", c_enabled_c, "tl_append_c(), C twin", 0, 0, 0 },
+	{ "enabled_disk", c_enabled_disk, "tl_append(), the log on a disk's fs", NEED_DISK, 0, 0 },
 	{ "enabled_switch_on", c_enabled_switch_on, "tl_append(), on, two others off", 0, 0, 0 },
 	{ "switched_off", c_switched_off, "generated event, rate on, off", 0, 0, 0 },
 	{ "sampled", c_sampled, "breath of 10 events, rates 3-9", 0, 0, 0 },
@@ -295,6 +297,8 @@ static int cpu_has(void)
 		f |= NEED_RDPID;
 	if (auto_clock == TL_CLOCK_RDTSC_RSEQ)   /* AUTO found the rseq area (log_on, opened first) */
 		f |= NEED_RSEQ;
+	if (log_disk)
+		f |= NEED_DISK;
 	return f;
 }
 
@@ -377,6 +381,45 @@ static tl_log *bench_log(const char *dir, const char *name, uint64_t entries, in
 	return log;
 }
 
+static char disk_dir[256], disk_path[300];
+
+static void remove_disk_log(void)
+{
+	unlink(disk_path);
+	rmdir(disk_dir);
+}
+
+/* enabled's log once more, in the first of $BENCH_DISK_DIR, /var/tmp and
+ * the working directory that is not in memory: log_disk, or NULL. It stays
+ * linked until the end, as a log does: the kernel writes back the pages of
+ * a file, and takes their write access away until the next store. */
+static void open_disk_log(void)
+{
+	const char *dirs[] = { getenv("BENCH_DISK_DIR"), "/var/tmp", "." };
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+		tl_options o = { .name = "disk" };
+		struct bench_events ev;
+		struct statfs s;
+		tl_error err;
+		if (!dirs[k] || statfs(dirs[k], &s) != 0 || s.f_type == 0x01021994 /* tmpfs */)
+			continue;
+		snprintf(disk_dir, sizeof disk_dir, "%s/tlbench.XXXXXX", dirs[k]);
+		if (!mkdtemp(disk_dir))
+			continue;
+		snprintf(disk_path, sizeof disk_path, "%s/disk.timeline", disk_dir);
+		atexit(remove_disk_log);
+		if (!(log_disk = tl_open(disk_path, &o, &err)) ||
+		    bench_events_register(log_disk, &ev, NULL, &err) != TL_OK) {
+			fprintf(stderr, "bench: %s\n", err.msg);
+			exit(1);
+		}
+		tl_set_rate(log_disk, 1);
+		six_disk = ev.id[BENCH_SIX];
+		snprintf(disk_fs, sizeof disk_fs, "%s (f_type 0x%lx)", dirs[k], (unsigned long)s.f_type);
+		return;
+	}
+}
+
 /* The logs live in memory (/dev/shm, tmpfs), as they do under /run: on a
  * disk file system the kernel writes a MAP_SHARED ring's dirty pages back
  * every few seconds and write-protects them, and the next store to each
@@ -400,6 +443,7 @@ static void open_logs(void)
 	log_hot = bench_log(dir, "hot", 4096, TL_CLOCK_AUTO, 1, &ev_hot);
 	log_auto = bench_log(dir, "auto", 0, TL_CLOCK_AUTO, TL_RATE_AUTO, &ev_auto);
 	rmdir(dir);
+	open_disk_log();
 	log_off = tl_disabled();
 	bench_events_register(log_off, &ev_off, NULL, &err);
 	six_on = ev_on.id[BENCH_SIX];
@@ -499,7 +543,8 @@ int main(int argc, char **argv)
 		if (!runs(b)) {
 			printf("%-18s %9s %9s %8s %8s  %-32s skipped: this CPU lacks %s\n", b->name, "-",
 			       "-", "-", "-", b->what,
-			       b->need & NEED_RDPID ? "RDPID" : b->need & NEED_RSEQ ? "an rseq area" : "RDTSCP");
+			       b->need & NEED_RDPID ? "RDPID" : b->need & NEED_RSEQ ? "an rseq area" :
+			       b->need & NEED_DISK ? "a directory not in memory" : "RDTSCP");
 			continue;
 		}
 		char xf[16] = "";
@@ -513,6 +558,7 @@ int main(int argc, char **argv)
 			fprintf(csv, "%s_vs_floor,%.3f,x,%.3f,%s\n", b->name, b->med / floor,
 				b->med / floor, fl->name);
 	}
+	printf("\nenabled_disk's log: %s\n", disk_fs);
 	if (csv && fclose(csv) == 0)
 		printf("\nwritten: %s\n", path);
 	return 0;

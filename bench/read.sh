@@ -4,7 +4,8 @@
 # info, dump, merge, stats, diff and export, babeltrace2 on the exported
 # CTF, and the scaling of merge and stats over 1, 4, 10 and 16 files; then
 # the export of 10 full logs to Perfetto's protobuf and to Chrome JSON side
-# by side, and the bytes an entry of each on logs of the demo engine. Each
+# by side, and the bytes an entry of each on logs of the demo engine; then
+# OpenTelemetry's OTLP of the same, in spans a second and bytes a span. Each
 # row is the median wall time of several runs (bench/runcmd), entries per
 # second and peak RSS; output goes to /dev/null. Appends to $BENCH_CSV
 # (default bench/results/latest.csv). Run by `make bench`; `make
@@ -78,12 +79,13 @@ fi
 # demo engine (its ten workloads at the sampled rate, as `make demo` runs
 # them, ENGINE_SECONDS each): bytes an entry and entries a second. CPU
 # seconds are given too: on a shared machine the wall time waits for CPUs.
-# size_row NAME LABEL N FILE: bytes an entry of FILE, exported from N entries
+# size_row NAME LABEL N FILE [WHAT]: bytes an entry (a WHAT) of FILE,
+# exported from N entries (WHATs)
 size_row() {
 	b=$(wc -c < "$4")
 	bpe=$(awk -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", b / n }')
 	printf '%-36s %9s %12s\n' "$2" "$b" "$bpe"
-	echo "${1}_bytes_per_entry,$bpe,B,," >> "$csv"
+	echo "${1}_bytes_per_${5:-entry},$bpe,B,," >> "$csv"
 }
 printf '\n%-36s %9s %12s %7s\n' "10 full logs, Perfetto against JSON" "seconds" "M entries/s" "CPU s"
 for f in perfetto chrome; do
@@ -103,6 +105,32 @@ for f in perfetto chrome; do
 	size_row "export10_$f" "export $f, 10 full logs" $((10 * entries)) "$dir/x10.$f"
 done
 rm -f "$dir"/x10.*
+
+# OTLP (issue 40): the spans of the same 10 logs, a second and in bytes;
+# they are counted from OTLP's JSON, which puts a span on a line.
+# spans_of FILE...: the spans export -f otlp makes of the files
+spans_of() {
+	n=0
+	for f in "$@"; do
+		n=$((n + $("$tl" export -f otlp-json -o - "$f" | grep -c '"traceId"')))
+	done
+	echo "$n"
+}
+# shellcheck disable=SC2086
+spans10=$(spans_of $files10)
+printf '\n%-36s %9s %12s %7s\n' "10 full logs, OTLP ($spans10 spans)" "seconds" "M spans/s" "CPU s"
+# shellcheck disable=SC2086
+t=$("$build/bench/runcmd" "${RUNS:-3}" "$tl" export -f otlp -o "$dir/x10.otlp" $files10)
+# shellcheck disable=SC2086
+set -- $t
+printf '%-36s %9s %12s %7s\n' "export otlp, 10 files" "$1" "$(rate "$spans10" "$1")" "$3"
+{
+	echo "export10_otlp_seconds,$1,s,,"
+	echo "export10_otlp_spans_per_s,$(rate "$spans10" "$1"),M/s,,"
+	echo "export10_otlp_cpu_spans_per_s,$(rate "$spans10" "$3"),M/s,,"
+} >> "$csv"
+size_row export10_otlp "export otlp, bytes a span" "$spans10" "$dir/x10.otlp" span
+rm -f "$dir"/x10.*
 engine=$build/examples/engine/engine
 if [ -x "$engine" ]; then
 	mkdir "$dir/demo"
@@ -117,6 +145,9 @@ if [ -x "$engine" ]; then
 		"$tl" export -f $f -o "$dir/demo.$f" "$dir/demo"
 		size_row "demo_$f" "export $f, 10 demo logs ($n entries)" "$n" "$dir/demo.$f"
 	done
+	s=$(spans_of "$dir/demo")
+	"$tl" export -f otlp -o "$dir/demo.otlp" "$dir/demo"
+	size_row demo_otlp "export otlp, 10 demo logs ($s spans)" "$s" "$dir/demo.otlp" span
 	rm -rf "$dir/demo" "$dir"/demo.*
 else
 	echo "demo logs: skipped, $engine is not built"

@@ -1,14 +1,51 @@
 /* follow.c: following logs while they are written: what is new since the
- * last snapshot (tl_reader_since), the gaps a writer's laps leave, Snabb
- * logs by timestamp, the writer's liveness, and the signals that end a
- * follower cleanly. */
+ * last snapshot, thread by thread (tl_reader_since_threads), the gaps a
+ * writer's laps leave, Snabb logs by timestamp, the writer's liveness, and
+ * the signals that end a follower cleanly. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "follow.h"
+
+/* Room for the threads of F's log at its last snapshot; a thread that came
+ * since numbers its entries from 0, all new. */
+static void grow(struct follow *f)
+{
+	size_t n = tl_reader_threads(f->in->r);
+	if (n <= f->threads)
+		return;
+	f->t_first = realloc(f->t_first, n * sizeof *f->t_first);
+	f->t_next = realloc(f->t_next, n * sizeof *f->t_next);
+	f->t_end = realloc(f->t_end, n * sizeof *f->t_end);
+	if (!f->t_first || !f->t_next || !f->t_end)
+		abort();
+	for (size_t t = f->threads; t < n; t++)
+		f->t_first[t] = f->t_next[t] = f->t_end[t] = 0;
+	f->threads = n;
+}
+
+/* The sums of the threads' first, next and end. */
+static void sum(struct follow *f)
+{
+	f->first = f->next = f->end = 0;
+	for (size_t t = 0; t < f->threads; t++) {
+		f->first += f->t_first[t];
+		f->next += f->t_next[t];
+		f->end += f->t_end[t];
+	}
+}
+
+/* Thread T of F's log at the last snapshot. */
+static tl_thread thread_at(const struct follow *f, size_t t)
+{
+	tl_thread th;
+	tl_reader_thread(f->in->r, (unsigned)t, &th);
+	return th;
+}
 
 void follow_start(struct follow *f, struct input *in, int at_end)
 {
@@ -33,15 +70,40 @@ void follow_start(struct follow *f, struct input *in, int at_end)
 		}
 		return;
 	}
-	f->end = tl_reader_since(in->r, 0, NULL);
-	f->first = at_end ? f->end : f->end > in->info.entries ? f->end - in->info.entries : 0;
-	f->next = f->end = f->first;
+	tl_reader_since_threads(in->r, NULL, 0, NULL);
+	grow(f);
+	for (size_t t = 0; t < f->threads; t++) {
+		tl_thread th = thread_at(f, t);
+		f->t_first[t] = f->t_next[t] = f->t_end[t] = at_end ? th.written : th.oldest;
+	}
+	sum(f);
+}
+
+void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc)
+{
+	follow_start(f, in, 0);
+	if (f->snabb) {   /* the whole ring's first read passes over what is older */
+		f->seen = tsc > 0;
+		f->last_tsc = tsc - 1;
+	} else if (seq > f->first) {
+		f->first = f->next = f->end = seq;
+	}
 }
 
 void follow_close(struct follow *f)
 {
 	input_close(f->in);
 	f->in = NULL;
+	follow_release(f);
+}
+
+void follow_release(struct follow *f)
+{
+	free(f->t_first);
+	free(f->t_next);
+	free(f->t_end);
+	f->t_first = f->t_next = f->t_end = NULL;
+	f->threads = 0;
 }
 
 int follow_alive(const struct follow *f)
@@ -49,9 +111,37 @@ int follow_alive(const struct follow *f)
 	return f->may_live && input_pid_alive(f->pid);
 }
 
+/* With MAX, reads only the newest MAX of the new entries, each thread's
+ * newest in its share; the older ones of each are unread, not lost. FROM
+ * is where each thread's new entries start. */
+static void sample(struct follow *f, const uint64_t *from, uint64_t max, uint64_t *unread)
+{
+	uint64_t fresh = 0, left = max;
+	for (size_t t = 0; t < f->threads; t++)
+		fresh += f->t_end[t] - from[t];
+	if (!max || fresh <= max)
+		return;
+	for (size_t t = 0; t < f->threads; t++) {
+		uint64_t n = f->t_end[t] - from[t];
+		uint64_t keep = t + 1 < f->threads ? (uint64_t)((double)n / fresh * max) : left;
+		uint64_t skip = n - (keep < n ? keep : n);
+		left -= n - skip;
+		/* the entries before FROM are lost; those skipped are no gap */
+		f->lost += from[t] - f->t_next[t];
+		f->unread += skip;
+		f->t_next[t] = from[t] + skip;
+		if (unread)
+			*unread += skip;
+	}
+	tl_reader_since_threads(f->in->r, f->t_next, f->threads, NULL);
+	grow(f);   /* the snapshot taken again may hold more */
+	for (size_t t = 0; t < f->threads; t++)
+		f->t_end[t] = thread_at(f, t).written;
+}
+
 uint64_t follow_snapshot(struct follow *f, uint64_t max, uint64_t *unread)
 {
-	uint64_t c, lapped, from, old = f->end;
+	uint64_t old = f->end, *from;
 	if (unread)
 		*unread = 0;
 	if (f->snabb) {
@@ -64,20 +154,19 @@ uint64_t follow_snapshot(struct follow *f, uint64_t max, uint64_t *unread)
 		return 0;
 	}
 	/* what the ring no longer holds shows as a gap in follow_next() */
-	c = tl_reader_since(f->in->r, f->end, &lapped);
-	from = f->end + lapped;
-	if (max && c - from > max) {
-		uint64_t skip = c - max - from;
-		/* the entries before FROM are lost; those skipped are no gap */
-		f->lost += from - f->next;
-		f->unread += skip;
-		f->next = from + skip;
-		if (unread)
-			*unread = skip;
-		c = tl_reader_since(f->in->r, f->next, NULL);
+	tl_reader_since_threads(f->in->r, f->t_end, f->threads, NULL);
+	grow(f);
+	if (!(from = malloc(f->threads * sizeof *from)))
+		abort();
+	for (size_t t = 0; t < f->threads; t++) {
+		tl_thread th = thread_at(f, t);
+		from[t] = th.oldest > f->t_end[t] ? th.oldest : f->t_end[t];
+		f->t_end[t] = th.written;
 	}
-	f->end = c;
-	return c - old;
+	sample(f, from, max, unread);
+	free(from);
+	sum(f);
+	return f->end - old;
 }
 
 /* Reads the next entry of a Snabb snapshot newer than the last one read.
@@ -113,11 +202,12 @@ int follow_next(struct follow *f, tl_entry *e, uint64_t *gap)
 {
 	if (f->snabb)
 		return snabb_next(f, e, gap);
-	if (!tl_reader_next(f->in->r, e))
+	if (!tl_reader_next(f->in->r, e) || e->thread >= f->threads)
 		return 0;
-	*gap = e->seq - f->next;
+	*gap = e->seq - f->t_next[e->thread];
 	f->lost += *gap;
-	f->next = e->seq + 1;
+	f->next += *gap + 1;
+	f->t_next[e->thread] = e->seq + 1;
 	if (!f->read++)
 		f->t0 = e->tsc;
 	return 1;
@@ -126,12 +216,20 @@ int follow_next(struct follow *f, tl_entry *e, uint64_t *gap)
 uint64_t follow_gap(struct follow *f)
 {
 	uint64_t gap;
-	if (f->snabb || f->next >= f->end)
+	if (f->snabb)
 		return 0;
-	gap = f->end - f->next;
-	f->lost += gap;
-	f->next = f->end;
-	return gap;
+	for (size_t t = 0; t < f->threads; t++) {
+		if (f->t_next[t] >= f->t_end[t])
+			continue;
+		gap = f->t_end[t] - f->t_next[t];
+		f->gap_thread = (unsigned)t;
+		f->gap_first = f->t_next[t];
+		f->lost += gap;
+		f->next += gap;
+		f->t_next[t] = f->t_end[t];
+		return gap;
+	}
+	return 0;
 }
 
 void follow_report(const struct follow *f, const char *cmd)
@@ -143,6 +241,10 @@ void follow_report(const struct follow *f, const char *cmd)
 			(unsigned long long)f->maybe_lost);
 	else if (f->next == f->first)
 		fprintf(stderr, "timeline %s: %s: followed 0 entries\n", cmd, f->in->path);
+	else if (f->threads > 1)   /* each thread numbers its own: no one range */
+		fprintf(stderr, "timeline %s: %s: followed %llu entries of %zu threads: %llu read, "
+			"%llu lost\n", cmd, f->in->path, (unsigned long long)(f->next - f->first),
+			f->threads, (unsigned long long)f->read, (unsigned long long)f->lost);
 	else
 		fprintf(stderr, "timeline %s: %s: followed %llu entries, %llu to %llu: %llu read, "
 			"%llu lost\n", cmd, f->in->path, (unsigned long long)(f->next - f->first),

@@ -12,10 +12,16 @@
 struct follow {
 	struct input *in;
 	int snabb;                   /* a Snabb log: followed by timestamp */
+	/* ours, thread by thread (each numbers its own entries; a log of one
+	 * thread has one), and their sums: */
 	uint64_t first;              /* the entry number following started at */
 	uint64_t next;               /* the entry number expected next: every one
 				      * below it was read or counted as lost */
 	uint64_t end;                /* the cursor at the last snapshot */
+	size_t threads;              /* threads known, and for each: */
+	uint64_t *t_first, *t_next, *t_end;   /* ... first, next, end as above */
+	unsigned gap_thread;         /* the thread of the gap follow_gap() gave last ... */
+	uint64_t gap_first;          /* ... and its first entry number */
 	uint64_t last_tsc;           /* Snabb: the newest timestamp read ... */
 	uint64_t slot;               /* ... the slot after it ... */
 	int seen;                    /* ... and whether there is one */
@@ -38,8 +44,16 @@ struct follow {
  * ring, or, with AT_END, from its cursor (only what is written from now). */
 void follow_start(struct follow *f, struct input *in, int at_end);
 
+/* Starts following IN as follow_start() does, from its entry number SEQ
+ * (for a Snabb log, followed by timestamp, from its first entry of time
+ * TSC or later) instead of its oldest: the older ones are not read. */
+void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc);
+
 /* Closes F's input. */
 void follow_close(struct follow *f);
+
+/* Frees what F keeps of its threads, leaving its input open. */
+void follow_release(struct follow *f);
 
 /* Whether the process that writes F's log runs (input_writer_alive()). */
 int follow_alive(const struct follow *f);
@@ -52,12 +66,14 @@ int follow_alive(const struct follow *f);
 uint64_t follow_snapshot(struct follow *f, uint64_t max, uint64_t *unread);
 
 /* The next new entry of the snapshot into *E: returns 1, with *GAP the
- * entries lost just before it (overwritten before they were read; for a
- * Snabb log, 1 when some may have been, uncounted), or 0 at its end. */
+ * entries of its thread lost just before it (overwritten before they were
+ * read; for a Snabb log, 1 when some may have been, uncounted), or 0 at
+ * its end. */
 int follow_next(struct follow *f, tl_entry *e, uint64_t *gap);
 
 /* The entries lost at the end of the last snapshot, not yet reported with a
- * later entry: counted, and F goes on past them. Returns their number. */
+ * later entry: counted, and F goes on past them. Returns their number, one
+ * thread's at a time (f->gap_thread, from f->gap_first): call it until 0. */
 uint64_t follow_gap(struct follow *f);
 
 /* Says on stderr, as "timeline CMD: PATH: ...", what following F read and

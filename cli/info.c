@@ -1,14 +1,17 @@
 /* info.c: `timeline info`, what each log says about itself: format, process,
- * clock, entries used, written and wrapped away, rate, time span, events,
- * the events switched off and the rules for events registered later. */
+ * the file system it lives on, clock, entries used, written and wrapped
+ * away, its threads, rate, time span, events, the events switched off and
+ * the rules for events registered later. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fsname.h"
 #include "input.h"
 #include "json.h"
 #include "out.h"
+#include "view.h"
 
 static const char usage[] =
 	"usage: timeline info [--format text|json] INPUT...\n"
@@ -124,6 +127,38 @@ static size_t npairs(const struct input *in)
 	return n;
 }
 
+/* The line of IN's file system: in memory, or on a disk, whose write-back
+ * makes logging dearer. */
+static void print_fs(const struct input *in)
+{
+	char fs[32];
+	int memory = fs_name(in->path, fs, sizeof fs);
+	printf("  file system  %s (%s)\n", fs,
+	       memory ? "in memory" : fs[0] == '?' ? "unknown"
+			: "not in memory: its write-back makes each entry dearer");
+}
+
+/* The lines of IN's threads, when it has several or refused some a lane:
+ * each one's name, entries written and wrapped away. */
+static void print_threads(struct input *in)
+{
+	const tl_info *i = &in->info;
+	unsigned n = tl_reader_threads(in->r);
+	if (n < 2 && !i->threads_refused)
+		return;
+	printf("  threads      %u, a ring each", n);
+	if (i->threads_refused)
+		printf("; %u more refused a ring, logging nothing", i->threads_refused);
+	printf("\n");
+	for (unsigned t = 0; n > 1 && t < n; t++) {
+		tl_thread th;
+		size_t len;
+		tl_reader_thread(in->r, t, &th);
+		printf("  %11u  %s: %llu written, %llu wrapped away\n", t, view_thread(in, t, &len),
+		       (unsigned long long)th.written, (unsigned long long)th.lost);
+	}
+}
+
 static void text(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
@@ -135,15 +170,17 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 	if (native) {
 		printf("  process      %s, pid %u, host %s, log '%s'\n", i->process, i->pid, i->host,
 		       i->name);
+		print_fs(in);
 		printf("  clock        %s, TSC %.6f GHz%s\n",
 		       tl_clock_name(i->clock) ? tl_clock_name(i->clock) : "unknown", i->tsc_hz / 1e9,
 		       i->cpu_features & TL_CPU_INVARIANT ? " (invariant)" : " (not known invariant)");
-		printf("  entries      %llu in a ring of %llu", (unsigned long long)s->n,
-		       (unsigned long long)i->entries);
+		printf("  entries      %llu in a ring of %llu%s", (unsigned long long)s->n,
+		       (unsigned long long)i->entries, tl_reader_threads(in->r) > 1 ? " per thread" : "");
 		if (i->copy_of)
 			printf(" (a copy of a ring of %llu)", (unsigned long long)i->copy_of);
 		printf("; %llu written, %llu wrapped away\n", (unsigned long long)i->cursor,
-		       (unsigned long long)(i->cursor > i->entries ? i->cursor - i->entries : 0));
+		       (unsigned long long)(i->cursor - i->used));
+		print_threads((struct input *)in);
 		char word[16], now[16];
 		tl_rate_name(word, sizeof word, i->rate, i->rate_fixed);
 		tl_rate_name(now, sizeof now, i->rate, 1);
@@ -155,6 +192,7 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 			       (unsigned long long)i->breaths);
 	} else {
 		printf("  process      unknown (Snabb files do not say)\n");
+		print_fs(in);
 		printf("  clock        TSC, frequency unknown\n");
 		printf("  entries      %llu in a ring of %llu; %s\n", (unsigned long long)s->n,
 		       (unsigned long long)i->entries,
@@ -188,6 +226,28 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 	print_rules(in);
 }
 
+/* "threads": [{"thread", "tid", "name", "written", "wrapped"}, ...] and
+ * "threads_refused". */
+static void json_threads(struct input *in, struct json *j)
+{
+	unsigned n = tl_reader_threads(in->r);
+	JSON_KEY(j, "threads");
+	json_begin_array(j);
+	for (unsigned t = 0; t < n; t++) {
+		tl_thread th;
+		tl_reader_thread(in->r, t, &th);
+		json_begin_object(j);
+		JSON_KEY_UINT(j, "thread", t);
+		JSON_KEY_UINT(j, "tid", th.tid);
+		JSON_KEY_STRING(j, "name", th.name);
+		JSON_KEY_UINT(j, "written", th.written);
+		JSON_KEY_UINT(j, "wrapped", th.lost);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	JSON_KEY_UINT(j, "threads_refused", in->info.threads_refused);
+}
+
 static void json(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
@@ -200,6 +260,12 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 	JSON_KEY_STRING(&j, "format", native ? "timeline" : "snabb");
 	JSON_KEY_UINT(&j, "major", i->major);
 	JSON_KEY_UINT(&j, "minor", i->minor);
+	{
+		char fs[32];
+		int memory = fs_name(in->path, fs, sizeof fs);
+		JSON_KEY_STRING(&j, "file_system", fs);
+		JSON_KEY_BOOL(&j, "in_memory", memory);
+	}
 	if (native) {
 		JSON_KEY_STRING(&j, "process", i->process);
 		JSON_KEY_UINT(&j, "pid", i->pid);
@@ -211,7 +277,8 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		JSON_KEY_UINT(&j, "tsc_hz", i->tsc_hz);
 		JSON_KEY_UINT(&j, "copy_of", i->copy_of);
 		JSON_KEY_UINT(&j, "written", i->cursor);
-		JSON_KEY_UINT(&j, "wrapped", i->cursor > i->entries ? i->cursor - i->entries : 0);
+		JSON_KEY_UINT(&j, "wrapped", i->cursor - i->used);
+		json_threads((struct input *)in, &j);
 		tl_rate_name(word, sizeof word, i->rate, i->rate_fixed);
 		JSON_KEY_STRING(&j, "rate", word);
 		tl_rate_name(word, sizeof word, i->rate, 1);

@@ -271,6 +271,9 @@ void input_close(struct input *in)
 	free((char *)in->path);
 	free(in->csv_path);
 	switch_view_free(in);
+	for (size_t t = 0; t < in->thread_labels; t++)
+		free(in->thread_label[t]);
+	free(in->thread_label);
 	while (in->shown) {
 		struct shown *next = in->shown->next;
 		free(in->shown->csv_head);

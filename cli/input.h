@@ -60,6 +60,8 @@ struct input {
 	size_t npairs;
 	int pairs_read;              /* ... once read */
 	struct switch_view *switches;   /* its records of switches as printed (switchview.c) */
+	char **thread_label;         /* its threads as printed, "name[tid]" (view_thread()) */
+	size_t thread_labels;
 };
 
 /* Reports, once each, what is damaged in IN: a Snabb ring out of time order,

@@ -1,11 +1,13 @@
 /* ls.c: `timeline ls`, the logs under the default roots (or given roots):
- * pid, whether its writer runs, entries written, size on disk, rate, clock. */
+ * pid, whether its writer runs, entries written, size on disk, rate, clock,
+ * process and the file system the log lives on. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fsname.h"
 #include "input.h"
 #include "json.h"
 #include "out.h"
@@ -19,7 +21,9 @@ static const char usage[] =
 	"root every user's, and /var/run/snabb; those this user cannot read are\n"
 	"passed over): pid, whether the writer runs (pid and start time), entries\n"
 	"written, size on disk, current rate, clock source (as `timeline info` names\n"
-	"it: rdtsc+rseq-unordered is the one whose times may run ahead of the work).\n"
+	"it: rdtsc+rseq-unordered is the one whose times may run ahead of the work),\n"
+	"process, and the file system the log lives on (tmpfs keeps it in memory;\n"
+	"on a disk's, its write-back makes each entry dearer).\n"
 	"\n"
 	"   -f, --format FMT    text (default) or json (one object per log)\n"
 	"   -h, --help          show this help\n";
@@ -46,6 +50,9 @@ struct row {
 	uint64_t disk, bytes;        /* size on disk, length */
 	char rate[32];
 	const char *clock;           /* tl_clock_name(), "-" for Snabb, "unknown" */
+	char fs[32];                 /* its file system (fs_name()) */
+	int in_memory;
+	unsigned threads;
 };
 
 static void print_json(const struct row *w)
@@ -69,6 +76,9 @@ static void print_json(const struct row *w)
 		JSON_KEY_UINT(&j, "switched_off", i->switched_off);
 	JSON_KEY_STRING(&j, "rate", w->rate);
 	JSON_KEY_STRING(&j, "clock", w->clock);
+	JSON_KEY_STRING(&j, "file_system", w->fs);
+	JSON_KEY_BOOL(&j, "in_memory", w->in_memory);
+	JSON_KEY_UINT(&j, "threads", w->threads);
 	json_end_object(&j);
 	out_char('\n');
 }
@@ -87,7 +97,7 @@ static void print_text(const struct row *w, int first)
 	char size[16];
 	if (first)
 		out_str("    PID ALIVE     WRITTEN     SIZE RATE     CLOCK                "
-			"PROCESS          PATH\n");
+			"PROCESS          FS       PATH\n");
 	out_pad(w->pid, 7);
 	out_str(w->alive == TL_RUNNING ? " yes  " : w->alive == TL_PID_RUNNING ? " yes? " : " no   ");
 	out_pad(w->i->cursor, 12);
@@ -99,6 +109,8 @@ static void print_text(const struct row *w, int first)
 	out_left(w->rate, 9);
 	out_left(w->clock, 21);
 	out_left(process, 16);
+	out_char(' ');
+	out_left(w->fs, 8);
 	out_char(' ');
 	out_str(w->path);
 	if (w->i->switched_off) {   /* timeline disable: say how many, after the path */
@@ -133,6 +145,8 @@ static int ls_one(const char *path, int named, void *arg)
 	}
 	if (log_size(path, &w.disk, &w.bytes) != 0)
 		w.disk = w.bytes = 0;
+	w.in_memory = fs_name(path, w.fs, sizeof w.fs);
+	w.threads = tl_reader_threads(in->r);
 	if (l->json)
 		print_json(&w);
 	else

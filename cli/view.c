@@ -5,13 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "follow.h"
 #include "json.h"
 #include "out.h"
 #include "switchview.h"
 #include "usage.h"
 #include "view.h"
 
-#define VIEW_FOLLOW 0x170   /* getopt code of --follow (long only) */
+#define VIEW_FOLLOW 0x170   /* getopt codes of --follow, --lines and --spans (long only:
+				* -n is --numa) */
+#define VIEW_LINES 0x171
+#define VIEW_SPANS 0x172
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -39,6 +43,16 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case VIEW_FOLLOW:
 		v->follow = 1;
 		return 1;
+	case VIEW_SPANS:
+		v->spans = 1;
+		return 1;
+	case VIEW_LINES:
+		if (!strcmp(arg, "all"))
+			v->lines = VIEW_ALL_LINES;
+		else if (parse_u64(arg, &v->lines) || v->lines == VIEW_ALL_LINES)
+			return *why = "--lines takes a number of entries, or all", -1;
+		v->lines_given = 1;
+		return 1;
 	}
 	/* bare --from and --to numbers are judged in the --time unit (in_window) */
 	v->w.unit_elsewhere = 1;
@@ -50,6 +64,8 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
+	{ "spans", no_argument, NULL, VIEW_SPANS },
+	{ "lines", required_argument, NULL, VIEW_LINES },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
 	WINDOW_OPTIONS,
@@ -77,15 +93,77 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 	}
 	if (window_check(&v->w, &why) < 0)
 		return cli_usage_error(cmd, why);
+	if (v->spans && strcmp(cmd, "dump"))
+		return cli_usage_error(cmd, "--spans is dump's: the span table of each input");
+	if (v->spans && v->follow)
+		return cli_usage_error(cmd, "--spans and --follow: a span table is of logs as they are");
+	if (v->lines_given && !v->follow)
+		return cli_usage_error(cmd, "--lines goes with --follow");
+	/* a bare number counts from the first entry printed, which --lines moves */
+	if (v->lines_given && (v->w.from.kind == W_UNIT || v->w.to.kind == W_UNIT))
+		return cli_usage_error(cmd, "--lines does not go with a bare-number --from or --to: "
+				       "give a duration or a wall time");
+	if (!v->lines_given)   /* a time window chooses where to start, as without --follow */
+		v->lines = window_timed(&v->w) ? VIEW_ALL_LINES : 10;
 	if (optind == argc)
 		return cli_usage_error(cmd, "missing input");
 	return -1;
 }
 
-void view_begin(const struct view *v)
+static const char csv_header[] =
+	"file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,thread\n";
+
+void view_begin(struct view *v)
 {
-	if (v->format == FMT_CSV)
-		out_str("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	v->header_due = v->format == FMT_CSV;
+}
+
+void view_end(struct view *v, int problems)
+{
+	if (v->header_due && !problems && !window_filters_missed())
+		out_str(csv_header);
+	v->header_due = 0;
+}
+
+/* Before the first entry kept: the CSV header, then a note, when due. */
+static void before_entry(struct view *v)
+{
+	if (v->header_due) {
+		out_str(csv_header);
+		v->header_due = 0;
+	}
+	if (v->note[0]) {
+		out_str(v->note);
+		v->note[0] = '\0';
+	}
+}
+
+const char *view_thread(struct input *in, unsigned thread, size_t *len)
+{
+	unsigned n = tl_reader_threads(in->r);
+	if (thread >= n)
+		n = thread + 1;   /* not in the reader: unnamed */
+	if (n > in->thread_labels) {
+		char **g = realloc(in->thread_label, n * sizeof *g);
+		if (!g)
+			abort();
+		for (size_t t = in->thread_labels; t < n; t++)
+			g[t] = NULL;
+		in->thread_label = g;
+		in->thread_labels = n;
+	}
+	if (!in->thread_label[thread]) {
+		tl_thread th;
+		char b[48];
+		if (tl_reader_thread(in->r, thread, &th) == TL_OK && th.tid)
+			snprintf(b, sizeof b, "%s[%u]", th.name, (unsigned)th.tid);
+		else
+			snprintf(b, sizeof b, "thread %u", thread);
+		if (!(in->thread_label[thread] = strdup(b)))
+			abort();
+	}
+	*len = strlen(in->thread_label[thread]);
+	return in->thread_label[thread];
 }
 
 int view_can_time(const struct view *v, const char *cmd, const struct input *in)
@@ -103,8 +181,7 @@ int view_timed(const struct input *in, const char *cmd, void *view)
 	return view_can_time(view, cmd, in);
 }
 
-/* The time of E in V's unit: cycles or ns since T0, or wall ns. */
-static int64_t time_of(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
+int64_t view_time(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0)
 {
 	if (v->time == TIME_WALL)
 		return tl_wall_ns(&in->info, tsc);
@@ -235,6 +312,11 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 	out_pad(e->cpu, 4);
 	out_pad(e->numa, 3);
 	out_str("  ");
+	if (view_threads(in)) {
+		size_t len;
+		out_bytes(view_thread(in, e->thread, &len), len);
+		out_str("  ");
+	}
 	out_str(ev->name);
 	if (ev->attrs[0]) {
 		out_char(' ');
@@ -262,8 +344,9 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 		text_line_slow(v, in, ev, e, t);
 		return;
 	}
-	/* room for every field whole, plus 32 for put_field's block copies */
-	p = out_reserve(sizeof in->label + shown_of(ev)->text_room + TL_MAX_ARGS * 24 + 96);
+	/* room for every field whole, plus 32 for put_field's block copies,
+	 * and a thread's label (48 at most) */
+	p = out_reserve(sizeof in->label + shown_of(ev)->text_room + TL_MAX_ARGS * 24 + 96 + 48);
 	if (v->with_file) {
 		p = put_field(p, in->label, in->label_len);
 		*p++ = ' ';
@@ -273,6 +356,14 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 	p = put_pad(p, e->numa, 3);
 	*p++ = ' ';
 	*p++ = ' ';
+	if (view_threads(in)) {   /* a log of several threads: its thread, "name[tid]" */
+		size_t len;
+		const char *l = view_thread(in, e->thread, &len);
+		memcpy(p, l, len);
+		p += len;
+		*p++ = ' ';
+		*p++ = ' ';
+	}
 	/* the definition's constant parts, padded for block copies (input.c) */
 	p = put_field(p, shown_of(ev)->text_head, shown_of(ev)->text_head_len);
 	for (unsigned i = 0; i < ev->nargs; i++) {
@@ -311,11 +402,15 @@ csv_line(const struct view *v, struct input *in, const tl_def *ev, const tl_entr
 			out_char(',');
 			put_arg(e, i);
 		}
-		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
+		/* ",argnames\n": the thread goes before the newline */
+		out_bytes(shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len - 1);
+		out_char(',');
+		out_u64(e->thread);
+		out_char('\n');
 		return;
 	}
 	p = out_reserve(in->csv_path_len + shown_of(ev)->csv_head_len + shown_of(ev)->csv_tail_len +
-			12 * 24);
+			13 * 24);
 	p = put_str(p, in->csv_path, in->csv_path_len);
 	*p++ = ',';
 	p = put_u64(p, e->seq);
@@ -332,7 +427,10 @@ csv_line(const struct view *v, struct input *in, const tl_def *ev, const tl_entr
 		*p++ = ',';
 		p = put_u64(p, e->args[i]);
 	}
-	p = put_str(p, shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len);
+	p = put_str(p, shown_of(ev)->csv_tail, shown_of(ev)->csv_tail_len - 1);
+	*p++ = ',';
+	p = put_u64(p, e->thread);
+	*p++ = '\n';
 	out_commit(p);
 }
 
@@ -392,6 +490,11 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	}
 	JSON_KEY_UINT(&j, "cpu", e->cpu);
 	JSON_KEY_UINT(&j, "numa", e->numa);
+	if (view_threads(in)) {
+		size_t len;
+		JSON_KEY_UINT(&j, "thread", e->thread);
+		JSON_KEY_STRING(&j, "thread_name", view_thread(in, e->thread, &len));
+	}
 	JSON_KEY_STRING(&j, "event", ev->name);
 	JSON_KEY_STRING(&j, "attrs", ev->attrs);
 	JSON_KEY(&j, "args");
@@ -413,7 +516,7 @@ static void json_line(const struct view *v, struct input *in, const tl_def *ev,
 	out_char('\n');
 }
 
-/* T, a time of time_of(), as a bare number in V's unit (wall: seconds). */
+/* T, a time of view_time(), as a bare number in V's unit (wall: seconds). */
 static void unit_text(const struct view *v, int64_t t, char *buf, size_t size)
 {
 	if (v->time == TIME_WALL)
@@ -435,8 +538,8 @@ static void place_units(const struct view *v, struct input *in, const tl_entry *
 	if ((v->w.from.kind != W_UNIT && v->w.to.kind != W_UNIT) || in->span_bad ||
 	    !tl_reader_newest(in->r, &newest) || newest.tsc < e->tsc)
 		return;
-	first = time_of(v, in, e->tsc, t0);
-	last = time_of(v, in, newest.tsc, t0);
+	first = view_time(v, in, e->tsc, t0);
+	last = view_time(v, in, newest.tsc, t0);
 	/* the newest before --from, or the first after --to */
 	if (before_from(v, last) || after_to(v, first)) {
 		in->window_empty = 1;
@@ -460,7 +563,7 @@ takes(struct view *v, struct input *in, const tl_entry *e, uint64_t t0, int64_t 
 	} else if (v->filtered && !window_take(&v->w, in, e, v->cmd ? v->cmd : "dump")) {
 		return 0;
 	}
-	t = time_of(v, in, e->tsc, t0);
+	t = view_time(v, in, e->tsc, t0);
 	if (!in_window(v, t))
 		return 0;
 	*tp = t;
@@ -484,6 +587,8 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 	if (!ev->known)
 		in->unknown++;
 	v->printed++;
+	if (__builtin_expect(v->header_due || v->note[0], 0))
+		before_entry(v);
 	*evp = ev;
 	return 1;
 }
@@ -518,13 +623,19 @@ int view_entry(struct view *v, struct input *in, const tl_entry *e, uint64_t t0)
 	return rc;
 }
 
-void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t first)
+void view_lost(const struct view *v, struct input *in, unsigned thread, uint64_t n,
+	       uint64_t first)
 {
-	char what[96];
+	char what[160], of[64] = "";
 	switch_view_lost(in);
+	if (n && view_threads(in)) {
+		size_t len;
+		snprintf(of, sizeof of, " of %s", view_thread(in, thread, &len));
+	}
 	if (n)
-		snprintf(what, sizeof what, "%llu entries lost (%llu to %llu)", (unsigned long long)n,
-			 (unsigned long long)first, (unsigned long long)(first + n - 1));
+		snprintf(what, sizeof what, "%llu entries%s lost (%llu to %llu)",
+			 (unsigned long long)n, of, (unsigned long long)first,
+			 (unsigned long long)(first + n - 1));
 	else
 		snprintf(what, sizeof what, "entries lost (a Snabb log has no cursor to count them)");
 	if (v->format == FMT_CSV) {
@@ -538,6 +649,8 @@ void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t firs
 		JSON_KEY(&j, "lost");
 		if (n) {
 			json_uint(&j, n);
+			if (view_threads(in))
+				JSON_KEY_UINT(&j, "thread", thread);
 			JSON_KEY_UINT(&j, "first_seq", first);
 			JSON_KEY_UINT(&j, "last_seq", first + n - 1);
 		} else {
@@ -552,4 +665,76 @@ void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t firs
 		out_str(what);
 		out_str(": overwritten before they were read\n");
 	}
+}
+
+/* ---- --follow --lines ---------------------------------------------------- */
+
+size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, size_t n,
+		   uint64_t *more)
+{
+	uint64_t kept = 0, t0 = 0;
+	size_t at = 0, got;
+	int first = 1;
+	tl_entry e;
+	int64_t t;
+	*more = 0;
+	if (!n)
+		return 0;
+	tl_reader_rewind(in->r);
+	while (tl_reader_next(in->r, &e)) {
+		if (first)
+			t0 = e.tsc;   /* view_entry()'s T0: the first entry, where the window is placed */
+		first = 0;
+		if (!view_takes(v, in, &e, t0, &t))
+			continue;
+		marks[at] = (struct view_mark){ e.seq, e.tsc };   /* a ring of the last N */
+		at = (at + 1) % n;
+		kept++;
+	}
+	tl_reader_rewind(in->r);
+	got = kept < n ? (size_t)kept : n;
+	*more = kept - got;
+	if (got == n && at) {   /* the oldest is at AT: rotate it to the front */
+		struct view_mark *tmp = malloc(n * sizeof *tmp);
+		if (!tmp)
+			abort();
+		memcpy(tmp, marks + at, (n - at) * sizeof *tmp);
+		memcpy(tmp + (n - at), marks, at * sizeof *tmp);
+		memcpy(marks, tmp, n * sizeof *tmp);
+		free(tmp);
+	}
+	return got;
+}
+
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
+		      int from_end)
+{
+	if (!mark) {
+		follow_start(f, in, from_end);
+		if (from_end)
+			switch_view_lost(in);
+		return;
+	}
+	follow_start_at(f, in, mark->seq, mark->tsc);
+	switch_view_lost(in);
+}
+
+void view_follow_start(struct view *v, struct follow *f, struct input *in)
+{
+	size_t n = v->lines < in->info.entries ? (size_t)v->lines : (size_t)in->info.entries, got;
+	struct view_mark *marks;
+	uint64_t more;
+	if (v->lines == VIEW_ALL_LINES || !in->info.entries) {
+		view_follow_from(f, in, NULL, 0);
+		return;
+	}
+	if (!v->lines) {
+		view_follow_from(f, in, NULL, 1);
+		return;
+	}
+	if (!(marks = malloc(n * sizeof *marks)))
+		abort();
+	got = view_newest(v, in, marks, n, &more);
+	view_follow_from(f, in, more && got ? &marks[0] : NULL, 0);
+	free(marks);
 }

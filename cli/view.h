@@ -25,7 +25,15 @@ struct view {
 	int64_t wall0;               /* wall ns of the first merged entry */
 	uint64_t printed;            /* lines printed so far */
 	int follow;                  /* --follow: go on as the logs are written */
+	int spans;                   /* --spans (dump): the span table, not the entries */
+	uint64_t lines;              /* --lines: following starts with the newest this
+				      * many entries kept (VIEW_ALL_LINES: all) ... */
+	int lines_given;             /* ... as given, else its default */
+	int header_due;              /* the CSV header, not printed yet (view_begin) */
+	char note[640];              /* a line printed before the next entry kept, "" none */
 };
+
+#define VIEW_ALL_LINES UINT64_MAX    /* --lines all */
 
 /* The options of dump and merge, the printing commands, as their usage
  * lists them (view_parse() takes them): they differ only in what comes
@@ -38,7 +46,13 @@ struct view {
 	"       --follow        go on printing entries as they are written, until the\n" \
 	"                       writers' processes end (or SIGINT, or --limit); a log\n" \
 	"                       being created is waited for, up to 2 s\n"  \
+	"       --lines N       with --follow: start with the newest N entries the\n"   \
+	"                       filters keep (default 10, all with --from, --to or\n"  \
+	"                       --last; 0: only new ones; all: the whole ring)\n"     \
 	"   -h, --help          show this help\n"
+
+/* The time TSC of IN in V's unit: cycles or ns since T0, or wall ns. */
+int64_t view_time(const struct view *v, const struct input *in, uint64_t tsc, uint64_t t0);
 
 /* Parses --format's ARG (text, csv, json) into *FORMAT; -1 with *WHY set. */
 int view_format(const char *arg, int *format, const char **why);
@@ -52,8 +66,38 @@ int view_option(struct view *v, int c, const char *arg, const char **why);
  * at argv[optind], or the exit code to return now (help, usage error). */
 int view_parse(struct view *v, const char *cmd, const char *usage, int argc, char **argv);
 
-/* Prints the CSV header row when the format is CSV. */
-void view_begin(const struct view *v);
+/* Begins the output: in CSV, its header row is due, printed before the
+ * first row (view_keep()) or by view_end(), so that a command that keeps
+ * nothing prints nothing. */
+void view_begin(struct view *v);
+
+/* Ends the output of a command that met PROBLEMS: the CSV header still due
+ * is printed when all went well (an empty log is a CSV of no rows), not
+ * when nothing was kept for a reason said on stderr. */
+void view_end(struct view *v, int problems);
+
+/* An entry of a log: its number and time. */
+struct view_mark {
+	uint64_t seq, tsc;
+};
+
+/* The newest N entries of IN's ring that V keeps (window and filters),
+ * oldest first, into MARKS (room for N): returns how many, at most N;
+ * *MORE gets how many it keeps before them. */
+size_t view_newest(struct view *v, struct input *in, struct view_mark *marks, size_t n,
+		   uint64_t *more);
+
+/* Starts following IN (follow.h) at its entry MARK (by number, or by time
+ * in a Snabb log), or with MARK NULL from its oldest entry (FROM_END 0) or
+ * from its end (1). Entries passed over leave what the switches were
+ * unknown until the first record shown. */
+struct follow;
+void view_follow_from(struct follow *f, struct input *in, const struct view_mark *mark,
+		      int from_end);
+
+/* Starts following IN so that V shows first the newest V->lines entries it
+ * keeps, as tail -f does (view_newest()). */
+void view_follow_start(struct view *v, struct follow *f, struct input *in);
 
 /* Can IN be shown in V's time unit? Reports and returns 0 if not. */
 int view_can_time(const struct view *v, const char *cmd, const struct input *in);
@@ -76,11 +120,23 @@ int view_keep(struct view *v, struct input *in, const tl_entry *e, uint64_t t0,
 void view_print(const struct view *v, struct input *in, const tl_def *ev, const tl_entry *e,
 		int64_t t);
 
-/* Says in V's format that N entries of IN, numbered FIRST on, were lost:
- * overwritten before they were read (text and JSON on stdout, CSV on
- * stderr, which keeps the CSV whole). N 0: a Snabb log lost some, uncounted.
- * What IN's switches were is unknown from then until its records say. */
-void view_lost(const struct view *v, struct input *in, uint64_t n, uint64_t first);
+/* Says in V's format that N entries of IN's thread THREAD, numbered FIRST
+ * on, were lost: overwritten before they were read (text and JSON on
+ * stdout, CSV on stderr, which keeps the CSV whole); the thread is named
+ * when IN has several. N 0: a Snabb log lost some, uncounted. What IN's
+ * switches were is unknown from then until its records say. */
+void view_lost(const struct view *v, struct input *in, unsigned thread, uint64_t n,
+	       uint64_t first);
+
+/* Thread THREAD of IN as printed: "name[tid]", "thread N" when its id is
+ * unknown; *LEN gets its length. Kept with IN until input_close(). */
+const char *view_thread(struct input *in, unsigned thread, size_t *len);
+
+/* Does IN have several threads, so that each line names its own? */
+static inline int view_threads(const struct input *in)
+{
+	return tl_reader_threads(in->r) > 1;
+}
 
 /* Has V printed its --limit? */
 static inline int view_full(const struct view *v)

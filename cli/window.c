@@ -115,8 +115,9 @@ int window_option(struct window *w, int c, const char *arg, const char **why)
 		}
 		return 1;
 	case 'L':
-		if (window_duration(arg, &w->last_ns) < 0)
-			return *why = "--last takes a duration, e.g. 10s or 500ms", -1;
+		/* 0 would be no --last at all: a window of nothing said as one */
+		if (window_duration(arg, &w->last_ns) < 0 || !w->last_ns)
+			return *why = "--last takes a duration of at least 1ns, e.g. 10s or 500ms", -1;
 		w->last_text = arg;
 		return 1;
 	case 'e':

@@ -4,6 +4,7 @@
 #include "timeline.h"
 #include "format.h"
 #include "clock.h"
+#include "lane.h"
 #include "switch.h"
 
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
@@ -52,13 +53,15 @@ static inline __attribute__((always_inline)) void read_clock(const struct tl_hea
 	}
 }
 
-/* The entry, written: steps 1 to 5 of the store order, no switch test. */
-static inline __attribute__((always_inline)) void append_raw(tl_log *log, unsigned msgid,
-		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+/* The entry, written into LANE, the calling thread's of LOG (lib/lane.h):
+ * steps 1 to 5 of the store order, no switch test. */
+static inline __attribute__((always_inline)) void append_raw(tl_log *log, struct tl_header *lane,
+		unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+		uint64_t a5)
 {
 	struct tl_header *h = (struct tl_header *)log;
-	uint64_t n = __atomic_load_n(&h->cursor, __ATOMIC_RELAXED), tsc;
-	struct tl_raw_entry *e = &tl_ring(h)[n & h->mask];
+	uint64_t n = __atomic_load_n(&lane->cursor, __ATOMIC_RELAXED), tsc;
+	struct tl_raw_entry *e = &tl_ring(lane)[n & lane->mask];
 	uint16_t aux;
 
 	/* 1. busy marker, ordered before the payload */
@@ -80,7 +83,7 @@ static inline __attribute__((always_inline)) void append_raw(tl_log *log, unsign
 	STORE(&e->aux, aux);
 	/* 4. complete, 5. published */
 	__atomic_store_n(&e->seq, tl_seq_done(n), __ATOMIC_RELEASE);
-	__atomic_store_n(&h->cursor, n + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&lane->cursor, n + 1, __ATOMIC_RELEASE);
 }
 
 /* The switches changed: record (and grant) them first (lib/switch.c),
@@ -91,6 +94,14 @@ static __attribute__((noinline)) void append_after_record(tl_log *log, unsigned 
 {
 	tl_switch_record(log);
 	tl_append_c(log, msgid, a0, a1, a2, a3, a4, a5);
+}
+
+/* No lane of LOG in the thread's cache: find or make it (lib/lane.c),
+ * then append. Apart, for the same reason. */
+static __attribute__((noinline)) void append_after_lane(tl_log *log, unsigned msgid,
+		uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	append_raw(log, tl_lane_get(log), msgid, a0, a1, a2, a3, a4, a5);
 }
 
 void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -107,13 +118,17 @@ void tl_append_c(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t
 	if (__atomic_load_n(&h->switches[TL_SWITCH_WORD(msgid)], __ATOMIC_ACQUIRE) >>
 	    TL_SWITCH_BIT(msgid) & 1)
 		return;
-	append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
+	if (__builtin_expect(__atomic_load_n(&tl_lane_tls.log, __ATOMIC_RELAXED) != log, 0)) {
+		append_after_lane(log, msgid, a0, a1, a2, a3, a4, a5);
+		return;
+	}
+	append_raw(log, tl_lane_tls.lane, msgid, a0, a1, a2, a3, a4, a5);
 }
 
 void tl_append_raw(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
 		   uint64_t a3, uint64_t a4, uint64_t a5)
 {
-	append_raw(log, msgid, a0, a1, a2, a3, a4, a5);
+	append_raw(log, tl_lane_of(log), msgid, a0, a1, a2, a3, a4, a5);
 }
 
 void tl_event_c(tl_log *log, unsigned event, uint64_t a0, uint64_t a1, uint64_t a2,

@@ -22,4 +22,13 @@ int tl_check_not_ours(const char *path, tl_error *err);
  * Returns the open fd, or a negative status with ERR filled and nothing left
  * behind. */
 int tl_create_file(const char *path, uint64_t bytes, tl_error *err);
+
+/* Allocates BYTES of FD's file at OFF (posix_fallocate), so that a full disk
+ * fails here rather than later with SIGBUS, without ever raising SIGXFSZ:
+ * TL_OK, TL_E_FBIG past RLIMIT_FSIZE, TL_E_SYS; ERR names PATH. */
+int tl_allocate(int fd, uint64_t off, uint64_t bytes, const char *path, tl_error *err);
+
+/* Maps in and touches every page of BASE (BYTES), so that logging takes no
+ * page fault and no first-touch cost (bench/README.md, "The first lap"). */
+void tl_prefault(void *base, uint64_t bytes);
 #endif

@@ -4,12 +4,15 @@
 #ifndef TL_FORMAT_H
 #define TL_FORMAT_H
 
-/* File = header (4096 bytes) | ring (entries * 64) | string table. */
+/* File = header (4096 bytes) | ring (entries * 64) | string table, then,
+ * from minor 4, the lanes of the threads after the first: each a lane
+ * header (4096 bytes) and a ring of its own (lib/lane.c, "Lanes" below). */
 #define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
 #define TL_MAJOR 1              /* = TL_FORMAT_MAJOR in timeline.h */
-#define TL_MINOR 3              /* 1: start_ticks and copy_of (offsets 168, 176);
+#define TL_MINOR 4              /* 1: start_ticks and copy_of (offsets 168, 176);
 				 * 2: the event switches (offsets 108, 448-471, 2048-4095);
-				 * 3: the rules for events registered later (472-999) */
+				 * 3: the rules for events registered later (472-999);
+				 * 4: lanes, a ring per thread (offsets 20, 1000-1023) */
 #define TL_HEADER_BYTES 4096
 #define TL_ENTRY_BYTES 64
 #define TL_ENTRY_SHIFT 6
@@ -86,6 +89,26 @@
 #define TL_RSEQ_NODE_ID 20         /* u32 node_id */
 #define TL_RSEQ_FEATURE_NODE 24    /* feature size that covers node_id (offsetofend) */
 
+/* Lanes (minor 4): a log that several threads write keeps a ring per
+ * thread. Lane 0 is the header's own ring and cursor, so a log that one
+ * thread writes is laid out as before; each other thread's lane k (1 ..
+ * lanes) is a lane header and a ring of the same size, appended at
+ *   TL_LANES_BASE(file_bytes) + (k - 1) * TL_LANE_BYTES(entries),
+ * (TL_LANE_BYTES: the header and the ring to a whole page, for rings of
+ * fewer than 64 entries), its space allocated before it is published: the
+ * header's lanes field is stored last. A lane header keeps the cursor, mask, prng, breaths and
+ * rseq_offset at the main header's offsets, so asm/append.S writes any
+ * lane as it writes lane 0. Entries carry each thread's own numbers: a
+ * thread that goes on in a new lane (lane 0's writer, moved out when a
+ * second thread comes, lib/lane.c) numbers on from its first lane's
+ * cursor, kept in the new lane's first. */
+#define TL_LANES_MAX 255           /* lanes after lane 0 */
+#define TL_LANE_MAGIC 0x31656e614c4c5489ull   /* bytes 89 'T' 'L' 'L' 'a' 'n' 'e' '1' */
+/* a lane's header and ring, to a whole page: each lane is mapped on its own */
+#define TL_LANE_BYTES(entries) \
+	(((uint64_t)TL_HEADER_BYTES + (uint64_t)(entries) * TL_ENTRY_BYTES + 4095) & ~(uint64_t)4095)
+#define TL_LANES_BASE(file_bytes) (((uint64_t)(file_bytes) + 4095) & ~(uint64_t)4095)
+
 /* Entry offsets. */
 #define TL_ENT_TSC 0               /* u64 timestamp */
 #define TL_ENT_MSGID 8             /* u16 string offset / 16 */
@@ -105,7 +128,8 @@ struct tl_header {
 	uint16_t minor;             /*  10: TL_MINOR; additions readers may ignore */
 	uint32_t header_bytes;      /*  12: 4096 */
 	uint32_t entry_bytes;       /*  16: 64 */
-	uint32_t reserved0;         /*  20: 0 */
+	uint32_t lanes;             /*  20: lanes published after lane 0 (minor 4; 0
+				     *      before): the one field of line 0 that moves */
 	uint64_t entries;           /*  24: ring slots, a power of two, 2..2^31 */
 	uint64_t ring_offset;       /*  32: 4096 */
 	uint64_t strings_offset;    /*  40: ring_offset + entries * 64 */
@@ -164,9 +188,37 @@ struct tl_header {
 	uint16_t rules_used;        /* 480: bytes of rules[] in use, <= TL_RULES_BYTES */
 	uint8_t reserved5[6];       /* 482: 0 */
 	char rules[TL_RULES_BYTES]; /* 488: records "-PATTERN\0" or "+PATTERN\0" */
-	uint8_t reserved4[24];      /* 1000: 0 */
+	/* lane 0's writer, minor 4 (reserved, 0, before) */
+	uint32_t tid;               /* 1000: its thread id (gettid()), 0 before its first entry */
+	char thread[16];            /* 1004: its name (pthread_getname_np()), NUL-terminated */
+	uint32_t lanes_refused;     /* 1020: threads that asked for a lane and got none
+				     *      (TL_LANES_MAX reached, or no space): they log
+				     *      nothing */
 	char path[1024];            /* 1024: path at creation */
 	uint64_t switches[TL_SWITCH_WORDS]; /* 2048: per event, off and on-requested (above) */
+};
+
+/* A lane's header, 4096 bytes, ahead of its ring (minor 4). Line 0 is
+ * written once, magic last, before the lane is published; line 1 is its
+ * writer's, at the offsets the main header's line 1 has. */
+struct tl_lane {
+	uint64_t magic;             /*   0: TL_LANE_MAGIC */
+	uint32_t index;             /*   8: k, its place among the lanes (1 ..) */
+	uint32_t thread;            /*  12: the writing thread's index in the log (<= k) */
+	uint32_t tid;               /*  16: its thread id (gettid()) */
+	uint32_t reserved0;         /*  20: 0 */
+	uint64_t first;             /*  24: the thread's first entry number in this lane:
+				     *      0, or the cursor of the lane it wrote before */
+	char name[16];              /*  32: its name (pthread_getname_np()), NUL-terminated */
+	uint8_t reserved1[16];      /*  48: 0 */
+	uint64_t cursor;            /*  64: the thread's entries ever written, first included */
+	uint64_t mask;              /*  72: entries - 1, as the main header's */
+	uint64_t reserved2;         /*  80: 0 */
+	uint64_t prng;              /*  88: its tl_breath() draws */
+	uint64_t reserved3[2];      /*  96: 0 */
+	uint64_t breaths;           /* 112: its tl_breath() calls */
+	int64_t rseq_offset;        /* 120: as the main header's */
+	uint8_t reserved4[TL_HEADER_BYTES - 128];   /* 128: 0 */
 };
 
 /* One ring entry, 64 bytes, cache-line aligned. */
@@ -198,6 +250,17 @@ _Static_assert(__builtin_offsetof(struct tl_header, rules) == 488, "rules");
 _Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
 _Static_assert(__builtin_offsetof(struct tl_header, switches) == TL_HDR_SWITCHES, "switches");
 _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");
+_Static_assert(__builtin_offsetof(struct tl_header, lanes) == 20, "lanes");
+_Static_assert(__builtin_offsetof(struct tl_header, tid) == 1000, "tid");
+_Static_assert(__builtin_offsetof(struct tl_header, lanes_refused) == 1020, "lanes_refused");
+_Static_assert(sizeof(struct tl_lane) == TL_HEADER_BYTES, "lane header is one page");
+_Static_assert(__builtin_offsetof(struct tl_lane, cursor) == TL_HDR_CURSOR &&
+	       __builtin_offsetof(struct tl_lane, mask) == TL_HDR_MASK &&
+	       __builtin_offsetof(struct tl_lane, prng) == __builtin_offsetof(struct tl_header, prng) &&
+	       __builtin_offsetof(struct tl_lane, breaths) ==
+		       __builtin_offsetof(struct tl_header, breaths) &&
+	       __builtin_offsetof(struct tl_lane, rseq_offset) == TL_HDR_RSEQ,
+	       "a lane's line 1 at the main header's offsets");
 
 /* The value a complete entry number N carries in its seq field, and the
  * marker stored while it is written: never equal to the complete value of N

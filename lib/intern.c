@@ -6,6 +6,7 @@
 #include <string.h>
 #include "error.h"
 #include "format.h"
+#include "lane.h"
 #include "rules.h"
 
 static size_t round16(size_t n)
@@ -34,7 +35,8 @@ static int line_len(const char *s)
 	return n > 80 ? 80 : (int)n;
 }
 
-int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
+/* tl_intern()'s work, under the writers' lock. */
+static int intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
 {
 	struct tl_header *h = (struct tl_header *)log;
 	char *table;
@@ -66,6 +68,21 @@ int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
 	*id = (uint16_t)(start / 16);
 	tl_rules_register(h);   /* a new event: the rules set in advance */
 	return TL_OK;
+}
+
+int tl_intern(tl_log *log, const char *s, uint16_t *id, tl_error *err)
+{
+	int rc;
+	if (((struct tl_header *)log)->disabled) {
+		*id = 0;
+		tl_ok(err);
+		return TL_OK;
+	}
+	/* threads of one log register events at once: one table, one writer */
+	tl_writer_lock();
+	rc = intern(log, s, id, err);
+	tl_writer_unlock();
+	return rc;
 }
 
 /* DEF with " ATTRS" inserted before its first ':', in a new string. */

@@ -12,11 +12,8 @@
 #include "create.h"
 #include "error.h"
 #include "format.h"
+#include "lane.h"
 #include "proc.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
 
 /* The disabled log: rate off, one scratch slot for stray tl_append() calls. */
 static struct {
@@ -97,16 +94,6 @@ static int check_options(const tl_options *o, uint64_t *entries, uint32_t *strin
 	return pick_clock(o->clock, clock, err);
 }
 
-/* Touches every page for writing so that logging takes no page faults. */
-static void prefault(void *base, uint64_t bytes)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	if (madvise(base, bytes, MADV_POPULATE_WRITE) == 0)
-		return;
-	for (uint64_t off = 0; off < bytes; off += (uint64_t)page)
-		__atomic_store_n((volatile char *)base + off, 0, __ATOMIC_RELAXED);
-}
-
 static void copy_str(char *dst, size_t size, const char *src)
 {
 	snprintf(dst, size, "%s", src ? src : "");
@@ -183,10 +170,16 @@ tl_log *tl_open(const char *path, const tl_options *opt, tl_error *err)
 		close(fd);
 		return NULL;
 	}
-	close(fd);
 	if (!o->no_prefault)
-		prefault(base, bytes);
+		tl_prefault(base, bytes);
 	init_header(base, path, name, entries, strings, clock, o->tsc_hz);
+	/* the file stays open: other threads' lanes are added to it */
+	if (tl_lanes_open(base, fd, !o->no_prefault, err) != TL_OK) {
+		munmap(base, bytes);
+		unlink(path);
+		close(fd);
+		return NULL;
+	}
 	return base;
 }
 
@@ -194,6 +187,7 @@ void tl_close(tl_log *log)
 {
 	if (!log || is_disabled(log))
 		return;
+	tl_lanes_close(log);
 	munmap(log, ((struct tl_header *)log)->file_bytes);
 }
 

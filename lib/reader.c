@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -52,9 +54,10 @@ static int check_header(const struct tl_header *h, uint64_t file_bytes, const ch
 	return TL_OK;
 }
 
-/* Maps the regular file open at FD read-only; fills *BYTES. Returns the
- * mapping or NULL. */
-static void *map_fd(int fd, const char *name, uint64_t *bytes, tl_error *err)
+/* Maps the regular file open at FD read-only; fills *BYTES and the file's
+ * *DEV and *INO. Returns the mapping or NULL. */
+static void *map_fd(int fd, const char *name, uint64_t *bytes, uint64_t *dev, uint64_t *ino,
+		    tl_error *err)
 {
 	struct stat st;
 	void *p;
@@ -77,6 +80,8 @@ static void *map_fd(int fd, const char *name, uint64_t *bytes, tl_error *err)
 		return NULL;
 	}
 	*bytes = (uint64_t)st.st_size;
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
 	return p;
 }
 
@@ -100,7 +105,25 @@ static int native_open(tl_reader *r, const char *name, tl_error *err)
 	r->mask = r->entries - 1;
 	r->strings_bytes = copy.strings_bytes;
 	r->strings = (const char *)r->map + TL_HEADER_BYTES + r->entries * TL_ENTRY_BYTES;
-	return TL_OK;
+	return tl_lanes_take(r, &copy, name, err);
+}
+
+/* The bytes the lanes after the string table take, by the first 64 bytes
+ * HEAD of a native header (format 1.4; 0 before, and when the header's
+ * numbers are out of range: the reader then says what is wrong). */
+static uint64_t lanes_bytes(const unsigned char head[64])
+{
+	uint64_t entries, file_bytes;
+	uint32_t lanes;
+	uint16_t minor;
+	memcpy(&minor, head + offsetof(struct tl_header, minor), sizeof minor);
+	memcpy(&lanes, head + offsetof(struct tl_header, lanes), sizeof lanes);
+	memcpy(&entries, head + offsetof(struct tl_header, entries), sizeof entries);
+	memcpy(&file_bytes, head + offsetof(struct tl_header, file_bytes), sizeof file_bytes);
+	if (minor < 4 || !lanes || lanes > TL_LANES_MAX || entries > (1ull << 31) ||
+	    file_bytes > TL_MAX_DECOMPRESSED)
+		return 0;
+	return TL_LANES_BASE(file_bytes) - file_bytes + lanes * TL_LANE_BYTES(entries);
 }
 
 uint64_t tl_announced_bytes(const unsigned char head[64])
@@ -112,7 +135,7 @@ uint64_t tl_announced_bytes(const unsigned char head[64])
 	if (magic != TL_MAGIC_0)
 		return 0;
 	memcpy(&bytes, head + offsetof(struct tl_header, file_bytes), sizeof bytes);
-	return bytes;
+	return bytes + lanes_bytes(head);
 }
 
 int tl_probe(int fd)
@@ -139,6 +162,21 @@ int tl_probe(int fd)
 	return inner ? TL_FORMAT_ZSTD | inner : 0;
 }
 
+/* The path of the file open at FD, as the kernel has it, to map the lanes a
+ * live writer publishes later from (lib/lanes.c, which checks that it is
+ * still the same file); NULL when there is none (a file removed). */
+static char *path_of(int fd)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof buf - 1);
+	if (n <= 0 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 /* Maps FD (a log, not compressed) and checks its header. */
 static tl_reader *open_plain(int fd, const char *name, tl_error *err)
 {
@@ -150,7 +188,7 @@ static tl_reader *open_plain(int fd, const char *name, tl_error *err)
 		tl_fail(err, TL_E_NOMEM, ENOMEM, "%s", name);
 		return NULL;
 	}
-	if (!(r->map = map_fd(fd, name, &r->map_bytes, err))) {
+	if (!(r->map = map_fd(fd, name, &r->map_bytes, &r->dev, &r->ino, err))) {
 		free(r);
 		return NULL;
 	}
@@ -160,6 +198,8 @@ static tl_reader *open_plain(int fd, const char *name, tl_error *err)
 		tl_reader_close(r);
 		return NULL;
 	}
+	if (r->format == TL_FORMAT_NATIVE && r->minor >= 4)
+		r->reopen = path_of(fd);
 	tl_reader_rewind(r);
 	return r;
 }
@@ -202,58 +242,90 @@ tl_reader *tl_reader_open(const char *path, tl_error *err)
 void tl_reader_close(tl_reader *r)
 {
 	if (r) {
+		tl_lanes_free(r);
 		if (r->map)
 			munmap((void *)r->map, r->map_bytes);
+		free(r->reopen);
 		free(r->strings_copy);
 		tl_defs_free(r->defs);
 		free(r);
 	}
 }
 
+void tl_lane_rewind(tl_reader *r, struct tl_lane_rd *l)
+{
+	uint64_t c = __atomic_load_n(l->cursor_p, __ATOMIC_ACQUIRE);
+	int damaged = c < l->first;   /* a lane of no entry, not even at its cursor */
+	if (damaged)
+		c = l->first;
+	l->cursor = c;
+	l->next = c - l->first > r->entries ? c - r->entries : l->first;
+	l->left = damaged ? 0 : c - l->next + 1;  /* entry c too, if complete: written,
+						   * cursor not yet moved */
+	l->skipped = 0;
+	l->first_read = 0;
+	l->has_head = 0;
+}
+
 uint64_t tl_reader_rewind(tl_reader *r)
 {
-	uint64_t c;
+	uint64_t n = 0;
 	if (r->format == TL_FORMAT_SNABB)
 		return tl_snabb_rewind(r);
-	c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
-	r->cursor = c;
-	r->next = c > r->entries ? c - r->entries : 0;
-	r->left = c - r->next + 1;  /* entry c too, if complete: written, cursor not yet moved */
-	r->skipped = 0;
-	r->first_read = 0;
+	tl_lanes_refresh(r);
 	r->following = 0;
-	return c - r->next;
+	for (unsigned k = 0; k < r->nlanes; k++) {
+		tl_lane_rewind(r, &r->lane[k]);
+		n += r->lane[k].cursor - r->lane[k].next;
+	}
+	return n;
+}
+
+void tl_lane_since(tl_reader *r, struct tl_lane_rd *l, uint64_t from, uint64_t *lost)
+{
+	uint64_t c = __atomic_load_n(l->cursor_p, __ATOMIC_ACQUIRE), start;
+	if (c < l->first)
+		c = l->first;
+	start = c - l->first > r->entries ? c - r->entries : l->first;
+	l->skipped = 0;
+	l->first_read = 0;
+	l->has_head = 0;
+	l->cursor = c;
+	if (from < l->first)
+		from = l->first;   /* numbers below are an earlier lane's of the thread */
+	if (from > c) {
+		l->left = 0;
+		return;
+	}
+	if (from < start) {
+		*lost += start - from;
+		from = start;
+	}
+	l->next = from;
+	l->left = c - from;   /* below the cursor: the entry at it is the next call's */
 }
 
 uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost)
 {
-	uint64_t c, start;
+	uint64_t c;
 	if (lost)
 		*lost = 0;
 	if (r->format == TL_FORMAT_SNABB)
 		return tl_snabb_since(r, from);
-	c = __atomic_load_n(&r->h->cursor, __ATOMIC_ACQUIRE);
-	start = c > r->entries ? c - r->entries : 0;
-	r->skipped = 0;
-	r->first_read = 0;
+	if (r->nlanes > 1 || r->minor >= 4)
+		tl_lanes_refresh(r);
 	/* a follower reads a little at a time, where it left off or at the
 	 * newest: giving chunks back (MADV_DONTNEED) at each look costs more
 	 * than reading what is new, so it keeps the ring mapped */
 	r->following = 1;
-	if (from > c) {
-		r->cursor = c;
-		r->left = 0;
-		return from;
+	if (r->nlanes > 1)
+		return tl_reader_since_threads(r, &from, 1, lost);
+	{
+		uint64_t dummy = 0;
+		tl_lane_since(r, &r->lane[0], from, lost ? lost : &dummy);
 	}
-	if (from < start) {
-		if (lost)
-			*lost = start - from;
-		from = start;
-	}
-	r->cursor = c;
-	r->next = from;
-	r->left = c - from;   /* below the cursor: the entry at it is the next call's */
-	return c;
+	c = r->lane[0].cursor;
+	return from > c ? from : c;
 }
 
 /* Applies madvise ADVICE to chunk K of RING (clamped to the ring), rounded
@@ -277,26 +349,36 @@ static void advise_chunk(const tl_reader *r, const unsigned char *ring, uint64_t
 		madvise((void *)start, end - start, advice);
 }
 
-void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
+/* Drops the pages of chunk *CHUNK of RING and maps those of SLOT's chunk,
+ * when SLOT starts a new one; LEFT entries are left to read. */
+static void release(tl_reader *r, const unsigned char *ring, uint64_t *chunk, uint64_t slot,
+		    uint64_t left)
 {
-	uint64_t chunk = slot / TL_CHUNK_ENTRIES;
-	if (chunk == r->chunk)
+	uint64_t k = slot / TL_CHUNK_ENTRIES;
+	if (k == *chunk)
 		return;
-	advise_chunk(r, ring, r->chunk, 1, MADV_DONTNEED);
-	r->chunk = chunk;
+	advise_chunk(r, ring, *chunk, 1, MADV_DONTNEED);
+	*chunk = k;
 	/* map the new chunk's pages in one call rather than a fault per page
 	 * (Linux 5.14 on; older kernels say EINVAL and fault as before), when
 	 * the read goes on through much of it: a follower reading what is new
 	 * since its last look takes a fault per page it reads instead */
-	if (r->left >= TL_CHUNK_ENTRIES / 2)
-		advise_chunk(r, ring, chunk, 0, MADV_POPULATE_READ);
+	if (left >= TL_CHUNK_ENTRIES / 2)
+		advise_chunk(r, ring, k, 0, MADV_POPULATE_READ);
 }
 
-/* Copies entry number N into *E if its slot holds it complete and unchanged. */
-static inline __attribute__((always_inline)) int read_entry(const tl_reader *r, uint64_t n,
+void tl_reader_release(tl_reader *r, const unsigned char *ring, uint64_t slot)
+{
+	release(r, ring, &r->chunk, slot, r->left);
+}
+
+/* Copies entry number N of lane L into *E if its slot holds it complete
+ * and unchanged. */
+static inline __attribute__((always_inline)) int read_entry(const tl_reader *r,
+							      const struct tl_lane_rd *l, uint64_t n,
 							      tl_entry *e)
 {
-	const struct tl_raw_entry *s = &r->ring[n & r->mask];
+	const struct tl_raw_entry *s = &l->ring[n & r->mask];
 	uint32_t want = tl_seq_done(n);
 	if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != want)
 		return 0;
@@ -322,20 +404,59 @@ static inline __attribute__((always_inline)) int read_entry(const tl_reader *r, 
 	e->cpu = e->aux & 0xfff;
 	e->numa = e->aux >> 12;
 	e->dargs = 0;
-	e->thread = 0;
+	e->thread = l->thread;
 	return 1;
+}
+
+/* The newest complete entry of lane L's snapshot into *E: 1, or 0. */
+static int lane_newest(const tl_reader *r, const struct tl_lane_rd *l, tl_entry *e)
+{
+	uint64_t start = l->cursor - l->first > r->entries ? l->cursor - r->entries : l->first;
+	/* entry cursor if it is complete (stored, cursor not yet moved), else
+	 * the one below it that reads complete */
+	for (uint64_t n = l->cursor + 1; n-- > start;)
+		if (read_entry(r, l, n, e))
+			return 1;
+	return 0;
 }
 
 int tl_reader_newest(const tl_reader *r, tl_entry *e)
 {
-	uint64_t start = r->cursor > r->entries ? r->cursor - r->entries : 0;
+	int got = 0;
 	if (r->format == TL_FORMAT_SNABB)
 		return tl_snabb_newest(r, e);
-	/* entry cursor if it is complete (stored, cursor not yet moved), else
-	 * the one below it that reads complete */
-	for (uint64_t n = r->cursor + 1; n-- > start;)
-		if (read_entry(r, n, e))
+	for (unsigned k = 0; k < r->nlanes; k++) {
+		tl_entry x;
+		if (lane_newest(r, &r->lane[k], &x) && (!got || x.tsc > e->tsc)) {
+			*e = x;
+			got = 1;
+		}
+	}
+	return got;
+}
+
+int tl_lane_next(tl_reader *r, struct tl_lane_rd *l, tl_entry *e)
+{
+	while (l->left > 0) {
+		uint64_t n = l->next;
+		__atomic_store_n(&l->next, n + 1, __ATOMIC_RELAXED);   /* tl_reader_warm() reads it */
+		l->left--;
+		if ((n & r->mask) / TL_CHUNK_ENTRIES != l->chunk && !r->following)
+			release(r, (const unsigned char *)l->ring, &l->chunk, n & r->mask, l->left);
+		/* ahead of the hardware prefetcher, which loses track of many files */
+		__builtin_prefetch(&l->ring[(n + 16) & r->mask]);
+		/* entry c shares its slot with c - entries: never return both */
+		if (n == l->cursor && l->cursor - l->first >= r->entries && l->first_read)
+			return 0;
+		if (read_entry(r, l, n, e)) {
+			if (l->cursor - l->first >= r->entries && n == l->cursor - r->entries)
+				l->first_read = 1;
 			return 1;
+		}
+		/* past the cursor only a busy marker counts: a write cut off or under way */
+		if (n < l->cursor || LOAD(&l->ring[n & r->mask].seq) == tl_seq_busy(n))
+			l->skipped++;
+	}
 	return 0;
 }
 
@@ -343,51 +464,64 @@ int tl_reader_next(tl_reader *r, tl_entry *e)
 {
 	if (r->format == TL_FORMAT_SNABB)
 		return tl_snabb_next(r, e);
-	while (r->left > 0) {
-		uint64_t n = r->next;
-		__atomic_store_n(&r->next, n + 1, __ATOMIC_RELAXED);   /* tl_reader_warm() reads it */
-		r->left--;
-		if ((n & r->mask) / TL_CHUNK_ENTRIES != r->chunk && !r->following)
-			tl_reader_release(r, (const unsigned char *)r->ring, n & r->mask);
-		/* ahead of the hardware prefetcher, which loses track of many files */
-		__builtin_prefetch(&r->ring[(n + 16) & r->mask]);
-		/* entry c shares its slot with c - entries: never return both */
-		if (n == r->cursor && r->cursor >= r->entries && r->first_read)
-			return 0;
-		if (read_entry(r, n, e)) {
-			if (r->cursor >= r->entries && n == r->cursor - r->entries)
-				r->first_read = 1;
-			return 1;
-		}
-		/* past the cursor only a busy marker counts: a write cut off or under way */
-		if (n < r->cursor || LOAD(&r->ring[n & r->mask].seq) == tl_seq_busy(n))
-			r->skipped++;
-	}
-	return 0;
+	if (r->nlanes == 1)
+		return tl_lane_next(r, &r->lane[0], e);
+	return tl_lanes_next(r, e);
+}
+
+/* Touches lane L's entries from FROM to END (entry numbers) and beyond its snapshot no further. */
+static void warm_lane(const tl_reader *r, const struct tl_lane_rd *l, uint64_t from, uint64_t end)
+{
+	unsigned char sink = 0;
+	if (end > l->cursor + 1)
+		end = l->cursor + 1;
+	for (uint64_t k = from; k < end; k++)
+		sink ^= *(volatile const unsigned char *)&l->ring[k & r->mask];
+	(void)sink;
 }
 
 uint64_t tl_reader_warm(const tl_reader *r, uint64_t from, uint64_t ahead)
 {
-	uint64_t pos = __atomic_load_n(&r->next, __ATOMIC_RELAXED), end = pos + ahead;
-	const unsigned char *ring = r->format == TL_FORMAT_SNABB ? r->slots : (const void *)r->ring;
-	/* the snapshot's end: the entry at the cursor (native), every slot (Snabb) */
-	uint64_t last = r->format == TL_FORMAT_SNABB ? r->entries : r->cursor + 1;
-	unsigned char sink = 0;
-	if (from < pos)
-		from = pos;
-	if (end > last)
-		end = last;
-	for (uint64_t k = from; k < end; k++) {
-		uint64_t slot = r->format == TL_FORMAT_SNABB ? (r->oldest + k) % r->entries : k & r->mask;
-		sink ^= *(volatile const unsigned char *)(ring + slot * 64);
+	uint64_t pos = 0, end, last;
+	if (r->format == TL_FORMAT_SNABB) {
+		unsigned char sink = 0;
+		pos = __atomic_load_n(&r->next, __ATOMIC_RELAXED);
+		end = pos + ahead > r->entries ? r->entries : pos + ahead;
+		from = from < pos ? pos : from;
+		for (uint64_t k = from; k < end; k++)
+			sink ^= *(volatile const unsigned char *)(r->slots + (r->oldest + k) % r->entries * 64);
+		(void)sink;
+		return end > from ? end : from;
 	}
-	(void)sink;
+	if (r->nlanes == 1) {
+		const struct tl_lane_rd *l = &r->lane[0];
+		pos = __atomic_load_n(&l->next, __ATOMIC_RELAXED);
+		last = l->cursor + 1;   /* the snapshot's end: the entry at the cursor */
+		end = pos + ahead > last ? last : pos + ahead;
+		from = from < pos ? pos : from;
+		warm_lane(r, l, from, end);
+		return end > from ? end : from;
+	}
+	/* several lanes, read by time: each its share ahead of where it is;
+	 * the position is the entries taken from them all */
+	for (unsigned k = 0; k < r->nlanes; k++)
+		pos += __atomic_load_n(&r->lane[k].next, __ATOMIC_RELAXED) - r->lane[k].first;
+	for (unsigned k = 0; k < r->nlanes; k++) {
+		uint64_t at = __atomic_load_n(&r->lane[k].next, __ATOMIC_RELAXED);
+		warm_lane(r, &r->lane[k], at, at + ahead / r->nlanes + 1);
+	}
+	end = pos + ahead;
 	return end > from ? end : from;
 }
 
 uint64_t tl_reader_skipped(const tl_reader *r)
 {
-	return r->skipped;
+	uint64_t n = 0;
+	if (r->format == TL_FORMAT_SNABB)
+		return 0;   /* no seq to tell a torn slot by */
+	for (unsigned k = 0; k < r->nlanes; k++)
+		n += r->lane[k].skipped;
+	return n;
 }
 
 /* Bytes of the string table in use: all of Snabb's, strings_used of ours. */
@@ -437,6 +571,7 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	if (r->format == TL_FORMAT_SNABB) {
 		tl_snabb_info(r, i);
 		i->compressed = r->compressed;
+		i->threads = 1;
 		return;
 	}
 	memset(i, 0, sizeof *i);
@@ -445,8 +580,19 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	i->major = h->major;
 	i->minor = h->minor;
 	i->entries = r->entries;
-	i->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
-	i->used = i->cursor < r->entries ? i->cursor : r->entries;
+	/* every lane's: entries written, held, breaths */
+	for (unsigned k = 0; k < r->nlanes; k++) {
+		const struct tl_lane_rd *l = &r->lane[k];
+		uint64_t c = __atomic_load_n(l->cursor_p, __ATOMIC_ACQUIRE);
+		uint64_t w = c > l->first ? c - l->first : 0;
+		i->cursor += w;
+		i->used += w < r->entries ? w : r->entries;
+		if (l->lh)
+			i->breaths += LOAD(&l->lh->breaths);
+	}
+	i->threads = r->threads;
+	if (r->minor >= 4)
+		i->threads_refused = LOAD(&h->lanes_refused);
 	i->strings_bytes = r->strings_bytes;
 	i->strings_used = LOAD(&h->strings_used);
 	if (i->strings_used > r->strings_bytes)
@@ -455,7 +601,7 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	i->anchor_tsc = h->anchor_tsc;
 	i->anchor_realtime_ns = h->anchor_realtime;
 	i->anchor_monotonic_ns = h->anchor_monotonic;
-	i->breaths = LOAD(&h->breaths);
+	i->breaths += LOAD(&h->breaths);
 	i->rate = LOAD(&h->rate);
 	i->rate_fixed = LOAD(&h->rate_fixed);
 	i->clock = h->clock;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "format.h"
+#include "lane.h"
 #include "timeline.h"
 
 /* 5^k for k = 0..9; r uniform in 1..5^9. */
@@ -37,18 +38,21 @@ static inline unsigned rate_of(uint32_t r)
  * (bench/README.md, "What the program feels"). */
 void tl_breath(tl_log *log)
 {
-	struct tl_header *h = (struct tl_header *)log;
+	struct tl_header *h = (struct tl_header *)log, *lane;
 	uint8_t old;
 	uint32_t r;
 	if (h->disabled)
 		return;
-	h->breaths++;
+	/* the calling thread's count and draws, in its lane (the header's for
+	 * lane 0): no line written by two threads' breaths but the rate's */
+	lane = tl_lane_of(log);
+	lane->breaths++;
 	tl_switch_poll(log);   /* switches changed from outside: record them */
 	old = __atomic_load_n(&h->rate, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_ACQUIRE))
 		return;
 	/* r = 1 + floor(x * 5^9 / 2^64): uniform in 1..5^9 to within 2^-43 */
-	r = 1 + (uint32_t)(((unsigned __int128)xorshift64(&h->prng) * pow5[9]) >> 64);
+	r = 1 + (uint32_t)(((unsigned __int128)xorshift64(&lane->prng) * pow5[9]) >> 64);
 	{
 		uint8_t drawn = (uint8_t)rate_of(r), was = old;
 		if (drawn == old)

@@ -3,6 +3,7 @@
  * the story timeline-format(5), "Event switches"). */
 #include "error.h"
 #include "format.h"
+#include "lane.h"
 #include "switch.h"
 
 _Static_assert(TL_HDR_SWITCH_PENDING == TL_HDR_SWITCH_PENDING_OFFSET, "switch_pending");
@@ -52,7 +53,9 @@ void tl_switch_sync(tl_log *log)
 	tl_switch_record(log);
 }
 
-void tl_switch_record(tl_log *log)
+/* tl_switch_record()'s work, under the writers' lock: threads of one log
+ * that see switch_pending together record one after the other. */
+static void record(tl_log *log)
 {
 	struct tl_header *h = (struct tl_header *)log;
 	uint32_t gen;
@@ -78,4 +81,11 @@ void tl_switch_record(tl_log *log)
 	for (unsigned g = 0; g < TL_SWITCH_WORDS / TL_SWITCH_GROUP; g++)
 		record_group(h, id, gen, g);
 	h->switch_seen = gen;
+}
+
+void tl_switch_record(tl_log *log)
+{
+	tl_writer_lock();
+	record(log);
+	tl_writer_unlock();
 }

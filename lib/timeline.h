@@ -25,7 +25,7 @@ extern "C" {
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
 #define TL_FORMAT_MAJOR 1   /* the file format this library writes and reads */
-#define TL_FORMAT_MINOR 3
+#define TL_FORMAT_MINOR 4
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -156,6 +156,32 @@ tl_log *tl_disabled(void);
 /* The path the log was created at (a string inside the mapping). */
 const char *tl_path(const tl_log *log);
 
+/* Threads. Any number of threads may log into one log: each writes a lane
+ * of its own, a ring in the same file (timeline-format(5)), so no entry is
+ * lost or torn by sharing and each entry's thread is known to readers
+ * (tl_entry.thread, tl_reader_thread()). The first thread to log writes
+ * the log's first ring; each other thread gets its lane at its first entry,
+ * which then costs the lane's creation (allocating and touching a ring, tens
+ * of ms for the default 64 MiB), or, before its loop, from tl_thread_attach().
+ * When a second thread comes, the first goes on in a lane of its own too.
+ * A log holds TL_THREADS_MAX lanes; a thread past them, or refused the space
+ * for its lane (a full disk), logs nothing, and the log counts it
+ * (tl_info.threads_refused). A thread's lane is only its own: a lane is not
+ * reused when its thread ends. */
+#define TL_THREADS_MAX 256
+
+/* Gives the calling thread its lane of LOG now, named NAME (up to 15 bytes;
+ * NULL: the thread's own name, pthread_getname_np(), e.g. DPDK's
+ * "lcore-worker-1"), so that its first entry costs no more than the others:
+ * for a thread about to enter its loop. A thread that has a lane keeps it
+ * (and its name). The first thread of a log to log without this call takes
+ * the log's first ring; one that calls it gets a lane of its own. LOG may be
+ * tl_disabled().
+ * @return TL_OK; TL_E_FULL when the log has TL_THREADS_MAX lanes, TL_E_SYS
+ *         or TL_E_FBIG when the file cannot grow by a lane: the thread
+ *         then logs nothing into LOG. */
+int tl_thread_attach(tl_log *log, const char *name, tl_error *err);
+
 /* ------------------------------------------------------------------------
  * Sampling: an event of rate R (0-9) is logged iff R >= the current rate.
  * Rate 0 is never logged, rate 9 always (unless the rate is TL_RATE_OFF).
@@ -241,8 +267,9 @@ size_t tl_rate_name(char *buf, size_t size, unsigned rate, int fixed);
  * ------------------------------------------------------------------------ */
 
 /* Appends one entry: timestamp, cpu/node word, MSGID and six arguments,
- * unconditionally (the caller has checked the rate). Hand-written x86-64
- * assembly; about the cost of one RDTSC. One writer per log: see timeline(3). */
+ * unconditionally (the caller has checked the rate), into the calling
+ * thread's lane (see Threads above). Hand-written x86-64 assembly; about the
+ * cost of one RDTSC. */
 void tl_append(tl_log *log, unsigned msgid, uint64_t a0, uint64_t a1, uint64_t a2,
 	       uint64_t a3, uint64_t a4, uint64_t a5);
 
@@ -362,8 +389,8 @@ enum tl_format {
 
 /* One decoded entry. */
 typedef struct tl_entry {
-	uint64_t seq;                /* entry number: 0 for the first entry ever written;
-				      * in a Snabb file, the slot number */
+	uint64_t seq;                /* entry number: 0 for the first entry its thread
+				      * ever wrote; in a Snabb file, the slot number */
 	uint64_t tsc;                /* timestamp in ticks of tl_info.tsc_hz */
 	uint16_t msgid;              /* string table offset / 16 */
 	uint16_t cpu;                /* bits 0-11 of the cpu/node word */
@@ -373,7 +400,8 @@ typedef struct tl_entry {
 				      * Snabb value that is not a whole number >= 0) */
 	uint32_t thread;             /* the writing thread's index in its log, 0 for
 				      * the first (and every entry of a log that one
-				      * thread writes, and of a Snabb log) */
+				      * thread writes, and of a Snabb log); seq counts
+				      * each thread's entries apart (tl_reader_thread()) */
 	uint64_t args[TL_MAX_ARGS];
 } tl_entry;
 
@@ -418,6 +446,13 @@ typedef struct tl_info {
 	uint32_t switch_seen;        /* ... of which the writer recorded the last at
 				      * its breath: switch_gen != switch_seen means
 				      * a change not yet recorded in the ring */
+	uint32_t threads;            /* threads that wrote into it (format 1.4): thread
+				      * indices 0 .. threads - 1 (tl_reader_thread());
+				      * 1 for formats before 1.4 and Snabb's. Entries,
+				      * written and held (cursor, used) and breaths above
+				      * are those of every thread */
+	uint32_t threads_refused;    /* threads that wanted a lane and got none: they
+				      * logged nothing (format 1.4; timeline(3), Threads) */
 } tl_info;
 
 #define TL_CPU_TSC       (1u << 0)
@@ -459,7 +494,9 @@ size_t tl_reader_definitions(const tl_reader *r, uint16_t *ids, size_t max);
 void tl_reader_info(const tl_reader *r, tl_info *info);
 
 /* Takes a snapshot of the ring: entries from the oldest still in the ring to
- * the newest complete one, oldest first. Call again to follow a live writer.
+ * the newest complete one, oldest first; of a log several threads write,
+ * of each thread's ring, merged by timestamp (a lane made since the last
+ * snapshot included). Call again to follow a live writer.
  * Entries a live writer overwrites during the read, and entries a crashed
  * writer left incomplete, are counted, never returned.
  * @return the number of entries below the cursor in the snapshot; one more
@@ -491,6 +528,52 @@ uint64_t tl_reader_rewind(tl_reader *r);
  *         itself when FROM is beyond the cursor; for a Snabb log, the slot
  *         after the snapshot's last entry. */
 uint64_t tl_reader_since(tl_reader *r, uint64_t from, uint64_t *lost);
+
+/* A thread that writes or wrote into a log, as tl_reader_thread() gives it. */
+typedef struct tl_thread {
+	uint32_t tid;                /* its thread id (gettid()); 0 unknown: a log of format
+				      * 1.3 or before, Snabb's, a thread yet to log */
+	char name[16];               /* its name when it took its lane (pthread_getname_np()),
+				      * NUL-terminated; "" unknown */
+	uint64_t written;            /* its entries ever written, at the reader's last
+				      * snapshot: the number (tl_entry.seq) of its next */
+	uint64_t oldest;             /* the number of its oldest entry the file holds
+				      * then (written when it holds none) */
+	uint64_t lost;               /* of them, those its ring overwrote before that
+				      * snapshot */
+	uint64_t skipped;            /* of those in that snapshot, those skipped as
+				      * incomplete */
+} tl_thread;
+
+/* How many threads the log R reads had at its last snapshot (tl_reader_rewind(),
+ * tl_reader_since()): thread indices 0 .. n - 1, as tl_entry.thread gives
+ * them. A log one thread writes, a log of format 1.3 or before and a Snabb
+ * log have one. Thread 0 writes the log's first ring; when threads came
+ * with tl_thread_attach() before any logged, it may have written nothing. */
+unsigned tl_reader_threads(const tl_reader *r);
+
+/* Fills *T with thread THREAD of the log R reads, as of its last snapshot.
+ * @return TL_OK, or TL_E_INVAL for THREAD not below tl_reader_threads(). */
+int tl_reader_thread(const tl_reader *r, unsigned thread, tl_thread *t);
+
+/* tl_reader_since() thread by thread, for a log that several threads write
+ * (format 1.4; any log will do): each thread numbers its own entries
+ * (tl_entry.seq) from 0, and FROM[t] is the number of the next entry
+ * expected of thread t (0, or the last one's seq + 1) for each t below N;
+ * a thread at or past N is read from its first entry. The snapshot holds
+ * every thread's entries from FROM[t] up to its cursor, the entry at the
+ * cursor left for the next call, in time order (tl_reader_next()); a thread
+ * that appeared since the last snapshot is in it. *LOST (if not NULL) gets
+ * the entries from FROM that the writers overwrote before they were read,
+ * all threads together; entries overwritten while read are skipped and
+ * counted by tl_reader_skipped(). So every number of each thread from
+ * FROM[t] to its written (tl_reader_thread()) is read, counted in *LOST or
+ * skipped, and a caller that keeps the number it expects next of each
+ * thread sees each gap. tl_reader_since(r, from, lost) of a log of several
+ * threads is this call with thread 0's FROM alone.
+ * @return the entries of every thread written at the snapshot (tl_info.cursor
+ *         for a log of one thread). */
+uint64_t tl_reader_since_threads(tl_reader *r, const uint64_t *from, size_t n, uint64_t *lost);
 
 /* Copies the next entry of the snapshot into *E.
  * In a Snabb file, which has no cursor, the oldest entry follows the one with

@@ -19,10 +19,10 @@
 START_TEST(test_export_usage_errors_exit_2_with_a_reason)
 {
 	static const struct { const char *args, *why; } bad[] = {
-		{ "-o x.json in", "missing --format chrome|perfetto|ctf|csv" },
+		{ "-o x.json in", "missing --format chrome|perfetto|ctf|csv|otlp|otlp-json" },
 		{ "-f chrome in", "missing -o OUT" },
 		{ "-f chrome -o x.json", "missing input" },
-		{ "-f svg -o x in", "--format must be chrome, perfetto, ctf or csv" },
+		{ "-f svg -o x in", "--format must be chrome, perfetto, ctf, csv, otlp or otlp-json" },
 		{ "-f chrome --pair push -o x in", "--pair takes BEGIN=END, e.g. rx_start=rx_end" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,12 +282,34 @@ static uint64_t flat_out(tl_log *log, uint16_t id, uint64_t next, uint64_t n, ui
 	return i;
 }
 
+/* A second thread of the writer: N entries flat out, numbered from 0. */
+struct side {
+	tl_log *log;
+	uint16_t id;
+	uint64_t n;
+};
+
+static void *side_flat_out(void *arg)
+{
+	struct side *s = arg;
+	flat_out(s->log, s->id, 0, s->n, 0);
+	return NULL;
+}
+
 static void writer_loop(tl_log *log, uint16_t id, FILE *in, int out)
 {
 	char line[64];
 	uint64_t next = 0, n, t0, step, ms = 0;
 	while (fgets(line, sizeof line, in) && line[0] != 'X') {
-		if (sscanf(line, "F %llu %llu", (unsigned long long *)&n, (unsigned long long *)&ms) >= 1) {
+		if (sscanf(line, "T %llu", (unsigned long long *)&n) == 1) {
+			/* a second thread and this one, N each, at once */
+			struct side s = { log, id, n };
+			pthread_t th;
+			if (pthread_create(&th, NULL, side_flat_out, &s))
+				_exit(1);
+			next += flat_out(log, id, next, n, 0);
+			pthread_join(th, NULL);
+		} else if (sscanf(line, "F %llu %llu", (unsigned long long *)&n, (unsigned long long *)&ms) >= 1) {
 			next += flat_out(log, id, next, n, ms);
 			ms = 0;
 		} else if (sscanf(line, "%llu %llu %llu", (unsigned long long *)&n,
@@ -340,7 +363,7 @@ static struct writer writer_start(const char *path, uint64_t entries, int manual
 	return w;
 }
 
-/* Tells W to run CMD ("N" or "F N") and waits until it has. */
+/* Tells W to run CMD ("N", "F N" or "T N") and waits until it has. */
 static void writer_do(struct writer *w, const char *cmd)
 {
 	char c;
@@ -478,7 +501,7 @@ START_TEST(test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry)
 	struct tally t;
 	pid_t dump;
 	writer_do(&w, "F 1000");
-	cmd = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	cmd = xasprintf("exec '%s' dump --follow --lines all %s >%s 2>%s", timeline_bin(), p, out, errp);
 	dump = spawn(cmd);
 	wait_lines(out, 1000);   /* it follows from entry 0 */
 	/* a lap the dump cannot miss: 5000 entries into the ring of 1024
@@ -514,13 +537,114 @@ START_TEST(test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry)
 }
 END_TEST
 
+/* What a follower printed of a log of two threads as JSON lines: for each
+ * thread, its numbers read or said lost, in order, none twice, each entry
+ * whole. */
+struct tally2 {
+	uint64_t next[4], read[4], lost[4];
+};
+
+static void tally_json(const char *text, struct tally2 *t)
+{
+	memset(t, 0, sizeof *t);
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n'), *k;
+		unsigned long long seq, first, last, thread = 0, a[6];
+		uint64_t want[6];
+		ck_assert_ptr_nonnull(nl);
+		if ((k = strstr(l, "\"thread\":")) && k < nl)
+			ck_assert_int_eq(sscanf(k, "\"thread\":%llu", &thread), 1);
+		ck_assert_uint_lt(thread, 4);
+		if ((k = strstr(l, "\"lost\":")) && k < nl) {
+			ck_assert_int_eq(sscanf(strstr(l, "\"first_seq\":"), "\"first_seq\":%llu", &first), 1);
+			ck_assert_int_eq(sscanf(strstr(l, "\"last_seq\":"), "\"last_seq\":%llu", &last), 1);
+			tl_check(first == t->next[thread], "thread %llu: lost from %llu, expected %llu",
+				 thread, first, (unsigned long long)t->next[thread]);
+			t->lost[thread] += last - first + 1;
+			t->next[thread] = last + 1;
+		} else {
+			k = strstr(l, "\"seq\":");
+			ck_assert_int_eq(sscanf(k, "\"seq\":%llu", &seq), 1);
+			k = strstr(l, "\"args\":");
+			ck_assert_int_eq(sscanf(k, "\"args\":{\"i\":%llu,\"a\":%llu,\"b\":%llu,\"c\":%llu,"
+						"\"d\":%llu,\"e\":%llu}", &a[0], &a[1], &a[2], &a[3], &a[4],
+						&a[5]), 6);
+			args_of(seq, want);
+			tl_check(a[0] == want[0] && a[1] == want[1] && a[2] == want[2] && a[3] == want[3] &&
+				 a[4] == want[4] && a[5] == want[5], "thread %llu: entry %llu torn", thread,
+				 seq);
+			tl_check(seq == t->next[thread], "thread %llu: entry %llu, expected %llu", thread,
+				 seq, (unsigned long long)t->next[thread]);
+			t->read[thread]++;
+			t->next[thread] = seq + 1;
+		}
+		l = nl + 1;
+	}
+}
+
+/* A log one thread writes, then others: three threads, one after the
+ * other, each flat out beside the first through a ring of 1024, their
+ * lanes made while the follower runs (mapped after it opened the log),
+ * lane 0's writer going on in a lane of its own; the follower stopped
+ * while the third writes: each thread's every number read or said lost,
+ * apart, and the report of all. */
+START_TEST(test_dump_follow_of_two_threads_accounts_for_each_ones_entries)
+{
+	const char *p = P("w.timeline"), *out = P("out.json"), *errp = P("err.txt");
+	struct writer w = writer_start(p, 1024, 0);
+	char *cmd, *text, *err, *want;
+	struct tally2 t;
+	tl_thread th[4];
+	tl_reader *r;
+	pid_t dump;
+	writer_do(&w, "F 500");
+	cmd = xasprintf("exec '%s' dump --follow -f json %s >%s 2>%s", timeline_bin(), p, out, errp);
+	dump = spawn(cmd);
+	wait_lines(out, 500);
+	writer_do(&w, "T 3000");         /* read as it comes, or lapped */
+	stop_child(dump);
+	writer_do(&w, "T 5000");         /* a lap of each thread it cannot miss */
+	ck_assert_int_eq(kill(dump, SIGCONT), 0);
+	writer_do(&w, "T 2000");
+	r = reader(p);
+	ck_assert_uint_eq(tl_reader_threads(r), 4);
+	for (unsigned k = 0; k < 4; k++)
+		tl_reader_thread(r, k, &th[k]);
+	tl_reader_close(r);
+	text = follower_end(dump, &w, out, errp, &err);
+	tally_json(text, &t);
+	/* this thread wrote 500 + 10,000, the others 3000, 5000, 2000 */
+	ck_assert_uint_eq(th[0].written, 10500);
+	ck_assert_uint_eq(th[1].written, 3000);
+	ck_assert_uint_eq(th[2].written, 5000);
+	ck_assert_uint_eq(th[3].written, 2000);
+	for (int k = 0; k < 4; k++) {
+		ck_assert_uint_eq(t.next[k], th[k].written);
+		ck_assert_uint_eq(t.read[k] + t.lost[k], th[k].written);
+	}
+	ck_assert_uint_ge(t.lost[0], 5000 - 1024);   /* lapped while it was stopped */
+	ck_assert_uint_ge(t.lost[2], 5000 - 1024);
+	ck_assert_uint_ge(t.read[0], 500);
+	want = xasprintf("timeline dump: %s: followed 20500 entries of 4 threads: %llu read, "
+			 "%llu lost\n", p,
+			 (unsigned long long)(t.read[0] + t.read[1] + t.read[2] + t.read[3]),
+			 (unsigned long long)(t.lost[0] + t.lost[1] + t.lost[2] + t.lost[3]));
+	ck_assert_str_eq(err, want);
+	free(want);
+	free(cmd);
+	free(text);
+	free(err);
+}
+END_TEST
+
 /* A ring that wrapped before the follower came: followed from its oldest
  * entry, 12 of 0..19 in a ring of 8, each of 12..19 read once. */
 START_TEST(test_dump_follow_of_a_wrapped_ring_starts_at_its_oldest_entry)
 {
 	const char *p = P("w.timeline"), *out = P("out.txt"), *errp = P("err.txt");
 	struct writer w = writer_start(p, 8, 1);
-	char *cmd = xasprintf("exec '%s' dump --follow %s >%s 2>%s", timeline_bin(), p, out, errp);
+	char *cmd = xasprintf("exec '%s' dump --follow --lines all %s >%s 2>%s", timeline_bin(), p, out,
+			      errp);
 	char *text, *err, *want = followed("dump", p, 8, 12, 19, 8, 0);
 	struct tally t;
 	pid_t dump;
@@ -557,7 +681,8 @@ START_TEST(test_dump_follow_of_a_copy_ends_at_once_while_its_writer_runs)
 		/* a follower that waited for the writer would be killed by timeout
 		 * (SIGKILL: on SIGTERM it would end as asked, with its report) */
 		size_t lines = 0;
-		cmd = xasprintf("timeout -s KILL 20 '%s' dump --follow %s", timeline_bin(), copies[k]);
+		cmd = xasprintf("timeout -s KILL 20 '%s' dump --follow --lines all %s", timeline_bin(),
+				copies[k]);
 		ck_assert_int_eq(run(cmd, &out, &err), 0);
 		for (const char *l = out; (l = strstr(l, " live.e i=")); l++)
 			lines++;
@@ -577,13 +702,14 @@ END_TEST
 /* The CSV dump of the first N entries of a manual writer's log PATH. */
 static char *csv_rows(const char *path, uint64_t n)
 {
-	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	char *s = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,"
+			    "argnames,thread\n");
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t a[6];
 		char *t;
 		args_of(i, a);
 		t = xasprintf("%s\"%s\",%llu,%llu,%llu,0,0,\"live.e\",\"\",%llu,%llu,%llu,%llu,%llu,%llu,"
-			      "\"i a b c d e\"\n",
+			      "\"i a b c d e\",0\n",
 			      s, path, (unsigned long long)i, (unsigned long long)(1000 + i),
 			      (unsigned long long)i, (unsigned long long)a[0], (unsigned long long)a[1],
 			      (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4],
@@ -1123,6 +1249,149 @@ static void wait_sleeping(pid_t pid)
 	free(f);
 }
 
+/* dump --follow starts, as tail -f does, with the newest 10 entries (15 to
+ * 24 of a ring of 25), then prints each new one (25 to 29); --lines N with
+ * the newest N (all when the ring holds no more), 0 with none, all with
+ * the whole ring; --last chooses by itself (it reads the ring from entry 0
+ * and keeps 10 to 24, the last 14 ns: more than 10), and --lines then
+ * takes the newest of those. The follower is seen waiting before the new
+ * ones are written. --lines needs --follow, and no bare-number bound. */
+START_TEST(test_dump_follow_starts_with_the_newest_entries_then_follows)
+{
+	static const struct {
+		const char *opts;
+		uint64_t first, from;        /* the first entry printed; followed from */
+	} cases[] = {
+		{ "", 15, 15 }, { "--lines 3", 22, 22 }, { "--lines 1", 24, 24 },
+		{ "--lines 0", 25, 25 }, { "--lines all", 0, 0 }, { "--lines 24", 1, 1 },
+		{ "--lines 25", 0, 0 }, { "--lines 26", 0, 0 }, { "--last 14ns", 10, 0 },
+		{ "--last 14ns --lines 2", 23, 23 }, { "-f csv --lines 2", 23, 23 },
+	};
+	const char *out = P("out.txt"), *errp = P("err.txt");
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		const char *p = test_str("%s/w%zu.timeline", test_dir, k);
+		struct writer w = writer_start(p, 64, 1);
+		uint64_t n = 30 - cases[k].first, read = 30 - cases[k].from;
+		char *text, *err, *want = followed("dump", p, read, cases[k].from, 29, read, 0);
+		int csv = strstr(cases[k].opts, "csv") != NULL;
+		struct tally t;
+		pid_t dump;
+		writer_do(&w, "25");
+		dump = spawn(test_str("exec '%s' dump --follow %s %s >%s 2>%s", timeline_bin(),
+				      cases[k].opts, p, out, errp));
+		wait_sleeping(dump);   /* it printed what it starts with */
+		writer_do(&w, "5");
+		wait_text(out, csv ? ",29,1029," : " live.e i=29 ");
+		text = follower_end(dump, &w, out, errp, &err);
+		if (csv) {   /* the header, then a row each from entry 23 */
+			ck_assert_str_eq(test_str("%.*s", 9, text), "file,seq,");
+			ck_assert_ptr_nonnull(strstr(text, test_str("\n\"%s\",23,1023,0,", p)));
+			ck_assert_ptr_null(strstr(text, ",22,1022,"));
+		} else {
+			tally_from(text, &t, cases[k].first);
+			ck_assert_msg(t.next == 30 && t.read == n && !t.lost, "%s", cases[k].opts);
+		}
+		ck_assert_str_eq(err, want);
+		free(want);
+		free(text);
+		free(err);
+	}
+	for (int k = 0; k < 2; k++) {
+		char *err, *cmd = xasprintf("'%s' dump %s --lines 3 %s", timeline_bin(),
+					    k ? "--follow --from 100" : "", P("w0.timeline"));
+		ck_assert_int_eq(run(cmd, NULL, &err), 2);
+		ck_assert_str_eq(err, k ? "timeline dump: --lines does not go with a bare-number --from "
+					  "or --to: give a duration or a wall time\nsee 'timeline dump "
+					  "--help'\n"
+					: "timeline dump: --lines goes with --follow\nsee 'timeline dump "
+					  "--help'\n");
+		free(err);
+		free(cmd);
+	}
+}
+END_TEST
+
+/* Of a Snabb log, followed by timestamp, and with a filter: the newest N
+ * the filter keeps, as the last N lines of dump of the same. */
+START_TEST(test_dump_follow_lines_of_a_snabb_log_are_its_newest_the_filters_keep)
+{
+	const char *f = getenv("TIMELINE_FIXTURES"), *p = P("events.timeline");
+	char *zst = xasprintf("%s/snabb-v3/engine-short.events.timeline.zst", f && *f ? f : "tests/fixtures");
+	static const struct {
+		int n;
+		const char *filter;
+	} cases[] = { { 3, "" }, { 2, "--event 'app.push*'" }, { 1, "--app sink2" } };
+	char *follow, *dump, *cmd;
+	unzstd(zst, p);
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		cmd = xasprintf("'%s' dump --follow --lines %d -f csv %s %s 2>/dev/null | tail -n +2 | "
+				"cut -d, -f2,3,7", timeline_bin(), cases[k].n, cases[k].filter, p);
+		ck_assert_int_eq(run(cmd, &follow, NULL), 0);
+		free(cmd);
+		cmd = xasprintf("'%s' dump -f csv %s %s | tail -n %d | cut -d, -f2,3,7", timeline_bin(),
+				cases[k].filter, p, cases[k].n);
+		ck_assert_int_eq(run(cmd, &dump, NULL), 0);
+		ck_assert_str_eq(follow, dump);
+		ck_assert_int_eq((int)strlen(dump) > 20, 1);
+		free(cmd);
+		free(follow);
+		free(dump);
+	}
+	free(zst);
+}
+END_TEST
+
+/* Which log of A and B each line of merge's TEXT is of, and its number:
+ * "a8 b8 ...". */
+static char *merged_of(const char *text, pid_t a)
+{
+	char got[256] = "", pa[32];
+	snprintf(pa, sizeof pa, "[%d]", (int)a);
+	for (const char *l = text; *l; l = strchr(l, '\n') + 1) {
+		unsigned long long i;
+		const char *at = strstr(l, " live.e i="), *of = strstr(l, pa);
+		ck_assert_ptr_nonnull(at);
+		ck_assert_int_eq(sscanf(at, " live.e i=%llu", &i), 1);
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%c%llu ", of && of < at ? 'a' : 'b', i);
+	}
+	return xasprintf("%s", got);
+}
+
+/* merge --follow starts with the newest 4 (--lines) of the merged stream,
+ * whichever logs they are of (a's 8 and 9 and b's, at 1080 to 1095), then
+ * merges what is written (a's 10 at 2000, b's at 2001); a log none of whose
+ * entries is among the newest starts at its end (c's 0 to 4, at 100 to 104). */
+START_TEST(test_merge_follow_starts_with_the_newest_entries_of_the_merged_stream)
+{
+	const char *a = P("a.timeline"), *b = P("b.timeline"), *c = P("c.timeline");
+	const char *out = P("out.txt"), *errp = P("err.txt");
+	struct writer wa = writer_start(a, 64, 1), wb = writer_start(b, 64, 1), wc = writer_start(c, 64, 1);
+	char *text, *err, *want, *got;
+	pid_t merge;
+	writer_do(&wa, "10 1000 10");
+	writer_do(&wb, "10 1005 10");
+	writer_do(&wc, "5 100 1");
+	merge = spawn(test_str("exec '%s' merge --follow --lines 4 %s %s %s >%s 2>%s", timeline_bin(),
+			       a, b, c, out, errp));
+	wait_sleeping(merge);
+	writer_do(&wa, "1 2000 1");
+	writer_do(&wb, "1 2001 1");
+	writer_end(&wc);
+	writer_end(&wa);
+	text = follower_end(merge, &wb, out, errp, &err);
+	got = merged_of(text, wa.pid);
+	ck_assert_str_eq(got, "a8 b8 a9 b9 a10 b10 ");
+	want = xasprintf("%s%s%s", followed("merge", a, 3, 8, 10, 3, 0),
+			 followed("merge", b, 3, 8, 10, 3, 0),
+			 test_str("timeline merge: %s: followed 0 entries\n", c));
+	ck_assert_str_eq(err, want);
+	free(got);
+	free(want);
+	free(text);
+	free(err);
+}
+END_TEST
+
 /* A follower started with its writer may find the path missing, the file
  * empty, or its header not written yet: it waits for the log, whichever
  * process runs first, and follows it whole. 50 times, dump --follow of one
@@ -1308,6 +1577,7 @@ Suite *follow_suite(void)
 	tcase_add_test(l, test_since_leaves_the_entry_at_the_cursor_for_the_next_call);
 	tcase_add_test(l, test_since_of_a_snabb_log_goes_from_the_last_slot_read_while_time_goes_on);
 	tcase_add_test(d, test_dump_follow_of_a_flat_out_writer_accounts_for_every_entry);
+	tcase_add_test(d, test_dump_follow_of_two_threads_accounts_for_each_ones_entries);
 	tcase_add_test(d, test_dump_follow_limit_ends_at_n_entries_while_the_writer_runs);
 	tcase_add_test(d, test_dump_follow_ends_on_sigint_with_its_report);
 	tcase_add_test(d, test_dump_follow_json_says_each_loss_as_an_object_in_the_stream);
@@ -1319,6 +1589,9 @@ Suite *follow_suite(void)
 	tcase_add_test(d, test_dump_follow_of_a_wrapped_ring_starts_at_its_oldest_entry);
 	tcase_add_test(d, test_dump_follow_of_a_copy_ends_at_once_while_its_writer_runs);
 	tcase_add_test(d, test_top_follows_a_live_snabb_log_from_its_newest_entry);
+	tcase_add_test(d, test_dump_follow_starts_with_the_newest_entries_then_follows);
+	tcase_add_test(d, test_dump_follow_lines_of_a_snabb_log_are_its_newest_the_filters_keep);
+	tcase_add_test(m, test_merge_follow_starts_with_the_newest_entries_of_the_merged_stream);
 	tcase_add_test(b, test_followers_started_with_their_writers_wait_for_the_logs_to_be_born);
 	tcase_add_test(b, test_followers_wait_for_a_header_written_late);
 	tcase_add_test(b, test_followers_say_a_path_still_no_log_after_2_s);

@@ -3,6 +3,7 @@
  * one-line error and exit 2, and the good logs must still be read whole. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +229,7 @@ START_TEST(test_future_major_version_is_refused_future_minor_is_read)
 {
 	const char *p;
 	check_fatal(patched("v2.timeline", 8, 2, 2),
-		    "format version 2.3 is not supported (this reader reads 1.x)");
+		    "format version 2.4 is not supported (this reader reads 1.x)");
 	p = patched("v1.9.timeline", 10, 2, 9);   /* additions a 1.0 reader may ignore */
 	check_cmd("", "dump", p, good1, "", 0);
 }
@@ -303,6 +304,128 @@ START_TEST(test_cursor_beyond_what_was_written)
 	const char *p = patched("cursor.timeline", 64, 8, UINT64_MAX);
 	char *w = xasprintf("%s: 8 incomplete entries skipped\n", p);
 	check_cmd("", "dump", p, "", w, 0);
+	free(w);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Lanes (format 1.4): a log of two threads, its lane table lying
+ * ------------------------------------------------------------------------ */
+
+/* The good log of two threads: this one's 2 pings in lane 0, another
+ * thread's 2 in lane 1; 4096 + 8 * 64 + 4096 bytes, the lane at 12288
+ * (file_bytes to a page), 8192 long (its header and ring to a page). */
+#define LANE1 12288
+#define LANES_BYTES (LANE1 + 8192)
+
+struct pings {
+	tl_log *log;
+	uint16_t id;
+	uint64_t base;
+};
+
+static void *two_pings(void *arg)
+{
+	struct pings *p = arg;
+	for (int i = 0; i < 2; i++) {
+		tl_set_manual_clock(p->log, p->base + 100 * (uint64_t)i, 2);
+		tl_append(p->log, p->id, (uint64_t)i, 64, 80, 0, 0, 0);
+	}
+	return NULL;
+}
+
+static unsigned char *lanes_bytes(void)
+{
+	const char *p = path_in(fx_dir, "lanes.timeline");
+	tl_log *log = open_manual(p, 8);
+	struct pings a, b;
+	pthread_t th;
+	unsigned char *bytes;
+	size_t len;
+	ck_assert_int_eq(tl_intern(log, def, &a.id, NULL), TL_OK);
+	a.log = log;
+	a.base = 1000;
+	two_pings(&a);
+	b = (struct pings){ log, a.id, 1050 };
+	ck_assert_int_eq(pthread_create(&th, NULL, two_pings, &b), 0);
+	pthread_join(th, NULL);
+	tl_close(log);
+	bytes = (unsigned char *)read_file(p, &len);
+	ck_assert_uint_eq(len, LANES_BYTES);
+	return bytes;
+}
+
+/* The two-thread log with one change, at fx_dir/NAME (LEN bytes of it). */
+static const char *lanes_patched(const char *name, size_t off, int width, uint64_t v, size_t len)
+{
+	unsigned char *b = lanes_bytes();
+	const char *p = path_in(fx_dir, name);
+	if (width == 8)
+		put64(b, off, v);
+	else if (width == 4)
+		put32(b, off, (uint32_t)v);
+	write_file(p, b, len);
+	free(b);
+	return p;
+}
+
+/* `timeline dump` of the two-thread log with the u64 at OFF set to V: exit
+ * 0, N lines, stderr ERR; THREADS threads. */
+static void lanes_dump(const char *name, size_t off, uint64_t v, int n, const char *err,
+		       unsigned threads)
+{
+	const char *p = lanes_patched(name, off, 8, v, LANES_BYTES);
+	char *c = xasprintf("%s dump %s", timeline_bin(), p), *out, *e;
+	int lines = 0;
+	ck_assert_int_eq(run(c, &out, &e), 0);
+	for (const char *q = out; *q; q++)
+		lines += *q == '\n';
+	ck_assert_msg(lines == n, "%s: %d lines:\n%s", name, lines, out);
+	ck_assert_str_eq(e, err);
+	ck_assert_uint_eq(info_at(p).threads, threads);
+	free(c);
+	free(out);
+	free(e);
+}
+
+START_TEST(test_lanes_that_lie)
+{
+	const char *p;
+	char *w;
+	/* the good one reads whole: four pings, two threads */
+	p = lanes_patched("ok.timeline", 0, 0, 0, LANES_BYTES);
+	check_cmd("", "info", p, p, "", 0);
+	ck_assert_uint_eq(info_at(p).threads, 2);
+	ck_assert_uint_eq(info_at(p).cursor, 4);
+	/* the count of lanes: one past the most, one past the file */
+	check_fatal(lanes_patched("n256.timeline", 20, 4, 256, LANES_BYTES),
+		    "damaged header (256 lanes)");
+	check_fatal(lanes_patched("n2.timeline", 20, 4, 2, LANES_BYTES),
+		    "truncated: header says 2 lanes, 28672 bytes, file has 20480");
+	check_fatal(lanes_patched("cut.timeline", 0, 0, 0, LANE1 + 4096),
+		    "truncated: header says 1 lane, 20480 bytes, file has 16384");
+	check_fatal(lanes_patched("cut1.timeline", 0, 0, 0, LANES_BYTES - 1),
+		    "truncated: header says 1 lane, 20480 bytes, file has 20479");
+	/* the lane's header: each field checked */
+	check_fatal(lanes_patched("magic.timeline", LANE1, 8, 0x31656e614c4c5488ull, LANES_BYTES),
+		    "damaged lane 1 (bad magic)");
+	check_fatal(lanes_patched("index.timeline", LANE1 + 8, 4, 2, LANES_BYTES),
+		    "damaged lane 1 (lane number)");
+	check_fatal(lanes_patched("mask.timeline", LANE1 + 72, 8, 15, LANES_BYTES),
+		    "damaged lane 1 (ring size)");
+	check_fatal(lanes_patched("thread.timeline", LANE1 + 12, 4, 2, LANES_BYTES),
+		    "damaged lane 1 (thread)");
+	check_fatal(lanes_patched("first.timeline", LANE1 + 24, 8, (1ull << 62) + 1, LANES_BYTES),
+		    "damaged lane 1 (first entry)");
+	/* at the edges, read: the largest first (its lane empty, the cursor
+	 * below it), a lane of the thread before; a cursor below first, and one
+	 * of 2^64 - 1, whose every slot disagrees: no slot taken for an entry */
+	lanes_dump("first62.timeline", LANE1 + 24, 1ull << 62, 2, "", 2);
+	lanes_dump("thread0.timeline", LANE1 + 12, 0, 4, "", 1);
+	lanes_dump("below.timeline", LANE1 + 24, 7, 2, "", 2);
+	p = path_in(fx_dir, "cursor.timeline");
+	w = xasprintf("timeline dump: %s: 8 incomplete entries skipped\n", p);
+	lanes_dump("cursor.timeline", LANE1 + 64, UINT64_MAX, 2, w, 2);
 	free(w);
 }
 END_TEST
@@ -395,9 +518,10 @@ START_TEST(test_snabb_full_string_table_is_read)
 	ck_assert_int_eq(run(c, &out, &err), 0);
 	ck_assert_str_eq(err, "");
 	free(c);
-	c = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n"
-		      "\"%s\",0,100,0,0,0,\"a.b\",\"\",0,0,0,0,0,0,\"x\"\n"
-		      "\"%s\",1,200,100,0,0,\"c.d\",\"\",1,0,0,0,0,0,\"abcdefg\"\n", p, p);
+	c = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,"
+		      "thread\n"
+		      "\"%s\",0,100,0,0,0,\"a.b\",\"\",0,0,0,0,0,0,\"x\",0\n"
+		      "\"%s\",1,200,100,0,0,\"c.d\",\"\",1,0,0,0,0,0,\"abcdefg\",0\n", p, p);
 	ck_assert_str_eq(out, c);
 	free(c);
 	free(out);
@@ -420,10 +544,11 @@ START_TEST(test_snabb_ring_with_two_breaks_in_time_order)
 		      "read in ring order\n", p);
 	ck_assert_str_eq(err, w);
 	free(w);
-	w = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames\n");
+	w = xasprintf("file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,argnames,"
+		      "thread\n");
 	for (int k = 0; k < 8; k++) {
 		int slot = (7 + k) % 8;
-		char *t = xasprintf("%s\"%s\",%d,%.0f,%.0f,0,0,\"x.y\",\"\",%d,0,0,0,0,0,\"a\"\n", w, p,
+		char *t = xasprintf("%s\"%s\",%d,%.0f,%.0f,0,0,\"x.y\",\"\",%d,0,0,0,0,0,\"a\",0\n", w, p,
 				    slot, tsc[slot], tsc[slot] - 30, slot);
 		free(w);
 		w = t;
@@ -858,8 +983,9 @@ START_TEST(test_summary_bodies_that_lie)
 	check_summary_body("spans.sum", &b, "spans for 2 rows of 1");
 	b.n = 0;
 	put_body(&b, "", "x.tick", 6, 1, &ROW, 0);
-	/* one row, no unit, an empty histogram (19 zeros), split 2 */
-	section(&b, 9, &(struct bytes){ .b = { 1, 0, [21] = 2, 0 }, .n = 23 });
+	/* one row, no unit, no thread, 0 self cycles, an empty histogram (19
+	 * zeros), split 2 */
+	section(&b, 9, &(struct bytes){ .b = { 1, 0, 0, 0, [23] = 2, 0 }, .n = 25 });
 	check_summary_body("split.sum", &b, "row 0: self cycles split 2");
 	/* the slowest pairs of 1.2: as many lists as rows, each of at most
 	 * the number kept, each pair's units not 0, walls 0 or 1, its strings
@@ -1088,6 +1214,7 @@ Suite *hostile_suite(void)
 	tcase_add_test(t, test_message_ids_beyond_the_table);
 	tcase_add_test(t, test_string_table_with_no_nul);
 	tcase_add_test(t, test_cursor_beyond_what_was_written);
+	tcase_add_test(t, test_lanes_that_lie);
 	tcase_add_test(t, test_snabb_truncated_at_every_section_boundary);
 	tcase_add_test(t, test_snabb_future_version_and_sizes_that_overflow_32_bits);
 	tcase_add_test(t, test_snabb_full_string_table_is_read);

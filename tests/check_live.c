@@ -7,6 +7,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -533,7 +535,7 @@ static void csv_field(void *s, size_t len, void *arg)
 {
 	struct table *t = arg;
 	ck_assert_int_lt(t->nrows, 16);
-	ck_assert_int_lt(t->nfields[t->nrows], 16);
+	ck_assert_int_lt(t->nfields[t->nrows], 17);
 	t->rows[t->nrows][t->nfields[t->nrows]++] = strndup(s, len);
 }
 
@@ -546,13 +548,15 @@ static void csv_row(int c, void *arg)
 
 START_TEST(test_merge_csv_parses_back_with_quoted_file_names)
 {
-	static const char *const want[4][15] = {
+	static const char *const want[4][16] = {
 		{ "file", "seq", "tsc", "time", "cpu", "numa", "event", "attrs", "arg0", "arg1", "arg2",
-		  "arg3", "arg4", "arg5", "argnames" },
-		{ CSV_1, "0", "10", "0", "5", "2", "live.tick", "", "7", "0", "0", "0", "0", "0", "n" },
-		{ CSV_2, "0", "20", "10", "0", "0", "live.tick", "", "1", "0", "0", "0", "0", "0", "n" },
+		  "arg3", "arg4", "arg5", "argnames", "thread" },
+		{ CSV_1, "0", "10", "0", "5", "2", "live.tick", "", "7", "0", "0", "0", "0", "0", "n",
+		  "0" },
+		{ CSV_2, "0", "20", "10", "0", "0", "live.tick", "", "1", "0", "0", "0", "0", "0", "n",
+		  "0" },
 		{ CSV_1, "1", "30", "20", "0", "0", "live.pair", "app=x", "8", "9", "0", "0", "0", "0",
-		  "a b" },
+		  "a b", "0" },
 	};
 	struct csv_parser p;
 	struct table t;
@@ -566,8 +570,8 @@ START_TEST(test_merge_csv_parses_back_with_quoted_file_names)
 	csv_free(&p);
 	ck_assert_int_eq(t.nrows, 4);
 	for (int r = 0; r < 4; r++) {
-		ck_assert_int_eq(t.nfields[r], 15);
-		for (int f = 0; f < 15; f++) {
+		ck_assert_int_eq(t.nfields[r], 16);
+		for (int f = 0; f < 16; f++) {
 			ck_assert_msg(!strcmp(t.rows[r][f], want[r][f]), "row %d field %d: '%s', want '%s'",
 				      r, f, t.rows[r][f], want[r][f]);
 			free(t.rows[r][f]);
@@ -669,8 +673,25 @@ static const char *ls_rows(const char *out)
 		strcat(words, " ");
 		p += n;
 	}
-	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE CLOCK PROCESS PATH ");
+	ck_assert_str_eq(words, "PID ALIVE WRITTEN SIZE RATE CLOCK PROCESS FS PATH ");
 	return nl + 1;
+}
+
+/* The file system of PATH as ls and info name it, from statfs(2)'s magic
+ * number: tmpfs where most tests run their logs, ext4 and the others a
+ * machine's TMPDIR may be on. */
+static const char *fs_of(const char *path)
+{
+	struct statfs s;
+	ck_assert_int_eq(statfs(path, &s), 0);
+	switch ((unsigned long)s.f_type) {
+	case 0x01021994: return "tmpfs";
+	case 0xef53: return "ext4";
+	case 0x58465342: return "xfs";
+	case 0x9123683e: return "btrfs";
+	case 0x794c7630: return "overlay";
+	}
+	return S("0x%lx", (unsigned long)s.f_type);
 }
 
 /* One `timeline ls` text line; ALIVE is "yes", "yes?" (the pid alone) or "no". */
@@ -678,8 +699,8 @@ static const char *ls_line_clock(unsigned pid, const char *alive, unsigned long 
 				 const char *rate, const char *clock, const char *process,
 				 const char *path)
 {
-	return S("%7u %-5s%12llu%9s %-9s%-21s%-16s %s\n", pid, alive, written,
-		 own(disk_word(P(path), NULL)), rate, clock, process, path);
+	return S("%7u %-5s%12llu%9s %-9s%-21s%-16s %-8s %s\n", pid, alive, written,
+		 own(disk_word(P(path), NULL)), rate, clock, process, fs_of(P(path)), path);
 }
 
 /* The same for a log of open_log(), whose clock is the manual one. */
@@ -878,6 +899,51 @@ START_TEST(test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_p
 }
 END_TEST
 
+static const char *line_of(const char *out, const char *prefix);
+
+/* The first of DIRS (N) on a file system that is (MEMORY) or is not a tmpfs. */
+static const char *dir_on(const char *const *dirs, size_t n, int memory)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct statfs s;
+		if (dirs[k] && statfs(dirs[k], &s) == 0 &&
+		    ((unsigned long)s.f_type == 0x01021994) == memory)
+			return dirs[k];
+	}
+	ck_abort_msg("no directory %s tmpfs among those tried", memory ? "on" : "off");
+	return NULL;
+}
+
+/* info and ls say where a log lives: tmpfs in memory, a disk's not. */
+START_TEST(test_info_and_ls_say_the_file_system_each_log_lives_on)
+{
+	const char *mem[] = { "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/run", dir };
+	const char *disk[] = { dir, "/var/tmp", getenv("TIMELINE_SRC") };
+	const char *where[2] = { dir_on(mem, 4, 1), dir_on(disk, 3, 0) };
+	const struct ent one[] = { { 1, 0, 0, 1, 0 } };
+	for (int k = 0; k < 2; k++) {
+		char sub[] = "/tlfs.XXXXXX";
+		const char *d = S("%s%s", where[k], sub), *p, *want;
+		ck_assert_ptr_nonnull(mkdtemp((char *)d));
+		p = S("%s/a.timeline", d);
+		log_here(p, 64, one, 1);
+		want = k ? S("%s (not in memory: its write-back makes each entry dearer)", fs_of(p))
+			 : "tmpfs (in memory)";
+		ck_assert_str_eq(line_of(OK(tl("info %s", p)), "  file system"),
+				 S("  file system  %s", want));
+		ck_assert_ptr_nonnull(strstr(OK(tl("info -f json %s", p)),
+					     S(",\"file_system\":\"%s\",\"in_memory\":%s,", fs_of(p),
+					       k ? "false" : "true")));
+		ck_assert_ptr_nonnull(strstr(OK(tl("ls %s", d)), S(" %-8s %s/a.timeline\n", fs_of(p), d)));
+		ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json %s", d)),
+					     S(",\"file_system\":\"%s\",\"in_memory\":%s,\"threads\":1}",
+					       fs_of(p), k ? "false" : "true")));
+		unlink(p);
+		rmdir(d);
+	}
+}
+END_TEST
+
 START_TEST(test_ls_header_labels_line_up_with_their_columns)
 {
 	const char *out, *nl;
@@ -888,10 +954,10 @@ START_TEST(test_ls_header_labels_line_up_with_their_columns)
 	nl = strchr(out, '\n');
 	ck_assert_ptr_nonnull(nl);
 	/* PID, WRITTEN and SIZE end where their right-aligned values end;
-	 * ALIVE, RATE, CLOCK, PROCESS and PATH start where their values start */
+	 * ALIVE, RATE, CLOCK, PROCESS, FS and PATH start where their values start */
 	ck_assert_str_eq(S("%.*s", (int)(nl + 1 - out), out),
-			 S("%7s %-5s%12s%9s %-9s%-21s%-16s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE", "RATE",
-			   "CLOCK", "PROCESS", "PATH"));
+			 S("%7s %-5s%12s%9s %-9s%-21s%-16s %-8s %s\n", "PID", "ALIVE", "WRITTEN", "SIZE",
+			   "RATE", "CLOCK", "PROCESS", "FS", "PATH"));
 	ck_assert_str_eq(nl + 1, ls_line((unsigned)getpid(), "yes", 1, "auto", self_name(), "r/a.timeline"));
 }
 END_TEST
@@ -1196,12 +1262,120 @@ START_TEST(test_copy_of_a_log_that_never_wrapped_holds_a_ring_just_big_enough)
 	       "print(d[\"entries\"], d[\"copy_of\"], d[\"written\"], d[\"used\"], d[\"minor\"])'",
 	       timeline_bin());
 	ck_assert_int_eq(r.rc, 0);
-	ck_assert_str_eq(r.out, "8192 1048576 5828 5828 3\n");
+	ck_assert_str_eq(r.out, "8192 1048576 5828 5828 4\n");
 }
 END_TEST
 
 /* The ring of a copy, by the entries up to the cursor of a log of 16 slots:
  * the next power of two, at least 2; once the log wrapped, its own 16. */
+/* ARG's thread: N entries of the manual clock at T0, T0 + 10, ... into the
+ * log, arguments i and 100 + i. */
+struct side {
+	tl_log *log;
+	uint16_t id;
+	uint64_t n, t0;
+	pid_t tid;                   /* out */
+};
+
+static void *side_entries(void *arg)
+{
+	struct side *s = arg;
+	s->tid = gettid();
+	for (uint64_t i = 0; i < s->n; i++) {
+		tl_set_manual_clock(s->log, s->t0 + 10 * i, 3);
+		tl_append(s->log, s->id, i, 100 + i, 0, 0, 0, 0);
+	}
+	return NULL;
+}
+
+static void *side_thread(void *arg)
+{
+	pthread_setname_np(pthread_self(), "side");
+	return side_entries(arg);
+}
+
+/* A log of two threads at PATH, ring 16, manual clock: this thread's 3
+ * entries (lane 0), another's 5 (lane 1, the thread named "side"), then
+ * this one's 4 more (lane 2, numbered on from 3). Returns the other's tid. */
+static pid_t two_threads_log(const char *path)
+{
+	tl_log *log = open_log(P(path), 16);
+	struct side a, b;
+	pthread_t th;
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "4,6|live.t: i j\nAn entry of a thread.", &id, NULL), TL_OK);
+	a = (struct side){ log, id, 3, 1000, 0 };
+	side_entries(&a);
+	b = (struct side){ log, id, 5, 1005, 0 };
+	ck_assert_int_eq(pthread_create(&th, NULL, side_thread, &b), 0);
+	pthread_join(th, NULL);
+	for (uint64_t i = 3; i < 7; i++) {
+		tl_set_manual_clock(log, 2000 + i, 1);
+		tl_append(log, id, i, 100 + i, 0, 0, 0, 0);
+	}
+	tl_close(log);
+	return b.tid;
+}
+
+START_TEST(test_copy_of_a_log_of_two_threads_keeps_its_lanes)
+{
+	struct tl_header h;
+	size_t len;
+	char *b;
+	pid_t side;
+	const char *me;
+	mkdirs(P("orig"));
+	mkdirs(P("copy"));
+	side = two_threads_log("orig/t.timeline");
+	me = S("%s[%d]", program_invocation_short_name, (int)gettid());
+	/* each line names its thread; info lists them */
+	ck_assert_str_eq(OK(tl("dump --limit 4 orig/t.timeline")),
+			 S("             0   3  0  %s  live.t i=0 j=100\n"
+			   "             5   3  0  side[%d]  live.t i=0 j=100\n"
+			   "            10   3  0  %s  live.t i=1 j=101\n"
+			   "            15   3  0  side[%d]  live.t i=1 j=101\n",
+			   me, (int)side, me, (int)side));
+	ck_assert_str_eq(line_of(OK(tl("info orig/t.timeline")), "  threads"),
+			 "  threads      2, a ring each");
+	ck_assert_ptr_nonnull(strstr(OK(tl("info orig/t.timeline")),
+				     S("\n            0  %s: 7 written, 0 wrapped away\n"
+				       "            1  side[%d]: 5 written, 0 wrapped away\n",
+				       me, (int)side)));
+	ck_assert_ptr_nonnull(strstr(OK(tl("dump -f json --limit 1 orig/t.timeline")),
+				     S(",\"numa\":0,\"thread\":0,\"thread_name\":\"%s\",", me)));
+	ck_assert_str_eq(OK(tl("copy orig/t.timeline copy/t.timeline")),
+			 "orig/t.timeline -> copy/t.timeline: 12 entries, 0 dropped\n");
+	assert_same_entries(P("orig/t.timeline"), P("copy/t.timeline"));
+	assert_same_dumps("orig", "copy", "t.timeline");   /* its threads named alike */
+	/* its three lanes in rings just big enough: the widest is the other
+	 * thread's, 5 and the entry at its cursor, 6 in 8 */
+	b = read_file(P("copy/t.timeline"), &len);
+	memcpy(&h, b, sizeof h);
+	ck_assert_uint_eq(h.lanes, 2);
+	ck_assert_uint_eq(h.entries, 8);
+	ck_assert_uint_eq(h.copy_of, 16);
+	ck_assert_uint_eq(h.cursor, 3);
+	ck_assert_uint_eq(len, TL_LANES_BASE(h.file_bytes) + 2 * TL_LANE_BYTES(8));
+	free(b);
+	ck_assert_str_eq(line_of(OK(tl("info copy/t.timeline")), "  entries"),
+			 "  entries      12 in a ring of 8 per thread (a copy of a ring of 16); "
+			 "12 written, 0 wrapped away");
+	/* compressed, it decompresses to the same lanes */
+	OK(tl("copy --zstd orig/t.timeline z.timeline"));
+	ck_assert_uint_eq(unzstd(P("z.timeline"), P("z-plain.timeline")), len);
+	assert_same_entries(P("orig/t.timeline"), P("z-plain.timeline"));
+	ck_assert_str_eq(OK(tl("dump z.timeline")), OK(tl("dump orig/t.timeline")));
+	/* a window: each thread's entries kept numbered from 0, on across its
+	 * lanes (this thread's 2 .. 6 as 0 .. 4), the other's 2 .. 4 as 0 .. 2 */
+	ck_assert_str_eq(OK(tl("copy --from 20 orig/t.timeline w.timeline")),
+			 "orig/t.timeline -> w.timeline: 8 entries, 0 dropped\n");
+	ck_assert_str_eq(OK(tl("dump -f csv w.timeline | cut -d, -f2,9,16")),
+			 "seq,arg0,thread\n0,2,0\n0,2,1\n1,3,1\n2,4,1\n1,3,0\n2,4,0\n3,5,0\n"
+			 "4,6,0\n");
+	ck_assert_uint_eq(info_at(P("w.timeline")).threads, 2);
+}
+END_TEST
+
 START_TEST(test_copy_ring_is_the_next_power_of_two_of_the_entries_at_least_2)
 {
 	static const struct { size_t n; uint64_t ring; } cases[] = {
@@ -1705,9 +1879,10 @@ static void rate_shown(const char *set, const char *now, const char *line)
 	ck_assert_ptr_nonnull(strstr(OK(tl("info -f json r.timeline")),
 				     S(",\"rate\":\"%s\",\"rate_now\":\"%s\",", set, now)));
 	ck_assert_ptr_nonnull(strstr(OK(tl("ls -f json .")),
-				     S(",\"rate\":\"%s\",\"clock\":\"%s\"}\n", set, tl_clock_name(i.clock))));
-	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-21s%-16s ./r.timeline\n", set,
-								tl_clock_name(i.clock), i.process)));
+				     S(",\"rate\":\"%s\",\"clock\":\"%s\",", set, tl_clock_name(i.clock))));
+	ck_assert_ptr_nonnull(strstr(ls_rows(OK(tl("ls ."))), S(" %-9s%-21s%-16s %-8s ./r.timeline\n",
+								set, tl_clock_name(i.clock), i.process,
+								fs_of(P("r.timeline")))));
 	ck_assert_ptr_nonnull(strstr(OK(tl("top -b -n 1 -d 0.1 -f json .")),
 				     S(",\"running\":true,\"rate\":\"%s\",", set)));
 	/* the report's table of inputs (it warns that the log has no pairs) */
@@ -1998,12 +2173,14 @@ Suite *live_suite(void)
 	tcase_add_test(l, test_ls_of_roots_without_logs_says_no_logs_found);
 	tcase_add_test(l, test_ls_counts_written_entries_of_several_roots_in_order);
 	tcase_add_test(l, test_ls_header_labels_line_up_with_their_columns);
+	tcase_add_test(l, test_info_and_ls_say_the_file_system_each_log_lives_on);
 	tcase_add_test(l, test_ls_tells_a_reused_pid_from_the_writer_and_says_when_it_has_the_pid_alone);
 	tcase_add_test(c, test_copy_of_a_quiet_log_dumps_identically_in_every_format);
 	tcase_add_test(c, test_copy_keeps_the_header_process_pid_host_clock_and_anchor);
 	tcase_add_test(c, test_copy_of_a_crashed_log_prints_exact_counts_and_writes_its_header);
 	tcase_add_test(c, test_copy_of_a_log_that_never_wrapped_holds_a_ring_just_big_enough);
 	tcase_add_test(c, test_copy_ring_is_the_next_power_of_two_of_the_entries_at_least_2);
+	tcase_add_test(c, test_copy_of_a_log_of_two_threads_keeps_its_lanes);
 	tcase_add_test(c, test_copy_zstd_decodes_to_the_same_log);
 	tcase_add_test(c, test_copy_of_a_directory_keeps_relative_paths);
 	tcase_add_test(c, test_copy_zstd_of_a_directory_adds_zst_to_relative_paths);

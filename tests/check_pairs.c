@@ -47,6 +47,14 @@ static char *tl(int want, char **err, const char *fmt, ...)
 	return out;
 }
 
+/* What the warnings of a log of no pairs say was looked for, and how to
+ * declare more. */
+#define LOOKED_FOR                                                                            \
+	"looked for the --pair rules, the pairs the logs declare (pair| lines of their events " \
+	"files) and pull/pulled, push/pushed, breath_start/breath_end; declare a program's own " \
+	"in its events file (pair|LABEL: BEGIN END unit=ARG, timeline-events(5)) or give "      \
+	"--pair BEGIN=END\n"
+
 /* Asserts that OUT holds the text WANT. */
 static void has(const char *out, const char *want)
 {
@@ -463,10 +471,10 @@ START_TEST(test_top_heads_cycles_per_unit_with_the_unit_in_use)
 END_TEST
 
 /* A copier of its own shape: one log DIR/copier.timeline declaring the
- * pair copy in bytes and the pair sync in files (two units in one log),
- * one copy of 4096 bytes in 2048 cycles (0.5 a byte) on CPU 1 and no
- * sync; then it waits to be killed (a running writer). */
-static pid_t copier_start(const char *dir)
+ * pair copy in bytes and, with SYNC, the pair sync in files (two units in
+ * one log), one copy of 4096 bytes in 2048 cycles (0.5 a byte) on CPU 1
+ * and no sync; then it waits to be killed (a running writer). */
+static pid_t copier_start_with(const char *dir, int sync)
 {
 	static const char *const defs[] = {
 		"1,9|cp.copy_begin:\nA copy starts.",
@@ -484,7 +492,8 @@ static pid_t copier_start(const char *dir)
 		tl_log *log = tl_open(test_str("%s/copier.timeline", dir), &o, &err);
 		if (!log || tl_register(log, defs, 4, NULL, id, &err) != TL_OK ||
 		    tl_intern(log, "pair|cp.copy: cp.copy_begin cp.copy_end unit=bytes", &decl, &err) != TL_OK ||
-		    tl_intern(log, "pair|cp.sync: cp.sync_begin cp.sync_end unit=files", &decl, &err) != TL_OK)
+		    (sync && tl_intern(log, "pair|cp.sync: cp.sync_begin cp.sync_end unit=files", &decl,
+				       &err) != TL_OK))
 			_exit(1);
 		tl_set_manual_clock(log, 1000, 1);
 		tl_append(log, id[0], 0, 0, 0, 0, 0, 0);
@@ -494,6 +503,11 @@ static pid_t copier_start(const char *dir)
 			pause();
 	}
 	return pid;
+}
+
+static pid_t copier_start(const char *dir)
+{
+	return copier_start_with(dir, 1);
 }
 
 /* Logs whose declared pairs count different units: top's heading is
@@ -544,6 +558,120 @@ START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
 }
 END_TEST
 
+/* Two logs of one unit each, rows and bytes: top's heading is cycles per
+ * unit, neither log's own, whichever it met first (copier.timeline, then
+ * pf.timeline, in the walk's order). */
+START_TEST(test_top_heads_cycles_per_unit_when_each_log_has_one_unit_of_its_own)
+{
+	pid_t pf, cp;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "logs"), 0700), 0);
+	pf = pf_start(path_in(test_dir, "logs"), "pf", pf_batches, 3);
+	cp = copier_start_with(path_in(test_dir, "logs"), 0);
+	wait_entries(path_in(test_dir, "logs/pf.timeline"), 18);
+	wait_entries(path_in(test_dir, "logs/copier.timeline"), 2);
+	ck_assert_str_eq(declared(path_in(test_dir, "logs/copier.timeline")),
+			 "pair|cp.copy: cp.copy_begin cp.copy_end unit=bytes\n");
+	top_heads("", "CYC/UNIT", "unit", "unit");
+	ck_assert_int_eq(kill(cp, SIGKILL), 0);
+	reap(cp);
+	unlink(path_in(test_dir, "logs/copier.timeline"));
+	/* the filter alone: its rows */
+	top_heads("", "CYC/ROW", "row", "rows");
+	ck_assert_int_eq(kill(pf, SIGKILL), 0);
+	reap(pf);
+}
+END_TEST
+
+/* A writer of breaths and pairs of its own names: DIR/NAME.timeline, two
+ * breaths on CPU 1, 10,000 cycles apart, of 1000 cycles and 10 packets
+ * each, holding app a's push of 300 cycles, then rx's span (t.rx_start
+ * to t.rx_end, of app rx) of 200 and tx's (app tx) of 100, each of the 10
+ * packets; then it waits to be killed (a running writer). */
+static pid_t spans_start(const char *dir, const char *name)
+{
+	static const char *const eng[] = {
+		"1,6|engine.breath_start: breath totalpackets totalbytes totaletherbits",
+		"1,6|engine.breath_end: breath totalpackets totalbytes totaletherbits",
+	};
+	static const char *const app[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	static const char *const span[] = { "5,5|t.rx_start:", "5,5|t.rx_end: packets",
+					    "5,5|t.tx_start:", "5,5|t.tx_end: packets" };
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		tl_options o = { .entries = 256, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+				 .strings_bytes = 8192, .name = name };
+		uint16_t e[2], a[2], r[4];
+		uint64_t total = 0;
+		tl_log *log = tl_open(test_str("%s/%s.timeline", dir, name), &o, NULL);
+		if (!log || tl_register(log, eng, 2, NULL, e, NULL) != TL_OK ||
+		    tl_register(log, app, 2, "app=a", a, NULL) != TL_OK ||
+		    tl_register(log, span, 2, "app=rx", r, NULL) != TL_OK ||
+		    tl_register(log, span + 2, 2, "app=tx", r + 2, NULL) != TL_OK)
+			_exit(1);
+		for (uint64_t i = 0; i < 2; i++) {
+			static const uint64_t at[8] = { 0, 100, 400, 500, 700, 750, 850, 1000 };
+			uint16_t id[8] = { e[0], a[0], a[1], r[0], r[1], r[2], r[3], e[1] };
+			uint64_t arg[8] = { i, total, total + 10, 0, 10, 0, 10, i + 1 };
+			for (int k = 0; k < 8; k++) {
+				tl_set_manual_clock(log, 1000 + 10000 * i + at[k], 1);
+				tl_append(log, id[k], arg[k], k == 7 ? total + 10 : 0, 0, 0, 0, 0);
+			}
+			total += 10;
+		}
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* top --pair: each rule's pairs are rows (a second rule does not replace
+ * the first), beside the built-in ones, and the breath still pairs, so
+ * that each app's share of the breaths' cycles is known: a 30%, rx 20%,
+ * tx 10%. Up to 32 rules; one more is refused. */
+START_TEST(test_top_pair_rules_add_to_the_built_in_ones)
+{
+	const char *logs = test_str("%s/logs", test_dir), *json = test_str("%s/top.json", test_dir);
+	char many[33 * 24] = "", *out, *err;
+	pid_t top, w;
+	ck_assert_int_eq(mkdir(logs, 0700), 0);
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 60 --pair t.rx_start=t.rx_end "
+			     "--pair t.tx_start=t.tx_end %s > %s", timeline_bin(), logs, json));
+	wait_for(json, "\n");   /* its first block: the writer's log is new to it */
+	w = spans_start(logs, "w");
+	wait_for(json, "{\"app\":\"a\",\"share_pct\":30,\"cycles_per_packet\":30,\"p50\":30,"
+		       "\"p99\":30,");
+	wait_for(json, "{\"app\":\"rx\",\"share_pct\":20,\"cycles_per_packet\":20,\"p50\":20,"
+		       "\"p99\":20,");
+	wait_for(json, "{\"app\":\"tx\",\"share_pct\":10,\"cycles_per_packet\":10,\"p50\":10,"
+		       "\"p99\":10,");
+	ck_assert_int_eq(kill(top, SIGTERM), 0);
+	ck_assert_int_eq(reap(top), 0);
+	/* 31 rules that match nothing, and rx's, the 32nd: taken */
+	for (int i = 0; i < 31; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "--pair x%d=y%d ", i, i);
+	unlink(json);
+	top = spawn(test_str("exec '%s' top -b -f json -d 0.2 -w 60 %s --pair t.rx_start=t.rx_end "
+			     "%s > %s 2>/dev/null", timeline_bin(), many, logs, json));
+	wait_for(json, "\n");
+	ck_assert_int_eq(kill(w, SIGKILL), 0);
+	reap(w);
+	unlink(path_in(test_dir, "logs/w.timeline"));
+	w = spans_start(logs, "w2");
+	wait_for(json, "{\"app\":\"rx\",\"share_pct\":20,\"cycles_per_packet\":20,");
+	ck_assert_int_eq(kill(top, SIGTERM), 0);
+	ck_assert_int_eq(reap(top), 0);
+	ck_assert_int_eq(kill(w, SIGKILL), 0);
+	reap(w);
+	/* a 33rd: refused */
+	out = tl(2, &err, "top -b -n 1 %s --pair a=b --pair c=d logs", many);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "timeline top: too many --pair rules\nsee 'timeline top --help'\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_top_says_why_it_has_no_rows_by_app)
 {
 	static const uint64_t lags[] = { 5, 6 };
@@ -553,10 +681,7 @@ START_TEST(test_top_says_why_it_has_no_rows_by_app)
 	lags_log(path_in(test_dir, "logs/ticks.timeline"), 64, lags, 2);
 	out = tl(0, &err, "top -b -n 1 -d 0.1 logs");
 	ck_assert_str_eq(err, "timeline top: note: no begin/end pairs in the logs, so no rows by app: "
-			      "looked for the --pair rules, the pairs the logs declare (pair| lines of "
-			      "their events files) and pull/pulled, push/pushed, breath_start/breath_end; "
-			      "declare a program's own in its events file (pair|LABEL: BEGIN END unit=ARG, "
-			      "timeline-events(5)) or give --pair BEGIN=END\n");
+			      LOOKED_FOR);
 	free(out);
 	free(err);
 }
@@ -585,10 +710,7 @@ START_TEST(test_snabb_names_stay_the_defaults)
 	lags_log(path_in(test_dir, "none.timeline"), 64, lags, 2);
 	out = tl(0, &err, "stats --per packets none.timeline");
 	ck_assert_str_eq(err, "timeline stats: warning: --per packets: no begin/end pairs in the logs: "
-			      "looked for the --pair rules, the pairs the logs declare (pair| lines of "
-			      "their events files) and pull/pulled, push/pushed, breath_start/breath_end; "
-			      "declare a program's own in its events file (pair|LABEL: BEGIN END unit=ARG, "
-			      "timeline-events(5)) or give --pair BEGIN=END\n");
+			      LOOKED_FOR);
 	free(out);
 	free(err);
 }
@@ -651,6 +773,11 @@ START_TEST(test_gen_checks_pair_lines_against_the_events)
 		  "'y': a second breath (pair 'x' is the breath)" },
 		{ "1,9|b: n\n1,9|e: n\npair|x: b b\n", "x.events:3: begin and end are the same event 'b'" },
 		{ "1,9|b: n\n1,9|e: n\npair|1x: b e\n", "x.events:3: bad pair label '1x'" },
+		/* each unit checked, the second too; six at most */
+		{ "1,9|b: n\n1,9|e: n\npair|x: b e unit=n unit=m\n",
+		  "x.events:3: pair 'x': its end 'e' has no argument 'm'" },
+		{ "1,9|b: n\n1,9|e: a b c d e f\npair|x: b e unit=a unit=b unit=c unit=d unit=e "
+		  "unit=f unit=a\n", "x.events:3: more than 6 units" },
 	};
 	char *out, *err;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -667,6 +794,18 @@ START_TEST(test_gen_checks_pair_lines_against_the_events)
 	has(out, "\"1,9|x.b: n\\n\"\n\t\t\"begins\",\n");
 	has(out, "\t\t\"pair|x.x: x.b x.e by=q unit=n\",\n");
 	has(out, "rc = tl_intern(log, pairs[i], &id, err);");
+	free(out);
+	/* every unit interned, two and six */
+	static const char two[] = "1,9|b: n\n1,9|e: n m\npair|x: b e unit=m unit=n\n";
+	write_file(path_in(test_dir, "x.events"), two, strlen(two));
+	out = tl(0, NULL, "gen x.events");
+	has(out, "\t\t\"pair|x.x: x.b x.e unit=m unit=n\",\n");
+	free(out);
+	static const char all[] = "1,9|b: n\n1,9|e: a b c d e f\n"
+				  "pair|x: b e unit=a unit=b unit=c unit=d unit=e unit=f\n";
+	write_file(path_in(test_dir, "x.events"), all, strlen(all));
+	out = tl(0, NULL, "gen x.events");
+	has(out, "\t\t\"pair|x.x: x.b x.e unit=a unit=b unit=c unit=d unit=e unit=f\",\n");
 	free(out);
 }
 END_TEST
@@ -956,6 +1095,162 @@ START_TEST(test_groups_without_event_count_only_the_outermost_pairs)
 }
 END_TEST
 
+/* With app in the key but not the event, the pairs of one app that hold
+ * others of the same app count only the outermost: --pair makes the
+ * filter's stages pairs of app - (no by=stage), inside its batches, app -
+ * too; the batches alone, 3 pairs of 16 rows in 12,600 cycles, not the
+ * 9 pairs of 48 rows in 24,000. With the event key each is its own row. */
+START_TEST(test_by_app_counts_only_the_outermost_pairs_of_an_app)
+{
+	/* app alone, app and CPU 3, and with the event key: the batches and
+	 * the six stages apart */
+	static const char *const cases[][2] = {
+		{ "app", ",3,16,787.5,351,5000,5000,0\n" },
+		{ "app,cpu", ",3,3,16,787.5,351,5000,5000,0\n" },
+		{ "event,app", "\"pf.batch\",,3,16,787.5,351,5000,5000,0\n"
+			       "\"pf.stage\",,6,32,356.25,50,4500,4500,0\n" },
+	};
+	char *out, *sum;
+	pf_run(test_dir, "pf", pf_batches, 3);
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		out = tl(0, NULL, "stats --per rows --by %s --pair pf.stage_begin=pf.stage_end -f csv "
+			 "pf.timeline | tail -n +2", cases[k][0]);
+		ck_assert_str_eq(out, cases[k][1]);
+		free(out);
+	}
+	/* OpenMetrics and a summary say the same */
+	out = tl(0, NULL, "stats --per rows --by app --pair pf.stage_begin=pf.stage_end "
+		 "-f openmetrics pf.timeline | grep '^timeline_cycles_per_row_count'");
+	ck_assert_str_eq(out, "timeline_cycles_per_row_count{app=\"-\"} 3\n");
+	free(out);
+	free(tl(0, NULL, "stats --per rows --pair pf.stage_begin=pf.stage_end --save pf.sum "
+		"pf.timeline"));
+	out = tl(0, NULL, "stats --per rows --by app --pair pf.stage_begin=pf.stage_end pf.timeline");
+	sum = tl(0, NULL, "stats --per rows --by app --pair pf.stage_begin=pf.stage_end pf.sum");
+	ck_assert_str_eq(sum, out);
+	free(out);
+	free(sum);
+}
+END_TEST
+
+/* The slowest pairs rank by cycles per unit, then more cycles, then the
+ * earlier begin, then the path in natural order: breaths of 100 cycles a
+ * packet in 2000 cycles (the second), then in 1000 (the first, then the
+ * third), then 50 a packet; one of n9.timeline before one of
+ * n10.timeline. --slowest takes 1 to 10000. */
+START_TEST(test_slowest_ranks_ties_by_cycles_then_begin_then_path)
+{
+	struct breath b[4];
+	static const uint64_t len[4] = { 1000, 2000, 1000, 500 }, packets[4] = { 10, 20, 10, 10 };
+	static const int rank_of[4] = { 2, 1, 3, 4 };
+	char *out, *want, wall[48], *err;
+	tl_info info;
+	for (size_t i = 0; i < 4; i++) {
+		uint64_t t0 = 1000 + 100000 * i;
+		b[i] = (struct breath){ 3, t0, t0 + 100, t0 + 200, t0 + 300, t0 + 400, t0 + len[i],
+					packets[i] };
+	}
+	breath_log("t", b, 4);
+	info = info_at(path_in(test_dir, "t.timeline"));
+	for (unsigned n = 1; n <= 4; n++) {
+		out = tl(0, NULL, "stats --per packets --slowest %u -f csv t.timeline | "
+			 "grep '^\"engine.breath\"' | cut -d, -f3-6,10", n == 4 ? 10000 : n);
+		want = xasprintf("%s", "");
+		for (int r = 1; r <= (int)n; r++)
+			for (int i = 0; i < 4; i++)
+				if (rank_of[i] == r) {
+					char *more;
+					tl_format_wall(wall, sizeof wall, tl_wall_ns(&info, b[i].t0));
+					more = xasprintf("%s%d,%llu,%llu,%llu,\"%s\"\n", want, r,
+							 (unsigned long long)(len[i] / packets[i]),
+							 (unsigned long long)len[i],
+							 (unsigned long long)packets[i], wall);
+					free(want);
+					want = more;
+				}
+		ck_assert_str_eq(out, want);
+		free(want);
+		free(out);
+	}
+	/* one more than 10000, and 0: refused, by stats and export */
+	out = tl(2, &err, "stats --per packets --slowest 10001 t.timeline");
+	ck_assert_str_eq(err, "timeline stats: --slowest takes a number of pairs from 1 to 10000\n"
+			 "see 'timeline stats --help'\n");
+	free(out);
+	free(err);
+	free(tl(2, NULL, "stats --per packets --slowest 0 t.timeline"));
+	out = tl(2, &err, "export -f chrome -o - --slowest 10001 t.timeline");
+	ck_assert_str_eq(err, "timeline export: --slowest takes a number of pairs from 1 to 10000\n"
+			 "see 'timeline export --help'\n");
+	free(out);
+	free(err);
+	out = tl(0, NULL, "export -f chrome -o - --slowest 10000 t.timeline | python3 -c '"
+		 "import json,sys\n"
+		 "print(sum(e[\"ph\"]==\"X\" for e in json.load(sys.stdin)[\"traceEvents\"]))'");
+	ck_assert_str_eq(out, "12\n");   /* every pair: four breaths, four of a's, four of b's */
+	free(out);
+	/* equal but for the path: n9's breath first, then n10's */
+	breath_log("n10", b, 1);
+	breath_log("n9", b, 1);
+	out = tl(0, NULL, "stats --per packets --slowest 2 -f csv n10.timeline n9.timeline | "
+		 "grep '^\"engine.breath\"' | cut -d, -f3,11 | sed 's/ --from.* / /'");
+	ck_assert_str_eq(out, "1,\"timeline dump n9.timeline\"\n2,\"timeline dump n10.timeline\"\n");
+	free(out);
+}
+END_TEST
+
+/* A log's pair keeps every unit it declares, up to six (gen's checks of
+ * them are above): the reader parses them all (the CTF trace's
+ * environment lists them), the first the unit report and stats' table of
+ * declared pairs use; a log that interns a seventh declares no pair. */
+START_TEST(test_a_pair_keeps_each_of_up_to_six_units)
+{
+	static const char six[] = "pair|u.x: u.b u.e unit=rows unit=bytes unit=files unit=pages "
+				  "unit=cells unit=ops";
+	static const char *const defs[] = { "1,9|u.b:\nBegins.",
+					    "1,9|u.e: rows bytes files pages cells ops\nEnds." };
+	char *out, *err;
+	/* logs: six units, and seven */
+	for (int k = 0; k < 2; k++) {
+		tl_log *log = open_manual(path_in(test_dir, k ? "seven.timeline" : "six.timeline"), 64);
+		uint16_t id[2], decl;
+		ck_assert_int_eq(tl_register(log, defs, 2, NULL, id, NULL), TL_OK);
+		ck_assert_int_eq(tl_intern(log, k ? test_str("%s unit=rows", six) : six, &decl, NULL),
+				 TL_OK);
+		tl_set_manual_clock(log, 1000, 0);
+		tl_append(log, id[0], 0, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, 1600, 0);
+		tl_append(log, id[1], 3, 300, 0, 0, 0, 0);
+		tl_close(log);
+	}
+	out = tl(0, NULL, "export -f ctf -o six.ctf six.timeline && grep timeline_pairs six.ctf/metadata");
+	ck_assert_str_eq(out, "\ttimeline_pairs = \"u.x: u.b u.e unit=rows unit=bytes unit=files "
+			 "unit=pages unit=cells unit=ops\";\n");
+	free(out);
+	out = tl(0, &err, "stats six.timeline");
+	ck_assert_str_eq(out, "cycles per row, per begin/end pair\n"
+			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "u.x - 1 3 200 200 200 200 0 600 600\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	out = tl(0, NULL, "report -f json six.timeline | grep -o '\"cycles/row\":200,' | head -n 1");
+	ck_assert_str_eq(out, "\"cycles/row\":200,\n");
+	free(out);
+	out = tl(0, NULL, "stats --per bytes -f csv six.timeline | tail -n +2");
+	ck_assert_str_eq(out, "\"u.x\",,1,300,2,2,2,2,0\n");
+	free(out);
+	out = tl(0, NULL, "info six.timeline seven.timeline | grep -c 'and 1 pairs declared'");
+	ck_assert_str_eq(out, "1\n");
+	free(out);
+	out = tl(0, &err, "stats --per rows seven.timeline");
+	ck_assert_str_eq(err, "timeline stats: warning: --per rows: no begin/end pairs in the logs: "
+			      LOOKED_FOR);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* Reads a LEB128 number at *P (below END) and moves *P past it. */
 static uint64_t get_leb(const unsigned char **p, const unsigned char *end)
 {
@@ -1130,6 +1425,8 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_top_finds_the_pairs_a_running_program_declares);
 	tcase_add_test(t, test_top_heads_cycles_per_unit_with_the_unit_in_use);
 	tcase_add_test(t, test_top_heads_cycles_per_unit_when_the_logs_units_differ);
+	tcase_add_test(t, test_top_heads_cycles_per_unit_when_each_log_has_one_unit_of_its_own);
+	tcase_add_test(t, test_top_pair_rules_add_to_the_built_in_ones);
 	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
 	tcase_add_test(t, test_an_empty_log_gets_one_piece_of_advice);
@@ -1140,6 +1437,9 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_an_app_has_one_colour_in_every_report);
 	tcase_add_test(t, test_ab_report_shows_each_runs_value_and_the_sides_apart);
 	tcase_add_test(t, test_groups_without_event_count_only_the_outermost_pairs);
+	tcase_add_test(t, test_by_app_counts_only_the_outermost_pairs_of_an_app);
+	tcase_add_test(t, test_slowest_ranks_ties_by_cycles_then_begin_then_path);
+	tcase_add_test(t, test_a_pair_keeps_each_of_up_to_six_units);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "util.h"
 
 /* The environment the suite runs in: the package, the library, and with
@@ -22,6 +23,24 @@ static const char *python_env(void)
 	return test_str("PYTHONPATH=\"$PWD/python\" TIMELINE_LIB='%s/libtimeline.so.0' %s", lib, pre);
 }
 
+/* With TL_FAIL_FAST (tests/util.h), pytest too stops at its first
+ * failure; and when TL_MUTATED names a module of the package,
+ * python/timeline/_NAME.py (tests/mutate.sh), its own tests,
+ * python/tests/test_NAME.py, run first (pytest runs a file given twice
+ * once). Else nothing. */
+static const char *fail_fast(const char *src)
+{
+	const char *m = getenv("TL_MUTATED"), *name;
+	size_t n;
+	if (!getenv("TL_FAIL_FAST"))
+		return "";
+	if (!m || strncmp(m, "python/timeline/_", 17) || (n = strlen(m)) < 21 ||
+	    strcmp(m + n - 3, ".py"))
+		return "-x ";
+	name = test_str("python/tests/test_%.*s.py", (int)(n - 20), m + 17);
+	return access(test_str("%s/%s", src, name), R_OK) ? "-x " : test_str("-x %s ", name);
+}
+
 START_TEST(test_the_python_package_passes_its_pytest_suite)
 {
 	const char *py = getenv("TIMELINE_PYTHON"), *src = getenv("TIMELINE_SRC");
@@ -29,7 +48,8 @@ START_TEST(test_the_python_package_passes_its_pytest_suite)
 	int rc;
 	ck_assert_msg(src != NULL, "TIMELINE_SRC is not set (run the tests with make check)");
 	rc = run(test_str("cd '%s' && %s %s -m pytest -q -p no:cacheprovider --basetemp='%s/pytest' "
-			  "python/tests", src, python_env(), py && *py ? py : "python3", test_dir),
+			  "%spython/tests", src, python_env(), py && *py ? py : "python3", test_dir,
+			  fail_fast(src)),
 		 &out, &err);
 	ck_assert_msg(rc == 0, "pytest: exit %d\n%s\n%s", rc,
 		      strlen(out) > 6000 ? out + strlen(out) - 6000 : out, err);

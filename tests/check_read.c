@@ -448,9 +448,9 @@ static void rfc_csv_free(struct rfc_csv *c)
 /* The columns of dump's CSV, as cli/view.c writes its header row. */
 static const char *const csv_columns[] = { "file", "seq", "tsc", "time", "cpu", "numa",
 					   "event", "attrs", "arg0", "arg1", "arg2", "arg3",
-					   "arg4", "arg5", "argnames" };
+					   "arg4", "arg5", "argnames", "thread" };
 enum { C_FILE, C_SEQ, C_TSC, C_TIME, C_CPU, C_NUMA, C_EVENT, C_ATTRS, C_ARG0, C_ARGNAMES = 14,
-       NCOLS };
+       C_THREAD, NCOLS };
 
 /* Parses OUT as dump's CSV and checks its header row. */
 static struct rfc_csv dump_csv(const char *out)
@@ -552,7 +552,7 @@ START_TEST(test_dump_of_logs_without_entries_prints_nothing_and_exits_0)
 	free(err);
 	ck_assert_int_eq(tl(&out, &err, "dump --format csv '%s'", p), 0);
 	ck_assert_str_eq(out, "file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,arg5,"
-			      "argnames\n");
+			      "argnames,thread\n");
 	ck_assert_str_eq(err, "");
 	free(out);
 	free(err);
@@ -586,7 +586,7 @@ START_TEST(test_numbers_print_exactly_at_every_power_of_ten)
 		tl_set_manual_clock(log, 1000 + (uint64_t)i, 0);
 		tl_append(log, id, v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5]);
 		t = xasprintf("%s\"%s\",%d,%d,%d,0,0,\"n.six\",\"\",%llu,%llu,%llu,%llu,%llu,%llu,"
-			      "\"a b c d e f\"\n", want, p, i / 6, 1000 + i, i,
+			      "\"a b c d e f\",0\n", want, p, i / 6, 1000 + i, i,
 			      (unsigned long long)v[i], (unsigned long long)v[i + 1],
 			      (unsigned long long)v[i + 2], (unsigned long long)v[i + 3],
 			      (unsigned long long)v[i + 4], (unsigned long long)v[i + 5]);
@@ -1707,8 +1707,12 @@ static const char dump_usage[] =
 	"usage: timeline dump [OPTIONS] INPUT...\n"
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
-	"either, or a directory of them), oldest first.\n"
+	"either, or a directory of them), oldest first; with --follow, the newest\n"
+	"10 first (--lines), then each entry as it is written.\n"
 	"\n"
+	"       --spans         a row per span instead: each instance of a begin/end\n"
+	"                       pair (declared, or Snabb's) with its thread, begin,\n"
+	"                       end, cycles, self cycles, units, parent and depth\n"
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n"
 	"       --from T        only entries at or after T: a number in the --time\n"
@@ -1725,6 +1729,9 @@ static const char dump_usage[] =
 	"       --follow        go on printing entries as they are written, until the\n"
 	"                       writers' processes end (or SIGINT, or --limit); a log\n"
 	"                       being created is waited for, up to 2 s\n"
+	"       --lines N       with --follow: start with the newest N entries the\n"
+	"                       filters keep (default 10, all with --from, --to or\n"
+	"                       --last; 0: only new ones; all: the whole ring)\n"
 	"   -h, --help          show this help\n";
 
 static const char info_usage[] =
@@ -1947,7 +1954,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 	want = xasprintf("%s\n", p);
 	ck_assert_msg(!strncmp(out, want, strlen(want)), "first line of:\n%s", out);
 	free(want);
-	value_eq(out, "format", "timeline 1.3");
+	value_eq(out, "format", "timeline 1.4");
 	want = xasprintf("%s, pid %d, host %s, log 'test'", program_invocation_short_name,
 			 (int)getpid(), host);
 	value_eq(out, "process", want);
@@ -1969,7 +1976,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 	value_eq(out, "definitions", "5");
 	{
 		struct lines l = squeezed(out);
-		ck_assert_uint_eq(l.n, 8);   /* the path and the seven facts */
+		ck_assert_uint_eq(l.n, 9);   /* the path and the eight facts */
 		lines_free(&l);
 	}
 	free(a);
@@ -2004,7 +2011,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	ck_assert_str_eq(err, "");
 	a = iso(wall_ns(&in, first));
 	b = iso(wall_ns(&in, last));
-	want = xasprintf("%s|false|timeline|1|3|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
+	want = xasprintf("%s|false|timeline|1|4|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
 			 "%llu|%llu|%llu|%llu|%s|%s|5\n",
 			 p, program_invocation_short_name, (int)getpid(), host,
 			 (unsigned long long)first, (unsigned long long)last,
@@ -2014,7 +2021,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	in = info_at(q);
 	a = iso(wall_ns(&in, f[0].tsc));
 	b = iso(wall_ns(&in, f[2].tsc));
-	want = append(want, "%s|false|timeline|1|3|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
+	want = append(want, "%s|false|timeline|1|4|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
 			    "70|130|60|60|%s|%s|5\n",
 		      q, program_invocation_short_name, (int)getpid(), host, a, b);
 	ck_assert_str_eq(out, want);
@@ -2134,14 +2141,14 @@ END_TEST
 
 /* CSV read back through libcsv itself: fields of every record, in order. */
 struct csv_rows {
-	char *cell[64][16];          /* rows x fields, malloc'd */
+	char *cell[64][17];          /* rows x fields, malloc'd */
 	int rows, field;
 };
 
 static void on_field(void *s, size_t len, void *data)
 {
 	struct csv_rows *c = data;
-	if (c->rows < 64 && c->field < 16)
+	if (c->rows < 64 && c->field < 17)
 		c->cell[c->rows][c->field] = strndup(s, len);
 	c->field++;
 }
@@ -2150,7 +2157,7 @@ static void on_row(int ch, void *data)
 {
 	struct csv_rows *c = data;
 	(void)ch;
-	ck_assert_int_eq(c->field, 15);   /* every record has the header's 15 fields */
+	ck_assert_int_eq(c->field, 16);   /* every record has the header's 16 fields */
 	c->rows++;
 	c->field = 0;
 }
@@ -2180,6 +2187,7 @@ START_TEST(test_dump_csv_parses_back_through_libcsv)
 	ck_assert_int_eq(rows.rows, 6);
 	ck_assert_str_eq(rows.cell[0][0], "file");
 	ck_assert_str_eq(rows.cell[0][14], "argnames");
+	ck_assert_str_eq(rows.cell[0][15], "thread");
 	for (int i = 0; i < 5; i++) {
 		char want[32];
 		char **r = rows.cell[i + 1];
@@ -2200,9 +2208,10 @@ START_TEST(test_dump_csv_parses_back_through_libcsv)
 		snprintf(want, sizeof want, "%llu", (unsigned long long)(UINT64_MAX - (uint64_t)i));
 		ck_assert_str_eq(r[9], want);
 		ck_assert_str_eq(r[14], "len flags");
+		ck_assert_str_eq(r[15], "0");                        /* its one thread */
 	}
 	for (int i = 0; i < rows.rows; i++)
-		for (int f = 0; f < 15; f++)
+		for (int f = 0; f < 16; f++)
 			free(rows.cell[i][f]);
 	free(cmd);
 	free(out);

@@ -528,6 +528,18 @@ START_TEST(test_a_diff_report_lists_the_groups_of_one_side_only)
 			      "[{'side': 'B', 'group': 'app.push y', 'runs': 1, 'n': 3}, "
 			      "{'side': 'A', 'group': 'app.push z', 'runs': 1, 'n': 2}]\n");
 	free(out);
+	/* the summary's table of A and B side by side: each group of one side
+	 * says which, its other side's figures none */
+	out = sh(0, NULL, "cd %s && %s report -f json --a A --b B | python3 -c 'import json,sys\n"
+		 "for l in sys.stdin:\n"
+		 "  c=json.loads(l)\n"
+		 "  if c.get(\"chart\")==\"summary-apps\":\n"
+		 "    for r in c[\"rows\"]: print(r[\"app\"],r[\"verdict\"],r[\"pairs_a\"],r[\"pairs_b\"],"
+		 "r[\"cycles/packet_a\"],r[\"cycles/packet_b\"])'", test_dir, timeline_bin());
+	ck_assert_str_eq(out, "x too few runs 3 3 100 100\n"
+			      "y B only None 3 None 100\n"
+			      "z A only 2 None 100 None\n");
+	free(out);
 }
 END_TEST
 

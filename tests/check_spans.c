@@ -526,7 +526,11 @@ START_TEST(test_the_kv_servers_slowed_lookup_and_nothing_else)
 			free(o);
 			free(cmd);
 		}
-	out = tl(1, &err, "diff -f csv A B");
+	/* a threshold of 20%: on a loaded machine a normal set's runs can all
+	 * drift a few per cent from another's, and the claim is that nothing
+	 * but the lookup (+400%) and what holds it moved, not that no drift
+	 * exists (tests/README.md, "On any machine") */
+	out = tl(1, &err, "diff --threshold 20 -f csv A B");
 	ck_assert_str_eq(field(out, "kv.lookup", 16, buf, sizeof buf), "\"SLOWER\"");
 	for (int k = 0; k < 2; k++) {
 		const char *v = field(out, k ? "kv.reply" : "kv.parse", 16, buf, sizeof buf);
@@ -535,9 +539,284 @@ START_TEST(test_the_kv_servers_slowed_lookup_and_nothing_else)
 	}
 	free(out);
 	free(err);
-	out = tl(0, NULL, "diff -f csv A A2");
+	out = tl(0, NULL, "diff --threshold 20 -f csv A A2");
 	ck_assert_ptr_null(strstr(out, "SLOWER"));
 	ck_assert_ptr_null(strstr(out, "faster"));
+	free(out);
+}
+END_TEST
+
+
+/* A forwarder's loop declared as its breath, holding port 0's rx and tx
+ * pairs: three breaths back to back of 1000 cycles (1 GHz), each rx 200
+ * cycles and tx 300 for 10 packets, 600 bytes. Written with Snabb's names
+ * too (breath_start/breath_end, app.pull/pulled of app rx, app.push/pushed
+ * of app tx), the same entries at the same times. */
+static void fwd_log(const char *path, int snabb)
+{
+	static const char *const fwd[] = { "1,9|fwd.loop_begin: n", "1,9|fwd.loop_end: packets bytes" };
+	static const char *const fport[] = { "5,9|fwd.rx_begin: n", "5,9|fwd.rx_end: packets",
+					     "5,9|fwd.tx_begin: n", "5,9|fwd.tx_end: packets" };
+	static const char *const eng[] = {
+		"1,9|engine.breath_start: breath totalpackets totalbytes totaletherbits",
+		"1,9|engine.breath_end: breath totalpackets totalbytes totaletherbits",
+	};
+	static const char *const rx[] = { "5,9|app.pull: outpackets", "5,9|app.pulled: outpackets" };
+	static const char *const tx[] = { "5,9|app.push: inpackets", "5,9|app.pushed: inpackets" };
+	static const char *const pairs[] = {
+		"pair|fwd.loop: fwd.loop_begin fwd.loop_end unit=packets unit=bytes breath",
+		"pair|fwd.rx: fwd.rx_begin fwd.rx_end by=port unit=packets",
+		"pair|fwd.tx: fwd.tx_begin fwd.tx_end by=port unit=packets",
+	};
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 16384, .name = "fwd" };
+	uint16_t b[2], r[4], x[2], id;
+	tl_error err;
+	tl_log *log = tl_open(path, &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	if (snabb) {
+		ck_assert_int_eq(tl_register(log, eng, 2, NULL, b, &err), TL_OK);
+		ck_assert_int_eq(tl_register(log, rx, 2, "app=rx", r, &err), TL_OK);
+		ck_assert_int_eq(tl_register(log, tx, 2, "app=tx", x, &err), TL_OK);
+		r[2] = x[0], r[3] = x[1];
+	} else {
+		ck_assert_int_eq(tl_register(log, fwd, 2, NULL, b, &err), TL_OK);
+		ck_assert_int_eq(tl_register(log, fport, 4, "port=0", r, &err), TL_OK);
+		for (size_t i = 0; i < 3; i++)
+			ck_assert_int_eq(tl_intern(log, pairs[i], &id, &err), TL_OK);
+	}
+	for (uint64_t k = 0; k < 3; k++) {
+		uint64_t t0 = 1000 + 1000 * k, total = 10 * k;
+		tl_set_manual_clock(log, t0, 0);
+		tl_append(log, b[0], k, total, 60 * total, 0, 0, 0);
+		tl_set_manual_clock(log, t0 + 100, 0);
+		tl_append(log, r[0], total, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t0 + 300, 0);
+		tl_append(log, r[1], snabb ? total + 10 : 10, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t0 + 400, 0);
+		tl_append(log, r[2], total, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t0 + 700, 0);
+		tl_append(log, r[3], snabb ? total + 10 : 10, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t0 + 1000, 0);
+		if (snabb)
+			tl_append(log, b[1], k + 1, total + 10, 60 * (total + 10), 0, 0, 0);
+		else
+			tl_append(log, b[1], 10, 600, 0, 0, 0, 0);
+	}
+	tl_close(log);
+}
+
+/* The declared breath gives where the cycles go and the breath summary as
+ * Snabb's names do: rx 20%, tx 30%, the breath's own 50%; a packet in 100
+ * cycles, 10 a breath, 60 bytes each, 4.8 Gbps, a breath a microsecond.
+ * Snabb's summary runs from the first to the last breath_end (2 breaths),
+ * the declared breath's counts the breaths logged (3) and their own time:
+ * the rates agree. */
+START_TEST(test_a_declared_breath_is_counted_as_snabbs)
+{
+	char *out;
+	fwd_log(path_in(test_dir, "d.timeline"), 0);
+	fwd_log(path_in(test_dir, "s.timeline"), 1);
+	const char *p = test_str("check_timeline[%d]", (int)getpid());
+	out = tl(0, NULL, "stats --overhead -f csv d.timeline");
+	ck_assert_str_eq(out, test_str("\"process\",\"span\",\"share%%\",\"cycles\",\"breaths\"\n"
+				       "\"%s\",\"fwd.tx port=0\",30,900,3\n"
+				       "\"%s\",\"fwd.rx port=0\",20,600,3\n"
+				       "\"%s\",\"(unattributed)\",50,1500,3\n", p, p, p));
+	free(out);
+	out = tl(0, NULL, "stats --per packets --overhead -f csv s.timeline");
+	ck_assert_str_eq(out, test_str("\"process\",\"app\",\"share%%\",\"cycles\",\"breaths\"\n"
+				       "\"%s\",\"tx\",30,900,3\n"
+				       "\"%s\",\"rx\",20,600,3\n"
+				       "\"%s\",\"(no app)\",50,1500,3\n", p, p, p));
+	free(out);
+	/* the group is the directory's name */
+	out = tl(0, NULL, "stats --breaths -f csv d.timeline");
+	ck_assert_str_eq(out, test_str("\"process\",\"group\",\"breaths\",\"breaths/s\","
+				       "\"packets/breath\",\"bytes/packet\",\"cycles/packet\",\"Gbps\","
+				       "\"us/breath\"\n"
+				       "\"%s\",\"%s\",3,1000000,10,60,100,4.8,1\n", p,
+				       strrchr(test_dir, '/') + 1));
+	free(out);
+	/* each breath's packets in the span table: end minus begin of the
+	 * running totals Snabb's breath_end and breath_start carry */
+	out = tl(0, NULL, "dump --spans -f csv s.timeline | cut -d, -f6,16,18 | grep breath");
+	ck_assert_str_eq(out, "\"engine.breath\",1000,10\n\"engine.breath\",1000,10\n"
+			      "\"engine.breath\",1000,10\n");
+	free(out);
+	out = tl(0, NULL, "stats --per packets --breaths -f csv s.timeline");
+	ck_assert_str_eq(out, test_str("\"process\",\"group\",\"breaths\",\"breaths/s\","
+				       "\"packets/breath\",\"bytes/packet\",\"cycles/packet\",\"Gbps\","
+				       "\"us/breath\"\n"
+				       "\"%s\",\"%s\",2,1000000,10,60,100,4.8,1\n", p,
+				       strrchr(test_dir, '/') + 1));
+	free(out);
+}
+END_TEST
+
+
+/* The span table: three deep in one log; in another, the same poll and a
+ * lookup begun after it, in a ring of 16 that kept the last 16 of its 19
+ * entries (the poll's and the first request's begins overwritten): their
+ * ends, and the begin that never ended, are counted, never made spans. */
+START_TEST(test_dump_spans_gives_each_span_its_parent_and_self_cycles)
+{
+	static const struct step more = { LOOKUP_B, 2100, 0, 0, 0, 0 };
+	struct step wrapped[19];
+	char *out, *err;
+	write_kv(path_in(test_dir, "kv.timeline"), one_poll, 18, 64);
+	memcpy(wrapped, one_poll, sizeof one_poll);
+	wrapped[18] = more;
+	write_kv(path_in(test_dir, "w.timeline"), wrapped, 19, 16);
+	out = tl(0, &err, "dump --spans kv.timeline w.timeline | tr -s ' '");
+	ck_assert_str_eq(out,
+		"# kv.timeline\n"
+		"thread cpu numa span attr id parent depth begin end cycles self bytes keys requests\n"
+		" 0 0 0 kv.poll - 0 - 0 0 1000 1000 300 150 - 2\n"
+		" 0 0 0 kv.req - 1 0 1 100 500 400 90 100 - 1\n"
+		" 0 0 0 kv.parse - 2 1 2 120 170 50 50 100 - -\n"
+		" 0 0 0 kv.lookup - 4 1 2 200 400 200 200 - 2 -\n"
+		" 0 0 0 kv.reply - 6 1 2 420 480 60 60 100 - -\n"
+		" 0 0 0 kv.req - 9 0 1 600 900 300 60 50 - 1\n"
+		" 0 0 0 kv.parse - 10 9 2 610 640 30 30 50 - -\n"
+		" 0 0 0 kv.lookup - 12 9 2 650 800 150 150 - 3 -\n"
+		" 0 0 0 kv.reply - 14 9 2 820 880 60 60 50 - -\n"
+		"\n"
+		"# w.timeline\n"
+		"thread cpu numa span attr id parent depth begin end cycles self bytes keys requests\n"
+		" 0 0 0 kv.lookup - 4 - 0 30 230 200 200 - 2 -\n"
+		" 0 0 0 kv.reply - 6 - 0 250 310 60 60 100 - -\n"
+		" 0 0 0 kv.req - 9 - 0 430 730 300 60 50 - 1\n"
+		" 0 0 0 kv.parse - 10 9 1 440 470 30 30 50 - -\n"
+		" 0 0 0 kv.lookup - 12 9 1 480 630 150 150 - 3 -\n"
+		" 0 0 0 kv.reply - 14 9 1 650 710 60 60 50 - -\n");
+	ck_assert_str_eq(err, "timeline dump: note: w.timeline: 1 begin never ended and 3 ends had "
+			      "no begin (not spans; stats lists them by pair)\n");
+	free(out);
+	free(err);
+	/* a window keeps the spans whose both ends it keeps; --limit counts spans */
+	out = tl(0, NULL, "dump --spans -f csv --from 600 --limit 2 kv.timeline | cut -d, -f6,9-11,16,17");
+	ck_assert_str_eq(out, "\"span\",\"id\",\"parent\",\"depth\",\"cycles\",\"self\"\n"
+			      "\"kv.req\",9,,0,300,60\n"
+			      "\"kv.parse\",10,9,1,30,30\n");
+	free(out);
+	/* the same rows in Python, and the wall times from the log's clock */
+	out = tl(0, NULL, "dump --spans kv.timeline >/dev/null; %s -c '\n"
+		 "import sys; sys.path.insert(0, \"%s/python\")\n"
+		 "import timeline\n"
+		 "d = timeline.spans(\"kv.timeline\")\n"
+		 "print(list(d.span), list(d.parent.astype(\"Int64\").fillna(-1)))\n"
+		 "print(list(d.self), list(d[\"keys\"].fillna(0)), list(d.requests.fillna(0)))\n"
+		 "print(list(d.end_ns - d.begin_ns) == list(d.cycles), str(d.parent.dtype))\n"
+		 "'", getenv("TIMELINE_PYTHON") ? getenv("TIMELINE_PYTHON") : "python3",
+		 getenv("TIMELINE_SRC") ? getenv("TIMELINE_SRC") : ".");
+	ck_assert_str_eq(out, "['kv.poll', 'kv.req', 'kv.parse', 'kv.lookup', 'kv.reply', 'kv.req', "
+			      "'kv.parse', 'kv.lookup', 'kv.reply'] [-1, 0, 1, 1, 1, 0, 9, 9, 9]\n"
+			      "[300, 90, 50, 200, 60, 60, 30, 150, 60] [0, 0, 0, 2, 0, 0, 0, 3, 0] "
+			      "[2, 1, 0, 0, 0, 1, 0, 0, 0]\n"
+			      "True Int64\n");
+	free(out);
+}
+END_TEST
+
+/* --self: each pair's own cycles per unit: the request's 90 of 400 and 60
+ * of 300 (per request: 75 on average), the poll's 300 of its 2 requests. */
+START_TEST(test_stats_self_gives_each_pairs_own_cycles)
+{
+	char *out, *err;
+	write_kv(path_in(test_dir, "kv.timeline"), one_poll, 18, 64);
+	out = tl(0, NULL, "stats --self -f csv kv.timeline | cut -d, -f1,3-7");
+	ck_assert_str_eq(out, "\"event\",\"unit\",\"pairs\",\"units\",\"cycles_per_unit\",\"p50\"\n"
+			      "\"kv.lookup\",\"keys\",2,5,70,50\n"
+			      "\"kv.parse\",\"bytes\",2,150,0.53333333333333333,0.5\n"
+			      "\"kv.poll\",\"requests\",1,2,150,150\n"
+			      "\"kv.reply\",\"bytes\",2,150,0.8,0.6\n"
+			      "\"kv.req\",\"requests\",2,2,75,60\n");
+	free(out);
+	/* the text says which cycles, and that the ns stay the whole span's */
+	out = tl(0, NULL, "stats --self kv.timeline | grep '^self' | cut -d'(' -f2");
+	ck_assert_str_eq(out, "its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)\n"
+			      "its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)\n"
+			      "its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)\n");
+	free(out);
+	out = tl(2, &err, "stats --self --lags kv.timeline");
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "timeline stats: --self goes with pairs: give --per, or leave out --lags\n"
+			      "see 'timeline stats --help'\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+
+/* Where the poll's cycles go, by each span's own cycles: the requests'
+ * 90 + 60, the stages' own, and the poll's 300 that no span holds, so
+ * that the shares add up to the poll's 1000. A pair without the unit
+ * asked for (the lookup, in keys) is no row of it, and never takes its
+ * breath's, as Snabb's app pairs do. */
+START_TEST(test_the_shares_count_each_cycle_once_and_units_stay_declared)
+{
+	char *out;
+	write_kv(path_in(test_dir, "kv.timeline"), one_poll, 18, 64);
+	out = tl(0, NULL, "stats kv.timeline | sed -n '/^process  *span /,/^$/p' | tr -s ' ' | cut -d' ' -f2-4");
+	ck_assert_str_eq(out, "span share% cycles\n"
+			      "kv.lookup 35 350\n"
+			      "kv.req 15 150\n"
+			      "kv.reply 12 120\n"
+			      "kv.parse 8 80\n"
+			      "(unattributed) 30 300\n"
+			      "\n");
+	free(out);
+	out = tl(0, NULL, "stats --per bytes -f csv kv.timeline | cut -d, -f1-4");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"pairs\",\"bytes\"\n"
+			      "\"kv.parse\",,2,150\n"
+			      "\"kv.poll\",,1,150\n"
+			      "\"kv.reply\",,2,150\n"
+			      "\"kv.req\",,2,150\n");
+	free(out);
+}
+END_TEST
+
+/* Spans begun at one time are listed outermost first: the poll, the
+ * request it holds, then the parse. */
+START_TEST(test_spans_begun_at_one_time_list_the_outer_first)
+{
+	static const struct step same[] = {
+		{ POLL_B, 1000, 0, 1, 0, 0 },   { REQ_B, 1000, 0, 0, 0, 0 },
+		{ PARSE_B, 1000, 0, 0, 0, 0 },  { PARSE_E, 1050, 0, 100, 0, 0 },
+		{ REQ_E, 1100, 0, 1, 100, 0 },  { POLL_E, 1100, 0, 1, 1, 100 },
+	};
+	char *out;
+	write_kv(path_in(test_dir, "same.timeline"), same, 6, 64);
+	out = tl(0, NULL, "dump --spans -f csv same.timeline | cut -d, -f6,10,11");
+	ck_assert_str_eq(out, "\"span\",\"parent\",\"depth\"\n"
+			      "\"kv.poll\",,0\n"
+			      "\"kv.req\",0,1\n"
+			      "\"kv.parse\",1,2\n");
+	free(out);
+}
+END_TEST
+
+/* An event logged once a log has no lag, on either side: diff gives it no
+ * row (it gave one of 0 runs a side). */
+START_TEST(test_a_group_of_no_value_on_either_side_is_no_row)
+{
+	uint64_t lags[6] = { 10, 20, 30, 40, 50, 60 };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	for (int k = 0; k < 8; k++) {
+		const char *p = path_in(test_dir, test_str("%c/r%d.timeline", "AB"[k % 2], k / 2));
+		tl_log *log = open_manual(p, 64);
+		uint16_t started;
+		ck_assert_int_eq(tl_intern(log, "0,9|x.started: n", &started, NULL), TL_OK);
+		tl_set_manual_clock(log, 500, 0);
+		tl_append(log, started, 1, 0, 0, 0, 0, 0);
+		close_run(log);
+		lags_log(path_in(test_dir, test_str("%c/t%d.timeline", "AB"[k % 2], k / 2)), 64, lags, 6);
+	}
+	out = tl(0, NULL, "diff -f csv A B | cut -d, -f1-3");
+	ck_assert_str_eq(out, "\"event\",\"runs_a\",\"runs_b\"\n\"e.tick\",4,4\n");
 	free(out);
 }
 END_TEST
@@ -578,6 +857,12 @@ Suite *spans_suite(void)
 	tcase_add_test(t, test_spans_count_what_does_not_pair_and_keep_overlaps_apart);
 	tcase_add_test(t, test_spans_pair_within_their_thread_only);
 	tcase_add_test(t, test_unit_singular_follows_regular_english_plurals);
+	tcase_add_test(t, test_a_declared_breath_is_counted_as_snabbs);
+	tcase_add_test(t, test_dump_spans_gives_each_span_its_parent_and_self_cycles);
+	tcase_add_test(t, test_stats_self_gives_each_pairs_own_cycles);
+	tcase_add_test(t, test_the_shares_count_each_cycle_once_and_units_stay_declared);
+	tcase_add_test(t, test_spans_begun_at_one_time_list_the_outer_first);
+	tcase_add_test(t, test_a_group_of_no_value_on_either_side_is_no_row);
 	tcase_add_test(t, test_diff_judges_nested_spans_by_their_own_cycles);
 	tcase_add_test(t, test_logs_of_one_process_are_one_run);
 	tcase_add_test(t, test_the_reports_verdicts_are_diffs_value_for_value);

@@ -561,14 +561,17 @@ START_TEST(test_natural_cmp_orders_runs_of_digits_by_their_value)
 {
 	/* shuffled; the order below by hand: a run against another byte as
 	 * its first digit ('-' < '0'..'9' < '?' < 'a'), runs of one value by
-	 * their bytes (01 before 1), a prefix first */
+	 * their bytes (01 before 1), a prefix first; bytes of 0x80 and above
+	 * (UTF-8: "\xc3\xa9" is e acute) after every ASCII byte, as unsigned */
 	const char *v[] = { "w[10000]", "host1", "q10.push app=x", "cpu10", "?", "host02", "w[9999]",
 			    "12", "host01", "-", "cpu2", "q9.push app=x", "host10", "9", "",
-			    "q9.push", "host00", "host0", "w[9999] z", "cpu", "007", "7" };
+			    "q9.push", "host00", "host0", "w[9999] z", "cpu", "007", "7",
+			    "\xc3\xa9" "10", "z", "\xff", "\xc3\xa9" "9", "\xc3\xa9", "\x7f" };
 	static const char *const want[] = { "", "-", "007", "7", "9", "12", "?", "cpu", "cpu2",
 					    "cpu10", "host0", "host00", "host01", "host1", "host02",
 					    "host10", "q9.push", "q9.push app=x", "q10.push app=x",
-					    "w[9999]", "w[9999] z", "w[10000]" };
+					    "w[9999]", "w[9999] z", "w[10000]", "z", "\x7f", "\xc3\xa9",
+					    "\xc3\xa9" "9", "\xc3\xa9" "10", "\xff" };
 	const size_t n = sizeof v / sizeof v[0];
 	ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
 	qsort(v, n, sizeof v[0], natural_cmp_ptr);
@@ -659,6 +662,47 @@ START_TEST(test_labels_order_the_numbers_in_them_by_value)
 }
 END_TEST
 
+/* Labels with bytes of 0x80 and above (UTF-8 app and host names) come
+ * after ASCII ones, byte by byte as unsigned, their numbers by value: z,
+ * then e9, then e10 (e acute); the same for rows by app and by host, and
+ * for a directory walked by ls and info. */
+START_TEST(test_labels_with_bytes_above_0x7f_order_after_ascii_ones)
+{
+	static const char *const app[3] = { "\xc3\xa9" "10", "z", "\xc3\xa9" "9" };
+	static const char *const host[3] = { "h\xc3\xb4te10", "hz", "h\xc3\xb4te9" };
+	static const char *const dir[3] = { "d/\xc3\xa9" "10", "d/z", "d/\xc3\xa9" "9" };
+	static const uint64_t cycles[3] = { 500, 300, 200 };
+	char *out;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "d"), 0700), 0);
+	for (int k = 0; k < 3; k++) {
+		char name[16];
+		snprintf(name, sizeof name, "%c.timeline", 'a' + k);
+		labelled_log(name, 100 + (uint32_t)k, host[k], 1, app[k], "q", cycles[k]);
+	}
+	out = tl(0, "stats --per packets --by app -f csv a.timeline b.timeline c.timeline | "
+		 "tail -n +2 | cut -d, -f1,4");
+	ck_assert_str_eq(out, "\"z\",30\n\"\xc3\xa9" "9\",20\n\"\xc3\xa9" "10\",50\n");
+	free(out);
+	out = tl(0, "stats --per packets --by host -f csv a.timeline b.timeline c.timeline | "
+		 "tail -n +2 | cut -d, -f1,4");
+	ck_assert_str_eq(out, "\"hz\",30\n\"h\xc3\xb4te9\",20\n\"h\xc3\xb4te10\",50\n");
+	free(out);
+	for (int k = 0; k < 3; k++) {
+		char name[16];
+		snprintf(name, sizeof name, "%c.timeline", 'a' + k);
+		ck_assert_int_eq(mkdir(path_in(test_dir, dir[k]), 0700), 0);
+		ck_assert_int_eq(rename(path_in(test_dir, name),
+					path_in(test_dir, test_str("%s/w.timeline", dir[k]))), 0);
+	}
+	out = tl(0, "info d | grep -v '^ '");
+	ck_assert_str_eq(out, "d/z/w.timeline\nd/\xc3\xa9" "9/w.timeline\nd/\xc3\xa9" "10/w.timeline\n");
+	free(out);
+	out = tl(0, "ls d | awk 'NR > 1 { print $NF }'");
+	ck_assert_str_eq(out, "d/z/w.timeline\nd/\xc3\xa9" "9/w.timeline\nd/\xc3\xa9" "10/w.timeline\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_stats_and_diff_usage_errors_exit_2)
 {
 	static const char *const bucket = "--bucket takes ARG=EDGES with increasing edges, e.g. "
@@ -666,7 +710,7 @@ START_TEST(test_stats_and_diff_usage_errors_exit_2)
 	static const char *const bad[][2] = {
 		{ "stats", "missing input" },
 		{ "stats --by nope x",
-		  "--by: unknown key 'nope' (event, app, process, cpu, numa, host, group)" },
+		  "--by: unknown key 'nope' (event, app, process, thread, cpu, numa, host, group)" },
 		{ "stats --bucket packets x", bucket },
 		{ "stats --bucket p=5,1 x", bucket },
 		{ "diff one", "give two inputs A B, or --a and --b (-a, -b) with one or more each" },
@@ -710,6 +754,7 @@ Suite *stats_suite(void)
 	tcase_add_test(t, test_natural_cmp_orders_runs_of_digits_by_their_value);
 	tcase_add_test(t, test_units_noted_once_each_in_byte_order);
 	tcase_add_test(t, test_labels_order_the_numbers_in_them_by_value);
+	tcase_add_test(t, test_labels_with_bytes_above_0x7f_order_after_ascii_ones);
 	tcase_add_test(t, test_diff_dash_a_and_dash_b_are_the_sides);
 	suite_add_tcase(s, t);
 	return s;

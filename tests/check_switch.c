@@ -119,7 +119,7 @@ START_TEST(test_switched_off_event_is_never_written_and_the_change_is_recorded_f
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[1]), 1);
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[2]), 0);
 	tl_reader_info(r, &in);
-	ck_assert_uint_eq(in.minor, 3);
+	ck_assert_uint_eq(in.minor, 4);
 	ck_assert_uint_eq(in.switched_off, 0);
 	ck_assert_uint_eq(in.switch_gen, 2);
 	ck_assert_uint_eq(in.switch_seen, 2);
@@ -753,14 +753,32 @@ START_TEST(test_dump_says_when_events_were_off_during_its_entries)
 	expect("dump -f csv d.timeline | wc -l", 0, "4\n",
 	       "timeline dump: d.timeline: events were switched off during these entries (1 record "
 	       "of changes, 1 event off now): a missing entry may mean off, not none\n");
+	/* the line stands before the first entry kept: none kept, no line
+	 * (only why, exit 2); one kept of two logs, the line of its log alone */
+	expect("dump --event t.c d.timeline", 2, "",
+	       "timeline dump: --event 't.c' keeps none of the 3 entries of d.timeline\n");
+	expect("dump --from 1h d.timeline", 2, "",
+	       "timeline dump: no entries at or after 1h; d.timeline spans 0s to 0.0000005s\n");
+	expect("dump --event t.b d.timeline d.timeline", 2, "",
+	       "timeline dump: --event 't.b' keeps none of the 3 entries of d.timeline\n"
+	       "timeline dump: --event 't.b' keeps none of the 3 entries of d.timeline\n");
+	expect("dump --event 't.a' d.timeline", 0,
+	       "# d.timeline: events were switched off during these entries (1 record of changes, "
+	       "1 event off now): a missing entry may mean off, not none\n"
+	       "             0   0  0  t.a n=1 m=2\n"
+	       "           500   0  0  t.a n=3 m=4\n", "");
+	lags_log(path_in(test_dir, "e.timeline"), 64, (const uint64_t[]){ 7 }, 1);
+	expect("dump --event 'e.*' d.timeline e.timeline", 0,
+	       "             0   0  0  e.tick n=0\n             7   0  0  e.tick n=1\n", "");
 	tl_close(log);
 }
 END_TEST
 
 /* A log at P of t.a, t.b (ids 0, 8) and t.c app=lookup (16), whose
  * records switch: b and c off; b on and FAR (no definition, group 2) off;
- * FAR on. Each record is followed by an entry of an event on. */
-static void write_flips(const char *p, uint64_t entries, uint16_t far)
+ * FAR on. Each record is followed by an entry of an event on; with LEAD,
+ * an entry of t.a (n=1) comes first: 9 entries, else 8. */
+static void write_flips_from(const char *p, uint64_t entries, uint16_t far, int lead)
 {
 	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
 			 .strings_bytes = 4096, .name = "sw" };
@@ -772,7 +790,8 @@ static void write_flips(const char *p, uint64_t entries, uint16_t far)
 	ck_assert_int_eq(tl_register(log, defs, 2, NULL, ids, NULL), TL_OK);
 	ck_assert_int_eq(tl_register(log, defs + 2, 1, "app=lookup", ids + 2, NULL), TL_OK);
 	tl_set_manual_clock(log, 1000, 0);
-	tl_append(log, ids[0], 1, 0, 0, 0, 0, 0);
+	if (lead)
+		tl_append(log, ids[0], 1, 0, 0, 0, 0, 0);
 	bc[0] = ids[1], bc[1] = ids[2];
 	ck_assert_int_eq(tl_switch_file(p, bc, off, 2, &changed, NULL), TL_OK);
 	ck_assert_uint_eq(changed, 2);
@@ -787,6 +806,22 @@ static void write_flips(const char *p, uint64_t entries, uint16_t far)
 	tl_append(log, ids[1], 4, 0, 0, 0, 0, 0);   /* gen 4: groups 0 and 2 */
 	tl_close(log);
 }
+
+static void write_flips(const char *p, uint64_t entries, uint16_t far)
+{
+	write_flips_from(p, entries, far, 1);
+}
+
+/* `dump --time ns` of write_flips()'s log after its first record, in a
+ * ring of 8. */
+static const char flips_after_gen1[] =
+	"             0   0  0  t.a n=2 m=0\n"
+	"           500   0  0  timeline.switches generation=3 switched on: t.b\n"
+	"           500   0  0  timeline.switches generation=3 switched off: ?msgid=2320\n"
+	"           500   0  0  t.a n=3 m=0\n"
+	"          1000   0  0  timeline.switches generation=4 no change\n"
+	"          1000   0  0  timeline.switches generation=4 switched on: ?msgid=2320\n"
+	"          1000   0  0  t.b n=4 m=0\n";
 
 START_TEST(test_dump_names_the_events_each_record_switched_off_and_on)
 {
@@ -829,7 +864,7 @@ START_TEST(test_dump_names_the_events_each_record_switched_off_and_on)
 	/* CSV keeps its columns, numbers */
 	expect("dump -f csv n.timeline 2>/dev/null | sed -n 3p", 0,
 	       "\"n.timeline\",1,1500,500,0,0,\"timeline.switches\",\"\",1,0,20,0,0,0,"
-	       "\"generation first off0 off1 off2 off3\"\n", "");
+	       "\"generation first off0 off1 off2 off3\",0\n", "");
 }
 END_TEST
 
@@ -840,19 +875,54 @@ START_TEST(test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record
 	/* 9 entries in a ring of 8: the first, t.a n=1, is overwritten */
 	write_flips(p, 8, far);
 	expect("dump --time ns w.timeline | tail -n +2", 0,
-	       "             0   0  0  timeline.switches generation=1 off: t.b, t.c app=lookup "
-	       "(before: unknown)\n"
-	       "             0   0  0  t.a n=2 m=0\n"
-	       "           500   0  0  timeline.switches generation=3 switched on: t.b\n"
-	       "           500   0  0  timeline.switches generation=3 switched off: ?msgid=2320\n"
-	       "           500   0  0  t.a n=3 m=0\n"
-	       "          1000   0  0  timeline.switches generation=4 no change\n"
-	       "          1000   0  0  timeline.switches generation=4 switched on: ?msgid=2320\n"
-	       "          1000   0  0  t.b n=4 m=0\n", "");
+	       test_str("             0   0  0  timeline.switches generation=1 off: t.b, t.c "
+			"app=lookup (before: unknown)\n%s", flips_after_gen1), "");
 	/* --cpu may split a record, so gen 1 leaving group 2 out tells nothing */
 	expect("dump --cpu 0 --event 'timeline.*' w.timeline | sed -n 4p", 0,
 	       "           500   0  0  timeline.switches generation=3 off: ?msgid=2320 "
 	       "(before: unknown)\n", "");
+}
+END_TEST
+
+/* dump --follow that starts at the newest entries (--lines) has passed
+ * over the records before them: what was off before its first record is
+ * unknown, as in a ring that wrapped. */
+START_TEST(test_dump_follow_from_the_newest_entries_knows_no_switches_before_them)
+{
+	const char *p = test_str("%s", path_in(test_dir, "n.timeline"));
+	uint16_t far = 4 * 64 * 9 + 4 * 4;
+	write_flips(p, 64, far);
+	expect("dump --follow --lines 3 --limit 3 --time ns n.timeline", 0,
+	       "             0   0  0  timeline.switches generation=4 off: t.c app=lookup "
+	       "(before: unknown)\n"
+	       "             0   0  0  timeline.switches generation=4 off: none (before: unknown)\n"
+	       "             0   0  0  t.b n=4 m=0\n",
+	       "timeline dump: n.timeline: followed 3 entries, 6 to 8: 3 read, 0 lost\n");
+}
+END_TEST
+
+/* A ring exactly full (8 entries in 8 slots: the cursor equals the ring's
+ * size) still holds the log's first entry, so the switches before its
+ * first record are known (all on), as in a ring not full; one entry more
+ * and the first is gone (the test above). */
+START_TEST(test_dump_of_a_ring_exactly_full_knows_the_switches_before_its_first_record)
+{
+	const char *p = test_str("%s", path_in(test_dir, "f.timeline"));
+	uint16_t far = 4 * 64 * 9 + 4 * 4;
+	tl_info info;
+	write_flips_from(p, 8, far, 0);
+	info = info_at(p);
+	ck_assert_uint_eq(info.cursor, 8);
+	ck_assert_uint_eq(info.entries, 8);
+	expect("dump --time ns f.timeline | tail -n +2", 0,
+	       test_str("             0   0  0  timeline.switches generation=1 switched off: t.b, "
+			"t.c app=lookup\n%s", flips_after_gen1), "");
+	expect("dump -f json f.timeline 2>/dev/null | head -n 1 | "
+	       "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"switches\"])'", 0,
+	       "{'off': ['t.b', 't.c app=lookup'], 'switched_off': ['t.b', 't.c app=lookup'], "
+	       "'switched_on': []}\n", "");
+	expect("info f.timeline | grep ' entries '", 0,
+	       "  entries      8 in a ring of 8; 8 written, 0 wrapped away\n", "");
 }
 END_TEST
 
@@ -974,6 +1044,111 @@ START_TEST(test_enable_only_before_registration_leaves_only_its_events_on)
 	ck_assert_int_eq(tl_switched_off(log, src[1]), 1);
 	ck_assert_int_eq(tl_switched_off(log, look[0]), 0);
 	ck_assert_int_eq(tl_switched_off(log, look[1]), 0);
+	tl_close(log);
+}
+END_TEST
+
+/* Checks that `timeline CMD r.timeline 'PAT'` (enable or disable) changes
+ * no event and keeps a rule for events registered later, as it says. */
+static void expect_later(const char *cmd, const char *pat)
+{
+	expect(test_str("%s r.timeline '%s'", cmd, pat), 0, "no event changed in 1 log\n",
+	       test_str("timeline %s: r.timeline: '%s' matches no event yet: it will apply when "
+			"one is registered\n", cmd, pat));
+}
+
+/* Registers the two definitions DEFS of LOG with ATTRS and checks that
+ * each is off (1) or on (0) as OFF0 and OFF1 say. */
+static void assert_registered(tl_log *log, const char *const *defs, const char *attrs, int off0,
+			      int off1)
+{
+	uint16_t id[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, attrs, id, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, id[0]), off0);
+	ck_assert_int_eq(tl_switched_off(log, id[1]), off1);
+}
+
+/* Each "+" rule after a "-" rule is kept, a second one too (the last
+ * rule that matches decides); a pattern given again moves to the end with
+ * its new sign; a "+" is kept while any "-" stays before it. Events
+ * registered after each change come up as the rules then say. */
+START_TEST(test_on_rules_after_an_off_rule_decide_for_events_registered_later)
+{
+	static const char *const pull_defs[] = {
+		"5,9|app.pull: outpackets\nAn app's pull begins.", "5,9|app.pulled: outpackets\nIt ends.",
+	};
+	uint16_t a;
+	tl_log *log = rules_log(&a);
+	expect_later("disable", "app.*");
+	expect_later("enable", "app.push");
+	expect_later("enable", "app.pull*");
+	assert_rules_line("  rules        for events registered later: off 'app.*', on 'app.push', "
+			  "on 'app.pull*'");
+	/* app.push: on 'app.push'; app.pushed: off 'app.*' alone; both pulls:
+	 * on 'app.pull*', the last */
+	assert_registered(log, push_defs, "app=x", 0, 1);
+	assert_registered(log, pull_defs, "app=x", 0, 0);
+	/* disable 'app.pull*' again: its record moves to the end, off */
+	expect("disable r.timeline 'app.pull*'", 0, "2 events off in 1 log\n", "");
+	assert_rules_line("  rules        for events registered later: off 'app.*', on 'app.push', "
+			  "off 'app.pull*'");
+	assert_registered(log, pull_defs, "app=y", 1, 1);
+	/* enable 'app.*': its "-" goes, and its "+" stays after the "-" of
+	 * app.pull*, the last to match what is registered next */
+	expect("enable r.timeline 'app.*'", 0, "5 events on in 1 log\n", "");
+	assert_rules_line("  rules        for events registered later: on 'app.push', "
+			  "off 'app.pull*', on 'app.*'");
+	assert_registered(log, pull_defs, "app=z", 0, 0);
+	/* enable 'app.pull*': with it gone no "-" stays, so no "+" is added */
+	expect("enable r.timeline 'app.pull*'", 0, "no event changed in 1 log\n", "");
+	assert_rules_line("  rules        for events registered later: on 'app.push', on 'app.*'");
+	tl_close(log);
+}
+END_TEST
+
+/* Patterns of 255 bytes, the longest a rule holds, work every way: the
+ * CLI takes one, the library stores it, info shows it, the writer matches
+ * it against an event registered later and `enable` against the events
+ * there. One of 256 bytes is refused by the CLI and by the library. */
+START_TEST(test_patterns_of_255_bytes_are_rules_and_of_256_refused)
+{
+	char p255[257], p256[258], r255[258], r256[259];
+	const char *rec;
+	uint16_t a, id[2];
+	tl_log *log = rules_log(&a);
+	const char *p = test_str("%s", path_in(test_dir, "r.timeline"));
+	tl_error err;
+	/* app.pus and '*' up to 255 bytes: app.push and app.pushed */
+	memcpy(p255, "app.pus", 7);
+	memset(p255 + 7, '*', 248);
+	p255[255] = '\0';
+	snprintf(p256, sizeof p256, "%s*", p255);
+	ck_assert_uint_eq(strlen(p255), 255);
+	ck_assert_uint_eq(strlen(p256), 256);
+	expect_later("disable", p255);
+	assert_rules_line(test_str("  rules        for events registered later: off '%s'", p255));
+	ck_assert_int_eq(tl_register(log, push_defs, 2, NULL, id, NULL), TL_OK);
+	ck_assert_int_eq(tl_switched_off(log, id[0]), 1);
+	ck_assert_int_eq(tl_switched_off(log, id[1]), 1);
+	expect(test_str("enable r.timeline '%s'", p255), 0, "2 events on in 1 log\n", "");
+	assert_rules_line("(none)");
+	/* one byte more: refused, nothing changed */
+	expect(test_str("disable r.timeline '%s'", p256), 2, "",
+	       test_str("timeline disable: pattern '%.40s...' is longer than 255 bytes\n", p256));
+	assert_rules_line("(none)");
+	tl_switch_poll(log);   /* the writer grants the enable */
+	ck_assert_int_eq(tl_switched_off(log, id[0]), 0);
+	/* the library: a record of 255 bytes of pattern stored, 256 refused */
+	snprintf(r255, sizeof r255, "-%s", p255);
+	snprintf(r256, sizeof r256, "-%s", p256);
+	rec = r256;
+	ck_assert_int_eq(tl_rules_file(p, 0, &rec, 1, NULL, &err), TL_E_INVAL);
+	ck_assert_str_eq(err.msg, test_str("%s: rule '%s' is not '-' or '+' then 1 to 255 bytes of "
+					   "pattern", p, r256));
+	assert_rules_line("(none)");
+	rec = r255;
+	ck_assert_int_eq(tl_rules_file(p, 0, &rec, 1, NULL, &err), TL_OK);
+	assert_rules_line(test_str("  rules        for events registered later: off '%s'", p255));
 	tl_close(log);
 }
 END_TEST
@@ -1599,6 +1774,8 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_dump_names_the_events_each_record_switched_off_and_on);
 	tcase_add_test(t,
 		       test_dump_of_a_wrapped_ring_says_the_switches_before_its_first_record_are_unknown);
+	tcase_add_test(t, test_dump_of_a_ring_exactly_full_knows_the_switches_before_its_first_record);
+	tcase_add_test(t, test_dump_follow_from_the_newest_entries_knows_no_switches_before_them);
 	tcase_add_test(t, test_info_ls_and_top_count_the_events_off);
 	suite_add_tcase(s, t);
 	t = tcase_create("rules");
@@ -1606,6 +1783,8 @@ Suite *switch_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_an_event_registered_after_disable_is_never_written);
 	tcase_add_test(t, test_enable_only_before_registration_leaves_only_its_events_on);
+	tcase_add_test(t, test_on_rules_after_an_off_rule_decide_for_events_registered_later);
+	tcase_add_test(t, test_patterns_of_255_bytes_are_rules_and_of_256_refused);
 	tcase_add_test(t, test_enable_all_clears_the_rules);
 	tcase_add_test(t, test_enable_only_of_a_typo_is_refused_and_the_log_still_grows);
 	tcase_add_test(t, test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info);

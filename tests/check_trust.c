@@ -393,7 +393,8 @@ START_TEST(test_stats_diff_and_report_print_nothing_when_nothing_is_kept)
 		"stats --per packets --slowest 3", "stats --hist", "stats -f csv --breaths",
 		"stats --per packets -f csv --overhead", "diff", "diff -f csv", "diff -f json",
 		"diff --per packets", "diff --per packets -f csv", "diff --per packets -f json",
-		"report -f json -o -", "report -o -",
+		"report -f json -o -", "report -o -", "dump", "dump -f csv", "dump -f json",
+		"merge", "merge -f csv", "merge -f json", "export -f csv -o -",
 	};
 	static const char *const opts[] = { "--from 1h", "--event nope", "" };
 	static const char *const why[] = {
@@ -420,6 +421,24 @@ START_TEST(test_stats_diff_and_report_print_nothing_when_nothing_is_kept)
 			free(out);
 			free(err);
 		}
+	/* copy: no line, and no copy left */
+	for (size_t k = 0; k < sizeof why / sizeof *why; k++) {
+		out = tl(2, &err, "copy %s %s c.timeline", opts[k], k == 2 ? "empty" : "w.timeline");
+		ck_assert_str_eq(err, S("timeline copy: %s\n", why[k]));
+		ck_assert_str_eq(out, "");
+		ck_assert_int_eq(access(path_in(test_dir, "c.timeline"), F_OK), -1);
+		free(out);
+		free(err);
+	}
+	/* a log of no entries, and no window: a CSV of its header alone */
+	tick_log("none.timeline", 1000000000ull, 1000, 0);
+	for (size_t c = 0; c < 3; c++) {
+		static const char *const csv[] = { "dump -f csv", "merge -f csv", "export -f csv -o -" };
+		out = tl(0, NULL, "%s none.timeline", csv[c]);
+		ck_assert_str_eq(out, "file,seq,tsc,time,cpu,numa,event,attrs,arg0,arg1,arg2,arg3,arg4,"
+				      "arg5,argnames\n");
+		free(out);
+	}
 	/* the last two entries, 8 and 9 us after the first, kept: one lag of
 	 * 1000 cycles, 1000 ns at 1 GHz */
 	out = tl(0, NULL, "stats -f csv --from 8us w.timeline");
@@ -518,6 +537,37 @@ START_TEST(test_from_after_to_is_a_usage_error_of_every_windowed_command)
 	 * placed in each log */
 	free(tl(0, NULL, "dump --from 3000 --to 3000 w.timeline"));
 	free(tl(0, NULL, "dump --from 1us --to 2000 w.timeline"));
+}
+END_TEST
+
+/* --last of less than 1ns (0ns, 0.4ns: 0 once rounded) would be no
+ * window at all: a usage error of every windowed command. 1ns keeps the
+ * newest entry alone, 1000ns the one 1000 ns before it too. */
+START_TEST(test_last_below_1ns_is_a_usage_error_of_every_windowed_command)
+{
+	static const char *const cmds[] = { "dump", "merge", "stats", "diff", "report -o r.html",
+					    "copy", "export -f csv -o x.csv" };
+	static const char *const d[] = { "0ns", "0.4ns", "0s" };
+	char *out;
+	tick_log("w.timeline", 1000000000ull, 1000, 10);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
+			size_t n = strcspn(cmds[i], " ");
+			char *err;
+			out = tl(2, &err, "%s --last %s w.timeline w.timeline x", cmds[i], d[k]);
+			ck_assert_str_eq(err, S("timeline %.*s: --last takes a duration of at least 1ns, "
+						"e.g. 10s or 500ms\nsee 'timeline %.*s --help'\n", (int)n,
+						cmds[i], (int)n, cmds[i]));
+			ck_assert_str_eq(out, "");
+			free(out);
+			free(err);
+		}
+	out = tl(0, NULL, "dump --last 1ns w.timeline");
+	ck_assert_str_eq(out, "          9000   0  0  e.tick n=9\n");
+	free(out);
+	out = tl(0, NULL, "dump --last 1000ns w.timeline | wc -l");
+	ck_assert_str_eq(out, "2\n");
+	free(out);
 }
 END_TEST
 
@@ -986,6 +1036,7 @@ Suite *trust_suite(void)
 	tcase_add_test(t, test_stats_diff_and_report_print_nothing_when_nothing_is_kept);
 	tcase_add_test(t, test_filters_that_keep_nothing_say_so);
 	tcase_add_test(t, test_from_after_to_is_a_usage_error_of_every_windowed_command);
+	tcase_add_test(t, test_last_below_1ns_is_a_usage_error_of_every_windowed_command);
 	tcase_add_test(t, test_one_run_a_side_is_too_few_and_the_interval_follows_alpha);
 	tcase_add_test(t, test_overhead_shares_the_breaths_cycles_among_apps);
 	tcase_add_test(t, test_dump_takes_back_the_wall_time_it_prints_and_copy_takes_a_window);

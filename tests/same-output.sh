@@ -231,6 +231,8 @@ run() {
 	c export-csv-window "$T" export -f csv -t ns --from 100000 --to 900000 -o o/window.csv "$one"
 	c export-perfetto "$T" export -f perfetto -o o/perfetto.pftrace "$one" in/fill
 	c export-perfetto-snabb "$T" export -f perfetto -o - in/snabb.zst
+	c export-otlp "$T" export -f otlp -o o/otlp.pb "$one" in/fill
+	c export-otlp-json "$T" export -f otlp-json --slowest 3 -o - "$one" in/fill
 	c export-bad "$T" export -f svg -o - "$one"
 
 	# top, in batch mode, once, over logs whose writers have ended

@@ -27,6 +27,23 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+void tl_fail_fast(void)
+{
+	const char *tap = getenv("CK_TAP_LOG_FILE_NAME");
+	char *log, *line, *save = NULL;
+	size_t len;
+	if (!getenv("TL_FAIL_FAST") || !tap || !(log = read_file(tap, &len)))
+		return;
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "not ok ", 7) && !strstr(line, ": Test timeout expired")) {
+			char first[256];
+			snprintf(first, sizeof first, "%s", line);
+			free(log);
+			ck_abort_msg("not run: an earlier test failed (TL_FAIL_FAST): %s", first);
+		}
+	free(log);
+}
+
 static char *kept[64];
 static size_t nkept;
 

@@ -15,6 +15,26 @@
  * once; a failure says the message alone. */
 #define tl_check(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
+/* Every test begins with tl_fail_fast(): with TL_FAIL_FAST in the
+ * environment (tests/mutate.sh sets it), a test that starts after another
+ * of the run failed, not by a timeout, fails at once ("not run"), so that a
+ * run whose answer is known costs no more time. What ran before is read
+ * from Check's TAP log (CK_TAP_LOG_FILE_NAME). START_TEST is Check's, with
+ * the call before the test's body. */
+void tl_fail_fast(void);
+#undef START_TEST
+#define START_TEST(__testname)                                                              \
+	static void __testname##_body(int _i CK_ATTRIBUTE_UNUSED);                          \
+	static void __testname##_fn(int _i)                                                 \
+	{                                                                                   \
+		tl_fail_fast();                                                             \
+		__testname##_body(_i);                                                      \
+	}                                                                                   \
+	static const TTest __testname##_ttest = { "" #__testname, __testname##_fn, __FILE__, \
+						  __LINE__ };                               \
+	static const TTest *__testname = &__testname##_ttest;                               \
+	static void __testname##_body(int _i CK_ATTRIBUTE_UNUSED)
+
 /* printf into a new string; fails the test if out of memory. Caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -142,6 +162,8 @@ Suite *switch_suite(void);
 Suite *spans_suite(void);
 Suite *perfetto_suite(void);
 Suite *words_suite(void);
+Suite *otlp_suite(void);
+Suite *threads_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

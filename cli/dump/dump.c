@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "dump.h"
 #include "follow.h"
 #include "out.h"
 #include "view.h"
@@ -13,11 +14,17 @@ static const char usage[] =
 	"usage: timeline dump [OPTIONS] INPUT...\n"
 	"\n"
 	"Prints every entry of each input (a log, a Snabb log, a zstd copy of\n"
-	"either, or a directory of them), oldest first.\n"
-	"\n" VIEW_USAGE;
+	"either, or a directory of them), oldest first; with --follow, the newest\n"
+	"10 first (--lines), then each entry as it is written.\n"
+	"\n"
+	"       --spans         a row per span instead: each instance of a begin/end\n"
+	"                       pair (declared, or Snabb's) with its thread, begin,\n"
+	"                       end, cycles, self cycles, units, parent and depth\n"
+	VIEW_USAGE;
 
 struct dump {
 	struct view view;
+	struct spantab *spans;         /* --spans: the span table being made */
 	int problems;                /* inputs that could not be read */
 	int inputs;                  /* inputs read under the path being walked */
 	struct window_misses misses; /* of those, what the window held */
@@ -25,10 +32,11 @@ struct dump {
 
 /* Says, before the entries of IN, when events were switched off while they
  * were written (timeline disable): a record of changes among them, or some
- * off now. A header line in text; a note on stderr with CSV and JSON,
- * whose lines are all entries. Scans the snapshot only when the switches
- * ever changed. */
-static void say_switches(const struct dump *d, struct input *in)
+ * off now. A header line in text, printed before IN's first entry kept (so
+ * that nothing is printed of a log nothing is kept of); a note on stderr
+ * with CSV and JSON, whose lines are all entries. Scans the snapshot only
+ * when the switches ever changed. */
+static void say_switches(struct dump *d, struct input *in)
 {
 	uint64_t records = 0;
 	tl_entry e;
@@ -45,9 +53,7 @@ static void say_switches(const struct dump *d, struct input *in)
 		 (unsigned long long)records, records == 1 ? "record" : "records",
 		 in->info.switched_off, in->info.switched_off == 1 ? "event" : "events");
 	if (d->view.format == FMT_TEXT) {
-		out_str("# ");
-		out_str(line);
-		out_char('\n');
+		snprintf(d->view.note, sizeof d->view.note, "# %s\n", line);
 	} else {
 		out_flush();
 		cli_error("dump", "%s", line);
@@ -74,6 +80,14 @@ static int dump_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	d->inputs++;
+	if (d->spans) {   /* the spans of the entries the window keeps */
+		spantab_input(d->spans, in);
+		d->problems += input_report_damage("dump", in);
+		window_misses_add(&d->misses, &d->view.w, in, "dump");
+		input_close(in);
+		return 0;
+	}
+	d->view.note[0] = '\0';   /* another log's, if none of its entries was kept */
 	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {
@@ -120,7 +134,7 @@ static int64_t print_new(struct dump *d, struct follow *f)
 	while (!stopped && follow_next(f, &e, &gap)) {
 		n++;
 		if (gap)
-			view_lost(&d->view, f->in, f->snabb ? 0 : gap, e.seq - gap);
+			view_lost(&d->view, f->in, e.thread, f->snabb ? 0 : gap, e.seq - gap);
 		if (view_entry(&d->view, f->in, &e, f->t0) < 0 || view_full(&d->view))
 			return -1;
 	}
@@ -144,8 +158,8 @@ static int64_t follow_round(struct dump *d, struct follow *f, size_t n)
 		if ((k = print_new(d, &f[i])) < 0)
 			return -1;
 		/* nothing new: the gap at the end of the last snapshot is final */
-		if (!k && (gap = follow_gap(&f[i])))
-			view_lost(&d->view, f[i].in, gap, f[i].next - gap);
+		while (!k && (gap = follow_gap(&f[i])))
+			view_lost(&d->view, f[i].in, f[i].gap_thread, gap, f[i].gap_first);
 		f[i].done = !alive;
 		read += k;
 	}
@@ -164,7 +178,7 @@ static void dump_follow(struct dump *d, char **paths, int npaths)
 	if (!(f = calloc(l.n ? l.n : 1, sizeof *f)))
 		abort();
 	for (size_t i = 0; i < l.n; i++)
-		follow_start(&f[i], l.in[i], 0);
+		view_follow_start(&d->view, &f[i], l.in[i]);
 	follow_catch_signals(&stopped);
 	do {
 		int64_t read = follow_round(d, f, l.n);
@@ -197,11 +211,19 @@ int cmd_dump(int argc, char **argv)
 	memset(&d, 0, sizeof d);
 	if ((rc = view_parse(&d.view, "dump", usage, argc, argv)) >= 0)
 		return rc;
-	view_begin(&d.view);
+	if (d.view.spans)
+		d.spans = spantab_new(&d.view);
+	else
+		view_begin(&d.view);
 	if (d.view.follow)
 		dump_follow(&d, argv + optind, argc - optind);
 	else
 		dump_paths(&d, argv + optind, argc - optind);
+	if (d.spans) {
+		spantab_print(d.spans);
+		spantab_free(d.spans);
+	}
+	view_end(&d.view, d.problems);
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

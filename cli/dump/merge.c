@@ -17,7 +17,8 @@ static const char usage[] =
 	"Merges the entries of all inputs into one stream ordered by time, with\n"
 	"the file (or process) on every line. Logs of one host and boot merge by\n"
 	"TSC, others by wall clock; Snabb logs have no clock anchor and merge by\n"
-	"TSC, with a warning.\n"
+	"TSC, with a warning. With --follow, the stream's newest 10 first\n"
+	"(--lines), then each entry as it is written.\n"
 	"\n" VIEW_USAGE;
 
 /* One input and its current entry. */
@@ -171,8 +172,8 @@ static void refill(struct merge *m, struct live *l, uint64_t now)
 		l->snap_at = follow_now();
 		l->drained = 0;
 		refill(m, l, l->snap_at);
-		if (!l->has && (gap = follow_gap(&l->f)))
-			view_lost(&m->view, l->f.in, gap, l->f.next - gap);
+		while (!l->has && (gap = follow_gap(&l->f)))
+			view_lost(&m->view, l->f.in, l->f.gap_thread, gap, l->f.gap_first);
 	}
 }
 
@@ -201,7 +202,7 @@ static int print_live(struct merge *m, struct live *l, uint64_t *t0, int *t0_set
 {
 	l->has = 0;
 	if (l->gap)
-		view_lost(&m->view, l->f.in, l->f.snabb ? 0 : l->gap, l->e.seq - l->gap);
+		view_lost(&m->view, l->f.in, l->e.thread, l->f.snabb ? 0 : l->gap, l->e.seq - l->gap);
 	if (!*t0_set) {
 		*t0_set = 1;
 		*t0 = l->e.tsc;
@@ -241,15 +242,82 @@ static void merge_live(struct merge *m, struct live *l, size_t n)
 	}
 }
 
-/* merge --follow: the sources, followed from the oldest entry in each ring. */
+static int by_key_down(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The key at or above which the newest N entries of the merged stream
+ * lie: of the N newest each log keeps (the MARKS of log i, GOT[i] of
+ * them), the Nth latest in the merge's order. */
+static uint64_t newest_key(const struct merge *m, struct view_mark **marks, const size_t *got,
+			   size_t n)
+{
+	size_t all = 0, k = 0;
+	uint64_t *keys, key;
+	for (size_t i = 0; i < m->n; i++)
+		all += got[i];
+	if (!(keys = malloc((all ? all : 1) * sizeof *keys)))
+		abort();
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = 0; j < got[i]; j++)
+			keys[k++] = key_of(m, m->src[i].in, &(tl_entry){ .tsc = marks[i][j].tsc });
+	qsort(keys, all, sizeof *keys, by_key_down);
+	key = all >= n ? keys[n - 1] : 0;
+	free(keys);
+	return key;
+}
+
+/* Starts following each source so that the merged stream shows first its
+ * newest --lines entries the filters keep, as tail -f does: each log's
+ * newest (view_newest()), then of those the latest --lines in the merge's
+ * order; a log starts at its first of them, or at its end when it has none
+ * (only what it writes from now on). */
+static void start_newest(struct merge *m, struct live *l)
+{
+	size_t n = m->view.lines, *got = calloc(m->n ? m->n : 1, sizeof *got);
+	struct view_mark **marks = calloc(m->n ? m->n : 1, sizeof *marks);
+	uint64_t *passed = calloc(m->n ? m->n : 1, sizeof *passed), total = 0, key;
+	if (!got || !marks || !passed)
+		abort();
+	for (size_t i = 0; i < m->n; i++) {
+		size_t room = n < m->src[i].in->info.entries ? n : m->src[i].in->info.entries;
+		if (!(marks[i] = malloc((room ? room : 1) * sizeof **marks)))
+			abort();
+		got[i] = view_newest(&m->view, m->src[i].in, marks[i], room, &passed[i]);
+		total += got[i] + passed[i];
+	}
+	key = total > n ? newest_key(m, marks, got, n) : 0;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = 0;
+		while (j < got[i] && key_of(m, m->src[i].in, &(tl_entry){ .tsc = marks[i][j].tsc }) < key)
+			j++;
+		if (!j && !passed[i])   /* nothing of it passed over: from its oldest */
+			view_follow_from(&l[i].f, m->src[i].in, NULL, 0);
+		else   /* from its first of the newest, or from its end */
+			view_follow_from(&l[i].f, m->src[i].in, j < got[i] ? &marks[i][j] : NULL, 1);
+		free(marks[i]);
+	}
+	free(marks);
+	free(got);
+	free(passed);
+}
+
+/* merge --follow: the sources, followed from the newest --lines entries of
+ * the merged stream (start_newest()). */
 static void merge_follow(struct merge *m)
 {
 	struct live *l = calloc(m->n ? m->n : 1, sizeof *l);
 	uint64_t gap;
 	if (!l)
 		abort();
+	if (m->view.lines == VIEW_ALL_LINES || !m->view.lines)
+		for (size_t i = 0; i < m->n; i++)
+			view_follow_from(&l[i].f, m->src[i].in, NULL, !m->view.lines);
+	else
+		start_newest(m, l);
 	for (size_t i = 0; i < m->n; i++) {
-		follow_start(&l[i].f, m->src[i].in, 0);
 		l[i].drained = 1;   /* the first refill takes a snapshot */
 		l[i].snap_at = follow_now() - FOLLOW_POLL_NS;
 	}
@@ -257,11 +325,12 @@ static void merge_follow(struct merge *m)
 	merge_live(m, l, m->n);
 	out_flush();
 	for (size_t i = 0; i < m->n; i++) {
-		if (!l[i].has && (gap = follow_gap(&l[i].f)))
-			view_lost(&m->view, l[i].f.in, gap, l[i].f.next - gap);
+		while (!l[i].has && (gap = follow_gap(&l[i].f)))
+			view_lost(&m->view, l[i].f.in, l[i].f.gap_thread, gap, l[i].f.gap_first);
 		out_flush();
 		follow_report(&l[i].f, "merge");
 		m->src[i].in = l[i].f.in;   /* closed with the others */
+		follow_release(&l[i].f);
 	}
 	free(l);
 }
@@ -294,6 +363,8 @@ int cmd_merge(int argc, char **argv)
 			input_note_skipped("merge", m.src[i].in);
 		input_close(m.src[i].in);
 	}
+	view_end(&m.view, m.problems);
+	out_flush();
 	free(m.src);
 	free(m.inputs.in);
 	return cli_finish("merge", m.problems ? EXIT_USAGE : EXIT_OK);

@@ -1,7 +1,8 @@
 /* pbuf.h: the protobuf wire format written straight into a buffer (varints,
  * tags, strings, doubles, and nested messages whose length is patched in
  * place once written), and the numbers of every field of Perfetto's trace
- * messages that `export -f perfetto` writes, each from the .proto it cites. */
+ * messages that `export -f perfetto` writes and of OTLP's that `export -f
+ * otlp` writes, each from the .proto it cites. */
 #ifndef TL_PBUF_H
 #define TL_PBUF_H
 #include <stddef.h>
@@ -85,6 +86,41 @@ enum { CLOCK_ID = 1, CLOCK_TIMESTAMP = 2, CLOCK_IS_INCREMENTAL = 3 };
  * clock_snapshot.proto: ids 64 to 127 are the writer's own, one sequence's */
 enum { BUILTIN_CLOCK_REALTIME = 1, BUILTIN_CLOCK_BOOTTIME = 6, CLOCK_SEQUENCE_FIRST = 64 };
 
+/* OpenTelemetry's OTLP (github.com/open-telemetry/opentelemetry-proto),
+ * the fields `export -f otlp` writes and `--endpoint` reads back.
+ * opentelemetry/proto/collector/trace/v1/trace_service.proto: messages
+ * ExportTraceServiceRequest, ExportTraceServiceResponse and
+ * ExportTracePartialSuccess */
+enum { OTLP_REQUEST_RESOURCE_SPANS = 1 };
+enum { OTLP_RESPONSE_PARTIAL_SUCCESS = 1 };
+enum { OTLP_PARTIAL_REJECTED_SPANS = 1, OTLP_PARTIAL_ERROR_MESSAGE = 2 };
+/* opentelemetry/proto/trace/v1/trace.proto: messages ResourceSpans and ScopeSpans */
+enum { OTLP_RESOURCE_SPANS_RESOURCE = 1, OTLP_RESOURCE_SPANS_SCOPE_SPANS = 2 };
+enum { OTLP_SCOPE_SPANS_SCOPE = 1, OTLP_SCOPE_SPANS_SPANS = 2 };
+/* trace.proto: message Span (start and end are fixed64, ns since the epoch) */
+enum {
+	OTLP_SPAN_TRACE_ID = 1,
+	OTLP_SPAN_SPAN_ID = 2,
+	OTLP_SPAN_PARENT_SPAN_ID = 4,
+	OTLP_SPAN_NAME = 5,
+	OTLP_SPAN_KIND = 6,
+	OTLP_SPAN_START_TIME_UNIX_NANO = 7,
+	OTLP_SPAN_END_TIME_UNIX_NANO = 8,
+	OTLP_SPAN_ATTRIBUTES = 9,
+};
+/* trace.proto: enum Span.SpanKind */
+enum { OTLP_SPAN_KIND_INTERNAL = 1 };
+/* opentelemetry/proto/common/v1/common.proto: messages KeyValue, AnyValue and
+ * InstrumentationScope */
+enum { OTLP_KEY_VALUE_KEY = 1, OTLP_KEY_VALUE_VALUE = 2 };
+enum { OTLP_ANY_STRING_VALUE = 1, OTLP_ANY_INT_VALUE = 3, OTLP_ANY_DOUBLE_VALUE = 4 };
+enum { OTLP_SCOPE_NAME = 1, OTLP_SCOPE_VERSION = 2 };
+/* opentelemetry/proto/resource/v1/resource.proto: message Resource */
+enum { OTLP_RESOURCE_ATTRIBUTES = 1 };
+/* googleapis google/rpc/status.proto: message Status, the body of an
+ * OTLP/HTTP 4xx or 5xx (opentelemetry-proto's docs/specification.md) */
+enum { RPC_STATUS_MESSAGE = 2 };
+
 /* The most bytes a varint takes. */
 #define PB_VARINT_MAX 10
 
@@ -126,6 +162,20 @@ static inline uint8_t *pb_double(uint8_t *p, unsigned field, double d)
 	for (int i = 0; i < 8; i++)
 		*p++ = (uint8_t)(bits >> (8 * i));
 	return p;
+}
+
+/* FIELD = the 8 bytes of V, little-endian: a fixed64 (OTLP's times). */
+static inline uint8_t *pb_fixed64(uint8_t *p, unsigned field, uint64_t v)
+{
+	p = pb_tag(p, field, PB_I64);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+	return p + 8;
+#else
+	for (int i = 0; i < 8; i++)
+		*p++ = (uint8_t)(v >> (8 * i));
+	return p;
+#endif
 }
 
 /* FIELD = the N bytes at S (a string or bytes field). */

@@ -411,8 +411,8 @@ static struct table *per_table(struct an *e, const struct an_options *o, int for
 {
 	char title[128];
 	struct table *per = strcmp(o->per, "unit") ?
-		statsout_per(e, o, title, sizeof title, format) :
-		statsout_declared(e, o, NULL, title, sizeof title, format), *t;
+		statsout_per(e, o, title, sizeof title, format, 0) :
+		statsout_declared(e, o, NULL, title, sizeof title, format, 0), *t;
 	const char *cols[64];
 	int nc = table_cols(per), app = rowkey_col(o, AN_APP), ev = rowkey_col(o, AN_EVENT);
 	int kc = key == AN_NKEYS ? -1 : rowkey_col(o, key), at = -1;   /* share% goes before

@@ -65,7 +65,7 @@ static int anopts_option(struct anopts *a, int c, const char *arg, const char **
 	case 'b':   /* stats' -b; diff and report take -b as side B first */
 		if (an_parse_keys(arg, &a->o.by, &bad) || !a->o.by) {
 			static char msg[128];
-			snprintf(msg, sizeof msg, "--by: unknown key '%s' (event, app, process, cpu, numa, host, group)",
+			snprintf(msg, sizeof msg, "--by: unknown key '%s' (event, app, process, thread, cpu, numa, host, group)",
 				 *arg ? bad : "");
 			return *why = msg, -1;
 		}

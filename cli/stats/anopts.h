@@ -40,9 +40,9 @@ struct anopts {
 #define ANOPTS_SHORT_BY "b:"         /* stats: -b is --by */
 /* The usage lines, --by's written as BY ("   -b, --by" or "       --by"). */
 #define ANOPTS_USAGE_BY(BY)                                                                 \
-	BY " KEYS       group rows by event, app, process, cpu, numa, host,\n"                 \
-	"                       group (comma-separated; default event, with --per\n"          \
-	"                       event,app); rows in the natural order of their keys,\n"       \
+	BY " KEYS       group rows by event, app, process, thread, cpu, numa,\n"               \
+	"                       host, group (comma-separated; default event, with\n"          \
+	"                       --per event,app); rows in the natural order of their keys,\n" \
 	"                       numbers by value: w[9999] before w[10000]\n"                  \
 	"   -p, --per UNIT      cycles per UNIT (packets, bytes) of each begin/end pair\n"     \
 	"                       instead of lags; without it, a log that declares pairs\n"     \

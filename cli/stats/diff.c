@@ -231,6 +231,7 @@ static void read_sides(struct diffrun *r, const struct anopts *a, const struct d
 		return;
 	}
 	full.by = full_d.by = AN_SUMMARY_KEYS;
+	full.keep_self = full_d.keep_self = full.keep_latency = full_d.keep_latency = 1;
 	full.slowest = full_d.slowest = AN_SUMMARY_SLOWEST;   /* for stats --slowest */
 	full.slowest_for_save = full_d.slowest_for_save = 1;
 	for (int s = 0; s < 2; s++) {
@@ -256,6 +257,7 @@ int diff_run(struct diffrun *r, const struct anopts *opts, const struct diffargs
 	*a = *opts;   /* the comparisons point at its options */
 	anopts_fixed(a, r->fixed, sizeof r->fixed);
 	a->o.by |= 1u << AN_RUN;   /* each run's rows apart, for the test over runs */
+	a->o.keep_self = 1;        /* the yardstick: each group's own cycles */
 	r->e[0] = an_new(&a->o);
 	r->e[1] = an_new(&a->o);
 	if (a->declared) {   /* the logs that declare pairs: each in its own unit */

@@ -19,8 +19,8 @@ double openmetrics_edge(int i)
 /* The row keys as label names: diff's run is never shown. */
 static const char *label_name(int k, const struct an_options *o)
 {
-	static const char *const names[AN_NKEYS] = { "event", "app", "process", "cpu", "numa",
-						     "host", "group", "batch", NULL };
+	static const char *const names[AN_NKEYS] = { "event", "app",    "process", "cpu", "numa",
+						     "host",  "group", "thread",  "batch", NULL };
 	return k == AN_EVENT && o->per ? "pair" : names[k];
 }
 

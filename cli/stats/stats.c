@@ -37,6 +37,8 @@ static const char usage[] =
 	"       --hist          draw each row's histogram on a log scale\n"
 	"       --breaths       CSV: print the breath summary instead of the rows\n"
 	"       --overhead      CSV: print where the cycles go instead of the rows\n"
+	"       --self          pairs: each pair's self cycles per unit, its cycles less\n"
+	"                       those of the pairs inside it (where its own time goes)\n"
 	"       --slowest N     with --per: then each group's N slowest pairs (most\n"
 	"                       cycles per unit), where and when each ran, and the\n"
 	"                       timeline dump command that shows the entries around it\n"
@@ -52,6 +54,7 @@ static const char usage[] =
 	"   -h, --help          show this help\n";
 
 #define STATS_SLOWEST 0x190           /* getopt code of --slowest, long only */
+#define STATS_SELF 0x191              /* ... of --self */
 
 static const struct option options[] = {
 	ANOPTS_OPTIONS,
@@ -61,6 +64,7 @@ static const struct option options[] = {
 	{ "overhead", no_argument, NULL, 'O' },
 	{ "save", required_argument, NULL, 'S' },
 	{ "slowest", required_argument, NULL, STATS_SLOWEST },
+	{ "self", no_argument, NULL, STATS_SELF },
 	{ "output", required_argument, NULL, 'o' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "count", required_argument, NULL, 'N' },
@@ -73,6 +77,7 @@ struct args {
 	struct anopts a;
 	char *labels[ANOPTS_MAX_GROUPS], *paths[ANOPTS_MAX_GROUPS];   /* --group LABEL=PATH */
 	int ngroups, hist, breaths_only, overhead_only;
+	int self;                    /* --self: self cycles per unit */
 	const char *save;            /* --save FILE */
 	int openmetrics;             /* --format openmetrics */
 	const char *output;          /* -o FILE */
@@ -125,6 +130,9 @@ static int own_option(void *ctx, int c, const char *arg, const char **why)
 		return 1;
 	case 'g':
 		return anopts_group(arg, s->labels, s->paths, &s->ngroups, why);
+	case STATS_SELF:
+		s->self = 1;
+		return 1;
 	case STATS_SLOWEST:
 		if (parse_u64(arg, &s->slowest) || !s->slowest || s->slowest > 10000)
 			return *why = "--slowest takes a number of pairs from 1 to 10000", -1;
@@ -161,7 +169,8 @@ static int read_inputs(struct args *s, struct an *e, struct an *d, int argc, cha
 }
 
 /* The tables of the pairs engine D counted, each in its own unit: one
- * table per unit in text and JSON, one with a unit column in CSV. */
+ * table per unit in text, one with a unit column in CSV and JSON (the
+ * same keys whatever the units). */
 static void print_declared(const struct args *s, struct an *d)
 {
 	const char *units[64];
@@ -169,13 +178,13 @@ static void print_declared(const struct args *s, struct an *d)
 	size_t n = statsout_units(d, units, 64);
 	int format = s->a.format;
 	for (size_t i = 0; i < n || (!n && !i); i++) {
-		struct table *t = statsout_declared(d, &s->od, format == FMT_CSV || !n ? NULL : units[i],
-						    title, sizeof title, format);
+		struct table *t = statsout_declared(d, &s->od, format != FMT_TEXT || !n ? NULL : units[i],
+						    title, sizeof title, format, s->self);
 		if (i && format == FMT_TEXT)
 			out_char('\n');
 		table_print(t, format, title);
 		table_free(t);
-		if (format == FMT_CSV)
+		if (format != FMT_TEXT)
 			break;
 	}
 }
@@ -190,7 +199,8 @@ static void print(const struct args *s, struct an *e, struct an *d)
 	struct an *p = d && s->fed_d ? d : e, *lags = p == d && s->fed ? e : NULL;
 	const struct an_options *o = p == d ? &s->od : &s->a.o;
 	int format = s->a.format;
-	struct table *t = p == d ? NULL : o->per ? statsout_per(e, o, title, sizeof title, format)
+	struct table *t = p == d ? NULL : o->per ? statsout_per(e, o, title, sizeof title, format,
+								s->self)
 						 : statsout_lag(e, o, format);
 	struct table *bt = statsout_breaths(p, lags, format);
 	struct table *ht = s->hist && format != FMT_TEXT ? statsout_hist_table(p, o) : NULL;
@@ -204,8 +214,7 @@ static void print(const struct args *s, struct an *e, struct an *d)
 			    FMT_CSV, NULL);
 	} else {
 		if (ot && table_rows(ot)) {
-			table_print(ot, format, "where the cycles go: each app's share of the cycles of "
-				    "the breaths it ran in, per process");
+			table_print(ot, format, statsout_overhead_title(p));
 			if (format == FMT_TEXT)
 				out_char('\n');
 		}
@@ -232,7 +241,7 @@ static void print(const struct args *s, struct an *e, struct an *d)
 		if (table_rows(bt) && format == FMT_TEXT)
 			out_char('\n');
 		if (table_rows(bt))
-			table_print(bt, format, "breaths, per process (first to last breath_end)");
+			table_print(bt, format, statsout_breaths_title(p, lags));
 		if (s->hist && format == FMT_TEXT)
 			statsout_hist(e, o);
 		if (ht)
@@ -260,6 +269,7 @@ static int read_and_save(struct args *s, struct an *e, struct an *d, int argc, c
 	struct an *all, *all_d = NULL;
 	int problems;
 	full.by = full_d.by = AN_SUMMARY_KEYS;
+	full.keep_self = full_d.keep_self = full.keep_latency = full_d.keep_latency = 1;
 	full.slowest = full_d.slowest = s->slowest ? (unsigned)s->slowest : AN_SUMMARY_SLOWEST;
 	full.slowest_for_save = full_d.slowest_for_save = !s->slowest;
 	all = an_new(&full);
@@ -376,12 +386,16 @@ int cmd_stats(int argc, char **argv)
 		return cli_usage_error("stats", "--count goes with --interval");
 	if (s.openmetrics)   /* metrics of one kind: lags, unless --per */
 		s.a.declared = 0;
+	if (s.self && !s.a.o.per && !s.a.declared)
+		return cli_usage_error("stats", "--self goes with pairs: give --per, or leave out --lags");
 	if (s.slowest && !s.a.o.per && !s.a.declared)
 		return cli_usage_error("stats", "--slowest needs --per: it ranks begin/end pairs");
 	s.a.o.slowest = (unsigned)s.slowest;
 	anopts_fixed(&s.a, s.fixed, sizeof s.fixed);
+	s.a.o.keep_self = s.self;
 	if (s.a.declared) {
 		anopts_declared(&s.a, &s.od);
+		s.od.keep_latency = 1;   /* the tables' p50_ns and p99_ns */
 		anopts_fixed_declared(&s.a, s.fixed_d, sizeof s.fixed_d);
 	}
 	if (s.openmetrics) {

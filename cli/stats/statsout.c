@@ -92,8 +92,11 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 	return t;
 }
 
+/* The self table's note: its ns columns stay the span's whole latency. */
+#define SELF_NOTE " (its cycles less those of the pairs inside it; p50_ns and p99_ns: the whole span)"
+
 struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size,
-			   int format)
+			   int format, int self)
 {
 	const char *cols[AN_NKEYS + 12];
 	char buf[12][32], *cells[AN_NKEYS + 12], per[96], one[64];
@@ -103,7 +106,8 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 	struct table *t;
 	an_cycles_per(per, sizeof per, o->per);
 	an_unit_singular(one, sizeof one, o->per);
-	snprintf(title, size, "cycles per %s, per begin/end pair", one);
+	snprintf(title, size, "%scycles per %s, per begin/end pair%s", self ? "self " : "", one,
+		 self ? " (its cycles less those of the pairs inside it)" : "");
 	cols[nc++] = "pairs";
 	cols[nc++] = o->per;
 	cols[nc++] = per;
@@ -114,9 +118,11 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 	t = rowkey_table("per", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct an_row *r = rows[i];
-		double v[7] = { (double)r->h.n, r->units, r->units > 0 ? r->cycles / r->units : NAN,
-				hist_quantile(&r->h, 0.5), hist_quantile(&r->h, 0.9),
-				hist_quantile(&r->h, 0.99), (double)r->empty };
+		const struct hist *h = self ? an_row_self(r) : &r->h;
+		double cy = self ? r->self_cycles : r->cycles;
+		double v[7] = { (double)r->h.n, r->units, r->units > 0 ? cy / r->units : NAN,
+				hist_quantile(h, 0.5), hist_quantile(h, 0.9), hist_quantile(h, 0.99),
+				(double)r->empty };
 		int c = rowkey_cells(e, o, r, cells);
 		if (r->h.n == 0)
 			v[3] = v[4] = v[5] = NAN;
@@ -250,9 +256,31 @@ static void share_row(struct table *t, const struct an_breaths *b, const char *a
 	table_add(t, (char *[]){ b->process, (char *)app, pct, cy, n });
 }
 
+/* Are E's breaths with shares all of declared breaths (none: 0)? */
+static int declared_shares(struct an *e)
+{
+	size_t n, k = 0;
+	const struct an_breaths *b = an_breath_list(e, &n);
+	for (size_t i = 0; i < n; i++)
+		if (b[i].share_breaths && !b[i].unit)
+			return 0;
+		else if (b[i].share_breaths)
+			k++;
+	return k > 0;
+}
+
+const char *statsout_overhead_title(struct an *e)
+{
+	return declared_shares(e) ? "where the cycles go: each kind of span's share of the cycles "
+				    "of the breaths it ran in, by its own cycles, per process"
+				  : "where the cycles go: each app's share of the cycles of the breaths "
+				    "it ran in, per process";
+}
+
 struct table *statsout_overhead(struct an *e, int format)
 {
-	static const char *const cols[] = { "process", "app", "share%", "cycles", "breaths" };
+	const char *cols[] = { "process", declared_shares(e) ? "span" : "app", "share%", "cycles",
+			       "breaths" };
 	size_t n;
 	const struct an_breaths *b = an_breath_list(e, &n);
 	struct table *t = table_new("overhead", cols, 5);
@@ -272,7 +300,10 @@ struct table *statsout_overhead(struct an *e, int format)
 			rest -= sh[k].cycles;
 		}
 		free(sh);
-		share_row(t, &b[i], "(no app)", rest > 0 ? rest : 0, format);
+		/* what no span inside the breath accounts for: Snabb's breath
+		 * outside its apps, a declared breath's own cycles */
+		share_row(t, &b[i], b[i].unit ? "(unattributed)" : "(no app)", rest > 0 ? rest : 0,
+			  format);
 	}
 	return t;
 }
@@ -295,7 +326,7 @@ size_t statsout_units(struct an *e, const char **units, size_t max)
 }
 
 struct table *statsout_declared(struct an *e, const struct an_options *o, const char *unit,
-				char *title, size_t size, int format)
+				char *title, size_t size, int format, int self)
 {
 	const char *cols[AN_NKEYS + 14];
 	char buf[12][32], *cells[AN_NKEYS + 14], per[96], one[64];
@@ -306,9 +337,11 @@ struct table *statsout_declared(struct an *e, const struct an_options *o, const 
 	if (unit) {
 		an_cycles_per(per, sizeof per, unit);
 		an_unit_singular(one, sizeof one, unit);
-		snprintf(title, size, "cycles per %s, per begin/end pair", one);
+		snprintf(title, size, "%scycles per %s, per begin/end pair%s", self ? "self " : "", one,
+			 self ? SELF_NOTE : "");
 	} else {
-		snprintf(title, size, "cycles per unit, per begin/end pair, each in its own unit");
+		snprintf(title, size, "%scycles per unit, per begin/end pair, each in its own unit%s",
+			 self ? "self " : "", self ? SELF_NOTE : "");
 		cols[nc++] = "unit";
 	}
 	cols[nc++] = "pairs";
@@ -323,9 +356,11 @@ struct table *statsout_declared(struct an *e, const struct an_options *o, const 
 	t = rowkey_table("declared", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct an_row *r = rows[i];
-		double v[9] = { (double)r->h.n, r->units, r->units > 0 ? r->cycles / r->units : NAN,
-				hist_quantile(&r->h, 0.5), hist_quantile(&r->h, 0.9),
-				hist_quantile(&r->h, 0.99), (double)r->empty,
+		const struct hist *h = self ? an_row_self(r) : &r->h;
+		double cy = self ? r->self_cycles : r->cycles;
+		double v[9] = { (double)r->h.n, r->units, r->units > 0 ? cy / r->units : NAN,
+				hist_quantile(h, 0.5), hist_quantile(h, 0.9), hist_quantile(h, 0.99),
+				(double)r->empty,
 				ns(hist_quantile(&r->span, 0.5), r->hz),
 				ns(hist_quantile(&r->span, 0.99), r->hz) };
 		int c = rowkey_cells(e, o, r, cells);
@@ -357,15 +392,52 @@ static const struct an_breaths *next_breaths(const struct an_breaths *a, size_t 
 	return *j < nb ? &b[(*j)++] : NULL;
 }
 
+/* The unit of breath summary B: its declared breath's, or packets. */
+static const char *breath_unit(const struct an_breaths *b)
+{
+	return b->unit ? b->unit : "packets";
+}
+
+/* The unit of the breath summaries of E and ALSO, "unit" when they
+ * differ, NULL when none has breaths. */
+static const char *breaths_unit(struct an *e, struct an *also)
+{
+	const char *u = NULL;
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+		const struct an_breaths *b = k ? (also ? an_breath_list(also, &n) : NULL)
+					       : an_breath_list(e, &n);
+		for (size_t i = 0; b && i < n; i++)
+			if (b[i].n || b[i].share_breaths)
+				u = !u || !strcmp(u, breath_unit(&b[i])) ? breath_unit(&b[i]) : "unit";
+	}
+	return u;
+}
+
 struct table *statsout_breaths(struct an *e, struct an *also, int format)
 {
-	static const char *const cols[] = { "process",      "group",         "breaths",
-					     "breaths/s",    "packets/breath", "bytes/packet",
-					     "cycles/packet", "Gbps",        "us/breath" };
+	const char *unit = breaths_unit(e, also), *cols[10] = { "process", "group", "breaths",
+								"breaths/s" };
+	char per_breath[96], bytes_per[96], cycles_per[96], one[64];
 	size_t na, nb = 0, i = 0, j = 0;
 	const struct an_breaths *ba = an_breath_list(e, &na), *bb = also ? an_breath_list(also, &nb) : NULL;
 	const struct an_breaths *b;
-	struct table *t = table_new("breaths", cols, 9);
+	struct table *t;
+	int nc = 4, mixed = unit && !strcmp(unit, "unit");
+	if (!unit)
+		unit = "packets";
+	an_unit_singular(one, sizeof one, unit);
+	snprintf(per_breath, sizeof per_breath, "%s/breath", unit);
+	snprintf(bytes_per, sizeof bytes_per, "bytes/%s", one);
+	snprintf(cycles_per, sizeof cycles_per, "cycles/%s", one);
+	if (mixed)   /* Snabb's packets beside a declared breath's unit: which */
+		cols[nc++] = "unit";
+	cols[nc++] = per_breath;
+	cols[nc++] = bytes_per;
+	cols[nc++] = cycles_per;
+	cols[nc++] = "Gbps";
+	cols[nc++] = "us/breath";
+	t = table_new("breaths", cols, nc);
 	while ((b = next_breaths(ba, na, &i, bb, nb, &j))) {
 		if (!b->n && !b->share_breaths)
 			continue;   /* a file without breath_end entries */
@@ -374,16 +446,43 @@ struct table *statsout_breaths(struct an *e, struct an *also, int format)
 		double br = (double)b->breaths, pk = (double)b->packets, by = (double)b->bytes;
 		double v[7] = { br, br * hz / cy, pk / br, by / pk, cy / pk, by * 8 * hz / cy / 1e9,
 				cy * 1e6 / hz / br };
-		char buf[7][32], *cells[9] = { b->process, b->group };
-		for (int k = 0; k < 7; k++) {
-			cell_value(buf[k], sizeof buf[k], b->breaths ? v[k] : NAN, format);
-			cells[2 + k] = buf[k];
-		}
+		char buf[7][32], *cells[10] = { b->process, b->group };
+		int c = 2;
+		for (int k = 0; k < 7; k++)
+			cell_value(buf[k], sizeof buf[k], b->breaths && (k != 3 || by > 0) &&
+				   (k != 5 || by > 0) ? v[k] : NAN, format);
 		if (b->breaths)
 			snprintf(buf[0], sizeof buf[0], "%llu", (unsigned long long)b->breaths);
+		cells[c++] = buf[0];
+		cells[c++] = buf[1];
+		if (mixed)
+			cells[c++] = (char *)breath_unit(b);
+		for (int k = 2; k < 7; k++)
+			cells[c++] = buf[k];
 		table_add(t, cells);
 	}
 	return t;
+}
+
+const char *statsout_breaths_title(struct an *e, struct an *also)
+{
+	const char *unit = breaths_unit(e, also);
+	int declared = 0, snabb = 0;
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+		const struct an_breaths *b = k ? (also ? an_breath_list(also, &n) : NULL)
+					       : an_breath_list(e, &n);
+		for (size_t i = 0; b && i < n; i++)
+			if (b[i].n || b[i].share_breaths) {
+				declared |= b[i].unit != NULL;
+				snabb |= !b[i].unit;
+			}
+	}
+	(void)unit;
+	return declared && snabb ? "breaths, per process (first to last breath_end, or a declared "
+				   "breath's spans logged and their own cycles)"
+	       : declared ? "breaths, per process (the breath's spans logged, and their own cycles)"
+			  : "breaths, per process (first to last breath_end)";
 }
 
 /* H's count per power of two into COUNT (COUNT[0]: the zeros, COUNT[x]:

@@ -11,10 +11,11 @@
 struct table *statsout_lag(struct an *e, const struct an_options *o, int format);
 
 /* Per-unit rows of E (O has per): pairs, units, cycles per unit over all
- * of them, the distribution of each pair's cycles per unit. The table's
+ * of them, the distribution of each pair's cycles per unit; SELF: their
+ * self cycles instead (less those of the pairs inside each). The table's
  * title goes to TITLE. */
 struct table *statsout_per(struct an *e, const struct an_options *o, char *title, size_t size,
-			   int format);
+			   int format, int self);
 
 /* The units of E's per-unit rows that hold pairs (an_row.unit), each once,
  * in natural order, into UNITS (at most MAX; strings E's): how many. */
@@ -24,13 +25,17 @@ size_t statsout_units(struct an *e, const char **units, size_t max);
  * an_options.declared_only), as statsout_per() gives them, then the p50
  * and p99 of the pairs' own length in ns (their latency, where the TSC
  * frequency is known). UNIT NULL: every unit, in a column of its own
- * (CSV). The title goes to TITLE. */
+ * (CSV, JSON). The title goes to TITLE. */
 struct table *statsout_declared(struct an *e, const struct an_options *o, const char *unit,
-				char *title, size_t size, int format);
+				char *title, size_t size, int format, int self);
 
 /* The breath summary of each process of E (and of ALSO, if not NULL: the
  * files of both in input order). */
 struct table *statsout_breaths(struct an *e, struct an *also, int format);
+
+/* The title of that table: how its figures were made (Snabb's breath_end
+ * counters, a declared breath's spans, or both). */
+const char *statsout_breaths_title(struct an *e, struct an *also);
 
 /* The slowest pairs of each row of E (an_options.slowest), most cycles per
  * unit first: the row's keys, rank, cycles per unit, cycles, units,
@@ -46,9 +51,14 @@ void statsout_dump_line(const struct an_slow *s, char *buf, size_t size);
 
 /* The table "overhead", where the breaths' cycles go (--per), as perf
  * report leads with: per process, each app's share of the cycles of the
- * breaths that hold its pairs, largest first, then "(no app)", the rest;
- * with the cycles and how many breaths they come from. */
+ * breaths that hold its pairs (of a declared breath, each kind of span's
+ * by its self cycles), largest first, then "(no app)" (a declared
+ * breath's: "(unattributed)"), the rest; with the cycles and how many
+ * breaths they come from. */
 struct table *statsout_overhead(struct an *e, int format);
+
+/* Its title: of apps, or (all breaths declared) of kinds of span. */
+const char *statsout_overhead_title(struct an *e);
 
 /* The table "hist" of E's rows: per row, its values counted by power of
  * two, [from, below), the bins --hist draws (those with a count); the zeros

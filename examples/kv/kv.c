@@ -37,6 +37,7 @@ static const char usage[] =
 	"   -d, --dir DIR        write the log to DIR/kv-PID.timeline (default: the\n"
 	"                        library's path, $TIMELINE_ROOT/PID/kv.timeline)\n"
 	"   -r, --rate RATE      the log's rate: all, 1 to 9, off or auto (the default)\n"
+	"   -e, --entries N      ring entries, a power of two (default 1048576)\n"
 	"       --seed N         the requests' seed (default 1)\n"
 	"   -h, --help           show this help\n"
 	"\n"
@@ -47,14 +48,16 @@ static const struct option options[] = {
 	{ "polls", required_argument, NULL, 'n' }, { "slow", required_argument, NULL, 'S' },
 	{ "stall", required_argument, NULL, 'T' }, { "cpu", required_argument, NULL, 'c' },
 	{ "dir", required_argument, NULL, 'd' },   { "rate", required_argument, NULL, 'r' },
-	{ "seed", required_argument, NULL, 'x' },  { "help", no_argument, NULL, 'h' },
+	{ "seed", required_argument, NULL, 'x' },  { "entries", required_argument, NULL, 'e' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 enum { PARSE, LOOKUP, REPLY, NSTAGES };
 static const char *const stage_names[NSTAGES] = { "parse", "lookup", "reply" };
 
-#define TABLE_SLOTS (1u << 16)       /* the keys, open addressing */
+#define TABLE_SLOTS (1u << 19)       /* 4 MiB of keys: beyond the L2 cache */
+#define PROBES 32                    /* dependent probes a key's lookup makes */
 #define MSG_MAX 1024                 /* a request's bytes, at most */
 
 static struct {
@@ -77,7 +80,7 @@ static uint64_t rnd(void)
 	return S.rng;
 }
 
-/* The times a stage's work is done for N units with PCT% more of it. */
+/* The rounds of a stage's work for N units with PCT% more of it. */
 static uint64_t rounds(uint64_t n, unsigned pct)
 {
 	return (n * (100 + pct) + 50) / 100;
@@ -94,14 +97,16 @@ static void parse(uint64_t bytes)
 	S.sink += a ^ b;
 }
 
-/* The lookup of KEYS keys: each hashed and probed for in the table. */
+/* The lookup of KEYS keys: each a chain of PROBES dependent probes of the
+ * table (each load's address from the one before), more with --slow. */
 static void lookup(uint64_t keys)
 {
-	uint64_t n = rounds(keys, S.slow[LOOKUP]);
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t k = S.msg[i % 64] * 0x9e3779b97f4a7c15ull + i, h = k >> 48;
-		for (int probe = 0; probe < 8 && S.table[(h + probe) & (TABLE_SLOTS - 1)]; probe++)
-			S.sink += S.table[(h + probe) & (TABLE_SLOTS - 1)] == k;
+	uint64_t probes = rounds(PROBES, S.slow[LOOKUP]);
+	for (uint64_t i = 0; i < keys; i++) {
+		uint64_t h = S.msg[i % 64] * 0x9e3779b97f4a7c15ull + i;
+		for (uint64_t p = 0; p < probes; p++)
+			h = S.table[h & (TABLE_SLOTS - 1)] ^ (h >> 7);
+		S.sink += h;
 	}
 }
 
@@ -188,10 +193,10 @@ static int slow_option(const char *arg)
 
 /* Opens the log: DIR/kv-PID.timeline, or the library's default path; a
  * log that cannot be made leaves the server running, logging nothing. */
-static tl_log *open_log(const char *dir)
+static tl_log *open_log(const char *dir, uint64_t entries)
 {
 	char path[4096];
-	tl_options o = { .name = "kv" };
+	tl_options o = { .name = "kv", .entries = entries };
 	tl_error err;
 	tl_log *log;
 	if (dir) {
@@ -220,14 +225,14 @@ static void report(double seconds)
 int main(int argc, char **argv)
 {
 	const char *dir = NULL;
-	uint64_t polls = 20000, v;
+	uint64_t polls = 20000, entries = 0, v;
 	int rate = TL_RATE_AUTO, c;
 	struct kv_events ev;
 	struct timespec t0, t1;
 	tl_error err;
 	tl_log *log;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:S:c:d:r:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:S:c:d:r:e:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (number(optarg, &polls) || !polls) return fail("--polls takes a positive number", optarg);
@@ -250,6 +255,9 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'd': dir = optarg; break;
+		case 'e':
+			if (number(optarg, &entries)) return fail("--entries takes a power of two", optarg);
+			break;
 		case 'r':
 			if ((rate = tl_rate_parse(optarg)) < 0) return fail("--rate takes all, 1 to 9, off or auto", optarg);
 			break;
@@ -267,9 +275,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return fail("unexpected argument", argv[optind]);
-	for (uint64_t i = 0; i < TABLE_SLOTS / 2; i++)   /* half full */
-		S.table[rnd() & (TABLE_SLOTS - 1)] = rnd();
-	log = open_log(dir);
+	for (uint64_t i = 0; i < TABLE_SLOTS; i++)
+		S.table[i] = rnd();
+	log = open_log(dir, entries);
 	if (kv_events_register(log, &ev, NULL, &err) != TL_OK)
 		fprintf(stderr, "kv: %s\n", err.msg);
 	tl_seed(log, S.rng);

@@ -1,6 +1,7 @@
 """conftest.py: what the Python suite reads: the built program and demo
 engine (make check's environment, else the tree's), the Snabb fixture,
 and logs of the demo engine made once per run."""
+import ctypes
 import os
 import subprocess
 import sys
@@ -29,6 +30,42 @@ def tl(*args, check=True):
     if check and p.returncode not in (0, 1):
         raise AssertionError("timeline %s: %d %s" % (args, p.returncode, p.stderr.decode()))
     return p.stdout.decode(), p.stderr.decode(), p.returncode
+
+
+class _Options(ctypes.Structure):   # tl_options (timeline.h)
+    _fields_ = [("entries", ctypes.c_uint64), ("strings_bytes", ctypes.c_uint32),
+                ("clock", ctypes.c_int), ("name", ctypes.c_char_p), ("tsc_hz", ctypes.c_uint64),
+                ("no_prefault", ctypes.c_int)]
+
+
+def manual_log(path, defs, entries, ring=64, attrs=None, hz=1000000000):
+    """Writes the log PATH with libtimeline, its manual clock at HZ (TL_CLOCK_MANUAL): the
+    definitions DEFS registered (with ATTRS), then each of ENTRIES, (tsc, cpu/node word,
+    index in DEFS, arg0, arg1, ...), in order. Returns PATH."""
+    from timeline import _lib
+    L = ctypes.CDLL(_lib.library_path())
+    P, U64 = ctypes.c_void_p, ctypes.c_uint64
+    L.tl_open.restype = P
+    L.tl_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Options), ctypes.POINTER(_lib.Error)]
+    L.tl_register.argtypes = [P, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                              ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint16),
+                              ctypes.POINTER(_lib.Error)]
+    L.tl_set_manual_clock.argtypes = [P, U64, ctypes.c_uint16]
+    L.tl_append.argtypes = [P, ctypes.c_uint] + [U64] * 6
+    L.tl_close.argtypes = [P]
+    err = _lib.Error()
+    o = _Options(ring, 4096, 5, b"py", hz, 1)
+    log = L.tl_open(os.fsencode(str(path)), ctypes.byref(o), ctypes.byref(err))
+    assert log, err.msg
+    ids = (ctypes.c_uint16 * len(defs))()
+    d = (ctypes.c_char_p * len(defs))(*[x.encode() for x in defs])
+    assert L.tl_register(log, d, len(defs), attrs.encode() if attrs else None, ids,
+                         ctypes.byref(err)) == 0, err.msg
+    for tsc, aux, k, *args in entries:
+        L.tl_set_manual_clock(log, tsc, aux)
+        L.tl_append(log, ids[k], *(list(args) + [0] * (6 - len(args))))
+    L.tl_close(log)
+    return path
 
 
 def engine(d, name, *opts):

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import timeline
-from conftest import CPUS, ENGINE, SNABB, tl
+from conftest import CPUS, ENGINE, SNABB, manual_log, tl
 
 
 def dump(paths, *opts):
@@ -32,6 +32,13 @@ def assert_like_dump(df, rows, labels=None):
     assert df["tsc"].tolist() == [int(r["tsc"]) for r in rows]
     assert df["cpu"].tolist() == [int(r["cpu"]) for r in rows]
     assert df["numa"].tolist() == [int(r["numa"]) for r in rows]
+    # each (log, thread index) one label, and a log's threads apart
+    labels = {}
+    for lab, r in zip(df["thread"].astype(str), rows):
+        assert labels.setdefault((r["file"], r["thread"]), lab) == lab
+    for f in {f for f, _ in labels}:
+        mine = [lab for (g, _), lab in labels.items() if g == f]
+        assert len(set(mine)) == len(mine)
     assert df["event"].astype(str).tolist() == [r["event"] for r in rows]
     apps = df["app"].astype(object).where(df["app"].notna(), "").tolist() if "app" in df else \
         [""] * len(df)
@@ -53,8 +60,8 @@ def test_an_engine_log_reads_as_dump_prints_it(demo):
     df = timeline.read(log)
     assert len(df) > 10000
     assert_like_dump(df, dump([log]))
-    assert list(df.columns) == ["log", "seq", "tsc", "ns", "wall", "cpu", "numa", "event", "app",
-                                "arg0", "arg1", "arg2", "arg3", "arg4", "arg5"]
+    assert list(df.columns) == ["log", "seq", "tsc", "ns", "wall", "cpu", "numa", "thread",
+                                "event", "app", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5"]
     assert str(df["wall"].dtype) == "datetime64[ns, UTC]"
     assert str(df["ns"].dtype) == "timedelta64[ns]"
     for c in ("log", "event", "app"):
@@ -233,8 +240,8 @@ def test_events_names_the_arguments_of_each_definition(demo):
 def test_a_frame_is_not_much_bigger_than_its_columns(demo):
     df = timeline.read(demo / "runs")
     per_row = df.memory_usage(deep=True, index=False).sum() / len(df)
-    # 8 seq, tsc, ns, wall, 48 args, 2 cpu, 1 numa, 1 each of log, event, app codes
-    assert per_row < 8 * 4 + 48 + 2 + 1 + 3 + 1
+    # 8 seq, tsc, ns, wall, 48 args, 2 cpu, 1 numa, 1 each of log, thread, event, app codes
+    assert per_row < 8 * 4 + 48 + 2 + 1 + 4 + 1
 
 
 def test_a_window_in_seconds_on_a_log_without_a_frequency_is_its_error():
@@ -249,3 +256,57 @@ def test_a_window_in_seconds_on_a_log_without_a_frequency_is_its_error():
     df = timeline.read(SNABB, start=span // 4, end=span // 2)
     assert_like_dump(df, dump([SNABB], "--from", span // 4, "--to", span // 2))
     assert 0 < len(df) < len(full)
+
+
+def ten_ticks(tmp_path):
+    """A log of 10 entries 1 us apart at 1 GHz (0 to 9000 ns from the first), on CPU 1."""
+    return manual_log(tmp_path / "ticks.timeline", ["5,5|e.tick: n\nA tick."],
+                      [(1000 + 1000 * k, 1, 0, k) for k in range(10)])
+
+
+def test_last_keeps_the_entries_from_exactly_last_before_the_newest(tmp_path):
+    # the newest at 9000 ns: last=3us keeps 6000 ns too, 2999ns not; as dump --last
+    log = ten_ticks(tmp_path)
+    for last, n in (("3us", 4), ("3000ns", 4), ("2999ns", 3), ("3001ns", 4), ("9us", 10),
+                    ("8999ns", 9), ("1h", 10), ("1ns", 1), (pd.Timedelta(3, "us"), 4)):
+        df = timeline.read(log, last=last)
+        assert df["arg0"].tolist() == list(range(10 - n, 10)), last
+        opt = last if isinstance(last, str) else "3000ns"
+        assert_like_dump(df, dump([log], "--last", opt))
+    # less than 1ns is no window: refused, as dump refuses it
+    for last in ("0ns", "0.4ns", pd.Timedelta(0)):
+        with pytest.raises(ValueError) as e:
+            timeline.read(log, last=last)
+        assert str(e.value) == "last takes a duration of at least 1ns, e.g. '10s' or '500ms', " \
+            "not %r" % (last,)
+    _, err, rc = tl("dump", "--last", "0ns", log, check=False)
+    assert rc == 2 and err.startswith("timeline dump: --last takes a duration of at least 1ns")
+
+
+def test_the_cpu_column_keeps_cpus_of_256_and_above_and_the_unknown_4095(tmp_path):
+    # the cpu/node word: CPU in its low 12 bits (4095: unknown), the node above
+    words = [(255, 0), (256, 0), (300, 1), (4094, 15), (4095, 0), (4095, 15)]
+    log = manual_log(tmp_path / "cpus.timeline", ["5,5|e.tick: n\nA tick."],
+                     [(1000 + k, node << 12 | cpu, 0, k) for k, (cpu, node) in enumerate(words)])
+    df = timeline.read(log)
+    assert df["cpu"].tolist() == [c for c, _ in words]
+    assert df["numa"].tolist() == [n for _, n in words]
+    assert_like_dump(df, dump([log]))
+    assert timeline.read(log, cpus=256)["arg0"].tolist() == [1]
+    assert timeline.read(log, cpus="4095")["arg0"].tolist() == [4, 5]
+    assert timeline.read(log, cpus=[300, 4094], numas=15)["arg0"].tolist() == [3]
+
+
+def test_directories_of_utf8_names_are_walked_in_the_programs_order(tmp_path):
+    # bytes of 0x80 and above after ASCII ones, numbers by value: z, e9, e10
+    # (e acute), as `timeline dump` walks them
+    names = ["\u00e910", "z", "\u00e99"]
+    for k, n in enumerate(names):
+        (tmp_path / "d" / n).mkdir(parents=True)
+        manual_log(tmp_path / "d" / n / "w.timeline", ["5,5|e.tick: n\nA tick."],
+                   [(1000, 0, 0, k)])
+    df = timeline.read(tmp_path / "d")
+    want = [str(tmp_path / "d" / n / "w.timeline") for n in ("z", "\u00e99", "\u00e910")]
+    assert [str(x) for x in df["log"]] == want
+    assert df["arg0"].tolist() == [1, 2, 0]
+    assert_like_dump(df, dump([tmp_path / "d"]))

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import timeline
-from conftest import SNABB, tl
+from conftest import SNABB, manual_log, tl
 
 
 def json_rows(*args):
@@ -94,6 +94,40 @@ def test_stats_keep_integers_beyond_a_doubles_53_bits(demo):
     assert str(big.dtype) == "UInt64" and int(big[0]) == 2**63 + 5 and pd.isna(big[1])
     assert column([1, 2.5, None]).dtype == np.float64
     assert column([2**60, 0.5]).dtype == np.dtype(object)   # a float64 would round 2^60 + 0
+
+
+def test_a_column_is_float_only_up_to_2_to_the_53_and_int64_only_below_2_to_the_63():
+    from timeline._stats import column
+    # beside a float, an int of 2^53 is still exact as a double, 2^53 + 1 not
+    for ints, kind in (([2**53, -2**53], np.float64), ([2**53 + 1], object),
+                       ([-2**53 - 1], object)):
+        c = column(ints + [0.5])
+        assert c.dtype == np.dtype(kind), ints
+        assert [int(v) for v in c[:-1]] == ints and c[-1] == 0.5
+    # ints alone: int64 up to 2^63 - 1, uint64 from 2^63 to 2^64 - 1, beyond exact objects
+    for ints, kind in (([2**63 - 1, -2**63], np.int64), ([2**63, 0], np.uint64),
+                       ([2**64 - 1], np.uint64), ([2**64], object), ([-1, 2**63], object)):
+        c = column(ints)
+        assert c.dtype == np.dtype(kind), ints
+        assert [int(v) for v in c] == ints
+    for ints, kind in (([2**63 - 1, None], "Int64"), ([2**63, None], "UInt64")):
+        c = column(ints)
+        assert str(c.dtype) == kind and int(c[0]) == ints[0] and pd.isna(c[1])
+
+
+def test_frames_keep_integers_beyond_2_to_the_53_beside_floats():
+    # rows as the program prints them (its counters are exact integers,
+    # its doubles print as integers when whole): a column of an int past
+    # 2^53 and a float keeps both exactly; one whose ints fit a double is
+    # float64; ints alone are int64
+    from timeline._stats import frames
+    lines = ['{"table":"per","event":"a","n":9007199254740993,"cycles":2.5,"p50":9007199254740992}',
+             '{"table":"per","event":"b","n":3,"cycles":9007199254740993,"p50":0.5}']
+    df = frames([json.loads(ln) for ln in lines])["per"]
+    assert df["n"].dtype == np.int64 and df["n"].tolist() == [2**53 + 1, 3]
+    assert df["cycles"].dtype == np.dtype(object) and df["cycles"].tolist() == [2.5, 2**53 + 1]
+    assert type(df["cycles"].iloc[1]) is int
+    assert df["p50"].dtype == np.float64 and df["p50"].tolist() == [2.0**53, 0.5]
 
 
 @pytest.mark.parametrize("kw", [{"per": "packets"}, {"per": "packets", "by": ["app"],

@@ -8,6 +8,7 @@
     timeline.pairs("kv/")                          # the pairs declared: units, the breath
     timeline.stats("demo/out/runs", per="packets", by=["app"])
     timeline.diff("before/", "after/", per="packets")
+    timeline.spans("kv/")                          # one row a span: parent, self cycles, units
 
 Reading goes through libtimeline (ctypes, tl_reader_read in batches);
 the statistics through the timeline program's JSON (see stats()). A bad
@@ -18,7 +19,7 @@ from ._errors import TimelineError, TimelineWarning
 from ._lib import library_path, program_path
 from . import _pairs, _read, _stats
 
-__all__ = ["read", "events", "pairs", "stats", "diff", "TimelineError", "TimelineWarning",
+__all__ = ["read", "events", "pairs", "stats", "diff", "spans", "TimelineError", "TimelineWarning",
            "library_path", "program_path"]
 __version__ = "0.1.0"
 
@@ -36,6 +37,8 @@ def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events
       ns     timedelta64[ns] since the log's first entry (NaT: no TSC frequency)
       wall   datetime64[ns, UTC] (NaT for Snabb's logs, which have no anchor)
       cpu    uint16; numa uint8
+      thread categorical, the writing thread, "name[tid]" ("thread N" when
+             the log does not say: before format 1.4, Snabb's)
       event  categorical, "category.name"
       app... categorical, one column per attribute of the definitions
       arg0..arg5  uint64 (a Snabb value that is no whole number: its double's bits)
@@ -100,3 +103,4 @@ def pairs(paths, errors="raise"):
 
 stats = _stats.stats
 diff = _stats.diff
+spans = _stats.spans

@@ -79,7 +79,16 @@ class Info(ctypes.Structure):
          ("disorder", ctypes.c_uint64), ("compressed", ctypes.c_int),
          # the event switches (format 1.2): off now, changes made, recorded
          ("switched_off", ctypes.c_uint), ("switch_gen", ctypes.c_uint32),
-         ("switch_seen", ctypes.c_uint32)]
+         ("switch_seen", ctypes.c_uint32),
+         # threads (format 1.4): those that wrote, those refused a lane
+         ("threads", ctypes.c_uint32), ("threads_refused", ctypes.c_uint32)]
+
+
+class Thread(ctypes.Structure):
+    """struct tl_thread (timeline.h)."""
+    _fields_ = [("tid", ctypes.c_uint32), ("name", ctypes.c_char * 16),
+                ("written", ctypes.c_uint64), ("oldest", ctypes.c_uint64),
+                ("lost", ctypes.c_uint64), ("skipped", ctypes.c_uint64)]
 
 
 class Def(ctypes.Structure):
@@ -118,6 +127,8 @@ def lib():
         ("tl_reader_read", SZ, [P, P, SZ]),
         ("tl_reader_newest", ctypes.c_int, [P, P]),
         ("tl_reader_skipped", U64, [P]),
+        ("tl_reader_threads", ctypes.c_uint, [P]),
+        ("tl_reader_thread", ctypes.c_int, [P, ctypes.c_uint, ctypes.POINTER(Thread)]),
         ("tl_reader_def", ctypes.POINTER(Def), [P, ctypes.c_uint16]),
         ("tl_reader_definitions", SZ, [P, ctypes.POINTER(ctypes.c_uint16), SZ]),
         ("tl_reader_switched_off", ctypes.c_int, [P, ctypes.c_uint16]),

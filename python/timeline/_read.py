@@ -19,7 +19,7 @@ from ._errors import Policy
 
 BATCH = 65536                      # entries per tl_reader_read()
 NAT = np.iinfo(np.int64).min       # numpy's NaT, as int64
-BASE = ["log", "seq", "tsc", "ns", "wall", "cpu", "numa", "event"]
+BASE = ["log", "seq", "tsc", "ns", "wall", "cpu", "numa", "thread", "event"]
 ARGS = ["arg%d" % i for i in range(_lib.TL_MAX_ARGS)]
 
 
@@ -113,6 +113,22 @@ class _Log:
         self.seen = 0                # ... and its entries in the window's time bounds
         self.defs = {}               # msgid -> (name, attrs dict, level, rate, args, descr)
         self.hz = info.tsc_hz
+        self.thread_labels = None    # its threads as timeline(1) names them (threads())
+
+    def threads(self):
+        """Its threads' labels, by index, as `timeline dump` prints them:
+        "name[tid]", or "thread N" when the log does not say (before format
+        1.4, Snabb's). Read once."""
+        if self.thread_labels is None:
+            L, t = _lib.lib(), _lib.Thread()
+            self.thread_labels = []
+            for i in range(L.tl_reader_threads(self.r)):
+                if L.tl_reader_thread(self.r, i, ctypes.byref(t)) == _lib.TL_OK and t.tid:
+                    self.thread_labels.append("%s[%d]" % (t.name.decode("utf-8", "replace"),
+                                                          t.tid))
+                else:
+                    self.thread_labels.append("thread %d" % i)
+        return self.thread_labels
 
     def definition(self, msgid):
         d = self.defs.get(msgid)
@@ -331,8 +347,9 @@ class Window:
         self.last = None
         if last is not None:
             self.last = duration_ns(last)
-            if self.last is None:
-                raise ValueError("last takes a duration, e.g. '10s' or '500ms', not %r" % (last,))
+            if not self.last:   # None, or 0: timeline(1) refuses --last 0 too
+                raise ValueError("last takes a duration of at least 1ns, e.g. '10s' or '500ms', "
+                                 "not %r" % (last,))
             self.last_text = last_arg(last)
         self.events, self.apps = _globs(events), _globs(apps)
         self.cpus, self.numas = cpu_set(cpus), cpu_set(numas)
@@ -465,6 +482,7 @@ class _Columns:
         self.wall = np.empty(cap, np.int64)
         self.cpu = np.empty(cap, np.uint16)
         self.numa = np.empty(cap, np.uint8)
+        self.thread = np.empty(cap, np.uint32)
         self.msgid = np.empty(cap, np.uint16)
         self.args = np.empty((_lib.TL_MAX_ARGS, cap), np.uint64)
         self.n = 0
@@ -481,6 +499,7 @@ class _Columns:
         self.wall[o:o + k] = wall
         self.cpu[o:o + k] = b["cpu"]
         self.numa[o:o + k] = b["numa"]
+        self.thread[o:o + k] = b["thread"]
         self.msgid[o:o + k] = b["msgid"]
         args = b["args"]
         for j in range(_lib.TL_MAX_ARGS):   # a column at a time: a transposed copy is slower
@@ -492,7 +511,7 @@ class _Columns:
         the room went unused (a window), so the frame does not keep it."""
         n, cap = self.n, len(self.seq)
         small = n < cap * 0.75
-        for f in ("seq", "tsc", "ns", "wall", "cpu", "numa", "msgid"):
+        for f in ("seq", "tsc", "ns", "wall", "cpu", "numa", "thread", "msgid"):
             a = getattr(self, f)[:n]
             setattr(self, f, a.copy() if small else a)
         self.args = self.args[:, :n].copy() if small else self.args[:, :n]
@@ -606,6 +625,20 @@ class _Frame:
     def log_categories(self):
         return _unique_labels([lg.path for lg in self.logs])
 
+    def threads(self):
+        """The thread column's codes and categories: each log's threads'
+        labels (_Log.threads()), one category for a label in several logs."""
+        cats, tables = {}, []
+        for lg in self.logs:
+            tables.append(np.array([cats.setdefault(x, len(cats)) for x in lg.threads()]
+                                   or [0], np.int64))
+        codes = np.empty(self.cols.n, _codes_dtype(len(cats)))
+        for t, (a, b) in zip(tables, self.spans):
+            # a thread the reader did not know (none, by the snapshot's rules)
+            idx = np.minimum(self.cols.thread[a:b], len(t) - 1)
+            codes[a:b] = t[idx]
+        return codes, list(cats)
+
     def attr_columns(self):
         """(column name, key, categories) for each attribute key."""
         out = []
@@ -714,6 +747,7 @@ def gather(paths, window, policy):
                 continue
             spans.append((a, cols.n))
             kept.append(lg)
+            lg.threads()   # named while it is open: the frame is made after
             _report_damage(lg, cols.msgid[a:cols.n], policy)
         _report_misses(window, kept, spans, policy)
         cols.trim()
@@ -721,6 +755,12 @@ def gather(paths, window, policy):
     finally:
         _close(items)
     return frame
+
+
+def _categorical(codes_cats):
+    """The Categorical of (codes, categories)."""
+    codes, cats = codes_cats
+    return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(cats))
 
 
 def to_frame(f, wide=False):
@@ -736,6 +776,7 @@ def to_frame(f, wide=False):
                                         dtype=pd.DatetimeTZDtype(tz="UTC"), copy=False),
         "cpu": c.cpu,
         "numa": c.numa,
+        "thread": _categorical(f.threads()),
         "event": f.categorical(list(f.events), lambda e: e[0]),
     }
     for name, key, cats in f.attr_columns():
@@ -764,6 +805,7 @@ def to_numpy(f):
                ("ns", (np.dtype("m8[ns]"), c.ns.view("m8[ns]"))),
                ("wall", (np.dtype("M8[ns]"), c.wall.view("M8[ns]"))),
                ("cpu", (c.cpu.dtype, c.cpu)), ("numa", (c.numa.dtype, c.numa))]
+    fields.append(("thread", cat(f.threads())))
     ev = f.categorical(list(f.events), lambda e: e[0])
     fields.append(("event", cat((ev.codes, list(ev.categories)))))
     for name, key, cats in f.attr_columns():

@@ -156,11 +156,11 @@ def stats(paths, per=None, by=None, bucket=None, pair=None, start=None, end=None
     window (start=, end=, last=, events=, apps=, cpus=, numas=) are its
     options; group={'label': path} its --group, save='x.sum' its --save.
 
-    The frame is the main table: 'per' with per=, else 'declared' when
-    the logs declare pairs (each counted in its own unit, as the program
-    gives them without --per), else 'lag'; table= names another
-    ('overhead', 'breaths', 'unmatched', ...), and table='all' gives a
-    dict of every table's frame."""
+    The frame is the main table: 'per' with per=; without it 'declared'
+    when a log declares pairs (each pair in its own unit: a unit column,
+    p50_ns and p99_ns), else 'lag'; table= names another ('lag',
+    'overhead', 'breaths', 'unmatched', ...), and table='all' gives a dict
+    of every table's frame."""
     args = ["stats", "--format", "json"] + _engine_options(per, by, bucket, pair, start, end,
                                                          last, events, apps, cpus, numas)
     for label, path in (group or {}).items():
@@ -169,6 +169,7 @@ def stats(paths, per=None, by=None, bucket=None, pair=None, start=None, end=None
         args += ["--save", os.fspath(save)]
     rows, _ = run(args + [os.fspath(p) for p in _list(paths)], errors, program)
     tables = frames(rows)
+    # without per=, logs that declare pairs give them, each in its own unit
     return _pick(tables, table, "per" if per else "declared" if "declared" in tables else "lag")
 
 
@@ -196,3 +197,27 @@ def diff(a, b, per=None, by=None, bucket=None, pair=None, start=None, end=None, 
             args += [side, os.fspath(p)]
     rows, _ = run(args, errors, program)
     return _pick(frames(rows), table, "diff")
+
+
+SPAN_COLUMNS = ["file", "process", "thread", "cpu", "numa", "span", "attr_name", "attr", "id",
+                "parent", "depth", "begin_tsc", "end_tsc", "begin_ns", "end_ns", "cycles",
+                "self"]
+
+
+def spans(paths, start=None, end=None, last=None, events=None, apps=None, cpus=None,
+          numas=None, errors="raise", program=None):
+    """`timeline dump --spans --format json` of PATHS as a DataFrame, one
+    row per span (an instance of a begin/end pair the logs declare, or of
+    Snabb's), in the order they began, log by log: file, process, thread,
+    cpu, numa, span (the pair's label), attr_name and attr (its attribute,
+    None when none), id (its begin's entry number) and parent (the id of
+    the span it ran inside, <NA> for none), depth, begin_tsc and end_tsc,
+    begin_ns and end_ns (wall clock, ns since the epoch; <NA> without a
+    clock), cycles, self (its cycles less those of the spans inside it),
+    and a column per unit any span moved (NaN where a span has none). The
+    window as read()'s; begins and ends that pair with nothing are not
+    rows (a note on stderr counts them)."""
+    args = ["dump", "--spans", "--format", "json"] + _engine_options(
+        None, None, None, None, start, end, last, events, apps, cpus, numas)
+    rows, _ = run(args + [os.fspath(p) for p in _list(paths)], errors, program)
+    return frames(rows).get("spans", pd.DataFrame({c: [] for c in SPAN_COLUMNS}))

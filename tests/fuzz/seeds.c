@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 #include <math.h>
+#include <pthread.h>
 #include "summary.h"
 #include "timeline.h"
 
@@ -42,8 +43,20 @@ static void *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* A log of ours with ENTRIES slots and N events, as NAME in reader/ and zstd/. */
-static void native(const char *name, uint64_t entries, int n)
+/* The second thread of a seed of several threads: two events into LOG. */
+static void *second_thread(void *log)
+{
+	for (uint64_t i = 0; i < 2; i++) {
+		tl_set_manual_clock(log, 5000 + i, 1);
+		tl_append(log, 8, i, 7, 7, 7, 7, 7);
+	}
+	return NULL;
+}
+
+/* A log of ours with ENTRIES slots and N events, as NAME in reader/ and
+ * zstd/; with THREADS, then a second thread's two and one more of this
+ * one (format 1.4: three lanes). */
+static void native(const char *name, uint64_t entries, int n, int threads)
 {
 	char p[4096], zname[128];
 	tl_options o = { .entries = entries, .strings_bytes = 256, .clock = TL_CLOCK_MANUAL,
@@ -63,6 +76,12 @@ static void native(const char *name, uint64_t entries, int n)
 	for (int i = 0; i < n; i++) {
 		tl_set_manual_clock(log, 1000 + 10 * (uint64_t)i, (uint16_t)(i % 3));
 		tl_append(log, ids[i % 2], (uint64_t)i, 2, 3, 4, 5, 6);
+	}
+	if (threads) {   /* a second thread: lane 1, and this one's lane 2 after it */
+		pthread_t th;
+		pthread_create(&th, NULL, second_thread, log);
+		pthread_join(th, NULL);
+		tl_append(log, ids[0], 99, 2, 3, 4, 5, 6);
 	}
 	tl_close(log);
 	data = slurp(p, &len);
@@ -217,9 +236,10 @@ int main(int argc, char **argv)
 	}
 	dir = argv[1];
 	mkdir(dir, 0755);
-	native("small.timeline", 4, 3);
-	native("wrapped.timeline", 4, 11);
-	native("empty.timeline", 2, 0);
+	native("small.timeline", 4, 3, 0);
+	native("wrapped.timeline", 4, 11, 0);
+	native("empty.timeline", 2, 0, 0);
+	native("lanes.timeline", 4, 5, 1);
 	snabb("snabb3.timeline", 3);
 	snabb("snabb2.timeline", 2);
 	for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {

@@ -54,7 +54,7 @@ static void use(struct an *a)
 /* What A read, written and read back into a fresh engine of options O. */
 static void round_trip(struct an *a, const struct an_options *o, const char *fixed)
 {
-	struct an_summary_map m = { fixed, NULL, 0, 0, NULL };
+	struct an_summary_map m = { .fixed = fixed };
 	struct an *b = an_new(o);
 	unsigned char *f;
 	size_t n;
@@ -96,7 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct an *a;
 		char err[256];
 		options(k % 2, &o, &fixed);
-		m = (struct an_summary_map){ fixed, k >= 2 ? "g" : NULL, k >= 2, (uint64_t)k << 32, NULL };
+		m = (struct an_summary_map){ .fixed = fixed, .group = k >= 2 ? "g" : NULL,
+					     .runs = k >= 2, .order = (uint64_t)k << 32 };
 		a = an_new(&o);
 		if (an_summary_read(a, file, fsize, &m, err, sizeof err) == 0) {
 			use(a);

@@ -60,6 +60,16 @@ int fuzz_read(const uint8_t *magic, const uint8_t *data, size_t size)
 	tl_reader_rewind(r);
 	while (tl_reader_next(r, &e) && n++ < 100000)
 		(void)tl_reader_string(r, e.msgid);
+	{   /* the threads, and following them from where each is */
+		uint64_t from[4] = { 1, 0, 2, 0 }, lost;
+		tl_thread t;
+		for (unsigned k = 0; k <= tl_reader_threads(r); k++)
+			(void)tl_reader_thread(r, k, &t);
+		tl_reader_since_threads(r, from, 4, &lost);
+		while (tl_reader_next(r, &e) && n++ < 200000)
+			(void)tl_reader_string(r, e.msgid);
+		(void)tl_reader_newest(r, &e);
+	}
 	for (size_t i = 0, k = tl_reader_definitions(r, ids, 512); i < k && i < 512; i++)
 		(void)tl_reader_string(r, ids[i]);
 	for (unsigned id = 0; id < 65536; id += 97)

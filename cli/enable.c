@@ -6,13 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
 #include "input.h"
 
 static const char usage[] =
-	"usage: timeline enable [--only PATTERN]... [--all] LOG... [PATTERN...]\n"
+	"usage: timeline enable [--only PATTERN]... [--force] [--all] LOG... [PATTERN...]\n"
 	"       timeline disable [--only PATTERN]... [--all] LOG... [PATTERN...]\n"
 	"\n"
 	"Switches events of running logs on (enable) or off (disable), by\n"
@@ -23,7 +22,12 @@ static const char usage[] =
 	"the arguments that name no file or directory are the patterns.\n"
 	"\n"
 	"      --only PATTERN  switch the events PATTERN matches on (enable) or\n"
-	"                      off (disable), and every other event the other way\n"
+	"                      off (disable), and every other event the other way;\n"
+	"                      enable refuses a PATTERN that matches no event\n"
+	"                      registered in the logs, which would switch\n"
+	"                      everything off, unless --force\n"
+	"      --force         enable --only even with such a PATTERN (it is kept\n"
+	"                      for the events registered later)\n"
 	"      --all           switch every event on (enable) or off (disable)\n"
 	"   -h, --help          show this help\n"
 	"\n"
@@ -35,6 +39,7 @@ static const char usage[] =
 static const struct option options[] = {
 	{ "only", required_argument, NULL, 'o' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -44,6 +49,7 @@ struct ask {
 	const char *cmd;             /* "enable" or "disable" */
 	int off;                     /* disable: matching events go off */
 	int all;                     /* --all */
+	int force;                   /* --force */
 	char **only;                 /* --only patterns ... */
 	int nonly;
 	char **pats;                 /* ... or the positional ones */
@@ -52,6 +58,10 @@ struct ask {
 				      * the log being flipped ... */
 	int *ever;                   /* ... in some log, or waits as a rule in one,
 				      * or (enable) removed one's disable rule */
+	int *registered;             /* per --only pattern: it matches an event
+				      * registered in some log (before any change) */
+	char **found;                /* the logs found, to switch once all are seen */
+	size_t nfound;
 	const char **rules;          /* the rules asked ("-P", "+P"), for tl_rules_file */
 	size_t nrules;
 	int clear;                   /* they replace the log's rules */
@@ -248,7 +258,23 @@ out:
 	return rc;
 }
 
-static int one_file(const char *path, int named, void *arg)
+/* Marks in A->registered the --only patterns that match an event of IN
+ * registered now. */
+static void note_registered(struct ask *a, struct input *in)
+{
+	size_t n;
+	uint16_t *ids = input_definitions(in, &n);
+	for (size_t i = 0; ids && i < n; i++) {
+		tl_def *d = tl_reader_def(in->r, ids[i]);
+		if (d && d->known && strcmp(d->name, TL_SWITCH_EVENT))
+			any_matches(a->only, a->nonly, a->registered, d);
+	}
+	free(ids);
+}
+
+/* The first pass: each log found is kept to be switched (those that
+ * cannot be are said), and what its registered events match noted. */
+static int find_log(const char *path, int named, void *arg)
 {
 	struct ask *a = arg;
 	int skipped = 0;
@@ -262,11 +288,50 @@ static int one_file(const char *path, int named, void *arg)
 		cli_error(a->cmd, "%s: %s", path, why);
 		a->problems++;
 	} else {
-		a->seen++;
-		a->problems += flip_log(a, in) < 0;
+		note_registered(a, in);
+		if (!(a->found = realloc(a->found, (a->nfound + 1) * sizeof *a->found)) ||
+		    !(a->found[a->nfound++] = strdup(path)))
+			abort();
 	}
 	input_close(in);
 	return 0;
+}
+
+/* The second pass: switches what A asks in the log at PATH, found by
+ * find_log(). */
+static void switch_log(struct ask *a, const char *path)
+{
+	int skipped = 0;
+	struct input *in = input_open(a->cmd, path, 1, &skipped);
+	if (!in) {
+		a->problems++;
+		return;
+	}
+	a->seen++;
+	a->problems += flip_log(a, in) < 0;
+	input_close(in);
+}
+
+/* Whether enable --only must refuse, having said why: a pattern of it
+ * matches no event registered in any log found, so that switching would
+ * silence every event of those logs by mistake (a typo), unless --force. */
+static int refuse_silence(struct ask *a)
+{
+	char list[1024];
+	size_t len = 0;
+	int n = 0;
+	if (a->off || !a->nonly || a->force || !a->nfound)
+		return 0;
+	list[0] = '\0';
+	for (int i = 0; i < a->nonly; i++)
+		if (!a->registered[i] && len < sizeof list)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", n++ ? ", " : "",
+						a->only[i]);
+	if (!n)
+		return 0;
+	cli_error(a->cmd, "--only %s match%s no registered event: nothing switched (--force "
+		  "switches every other event off all the same)", list, n == 1 ? "es" : "");
+	return 1;
 }
 
 /* "12 events off in 3 logs", "2 events on and 10 off in 1 log". */
@@ -293,6 +358,8 @@ static int parse(struct ask *a, int argc, char **argv)
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return cli_finish(a->cmd, EXIT_OK);
+		} else if (c == 'f' && !a->off) {
+			a->force = 1;
 		} else if (c == 'a') {
 			a->all = 1;
 		} else if (c == 'o') {
@@ -330,16 +397,6 @@ static int make_rules(struct ask *a)
 	return 0;
 }
 
-/* The leading arguments that name a file or directory are the logs. */
-static int count_logs(char **args, int n)
-{
-	struct stat st;
-	int i = 0;
-	while (i < n && stat(args[i], &st) == 0)
-		i++;
-	return i;
-}
-
 static int run(const char *cmd, int off, int argc, char **argv)
 {
 	struct ask a = { .cmd = cmd, .off = off };
@@ -348,11 +405,12 @@ static int run(const char *cmd, int off, int argc, char **argv)
 	a.used = calloc((size_t)argc + 1, sizeof *a.used);
 	a.ever = calloc((size_t)argc + 1, sizeof *a.ever);
 	a.rules = calloc((size_t)argc + 2, sizeof *a.rules);
-	if (!a.only || !a.used || !a.ever || !a.rules)
+	a.registered = calloc((size_t)argc + 1, sizeof *a.registered);
+	if (!a.only || !a.used || !a.ever || !a.rules || !a.registered)
 		return cli_error(cmd, "out of memory"), EXIT_USAGE;
 	if ((rc = parse(&a, argc, argv)) >= 0)
 		goto out;
-	nlogs = count_logs(argv + optind, argc - optind);
+	nlogs = input_leading_paths(argv + optind, argc - optind);
 	a.pats = argv + optind + nlogs;
 	a.npats = argc - optind - nlogs;
 	rc = EXIT_USAGE;
@@ -365,6 +423,8 @@ static int run(const char *cmd, int off, int argc, char **argv)
 		cli_usage_error(cmd, "--only takes its patterns alone");
 	else if (!a.all && !a.nonly && !a.npats)
 		cli_usage_error(cmd, "missing pattern (or --all)");
+	else if (a.force && !a.nonly)
+		cli_usage_error(cmd, "--force goes with --only");
 	else
 		rc = -1;
 	if (rc >= 0)
@@ -373,7 +433,13 @@ static int run(const char *cmd, int off, int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	a.problems += input_walk(cmd, argv + optind, nlogs, one_file, &a);
+	a.problems += input_walk(cmd, argv + optind, nlogs, find_log, &a);
+	if (refuse_silence(&a)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (size_t i = 0; i < a.nfound; i++)
+		switch_log(&a, a.found[i]);
 	for (int i = 0; i < a.nonly + a.npats; i++)
 		if (!a.ever[i] && a.seen) {
 			cli_error(cmd, "no event matches '%s'", i < a.nonly ? a.only[i] : a.pats[i - a.nonly]);
@@ -386,6 +452,10 @@ out:
 	for (size_t i = 0; i < a.nrules; i++)
 		free((char *)a.rules[i]);
 	free(a.rules);
+	for (size_t i = 0; i < a.nfound; i++)
+		free(a.found[i]);
+	free(a.found);
+	free(a.registered);
 	free(a.only);
 	free(a.used);
 	free(a.ever);

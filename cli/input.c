@@ -34,6 +34,15 @@ int input_dir_len(const char *dir)
 	return (int)n;
 }
 
+int input_leading_paths(char **args, int n)
+{
+	struct stat st;
+	int i = 0;
+	while (i < n && stat(args[i], &st) == 0)
+		i++;
+	return i;
+}
+
 /* Was the last failure a refusal that input_skip_denied passes over? */
 static int denied(void)
 {

@@ -79,6 +79,11 @@ void input_note_skipped(const char *cmd, const struct input *in);
  * printf("%.*s/%s", input_dir_len(dir), dir, name). */
 int input_dir_len(const char *dir);
 
+/* How many of the N ARGS, from the first, name files or directories that
+ * are there: the logs of a command whose arguments after them are not
+ * paths (enable's patterns, rate's RATE). */
+int input_leading_paths(char **args, int n);
+
 /* Calls FN(PATH, ARG) for every file named in PATHS, walking directories
  * recursively in name order (symbolic links to directories are not
  * followed). Problems walking are reported as "timeline CMD: PATH: problem"

@@ -1,5 +1,5 @@
-/* rate.c: `timeline rate`, the sampling rate of a log shown, or set while
- * its process runs (tl_rate_file). */
+/* rate.c: `timeline rate`, the sampling rate of logs shown, or set while
+ * their processes run (tl_rate_file), for logs and directories of them. */
 #include <getopt.h>
 #include <stdio.h>
 #include "commands.h"
@@ -7,13 +7,16 @@
 #include "timeline.h"
 
 static const char usage[] =
-	"usage: timeline rate FILE [RATE]\n"
+	"usage: timeline rate LOG... [RATE]\n"
 	"\n"
-	"Shows the current sampling rate of a log, or sets it while the process\n"
-	"runs. RATE is 'all' (log every event), 1 to 9 (events of that rate and\n"
-	"above; 1 is all), 'off' (log nothing) or 'auto' (a rate drawn every\n"
-	"breath, Snabb's way: an event of rate R in 5^(R-9) of the breaths).\n"
-	"The rate is shown as info, ls and top show it: auto, all, 2 to 9, off.\n"
+	"Shows the current sampling rate of logs, or sets it while their\n"
+	"processes run. LOG is a log or a directory of logs, as enable takes\n"
+	"them; a last argument that names no file or directory is RATE: 'all'\n"
+	"(log every event), 1 to 9 (events of that rate and above; 1 is all),\n"
+	"'off' (log nothing) or 'auto' (a rate drawn every breath, Snabb's way:\n"
+	"an event of rate R in 5^(R-9) of the breaths).\n"
+	"The rate is shown as info, ls and top show it: auto, all, 2 to 9, off,\n"
+	"a line per log.\n"
 	"\n"
 	"   -h, --help          show this help\n";
 
@@ -55,11 +58,43 @@ static void warn_unread(const char *path)
 	input_warn_unread("rate", path, &i, "the new rate");
 }
 
-int cmd_rate(int argc, char **argv)
+/* What the command was asked, and what it found. */
+struct ask {
+	int rate;                    /* the rate to set, -1: show it */
+	size_t logs;                 /* logs found under the path being walked */
+	int problems;
+};
+
+/* Shows or sets the rate of the file at PATH (NAMED: the user named it;
+ * a file found in a directory that is no log is passed over). */
+static int one_file(const char *path, int named, void *arg)
 {
+	struct ask *a = arg;
 	tl_error err;
 	unsigned now;
-	int c, fixed, rate = -1;
+	int fixed, skipped = 0;
+	struct input *in = input_open("rate", path, named, &skipped);
+	if (!in) {
+		a->problems += !skipped;
+		return 0;
+	}
+	input_close(in);
+	a->logs++;
+	if (tl_rate_file(path, a->rate, &now, &fixed, &err) != TL_OK) {
+		cli_error("rate", "%s", err.msg);
+		a->problems++;
+		return 0;
+	}
+	show(path, now, fixed);
+	if (a->rate >= 0)
+		warn_unread(path);
+	return 0;
+}
+
+int cmd_rate(int argc, char **argv)
+{
+	struct ask a = { .rate = -1 };
+	int c, nlogs;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -69,17 +104,21 @@ int cmd_rate(int argc, char **argv)
 		}
 		return cli_bad_option("rate", argv, c);
 	}
-	if (argc - optind < 1 || argc - optind > 2)
-		return cli_usage_error("rate", argc == optind ? "missing log file"
-							    : "too many arguments");
-	if (argc - optind == 2 && (rate = tl_rate_parse(argv[optind + 1])) < 0)
+	argc -= optind;
+	argv += optind;
+	if (!argc)
+		return cli_usage_error("rate", "missing log file");
+	nlogs = input_leading_paths(argv, argc);
+	nlogs += !nlogs;   /* a first that is not there is a log, said by the walk */
+	if (argc - nlogs > 1)
+		return cli_usage_error("rate", "too many arguments");
+	if (argc > nlogs && (a.rate = tl_rate_parse(argv[nlogs])) < 0)
 		return cli_usage_error("rate", "RATE must be all, 1 to 9, off or auto");
-	if (tl_rate_file(argv[optind], rate, &now, &fixed, &err) != TL_OK) {
-		cli_error("rate", "%s", err.msg);
-		return EXIT_USAGE;
+	for (int i = 0; i < nlogs; i++) {
+		size_t before = a.logs;
+		int had = a.problems;
+		a.problems += input_walk("rate", argv + i, 1, one_file, &a);
+		a.problems += input_none("rate", argv[i], a.logs - before, a.problems - had);
 	}
-	show(argv[optind], now, fixed);
-	if (rate >= 0)
-		warn_unread(argv[optind]);
-	return cli_finish("rate", EXIT_OK);
+	return cli_finish("rate", a.problems ? EXIT_USAGE : EXIT_OK);
 }

@@ -101,9 +101,15 @@ START_TEST(test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_
 			program_invocation_short_name, host);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
 		const char *tail[] = {
-			test_str("app.push: { %s, cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }", who),
-			test_str("app.pushed: { %s, cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }", who),
-			test_str("app.pushed: { %s, cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }", who),
+			test_str("app.push: { %s, cpu = 2, numa = 0, app = \"x\", "
+			"pair = \"app.push x\", "
+				 "attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }", who),
+			test_str("app.pushed: { %s, cpu = 2, numa = 0, app = \"x\", "
+			"pair = \"app.push x\", "
+				 "attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }", who),
+			test_str("app.pushed: { %s, cpu = 5, numa = 1, app = \"y\", "
+			"pair = \"app.push y\", "
+				 "attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }", who),
 		};
 		static const int64_t at[] = { 1000, 1500, 2250 };
 		char stamp[64];
@@ -216,8 +222,11 @@ static const char *stamp(int64_t ns)
 static const char *clock_tail(int k, uint32_t pid, const char *host)
 {
 	static const char *const event[] = { "app.push", "app.pushed", "app.pushed" };
-	static const char *const where[] = { "cpu = 2, numa = 0, app = \"x\"", "cpu = 2, numa = 0, app = \"x\"",
-					     "cpu = 5, numa = 1, app = \"y\"" };
+	static const char *const where[] = {
+		"cpu = 2, numa = 0, app = \"x\", pair = \"app.push x\", attrs = \"app=x\"",
+		"cpu = 2, numa = 0, app = \"x\", pair = \"app.push x\", attrs = \"app=x\"",
+		"cpu = 5, numa = 1, app = \"y\", pair = \"app.push y\", attrs = \"app=y\"",
+	};
 	static const char *const args[] = { "inpackets = 7, inbytes = 700", "inpackets = 17, inbytes = 1700",
 					    "inpackets = 3, inbytes = 300" };
 	return test_str("%s: { vpid = %u, procname = \"clock\", hostname = \"%s\", %s }, { %s }", event[k],
@@ -337,17 +346,23 @@ START_TEST(test_ctf_merged_export_says_each_events_vpid_procname_and_hostname)
 {
 	static const char want[] =
 		"[22:13:21.123457190] (+?.????????\?) app.push: { vpid = 4242, procname = \"engine\", "
-		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\", "
+		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }\n"
 		"[22:13:21.123457288] (+0.000000098) app.push: { vpid = 5353, procname = \"router\", "
-		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\", "
+		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }\n"
 		"[22:13:21.123457390] (+0.000000102) app.pushed: { vpid = 4242, procname = \"engine\", "
-		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\", "
+		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }\n"
 		"[22:13:21.123457690] (+0.000000300) app.pushed: { vpid = 4242, procname = \"engine\", "
-		"hostname = \"alpha.example\", cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n"
+		"hostname = \"alpha.example\", cpu = 5, numa = 1, app = \"y\", "
+		"pair = \"app.push y\", attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }\n"
 		"[22:13:21.123457788] (+0.000000098) app.pushed: { vpid = 5353, procname = \"router\", "
-		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\", "
+		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }\n"
 		"[22:13:21.123458538] (+0.000000750) app.pushed: { vpid = 5353, procname = \"router\", "
-		"hostname = \"beta.example\", cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n";
+		"hostname = \"beta.example\", cpu = 5, numa = 1, app = \"y\", "
+		"pair = \"app.push y\", attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }\n";
 	char *out;
 	two_hosts("engine", "router");
 	free(sh(0, "%s export -f ctf -o ab.ctf a.timeline b.timeline", timeline_bin()));
@@ -360,7 +375,7 @@ START_TEST(test_ctf_merged_export_says_each_events_vpid_procname_and_hostname)
 	ck_assert_str_eq(out, "env {\n\ttracer_name = \"timeline\";\n};\n"
 			      "\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tstring _procname;\n"
 			      "\t\tstring _hostname;\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
-			      "\t\tstring app;\n\t};\n");
+			      "\t\tstring app;\n\t\tstring pair;\n\t\tstring attrs;\n\t};\n");
 	free(out);
 }
 END_TEST
@@ -376,11 +391,14 @@ START_TEST(test_ctf_of_a_host_name_with_a_quote_and_a_backslash_reads_back)
 	free(sh(0, "%s export -f ctf -o a.ctf a.timeline", timeline_bin()));
 	out = sh(0, "babeltrace2 a.ctf | cut -d' ' -f3-");
 	want = xasprintf("%s app.push: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
-			 "cpu = 2, numa = 0, app = \"x\" }, { inpackets = 7, inbytes = 700 }\n"
+			 "cpu = 2, numa = 0, app = \"x\", "
+			 "pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }\n"
 			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
-			 "cpu = 2, numa = 0, app = \"x\" }, { inpackets = 17, inbytes = 1700 }\n"
+			 "cpu = 2, numa = 0, app = \"x\", "
+			 "pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }\n"
 			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
-			 "cpu = 5, numa = 1, app = \"y\" }, { inpackets = 3, inbytes = 300 }\n", host, host, host);
+			 "cpu = 5, numa = 1, app = \"y\", "
+			 "pair = \"app.push y\", attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }\n", host, host, host);
 	ck_assert_str_eq(out, want);
 	free(want);
 	free(out);
@@ -422,7 +440,7 @@ START_TEST(test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds)
 		 timeline_bin());
 	ck_assert_str_eq(out, "[00:17:10.671027939] (+?.????????\?) engine.config_actions_computed: "
 			      "{ vpid = 4242, procname = \"snabb\", hostname = \"\", cpu = 1, numa = 0, "
-			      "app = \"\" }, { }\n");
+			      "app = \"\", pair = \"\", attrs = \"\" }, { }\n");
 	free(out);
 	free(fx);
 }

@@ -2033,6 +2033,47 @@ START_TEST(test_rate_usage_errors_exit_2)
 }
 END_TEST
 
+/* rate takes logs and directories, as enable does (issue 36): each log
+ * under them shown or set, a line each in walk order; what is no log in a
+ * directory passed over with a note; a directory of no log said, the
+ * others still set. */
+START_TEST(test_rate_takes_directories_and_several_logs)
+{
+	static const char four[] = "4, fixed (events of rate 4 to 9 are logged)";
+	tl_log *a, *b, *c;
+	struct res r;
+	mkdirs(P("d/sub/"));
+	mkdirs(P("empty/"));
+	a = open_manual(P("d/a.timeline"), 64);
+	b = open_manual(P("d/sub/b.timeline"), 64);
+	c = open_manual(P("c.timeline"), 64);
+	write_file(P("d/notes.txt"), "hi\n", 3);
+	r = tl("rate d c.timeline 4");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, S("d/a.timeline: %s\nd/sub/b.timeline: %s\nc.timeline: %s\n", four,
+				  four, four));
+	ck_assert_str_eq(r.err, "timeline rate: note: skipping d/notes.txt: not a timeline log\n");
+	ck_assert_uint_eq(tl_rate(a), 4);
+	ck_assert_uint_eq(tl_rate(b), 4);
+	ck_assert_uint_eq(tl_rate(c), 4);
+	r = tl("rate c.timeline d/sub");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, S("c.timeline: %s\nd/sub/b.timeline: %s\n", four, four));
+	r = tl("rate empty d/sub off");
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_str_eq(r.out, "d/sub/b.timeline: off, fixed (nothing is logged)\n");
+	ck_assert_str_eq(r.err, "timeline rate: empty: no logs\n");
+	ck_assert_uint_eq(tl_rate(a), 4);
+	ck_assert_uint_eq(tl_rate(b), TL_RATE_OFF);
+	r = tl("rate d c.timeline 4 5");
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_str_eq(r.err, "timeline rate: too many arguments\nsee 'timeline rate --help'\n");
+	tl_close(a);
+	tl_close(b);
+	tl_close(c);
+}
+END_TEST
+
 /* tl_reader_warm() reads ahead of the reader's position, never past the
  * snapshot, and tells where to go on from. */
 START_TEST(test_reader_warm_stays_between_the_position_and_the_snapshot_end)
@@ -2159,6 +2200,7 @@ Suite *live_suite(void)
 	tcase_add_test(r, test_rate_of_a_dead_writers_log_warns_that_no_process_will_read_it);
 	tcase_add_test(r, test_rate_of_another_hosts_log_warns_that_its_writer_will_not_see_it);
 	tcase_add_test(r, test_rate_usage_errors_exit_2);
+	tcase_add_test(r, test_rate_takes_directories_and_several_logs);
 	suite_add_tcase(s, m);
 	suite_add_tcase(s, l);
 	suite_add_tcase(s, c);

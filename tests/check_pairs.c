@@ -248,7 +248,7 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	 * --lags gives the lags */
 	out = tl(0, &err, "stats pf.timeline");
 	ck_assert_str_eq(out, "cycles per row, per begin/end pair\n"
-			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "event stage pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
 			      "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n"
 			      "pf.stage match 3 16 644 200 4500 4500 0 802 9000\n"
 			      "pf.stage parse 3 16 68.75 50 300 300 0 301 600\n");
@@ -263,7 +263,7 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	free(err);
 	out = tl(0, &err, "stats --per rows pf.timeline");
 	has(out, "cycles per row, per begin/end pair\n");
-	has(out, "event app pairs rows cycles/row p50 p90 p99 empty\n");
+	has(out, "event stage pairs rows cycles/row p50 p90 p99 empty\n");
 	has(out, "\npf.batch - 3 16 788 351 5000 5000 0\n");
 	has(out, "\npf.stage match 3 16 644 200 4500 4500 0\n");
 	has(out, "\npf.stage parse 3 16 68.75 50 300 300 0\n");
@@ -272,15 +272,15 @@ START_TEST(test_own_program_declares_its_pairs_and_stats_finds_them)
 	free(err);
 	/* --slowest: its columns named by the unit too, in text, CSV and JSON */
 	out = tl(0, NULL, "stats --per rows --slowest 1 pf.timeline");
-	has(out, "\nevent app rank cycles/row cycles rows process cpu numa wall dump\n"
+	has(out, "\nevent stage rank cycles/row cycles rows process cpu numa wall dump\n"
 		 "pf.batch - 1 5000 10000 2 ");
 	free(out);
 	out = tl(0, NULL, "stats --per rows --slowest 1 -f csv pf.timeline | head -2 | cut -d, -f1-6");
-	ck_assert_str_eq(out, "\"event\",\"app\",\"rank\",\"cycles/row\",\"cycles\",\"rows\"\n"
+	ck_assert_str_eq(out, "\"event\",\"stage\",\"rank\",\"cycles/row\",\"cycles\",\"rows\"\n"
 			 "\"pf.batch\",,1,5000,10000,2\n");
 	free(out);
 	out = tl(0, NULL, "stats --per rows --slowest 1 -f json pf.timeline");
-	has(out, "{\"table\":\"slowest\",\"event\":\"pf.stage\",\"app\":\"match\",\"rank\":1,"
+	has(out, "{\"table\":\"slowest\",\"event\":\"pf.stage\",\"stage\":\"match\",\"rank\":1,"
 		 "\"cycles/row\":4500,\"cycles\":9000,\"rows\":2,\"process\":");
 	free(out);
 	/* grouped without the event key: the batches, outermost */
@@ -313,14 +313,14 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 	out = tl(0, NULL, "report -f json a");
 	has(out, "\"title\":\"cycles per row per begin/end pair, and each app's share of the "
 		 "breaths' cycles\"");
-	has(out, "{\"event\":\"pf.stage\",\"app\":\"parse\",\"share%\":null,\"pairs\":3,"
+	has(out, "{\"event\":\"pf.stage\",\"stage\":\"parse\",\"share%\":null,\"pairs\":3,"
 		 "\"rows\":16,\"cycles/row\":68.75,\"p50\":50,\"p90\":300,\"p99\":300,\"empty\":0}");
-	has(out, "{\"event\":\"pf.batch\",\"app\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
+	has(out, "{\"event\":\"pf.batch\",\"stage\":null,\"share%\":null,\"pairs\":3,\"rows\":16,"
 		 "\"cycles/row\":787.5,");
 	/* and its table of the slowest: the planted batch first */
 	has(out, "\"chart\":\"summary-slowest\",\"kind\":\"table\",\"title\":\"the 10 slowest pairs "
 		 "of each pair and app (cycles per row), and the timeline dump command that shows "
-		 "each\",\"rows\":[{\"event\":\"pf.batch\",\"app\":null,\"rank\":1,\"cycles/row\":5000,"
+		 "each\",\"rows\":[{\"event\":\"pf.batch\",\"stage\":null,\"rank\":1,\"cycles/row\":5000,"
 		 "\"cycles\":10000,\"rows\":2,\"process\":\"check_timeline[");
 	free(out);
 	/* export: the nine pairs are spans, of the cycles each took */
@@ -329,8 +329,9 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
 		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
 	ck_assert_str_eq(out, "[('pf.batch', 1200), ('pf.batch', 1400), ('pf.batch', 10000), "
-			 "('pf.stage', 200), ('pf.stage', 300), ('pf.stage', 500), ('pf.stage', 600), "
-			 "('pf.stage', 800), ('pf.stage', 9000)]\n");
+			 "('pf.stage stage=match', 500), ('pf.stage stage=match', 800), "
+			 "('pf.stage stage=match', 9000), ('pf.stage stage=parse', 200), "
+			 "('pf.stage stage=parse', 300), ('pf.stage stage=parse', 600)]\n");
 	free(out);
 	/* --slowest 1: only the windows around the slowest batch, parse and
 	 * match (from one length before to one after: ticks 20000 to 50000),
@@ -339,8 +340,9 @@ START_TEST(test_own_program_pairs_in_diff_report_and_export_without_options)
 		 "import json,sys\n"
 		 "t=json.load(sys.stdin)[\"traceEvents\"]\n"
 		 "print(sorted((e[\"name\"],e[\"args\"][\"cycles\"]) for e in t if e[\"ph\"]==\"X\"))'");
-	ck_assert_str_eq(out, "[('pf.batch', 1400), ('pf.batch', 10000), ('pf.stage', 200), "
-			 "('pf.stage', 600), ('pf.stage', 800), ('pf.stage', 9000)]\n");
+	ck_assert_str_eq(out, "[('pf.batch', 1400), ('pf.batch', 10000), "
+			 "('pf.stage stage=match', 800), ('pf.stage stage=match', 9000), "
+			 "('pf.stage stage=parse', 200), ('pf.stage stage=parse', 600)]\n");
 	free(out);
 	/* CTF: the trace's environment says which events pair, as babeltrace2
 	 * reads it */
@@ -378,10 +380,10 @@ START_TEST(test_top_finds_the_pairs_a_running_program_declares)
 	wait_for(json, "\n");   /* its first block: the filter's log is new to it */
 	pf = pf_start(logs, "pf", pf_batches, 3);
 	/* each stage of the window: its cycles per row, p50 and p99 */
-	wait_for(json, "{\"app\":\"parse\",\"share_pct\":null,\"cycles_per_row\":68.75,"
-		       "\"p50\":50,\"p99\":300,");
-	wait_for(json, "{\"app\":\"match\",\"share_pct\":null,\"cycles_per_row\":643.75,"
-		       "\"p50\":200,\"p99\":4500,");
+	wait_for(json, "{\"pair\":\"pf.stage\",\"stage\":\"parse\",\"unit\":\"rows\","
+		       "\"share_pct\":null,\"cycles_per_row\":68.75,\"p50\":50,\"p99\":300,");
+	wait_for(json, "{\"pair\":\"pf.stage\",\"stage\":\"match\",\"unit\":\"rows\","
+		       "\"share_pct\":null,\"cycles_per_row\":643.75,\"p50\":200,\"p99\":4500,");
 	ck_assert_int_eq(kill(top, SIGTERM), 0);
 	ck_assert_int_eq(reap(top), 0);
 	ck_assert_int_eq(kill(pf, SIGKILL), 0);
@@ -414,12 +416,12 @@ static void wait_entries(const char *path, size_t n)
 static void top_heads(const char *opts, const char *head, const char *singular, const char *unit)
 {
 	char *out = tl(0, NULL, "top -b -n 1 -d 0.1 %s logs 2>/dev/null", opts);
-	has(out, test_str("\n PID LOG APP SHARE%% %s P50 P99 PAIRS/S SHARE%% %s P50 P99 PAIRS/S\n",
-			  head, head));
+	has(out, test_str("\n PID LOG PAIR APP UNIT SHARE%% %s P50 P99 PAIRS/S SHARE%% %s P50 P99 "
+			  "PAIRS/S\n", head, head));
 	free(out);
 	out = tl(0, NULL, "top -b -n 1 -d 0.1 -f csv %s logs 2>/dev/null", opts);
-	ck_assert_str_eq(out, test_str("refresh,time,seconds,window_seconds,sampled,pid,log,app,"
-				       "share_pct,cycles_per_%s,p50,p99,pairs_per_s,share_pct_window,"
+	ck_assert_str_eq(out, test_str("refresh,time,seconds,window_seconds,sampled,pid,log,pair,app,"
+				       "unit,share_pct,cycles_per_%s,p50,p99,pairs_per_s,share_pct_window,"
 				       "cycles_per_%s_window,p50_window,p99_window,pairs_per_s_window\n",
 				       singular, singular));
 	free(out);
@@ -540,11 +542,11 @@ START_TEST(test_top_heads_cycles_per_unit_when_the_logs_units_differ)
 	/* without --per, each in its own, a table a unit in the units' order */
 	out = tl(0, NULL, "stats logs 2>&1");
 	ck_assert_str_eq(out, "cycles per byte, per begin/end pair\n"
-			      "event app pairs bytes cycles/byte p50 p90 p99 empty p50_ns p99_ns\n"
+			      "event stage pairs bytes cycles/byte p50 p90 p99 empty p50_ns p99_ns\n"
 			      "cp.copy - 1 4096 0.5 0.5 0.5 0.5 0 2048 2048\n"
 			      "\n"
 			      "cycles per row, per begin/end pair\n"
-			      "event app pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
+			      "event stage pairs rows cycles/row p50 p90 p99 empty p50_ns p99_ns\n"
 			      "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n"
 			      "pf.stage match 3 16 644 200 4500 4500 0 802 9000\n"
 			      "pf.stage parse 3 16 68.75 50 300 300 0 301 600\n");
@@ -709,6 +711,43 @@ START_TEST(test_snabb_names_stay_the_defaults)
 	out = tl(0, &err, "stats --per packets none.timeline");
 	ck_assert_str_eq(err, "timeline stats: warning: --per packets: no begin/end pairs in the logs: "
 			      LOOKED_FOR);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A log of no entry, declaring pairs or not, gets one piece of advice from
+ * every command that counts (issue 36), not "the logs declare pairs
+ * counted in rows" from one and "declare a program's own" from the next;
+ * beside a log of entries, none. */
+START_TEST(test_an_empty_log_gets_one_piece_of_advice)
+{
+	static const char *const cmds[] = {
+		"stats pf.timeline", "stats --lags pf.timeline", "stats --per rows pf.timeline",
+		"stats --per packets pf.timeline", "stats --by app pf.timeline",
+		"stats -f json pf.timeline", "diff pf.timeline pf.timeline",
+		"diff --per rows pf.timeline pf.timeline", "report -o r.html pf.timeline",
+		"stats plain.timeline", "stats --per packets plain.timeline",
+		"stats pf.timeline plain.timeline",
+	};
+	char *out, *err;
+	pf_run(test_dir, "pf", pf_batches, 0);
+	pf_run(test_dir, "full", pf_batches, 3);
+	tl_close(open_manual(path_in(test_dir, "plain.timeline"), 64));
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		char word[16];
+		sscanf(cmds[i], "%15s", word);
+		out = tl(0, &err, "%s", cmds[i]);
+		ck_assert_msg(!strcmp(err, test_str("timeline %s: note: the logs hold no entry: their "
+						    "writers logged nothing (a rate of off, or every "
+						    "event switched off: timeline info says)\n", word)),
+			      "%s: %s", cmds[i], err);
+		free(out);
+		free(err);
+	}
+	out = tl(0, &err, "stats pf.timeline full.timeline");
+	ck_assert_str_eq(err, "");
+	has(out, "pf.batch - 3 16 788 351 5000 5000 0 1404 10000\n");
 	free(out);
 	free(err);
 }
@@ -983,11 +1022,11 @@ START_TEST(test_ab_report_shows_each_runs_value_and_the_sides_apart)
 	/* the match stage's chart: A's and B's pairs apart, a value per run
 	 * (each run's median: 200 cycles a row in A, 400 in B, 401 as the
 	 * histogram's bucket holds it) */
-	has(out, "\"title\":\"pf.stage match: cycles per row, A against B: change +100.5%, SLOWER\"");
+	has(out, "\"title\":\"pf.stage stage=match: cycles per row, A against B: change +100.5%, SLOWER\"");
 	has(out, "{\"label\":\"A\",\"n\":12,\"zeros\":0,\"p50\":200,\"runs\":[200,200,200,200],");
 	has(out, "{\"label\":\"B\",\"n\":12,\"zeros\":0,\"p50\":401,\"runs\":[401,401,401,401],");
 	/* the distributions section: the sides apart too, not 24 pairs pooled */
-	has(out, "\"title\":\"pf.stage match: cycles per row (A 12 pairs, B 12 pairs)\"");
+	has(out, "\"title\":\"pf.stage stage=match: cycles per row (A 12 pairs, B 12 pairs)\"");
 	ck_assert_ptr_null(strstr(out, "(24 pairs)"));
 	free(out);
 }
@@ -1390,6 +1429,7 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_top_pair_rules_add_to_the_built_in_ones);
 	tcase_add_test(t, test_top_says_why_it_has_no_rows_by_app);
 	tcase_add_test(t, test_snabb_names_stay_the_defaults);
+	tcase_add_test(t, test_an_empty_log_gets_one_piece_of_advice);
 	tcase_add_test(t, test_gen_checks_pair_lines_against_the_events);
 	tcase_add_test(t, test_slowest_finds_the_planted_outliers_and_the_window_to_see_each);
 	tcase_add_test(t, test_export_slowest_finds_them_among_the_entries_the_filters_keep);

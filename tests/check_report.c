@@ -184,6 +184,54 @@ START_TEST(test_time_bins_hold_the_exact_percentiles_of_their_pairs)
 }
 END_TEST
 
+/* A log NAME of N pairs app.push/pushed of app "a", one packet each, pair
+ * i beginning at 100000 i and costing 100 + i % 16 cycles, but pair
+ * STALL (N: none) 10000: at --bins N / 16, 16 pairs a bin, whose 95th
+ * percentile (the 16th of 16) is the stall's in its bin. */
+static void one_stall(const char *name, int n, int stall)
+{
+	tl_log *log = open_manual(path_in(test_dir, name), 1024);
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	uint16_t id[2];
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=a", id, NULL), TL_OK);
+	for (int i = 0; i < n; i++) {
+		uint64_t t = 100000 * (uint64_t)i;
+		tl_set_manual_clock(log, t, 0);
+		tl_append(log, id[0], (uint64_t)i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, t + (i == stall ? 10000 : 100 + (uint64_t)(i % 16)), 0);
+		tl_append(log, id[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
+	}
+	close_run(log);
+}
+
+/* Prints how many bins the page marks clipped (red bars), and the labels. */
+#define CLIPS "import re,sys\n" \
+	"h=sys.stdin.read()\n" \
+	"print(h.count(\"<rect class=\\\"clip\\\"\"), " \
+	"re.findall(r\"<text class=.clip-label[^>]*>([^<]*)<\", h))\n"
+
+/* A stall 100 times the others: over 20 bins, the axis is clipped at a
+ * few times theirs (at most 1.1 times the bins' 95th percentile) and the
+ * stall's bin marked on its top edge with its value; at 20 bins or fewer,
+ * the axis reaches it, nothing is marked; without a stall, nothing is
+ * marked either. */
+START_TEST(test_a_stall_is_drawn_at_a_clipped_axis_marked_with_its_value)
+{
+	static const char *const runs[][3] = {
+		{ "25", "stall", "1 ['p95 10.0k']\n" }, { "21", "stall", "1 ['p95 10.0k']\n" },
+		{ "20", "stall", "0 []\n" },             { "25", "calm", "0 []\n" },
+	};
+	one_stall("stall.timeline", 400, 200);
+	one_stall("calm.timeline", 400, 400);
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		char *out = sh(0, NULL, "cd %s && %s report --bins %s %s.timeline -o - | python3 -c '%s'",
+			       test_dir, timeline_bin(), runs[i][0], runs[i][1], CLIPS);
+		ck_assert_msg(!strcmp(out, runs[i][2]), "--bins %s %s: %s", runs[i][0], runs[i][1], out);
+		free(out);
+	}
+}
+END_TEST
+
 /* A log NAME of pairs app.push/pushed at 1 GHz, one packet each: N of
  * app "lookup" costing LOOKUP + i cycles, N of app "big" costing BIG + i. */
 static void two_apps(const char *name, int n, uint64_t lookup, uint64_t big)
@@ -1065,14 +1113,15 @@ START_TEST(test_chromium_shows_every_section_of_the_page_of_the_engines)
 }
 END_TEST
 
-/* The Snabb log: its 4 apps and the breath, one process, one CPU */
+/* The Snabb log: its 4 apps and the breath, one process, one CPU (the
+ * section of NUMA nodes and CPUs a note saying it is left out, and why) */
 START_TEST(test_chromium_shows_every_section_of_the_page_of_the_snabb_log)
 {
 	char *fx = fixture();
 	free(sh(0, NULL, "cd %s && %s report %s -o snabb.html", test_dir, timeline_bin(), fx));
-	browse("snabb.html", "snabb.html: 6 sections, 14 charts, 0 problems\n",
-	       "snabb-batch.png snabb-cycles.png snabb-dist.png snabb-lags.png snabb-summary.png "
-	       "snabb-time.png ");
+	browse("snabb.html", "snabb.html: 7 sections, 14 charts, 0 problems\n",
+	       "snabb-batch.png snabb-cycles.png snabb-dist.png snabb-lags.png snabb-numa.png "
+	       "snabb-summary.png snabb-time.png ");
 	free(fx);
 }
 END_TEST
@@ -1085,9 +1134,9 @@ START_TEST(test_chromium_shows_names_that_are_markup_as_text)
 {
 	hostile_names("names.timeline");
 	free(sh(0, NULL, "cd %s && %s report names.timeline -o names.html", test_dir, timeline_bin()));
-	browse("names.html", "names.html: 6 sections, 4 charts, 0 problems\n",
-	       "names-batch.png names-cycles.png names-dist.png names-lags.png names-summary.png "
-	       "names-time.png ");
+	browse("names.html", "names.html: 7 sections, 4 charts, 0 problems\n",
+	       "names-batch.png names-cycles.png names-dist.png names-lags.png names-numa.png "
+	       "names-summary.png names-time.png ");
 }
 END_TEST
 
@@ -1137,6 +1186,7 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_report_json_agrees_with_stats_over_the_same_inputs);
 	tcase_add_test(t, test_a_summary_gives_the_charts_it_keeps_as_its_logs_do);
 	tcase_add_test(t, test_time_bins_hold_the_exact_percentiles_of_their_pairs);
+	tcase_add_test(t, test_a_stall_is_drawn_at_a_clipped_axis_marked_with_its_value);
 	tcase_add_test(t, test_a_diff_report_gives_diffs_verdicts_and_exit_status_slowed_first);
 	tcase_add_test(t, test_the_page_is_self_contained);
 	tcase_add_test(t, test_bad_usage_and_bad_inputs_say_why);

@@ -518,16 +518,27 @@ static int tl_run(char **out, char **err, const char *args)
 	return rc;
 }
 
-/* Checks that `timeline ARGS` exits RC with stdout OUT and stderr ERR. */
+/* Checks that `timeline ARGS` exits RC with stdout OUT (NULL: any) and
+ * stderr ERR. */
 static void expect(const char *args, int rc, const char *out, const char *err)
 {
 	char *o, *e;
 	int got = tl_run(&o, &e, args);
 	ck_assert_msg(got == rc, "%s: exit %d, want %d (%s)", args, got, rc, e);
-	ck_assert_str_eq(o, out);
+	if (out)   /* NULL: any */
+		ck_assert_str_eq(o, out);
 	ck_assert_str_eq(e, err);
 	free(o);
 	free(e);
+}
+
+/* Checks that `timeline enable ARGS` refuses its --only patterns WHAT
+ * ("'P' matches", "'P', 'Q' match"), none matching a registered event. */
+static void expect_refused(const char *args, const char *what)
+{
+	expect(test_str("enable %s", args), 2, "",
+	       test_str("timeline enable: --only %s no registered event: nothing switched (--force "
+			"switches every other event off all the same)\n", what));
 }
 
 /* The "events off" line of `timeline info LOG`. */
@@ -1013,7 +1024,11 @@ START_TEST(test_enable_only_before_registration_leaves_only_its_events_on)
 {
 	uint16_t a, look[2], src[2];
 	tl_log *log = rules_log(&a);
-	expect("enable --only 'app.push* app=lookup' r.timeline", 0, "1 event off in 1 log\n",
+	/* no event registered matches: refused, nothing switched nor kept */
+	expect_refused("--only 'app.push* app=lookup' r.timeline", "'app.push* app=lookup' matches");
+	assert_rules_line("(none)");
+	ck_assert_int_eq(tl_switched_off(log, a), 0);
+	expect("enable --force --only 'app.push* app=lookup' r.timeline", 0, "1 event off in 1 log\n",
 	       "timeline enable: r.timeline: 'app.push* app=lookup' matches no event yet: it will "
 	       "apply when one is registered\n");
 	assert_rules_line("  rules        for events registered later: off '*', "
@@ -1170,6 +1185,79 @@ START_TEST(test_enable_all_clears_the_rules)
 }
 END_TEST
 
+/* The entries examples/kv has written into the one log under DIR, once
+ * there is one (waits up to 10 s for it). */
+static uint64_t kv_written(const char *dir)
+{
+	for (int i = 0; i < 1000; i++) {
+		char *o = NULL;
+		tl_reader *r = NULL;
+		tl_info info = { 0 };
+		if (run(test_str("ls %s/*.timeline 2>/dev/null", dir), &o, NULL) == 0 && o && *o) {
+			o[strcspn(o, "\n")] = '\0';
+			r = tl_reader_open(o, NULL);   /* NULL while it is being born */
+		}
+		if (r) {
+			tl_reader_info(r, &info);
+			tl_reader_close(r);
+		}
+		free(o);
+		if (info.cursor)
+			return info.cursor;
+		usleep(10000);
+	}
+	ck_abort_msg("no kv log under %s", dir);
+	return 0;
+}
+
+/* Waits up to 10 s for the log under DIR to hold more than AFTER entries;
+ * returns how many it holds. */
+static uint64_t kv_grows_past(const char *dir, uint64_t after)
+{
+	uint64_t now = after;
+	for (int i = 0; i < 1000 && now <= after; i++) {
+		usleep(10000);
+		now = kv_written(dir);
+	}
+	return now;
+}
+
+/* A typo in enable --only (issue 36) switched every event of a running
+ * program off: now refused, the log still growing; each pattern that
+ * matches nothing named, those that match not; --force as before. */
+START_TEST(test_enable_only_of_a_typo_is_refused_and_the_log_still_grows)
+{
+	const char *kv = getenv("TIMELINE_KV");
+	const char *dir = test_str("%s/kv", test_dir);
+	uint64_t before, after;
+	pid_t pid;
+	ck_assert_msg(kv != NULL, "TIMELINE_KV unset: run the suite with make check");
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	pid = spawn(test_str("exec %s --polls 1000000000 --rate all --dir %s", kv, dir));
+	before = kv_written(dir);
+	expect_refused("--only 'kv.lokup*' kv", "'kv.lokup*' matches");
+	expect_refused("--only 'kv.parse*' --only 'kv.lokup*' --only 'kv.rpely*' kv",
+		       "'kv.lokup*', 'kv.rpely*' match");
+	expect("info kv | grep -c 'switched off\\|rules '", 1, "0\n", "");
+	after = kv_grows_past(dir, before);
+	ck_assert_uint_gt(after, before);
+	/* --force does what it is told: the program's events all off */
+	expect("enable --force --only 'kv.lokup*' kv", 0, "10 events off in 1 log\n",
+	       test_str("timeline enable: kv/kv-%d.timeline: 'kv.lokup*' matches no event yet: "
+			"it will apply when one is registered\n", (int)pid));
+	expect("enable --all kv", 0, "10 events on in 1 log\n", "");
+	/* a pattern that matches: the others off, the log growing still */
+	expect("enable --only 'kv.lookup*' kv", 0, "8 events off in 1 log\n", "");
+	before = kv_written(dir);
+	ck_assert_uint_gt(kv_grows_past(dir, before), before);
+	/* the records of the switches, in the log by now, are no event to keep */
+	expect("dump kv | grep -c timeline.switches | grep -vx 0", 0, NULL, "");
+	expect_refused("--only 'timeline.*' kv", "'timeline.*' matches");
+	kill(pid, SIGKILL);
+	reap(pid);
+}
+END_TEST
+
 START_TEST(test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info)
 {
 	uint16_t a, b, id[2], used = 600;
@@ -1237,7 +1325,7 @@ START_TEST(test_a_change_over_a_damaged_rules_area_says_it_starts_afresh)
 	       "is registered\n");
 	/* enable --only replaces the rules anyway: it says the old were damaged */
 	damage_rules(p, 1);
-	expect("enable --only 'app.push' r.timeline", 0, "1 event off in 1 log\n",
+	expect("enable --force --only 'app.push' r.timeline", 0, "1 event off in 1 log\n",
 	       "timeline enable: warning: r.timeline: rules area damaged; starting afresh\n"
 	       "timeline enable: r.timeline: 'app.push' matches no event yet: it will apply when "
 	       "one is registered\n");
@@ -1698,6 +1786,7 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_on_rules_after_an_off_rule_decide_for_events_registered_later);
 	tcase_add_test(t, test_patterns_of_255_bytes_are_rules_and_of_256_refused);
 	tcase_add_test(t, test_enable_all_clears_the_rules);
+	tcase_add_test(t, test_enable_only_of_a_typo_is_refused_and_the_log_still_grows);
 	tcase_add_test(t, test_a_damaged_rules_area_is_ignored_by_the_writer_and_said_by_info);
 	tcase_add_test(t, test_a_change_over_a_damaged_rules_area_says_it_starts_afresh);
 	tcase_add_test(t, test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none);

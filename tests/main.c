@@ -41,6 +41,7 @@ int main(void)
 	srunner_add_suite(sr, switch_suite());
 	srunner_add_suite(sr, spans_suite());
 	srunner_add_suite(sr, perfetto_suite());
+	srunner_add_suite(sr, words_suite());
 	srunner_add_suite(sr, otlp_suite());
 	srunner_add_suite(sr, threads_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -226,8 +226,10 @@ def wall_ns(s):
 
 
 def entry_name(d):
-    app = [w[4:] for w in d["attrs"].split() if w.startswith("app=")]
-    return d["event"] + (" " + app[0] if app else "")
+    """An instant's name as every export gives it: the event, then its
+    attributes, app's value alone, any other as NAME=VALUE."""
+    return " ".join([d["event"]] + [w[4:] if w.startswith("app=") else w
+                                    for w in d["attrs"].split()])
 
 
 def check_dump(tracks, events, primary):

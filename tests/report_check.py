@@ -198,7 +198,7 @@ def check_time(charts, by_process, breaths):
     same("pairs over time, per process", pairs, {k: v for k, v in want.items() if v})
     # a log with one breath_end in the window, or breaths that all moved
     # no breath number, has a summary of nothing ("-"), and no totals
-    with_breaths = [c for c in tl if sum(c["breaths"]) > 0]
+    with_breaths = [c for c in tl if sum(c.get("breaths", [])) > 0]
     breaths = [b for b in breaths if b["breaths"]]
     same("processes with breaths over time", len(with_breaths), len(breaths))
     for c, b in zip(with_breaths, breaths):

@@ -161,6 +161,7 @@ Suite *python_suite(void);
 Suite *switch_suite(void);
 Suite *spans_suite(void);
 Suite *perfetto_suite(void);
+Suite *words_suite(void);
 Suite *otlp_suite(void);
 Suite *threads_suite(void);
 

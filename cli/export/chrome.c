@@ -81,17 +81,20 @@ static void put_args(const tl_def *ev, const tl_entry *e, const char *extra, uin
 	json_end_object(&C.j);
 }
 
-/* "name":"app.push lookup","cat":"app" for EV (the pair's label for a
- * span): the two strings made once per message id and kind. */
-static void put_name(const tl_def *ev, uint16_t msgid, const char *label)
+/* "name":"app.push lookup","cat":"app" for EV, or for the span it begins
+ * and END_EV ends ("fwd.rx port=0": export_span_name()): the two strings
+ * made once per message id and kind. */
+static void put_name(const struct export *x, struct input *in, const tl_def *ev, uint16_t msgid,
+		     const tl_def *end_ev)
 {
-	char **cache = label ? C.span_names : C.names;
+	char **cache = end_ev ? C.span_names : C.names;
 	if (!cache[msgid]) {
 		char name[400];
-		const char *app = strstr(ev->attrs, "app=");
 		size_t cat = strcspn(ev->name, ".");
-		snprintf(name, sizeof name, "%s%s%.*s", label ? label : ev->name, app ? " " : "",
-			 app ? (int)strcspn(app + 4, " ") : 0, app ? app + 4 : "");
+		if (end_ev)
+			export_span_name(name, sizeof name, x, in, ev, end_ev->name);
+		else
+			export_name(name, sizeof name, ev->name, ev);
 		/* the name, then the category after its '\0' */
 		size_t n = strlen(name) + 1, c = cat > 399 ? 399 : cat;
 		if (!(cache[msgid] = malloc(n + c + 1)))
@@ -132,9 +135,7 @@ static void emit(const struct export *x, struct input *in, const struct item *it
 	thread_name(it->e.cpu);
 	json_begin_object(&C.j);
 	if (it->span && !it->pending) {
-		char label[256];
-		an_pair_label(label, sizeof label, it->ev->name, it->end_ev->name);
-		put_name(it->ev, it->e.msgid, label);
+		put_name(x, in, it->ev, it->e.msgid, it->end_ev);
 		JSON_KEY(&C.j, "ph");
 		JSON_STRING(&C.j, "X");
 		put_ts(x, in, it->e.tsc);
@@ -147,7 +148,7 @@ static void emit(const struct export *x, struct input *in, const struct item *it
 		put_ids(C.pid, it->e.cpu);
 		put_args(it->end_ev, &it->end, "cycles", it->end.tsc - it->e.tsc);
 	} else {
-		put_name(it->ev, it->e.msgid, NULL);
+		put_name(x, in, it->ev, it->e.msgid, NULL);
 		JSON_KEY(&C.j, "ph");
 		JSON_STRING(&C.j, "i");
 		JSON_KEY(&C.j, "s");
@@ -327,29 +328,13 @@ static void chrome_file(const struct export *x, size_t index, struct input *in)
 	json_end_object(&C.j);
 }
 
-/* The role of event NAME in IN under the pair rules of X: the --pair rules
- * (all but the last three), the pairs IN declares, the built-in rules;
- * begin (1), end (2, its begin's name in BEGIN of SIZE) or none (0). */
-static int pair_role(const struct export *x, struct input *in, const char *name, char *begin,
-		     size_t size)
-{
-	size_t user = x->npairs - 3, rule, n;
-	const tl_pair *d = input_pairs(in, &n);
-	int r = an_pair_role(x->pairs, user, name, &rule, begin, size);
-	for (size_t k = 0; !r && k < n; k++) {
-		r = !strcmp(d[k].begin, name) ? 1 : !strcmp(d[k].end, name) ? 2 : 0;
-		snprintf(begin, size, "%s", d[k].begin);
-	}
-	return r ? r : an_pair_role(x->pairs + user, 3, name, &rule, begin, size);
-}
-
 /* The role of MSGID in IN: begin, end (with its begin's msgid) or none. */
 static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 {
 	if (!C.role[msgid]) {
 		const tl_def *ev = input_event(in, msgid);
 		char begin[300];
-		int r = ev->name[0] == '?' ? 0 : pair_role(x, in, ev->name, begin, sizeof begin);
+		int r = ev->name[0] == '?' ? 0 : export_pair_role(x, in, ev->name, begin, sizeof begin);
 		C.role[msgid] = r ? r : 3;
 		if (r == 2) {
 			/* its begin: the definition with that name and the same attributes */

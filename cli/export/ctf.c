@@ -1,8 +1,10 @@
 /* ctf.c: CTF 1.8 trace directories for babeltrace2 and Trace Compass: a
  * metadata file in TSDL and one data stream per input, in packets with
  * timestamp_begin and timestamp_end, each event saying whose it is (vpid,
- * procname, hostname, as LTTng-UST's contexts). One event class per event
- * definition (fields named from its arguments), one clock for the export. */
+ * procname, hostname, as LTTng-UST's contexts) and, for the begin or end
+ * of a pair, the pair's name as the other exports give it (its declared
+ * label and attributes). One event class per event definition (fields
+ * named from its arguments), one clock for the export. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +52,8 @@ static struct {
 	struct cls *cls;
 	size_t ncls, cap;
 	uint32_t *cls_of;                /* per input: msgid -> class id + 1 */
+	char **pair_of;                  /* ... and the name of the pair it begins or ends,
+					  * "" for none (pair_name()) */
 	size_t file;                     /* the input cls_of is for */
 	struct stream s;
 	int by_tsc;                      /* 1: raw TSC with the first input's frequency */
@@ -158,7 +162,8 @@ static int ctf_begin(const struct export *x, struct input **in, size_t n)
 		if (in[i]->info.format != TL_FORMAT_NATIVE || strcmp(in[i]->info.host, in[0]->info.host))
 			n = 0;
 	snprintf(T.host, sizeof T.host, "%s", n ? in[0]->info.host : "");
-	if (!(T.cls_of = calloc(65536, sizeof *T.cls_of)))
+	if (!(T.cls_of = calloc(65536, sizeof *T.cls_of)) ||
+	    !(T.pair_of = calloc(65536, sizeof *T.pair_of)))
 		abort();
 	T.file = (size_t)-1;
 	return 0;
@@ -214,6 +219,35 @@ static void identity(struct stream *st, const struct input *in)
 	put_id_string(st, native ? in->info.host : "", sizeof in->info.host);
 }
 
+static void free_pair_names(void)
+{
+	for (size_t i = 0; i < 65536; i++) {
+		free(T.pair_of[i]);
+		T.pair_of[i] = NULL;
+	}
+}
+
+/* The name of the pair EV (MSGID of IN) begins or ends, as the Chrome and
+ * Perfetto exports name its spans ("fwd.rx port=0", "app.push lookup"),
+ * or "" when it is neither: made once per message id of the input. */
+static const char *pair_name(const struct export *x, struct input *in, const tl_def *ev,
+			     uint16_t msgid)
+{
+	if (!T.pair_of[msgid]) {
+		char other[300], label[300], name[400] = "";
+		int r = ev->name[0] == '?' ? 0 : export_pair_role(x, in, ev->name, other, sizeof other);
+		if (r == 1)
+			export_span_name(name, sizeof name, x, in, ev, other);
+		if (r == 2) {
+			export_span_label(label, sizeof label, x, in, other, ev->name);
+			export_name(name, sizeof name, label, ev);
+		}
+		if (!(T.pair_of[msgid] = strdup(name)))
+			abort();
+	}
+	return T.pair_of[msgid];
+}
+
 /* Starts the stream of input FILE. */
 static void open_stream(size_t file, struct input *in)
 {
@@ -225,6 +259,7 @@ static void open_stream(size_t file, struct input *in)
 	T.s.fd = create(name);
 	T.s.last = 0;
 	memset(T.cls_of, 0, 65536 * sizeof *T.cls_of);
+	free_pair_names();
 	T.file = file;
 	identity(&T.s, in);
 }
@@ -256,8 +291,8 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 		      const tl_entry *e, int64_t t)
 {
 	struct stream *s = &T.s;
-	const char *app = strstr(ev->attrs, "app=");
-	size_t applen = app ? strcspn(app + 4, " ") : 0, need;
+	const char *app = strstr(ev->attrs, "app="), *pair;
+	size_t applen = app ? strcspn(app + 4, " ") : 0, need, pairlen, attrslen;
 	uint64_t ts;
 	unsigned char *p;
 	(void)t;
@@ -267,6 +302,9 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 		open_stream(file, in);
 	if (s->fd < 0)
 		return;
+	pair = pair_name(x, in, ev, e->msgid);
+	pairlen = strlen(pair);
+	attrslen = strlen(ev->attrs);
 	/* the clock value: raw TSC, or wall ns; never backwards within a stream */
 	if (T.by_tsc || !x->wall)
 		ts = e->tsc;
@@ -275,7 +313,8 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 	if (ts < s->last)
 		ts = s->last;
 	s->last = ts;
-	need = 4 + 8 + s->idlen + 2 + 1 + applen + 1 + 8 * (size_t)ev->nargs;
+	need = 4 + 8 + s->idlen + 2 + 1 + applen + 1 + pairlen + 1 + attrslen + 1 +
+	       8 * (size_t)ev->nargs;
 	if (s->any && s->len + need > PACKET_BYTES)
 		close_packet();
 	if (!s->any)
@@ -290,6 +329,10 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 	memcpy(p + 3, app ? app + 4 : "", applen);
 	p[3 + applen] = '\0';
 	p += 4 + applen;
+	memcpy(p, pair, pairlen + 1);
+	p += pairlen + 1;
+	memcpy(p, ev->attrs, attrslen + 1);
+	p += attrslen + 1;
 	for (unsigned i = 0; i < ev->nargs; i++, p += 8) {
 		uint64_t v = e->args[i];
 		if (e->dargs >> i & 1) {
@@ -378,7 +421,7 @@ static int write_metadata(void)
 		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tuint64_clock_t timestamp;\n\t};\n"
 		"\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tstring _procname;\n"
 		"\t\tstring _hostname;\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
-		"\t\tstring app;\n\t};\n};\n\n");
+		"\t\tstring app;\n\t\tstring pair;\n\t\tstring attrs;\n\t};\n};\n\n");
 	for (size_t i = 0; i < T.ncls; i++) {
 		fputs("event {\n\tname = \"", m);
 		put_literal(m, T.cls[i].name);
@@ -411,6 +454,9 @@ static int ctf_end(const struct export *x)
 		close(T.dirfd);
 	free(T.cls);
 	free(T.cls_of);
+	if (T.pair_of)
+		free_pair_names();
+	free(T.pair_of);
 	return T.failed ? -1 : 0;
 }
 

@@ -123,6 +123,63 @@ struct window_of {
 	uint64_t lo, hi;
 };
 
+int export_pair_role(const struct export *x, struct input *in, const char *name, char *other,
+		     size_t size)
+{
+	size_t user = x->npairs - 3, rule, n;
+	const tl_pair *d = input_pairs(in, &n);
+	int r = an_pair_role(x->pairs, user, name, &rule, other, size);
+	if (r == 1)
+		snprintf(other, size, "%s", x->pairs[rule].end);
+	for (size_t k = 0; !r && k < n; k++) {
+		r = !strcmp(d[k].begin, name) ? 1 : !strcmp(d[k].end, name) ? 2 : 0;
+		snprintf(other, size, "%s", r == 1 ? d[k].end : d[k].begin);
+	}
+	if (r)
+		return r;
+	r = an_pair_role(x->pairs + user, 3, name, &rule, other, size);
+	if (r == 1)
+		snprintf(other, size, "%s", x->pairs[user + rule].end);
+	return r;
+}
+
+int export_name(char *buf, size_t size, const char *name, const tl_def *ev)
+{
+	int n = snprintf(buf, size, "%s", name);
+	for (const char *a = ev->attrs; *a && n >= 0 && (size_t)n < size; ) {
+		size_t len = strcspn(a, " "), key = strcspn(a, "=");
+		int app = key == 3 && !strncmp(a, "app", 3) && key < len;
+		n += snprintf(buf + n, size - (size_t)n, " %.*s", (int)(app ? len - 4 : len),
+			      app ? a + 4 : a);
+		a += len + strspn(a + len, " ");
+	}
+	return n;
+}
+
+void export_span_label(char *buf, size_t size, const struct export *x, struct input *in,
+		       const char *begin, const char *end_name)
+{
+	char other[300];
+	size_t user = x->npairs - 3, rule, n;
+	const tl_pair *d = input_pairs(in, &n);
+	an_pair_label(buf, size, begin, end_name);
+	if (an_pair_role(x->pairs, user, begin, &rule, other, sizeof other))
+		return;   /* a --pair rule's: it comes first */
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(d[k].begin, begin) && !strcmp(d[k].end, end_name)) {
+			snprintf(buf, size, "%s", d[k].label);
+			return;
+		}
+}
+
+int export_span_name(char *buf, size_t size, const struct export *x, struct input *in,
+		     const tl_def *ev, const char *end_name)
+{
+	char label[300];
+	export_span_label(label, sizeof label, x, in, ev->name, end_name);
+	return export_name(buf, size, label, ev);
+}
+
 void *export_grow(void *p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)

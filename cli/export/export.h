@@ -60,6 +60,31 @@ struct export_format {
 	int (*end)(const struct export *x);
 };
 
+/* The role of event NAME in IN under X's pair rules: the --pair rules
+ * (all but the last three), then the pairs IN declares, then the built-in
+ * ones: 1 begin (its end's name into OTHER of SIZE: a rule's may lack its
+ * category), 2 end (its begin's full name into OTHER), 0 neither. */
+int export_pair_role(const struct export *x, struct input *in, const char *name, char *other,
+		     size_t size);
+
+/* The label of the pair whose begin event is BEGIN and end END_NAME in IN:
+ * the pair IN declares for them ("fwd.breath", not "fwd.iter" of its
+ * begin), or the rule's (an_pair_label(): "app.push", "engine.breath")
+ * when a --pair rule or a built-in one pairs them; into BUF of SIZE. */
+void export_span_label(char *buf, size_t size, const struct export *x, struct input *in,
+		       const char *begin, const char *end_name);
+
+/* NAME followed by the attributes of EV, as every export names an event
+ * or a span: app's value alone ("app.push lookup"), any other attribute as
+ * NAME=VALUE ("fwd.rx port=0"), a blank before each; into BUF of SIZE (cut
+ * to fit), as snprintf returns. */
+int export_name(char *buf, size_t size, const char *name, const tl_def *ev);
+
+/* The name of the span IN's begin EV starts and END_NAME ends: its label
+ * (export_span_label()), then EV's attributes (export_name()). */
+int export_span_name(char *buf, size_t size, const struct export *x, struct input *in,
+		     const tl_def *ev, const char *end_name);
+
 /* P, an array of *CAP items of SIZE bytes, with room for NEED: as it is,
  * or grown to twice NEED (at least 16); aborts when memory runs out. */
 void *export_grow(void *p, size_t *cap, size_t need, size_t size);

@@ -91,6 +91,7 @@ static struct {
 	struct proc *procs;
 	size_t *proc_of;                 /* by input */
 	/* the log being written */
+	const struct export *x;          /* the export, for the spans' names */
 	struct input *in;
 	struct proc *proc;
 	struct ev *ev;                   /* by msgid */
@@ -148,13 +149,12 @@ static uint32_t intern(int kind, const char *s, size_t n, size_t max, int find)
 	return P.nstr[kind];
 }
 
-/* "app.push lookup": NAME, then the app of EV if it has one (chrome.c's names). */
+/* "app.push lookup", "fwd.rx port=0": NAME, then the attributes of EV
+ * (export_name(), the names of every export). */
 static uint32_t intern_name(const char *name, const tl_def *ev)
 {
 	char buf[NAME_BYTES];
-	const char *app = strstr(ev->attrs, "app=");
-	int n = snprintf(buf, sizeof buf, "%s%s%.*s", name, app ? " " : "",
-			 app ? (int)strcspn(app + 4, " ") : 0, app ? app + 4 : "");
+	int n = export_name(buf, sizeof buf, name, ev);
 	return intern(NAMES, buf, n < 0 ? 0 : (size_t)n, NAME_BYTES - 1, 0);
 }
 
@@ -696,10 +696,10 @@ static void write_item(const struct item *it)
 	}
 	v = names_of(it->e.msgid);
 	if (!v->span) {
-		char label[300];
-		const tl_def *ev = v->def;
-		an_pair_label(label, sizeof label, ev->name, def_of(it->end.msgid)->name);
-		v->span = intern_name(label, ev);
+		char name[NAME_BYTES];
+		int n = export_span_name(name, sizeof name, P.x, P.in, v->def,
+					 def_of(it->end.msgid)->name);
+		v->span = intern(NAMES, name, n < 0 ? 0 : (size_t)n, NAME_BYTES - 1, 0);
 	}
 	ns = ns_of(it->e.tsc);
 	s = seq_of(it->e.thread, ns);
@@ -732,22 +732,14 @@ static int role_new(const struct export *x, uint16_t msgid)
 	struct ev *v = &P.ev[msgid];
 	const tl_def *ev;
 	char begin[300];
-	size_t user = x->npairs - 3, rule, n;
-	const tl_pair *d;
+	size_t n;
 	if (v->role)
 		return v->role;
 	ev = def_of(msgid);
 	v->role = 3;
 	if (ev->name[0] == '?')
 		return v->role;
-	d = input_pairs(P.in, &n);
-	int r = an_pair_role(x->pairs, user, ev->name, &rule, begin, sizeof begin);
-	for (size_t k = 0; !r && k < n; k++) {
-		r = !strcmp(d[k].begin, ev->name) ? 1 : !strcmp(d[k].end, ev->name) ? 2 : 0;
-		snprintf(begin, sizeof begin, "%s", d[k].begin);
-	}
-	if (!r)
-		r = an_pair_role(x->pairs + user, 3, ev->name, &rule, begin, sizeof begin);
+	int r = export_pair_role(x, P.in, ev->name, begin, sizeof begin);
 	if (r == 1)
 		v->role = 1;
 	if (r == 2) {
@@ -898,7 +890,7 @@ static void counter_track(void)
 
 static void perfetto_file(const struct export *x, size_t k, struct input *in)
 {
-	(void)x;
+	P.x = x;
 	P.in = in;
 	P.proc = &P.procs[P.proc_of[k]];
 	ns_ready();

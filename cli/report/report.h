@@ -71,6 +71,10 @@ struct rp_time {
 	const char *unit;            /* the --per unit, e.g. "packets" */
 	const char *side;            /* a report of two sides: "A" or "B", whose process
 				      * this is; else NULL */
+	const char **units;          /* per series of T: its pairs' own unit (a declared
+				      * pair's), NULL: UNIT */
+	const char *loop;            /* the declared breath's label ("kv.poll"), NULL:
+				      * Snabb's breath */
 };
 
 /* A writer: HTML or JSON. Each call is one chart (or a table), in report
@@ -118,6 +122,11 @@ struct rp_input {
  * "us"; without a TSC frequency "Gcycles", "Mcycles", "kcycles"), the
  * largest that its span counts at least one of; returns the ticks in one. */
 double report_time_unit(const struct an_timeline *t, const char **name);
+
+/* Whether timeline T has its breaths' running totals (Snabb's breath_end
+ * totals: breaths, packets, bytes), of which the throughput is drawn; a
+ * program's declared breath has none. */
+int report_has_totals(const struct an_timeline *t);
 
 /* Writes the report of IN through OUT. */
 void report_write(const struct rp_out *out, const struct rp_input *in);

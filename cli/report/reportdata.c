@@ -79,12 +79,57 @@ static const struct an_row *sides_row(const struct sides *w, const size_t *from,
 	return from[0] < to[0] ? w->rows[0][from[0]] : w->rows[1][from[1]];
 }
 
+/* The words of the report: the program's own when the logs declare its
+ * breath (the loop, "kv.poll"), Snabb's otherwise (words_of()). */
+static struct {
+	const char *loop;            /* the breath's label, NULL: Snabb's breaths */
+	const char *part;            /* what a share is of: "app", or "pair" */
+	const char *rest;            /* a stack's rest: "(no app)", "(unattributed)" */
+	char cycles[192];            /* whose cycles: "the breaths' cycles", "kv.poll's
+				      * cycles" */
+	char breaths[160];           /* the loop's turns: "breaths", "kv.poll pairs" */
+	char each[96];               /* what a row is of: "pair and app", "pair and
+				      * port", "pair" (no pair names an attribute) */
+} W;
+
+/* Sets W for IN: a declared breath (rowkey_breath()) gives its words; the
+ * attribute its rows name, rowkey_attr()'s. */
+static void words_of(const struct rp_input *in)
+{
+	struct an_options o = *in->o;
+	size_t n, named = 0;
+	struct an_row **rows = an_rows(in->e, &n);
+	for (size_t i = 0; i < n && !named; i++)
+		named = strcmp(rows[i]->key[AN_APP], "-") != 0;
+	o.by = 1u << AN_EVENT | 1u << AN_APP;
+	W.loop = rowkey_breath();
+	W.part = W.loop ? "pair" : "app";
+	W.rest = W.loop ? "(unattributed)" : "(no app)";
+	snprintf(W.breaths, sizeof W.breaths, "%.150s%s", W.loop ? W.loop : "breaths",
+		 W.loop ? " pairs" : "");
+	if (W.loop && !named)
+		snprintf(W.each, sizeof W.each, "pair");
+	else
+		snprintf(W.each, sizeof W.each, "pair and %.80s", W.loop ? rowkey_attr(in->e, &o) : "app");
+	if (W.loop)
+		snprintf(W.cycles, sizeof W.cycles, "%.150s's cycles", W.loop);
+	else
+		snprintf(W.cycles, sizeof W.cycles, "the breaths' cycles");
+}
+
 /* "cycles per packet" for the unit "packets". */
 static void per_unit(char *buf, size_t size, const char *unit)
 {
 	size_t n = (size_t)snprintf(buf, size, "cycles per ");
 	if (n < size)
 		an_unit_singular(buf + n, size - n, unit);
+}
+
+/* "cycles per byte" for row R's own unit (a declared pair's), else for
+ * DFLT (the report's). */
+static void row_per(char *buf, size_t size, const struct an_row *r, const char *dflt)
+{
+	per_unit(buf, size, r && r->unit && strcmp(r->unit, "unit") ? r->unit : dflt);
 }
 
 /* C's section, id (made unique by its section), title and axes. */
@@ -103,17 +148,21 @@ static void chart(struct rp_chart *c, const char *section, const char *id, const
 }
 
 /* Row R's key (of engine E, grouped by O's keys) as words, leaving out
- * the "-" of a key it has none of (the breath's app), into BUF. */
+ * the "-" of a key it has none of (the breath's app), the attribute of a
+ * pair declared by another name than app named (fwd.rx port=0), into BUF. */
 static void row_name(const struct an *e, const struct an_options *o, const struct an_row *r,
 		     char *buf, size_t size)
 {
 	char *cells[AN_NKEYS];
-	int n = rowkey_cells(e, o, r, cells);
+	int n = rowkey_cells(e, o, r, cells), app = rowkey_col(o, AN_APP);
+	const char *by = o->by & 1u << AN_EVENT ? rowkey_by(r->key[AN_EVENT]) : "app";
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int k = 0; k < n && len < size; k++)
 		if (strcmp(cells[k], "-"))
-			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " " : "", cells[k]);
+			len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", len ? " " : "",
+						k == app && strcmp(by, "app") ? by : "",
+						k == app && strcmp(by, "app") ? "=" : "", cells[k]);
 }
 
 /* ---- where the cycles go: stacked bars ----------------------------------- */
@@ -150,7 +199,8 @@ static int before(const struct apps *a, size_t i, size_t j)
 }
 
 /* Stack S of LABEL: BREATHS of CYCLES, apps A (taken) largest first, then
- * "(no app)" with what they leave, as `stats` shows a process's shares. */
+ * W.rest ("(no app)") with what they leave, as `stats` shows a process's
+ * shares. */
 static void make_stack(struct rp_stack *s, const char *label, uint64_t breaths, double cycles,
 		       struct apps *a)
 {
@@ -172,7 +222,7 @@ static void make_stack(struct rp_stack *s, const char *label, uint64_t breaths, 
 		}
 	for (size_t i = 0; i < a->n; i++)
 		rest -= a->cycles[i];
-	apps_add(a, "(no app)", rest > 0 ? rest : 0);
+	apps_add(a, W.rest, rest > 0 ? rest : 0);
 	s->n = a->n;
 	s->apps = a->name;
 	s->app_cycles = a->cycles;
@@ -343,38 +393,48 @@ static double share_in(const struct rp_stack *s, const char *app)
 	return NAN;
 }
 
-/* The rows of `stats --per` over E (grouped by O's keys) with, after the
- * keys, the app's share% of the breaths' cycles in the stack of the row's KEY
- * (AN_GROUP, AN_NUMA, AN_CPU: the stack labelled "WORD VALUE"; AN_NKEYS:
- * the one stack S[0]). */
+/* The share% of pairs LABEL of attribute value APP in stack ST (NaN: no
+ * stack, or a pair of no share, as a breath). */
+static double pair_share(const struct rp_stack *st, const char *label, const char *app)
+{
+	char name[512];
+	return st && rowkey_share_name(name, sizeof name, label, app) >= 0 ? share_in(st, name) : NAN;
+}
+
+/* The rows of `stats --per` over E (grouped by O's keys; when the pairs'
+ * units differ, as `stats` gives the declared pairs, a column unit and
+ * each in its own) with, after the keys, the pair's share% of the
+ * breaths' cycles in the stack of the row's KEY (AN_GROUP, AN_NUMA,
+ * AN_CPU: the stack labelled "WORD VALUE"; AN_NKEYS: the one stack S[0]). */
 static struct table *per_table(struct an *e, const struct an_options *o, int format,
 			       const struct rp_stack *s, size_t ns, int key)
 {
 	char title[128];
-	struct table *per = statsout_per(e, o, title, sizeof title, format, 0), *t;
+	struct table *per = strcmp(o->per, "unit") ?
+		statsout_per(e, o, title, sizeof title, format, 0) :
+		statsout_declared(e, o, NULL, title, sizeof title, format, 0), *t;
 	const char *cols[64];
-	size_t nrows;
-	struct an_row **rows = an_rows(e, &nrows);
-	int nc = table_cols(per), app = -1, at = -1;   /* share% goes before column AT */
+	int nc = table_cols(per), app = rowkey_col(o, AN_APP), ev = rowkey_col(o, AN_EVENT);
+	int kc = key == AN_NKEYS ? -1 : rowkey_col(o, key), at = -1;   /* share% goes before
+									  * column AT */
 	for (int c = 0, k = 0; c < nc; c++) {
-		if (!strcmp(table_col(per, c), "app"))
-			app = c;
 		if (!strcmp(table_col(per, c), "pairs"))
 			at = c;
 		if (c == at)
 			cols[k++] = "share%";
 		cols[k++] = table_col(per, c);
 	}
-	t = table_new("per", cols, nc + 1);
+	t = rowkey_table("per", o, cols, nc + 1);
 	for (size_t r = 0; r < table_rows(per); r++) {
 		char *cells[64], share[32];
 		const struct rp_stack *st = NULL;
-		for (size_t i = 0; i < ns && key != AN_NKEYS; i++)
-			if (!strcmp(s[i].label + strcspn(s[i].label, " ") + 1, rows[r]->key[key]))
+		for (size_t i = 0; i < ns && kc >= 0; i++)
+			if (!strcmp(s[i].label + strcspn(s[i].label, " ") + 1, table_cell(per, r, kc)))
 				st = &s[i];
 		if (key == AN_NKEYS && ns)
 			st = &s[0];
-		cell_value(share, sizeof share, st ? share_in(st, table_cell(per, r, app)) : NAN, format);
+		cell_value(share, sizeof share, app >= 0 && ev >= 0 ?
+			   pair_share(st, table_cell(per, r, ev), table_cell(per, r, app)) : NAN, format);
 		for (int c = 0, k = 0; c < nc; c++) {
 			if (c == at)
 				cells[k++] = share;
@@ -413,6 +473,7 @@ static struct table *inputs_table(const struct rp_input *in, int format)
 	int two = in->cmp != NULL;
 	struct table *t = table_new("inputs", cols + !two, 11 + two);
 	table_words(t, 5 + two);   /* the rate: "2" as ls -f json gives it, beside "all" */
+	table_words(t, 2 + two);   /* the group: a label, "2026" too */
 	for (size_t i = 0; i < in->nfiles; i++) {
 		const struct readall_file *f = &in->files[i];
 		const tl_info *info = &f->info;
@@ -460,8 +521,9 @@ static const char *about(char *buf, size_t size, const struct rp_input *in, cons
 	return buf;
 }
 
-/* The table T[0] of A and T[1] of B as one, a column "side" first. */
-static struct table *side_table(struct table *const *t)
+/* The table T[0] of A and T[1] of B (each keyed by O's keys) as one, a
+ * column "side" first. */
+static struct table *side_table(struct table *const *t, const struct an_options *o)
 {
 	const char *cols[65] = { "side" };
 	int nc = table_cols(t[0]);
@@ -469,6 +531,7 @@ static struct table *side_table(struct table *const *t)
 	for (int c = 0; c < nc && c < 64; c++)
 		cols[c + 1] = table_col(t[0], c);
 	all = table_new("per", cols, nc + 1);
+	rowkey_words(all, o, 1);
 	for (int k = 0; k < 2; k++)
 		for (size_t r = 0; r < table_rows(t[k]); r++) {
 			char *cells[65] = { k ? "B" : "A" };
@@ -535,38 +598,45 @@ static struct table *side_apps(const struct rp_input *in, int format, const stru
 	struct an_options o = *in->o;
 	struct sides w;
 	size_t from[2], to[2];
-	const char *cols[AN_NKEYS + 16];
+	const char *cols[AN_NKEYS + 17];
 	char buf[6][128], per[64];
-	int nk;
+	int nk, mixed = !strcmp(in->o->per, "unit");   /* each pair in its own: which */
 	struct table *t;
 	o.by = by;
-	nk = rowkey_names(&o, cols);
+	nk = rowkey_names(in->sides[0], &o, cols);
+	if (mixed)
+		cols[nk++] = "unit";
 	an_cycles_per(per, sizeof per, in->o->per);
 	for (int k = 0, c = nk; k < 6; k++, c += 2) {
-		side_cols(cols + c, buf[k], k == 0 ? per : k == 3 ? in->o->per : names[k]);
+		side_cols(cols + c, buf[k], k == 0 ? per : k == 3 ? mixed ? "units" : in->o->per :
+			  names[k]);
 		if (k == 0) {   /* the headline: then the change and the verdict */
 			cols[c + 2] = "change%";
 			cols[c + 3] = "verdict";
 			c += 2;
 		}
 	}
-	t = table_new("per", cols, nk + 14);
+	t = rowkey_table("per", &o, cols, nk + 14);
 	sides_init(&w, in->sides, by);
 	while (sides_next(&w, by, from, to)) {
 		const struct an_row *r[2] = { from[0] < to[0] ? w.rows[0][from[0]] : NULL,
 					      from[1] < to[1] ? w.rows[1][from[1]] : NULL };
-		char *cells[AN_NKEYS + 16], v[14][32];
+		char *cells[AN_NKEYS + 17], v[14][32];
 		double x[2][6];
 		const struct cmp *m = r[0] && r[1] ?
 			cmp_of(in->cmp, r[0]->key[AN_EVENT], r[0]->key[AN_APP]) : NULL;
 		const char *verdict = !r[0] ? "B only" : !r[1] ? "A only" : m ? m->verdict : "-";
-		int c = rowkey_cells(w.e[0], &o, sides_row(&w, from, to), cells);
+		const struct an_row *one = sides_row(&w, from, to);
+		int c = rowkey_cells(w.e[0], &o, one, cells);
+		if (mixed)
+			cells[c++] = one->unit ? one->unit : "-";
 		for (int k = 0; k < 2; k++) {
 			const struct rp_stack *st = NULL;
 			for (size_t i = 0; i < ns; i++)
 				if (!strcmp(s[i].side, k ? "B" : "A"))
 					st = &s[i];
-			side_values(r[k], st && r[k] ? share_in(st, r[k]->key[AN_APP]) : NAN, x[k]);
+			side_values(r[k], r[k] ? pair_share(st, r[k]->key[AN_EVENT], r[k]->key[AN_APP]) :
+				    NAN, x[k]);
 		}
 		for (int k = 0, j = 0; k < 6; k++) {
 			cell_value(v[j], 32, x[0][k], format);
@@ -600,10 +670,22 @@ static struct table *side_slowest(const struct rp_input *in, int format)
 		t[k] = statsout_slowest(e, &o, format);
 		an_free(e);
 	}
-	all = table_rows(t[0]) + table_rows(t[1]) ? side_table(t) : NULL;
+	all = table_rows(t[0]) + table_rows(t[1]) ? side_table(t, &o) : NULL;
 	table_free(t[0]);
 	table_free(t[1]);
 	return all;
+}
+
+/* Why the summary has no bar of shares (WHERE: " on either side", or
+ * ""), into BUF. */
+static const char *no_shares(char *buf, size_t size, const char *where)
+{
+	if (W.loop)
+		snprintf(buf, size, "No %s held a pair%s: no shares of %s.", W.loop, where, W.cycles);
+	else
+		snprintf(buf, size, "No breath held an app pair (breath_start, then an app's begin and "
+			 "end, then breath_end)%s: no shares of the breaths' cycles.", where);
+	return buf;
 }
 
 /* The summary of a report of two sides: the inputs with their sides, a
@@ -616,22 +698,23 @@ static void side_summary(const struct rp_out *out, const struct rp_input *in)
 	struct rp_stack *s;
 	struct rp_chart c;
 	struct table *t;
-	char per[64], title[256];
+	char per[64], title[512], x[256];
 	char text[1280];
 	int sums = 0;
 	for (size_t i = 0; i < in->nfiles; i++)
 		sums += in->files[i].summary;
 	per_unit(per, sizeof per, in->o->per);
 	snprintf(text, sizeof text, "The inputs and their sides; where the cycles go, a bar of A's "
-		 "breaths and one of B's, each of its side's processes together; then each pair's "
+		 "%s and one of B's, each of its side's processes together; then each pair's "
 		 "cycles per unit as `stats --per` gives them over A and over B, side by side, with "
-		 "the change from A to B and the verdict of the A against B section, and the app's "
-		 "share of the cycles of its side's breaths; then the slowest pairs of each side, "
+		 "the change from A to B and the verdict of the A against B section, and the %s's "
+		 "share of the cycles of its side's %s; then the slowest pairs of each side, "
 		 "each with the dump command that shows it. The change and the verdict are "
 		 "`timeline diff`'s: both come from the runs' values (a run's median, relative to "
 		 "the run's speed unless --absolute), not from the cycles per unit beside them, "
 		 "which pool each side's pairs, so the change may differ from their ratio; "
-		 "neither is given when --by groups the comparison by other keys.%s", sums ?
+		 "neither is given when --by groups the comparison by other keys.%s", W.breaths,
+		 W.part, W.breaths, sums ?
 		 " Summaries among the inputs count in the A against B section only: this "
 		 "section and the ones after it show the logs alone." : "");
 	out->section(out, "summary", "Summary", text);
@@ -642,16 +725,15 @@ static void side_summary(const struct rp_out *out, const struct rp_input *in)
 	for (int k = 0; k < 2; k++)
 		g[k] = group_stacks(in->sides[k], 1, &n[k]);
 	s = sides_after(g, n, &ns);
-	chart(&c, "summary", "share", "where the cycles go, A and B apart",
-	      "share of the breaths' cycles (%)", NULL);
+	snprintf(x, sizeof x, "share of %s (%%)", W.cycles);
+	chart(&c, "summary", "share", "where the cycles go, A and B apart", x, NULL);
 	if (ns)
 		out->stacks(out, &c, s, ns);
 	else
-		out->note(out, "No breath held an app pair (breath_start, then an app's begin and "
-			  "end, then breath_end) on either side: no shares of the breaths' cycles.");
+		out->note(out, no_shares(text, sizeof text, " on either side"));
 	t = side_apps(in, out->format, s, ns);
-	snprintf(title, sizeof title, "%s per begin/end pair, A and B side by side, and each app's "
-		 "share of its side's breaths' cycles", per);
+	snprintf(title, sizeof title, "%s per begin/end pair, A and B side by side, and each %s's "
+		 "share of its side's %s", per, W.part, W.cycles);
 	chart(&c, "summary", "apps", title, NULL, NULL);
 	out->table(out, &c, t);
 	table_free(t);
@@ -659,8 +741,8 @@ static void side_summary(const struct rp_out *out, const struct rp_input *in)
 	if (!in->o->slowest)
 		return;
 	t = side_slowest(in, out->format);
-	snprintf(title, sizeof title, "the %u slowest pairs of each pair and app (%s) of each side, "
-		 "and the timeline dump command that shows each", in->o->slowest, per);
+	snprintf(title, sizeof title, "the %u slowest pairs of each %s (%s) of each side, "
+		 "and the timeline dump command that shows each", in->o->slowest, W.each, per);
 	chart(&c, "summary", "slowest", title, NULL, NULL);
 	if (t)
 		out->table(out, &c, t);
@@ -677,34 +759,35 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	struct an_options o = *in->o;
 	struct an *ea;
 	struct table *t;
-	char per[64], title[256];
+	char per[64], title[512], text[1024], x[256];
 	if (in->sides[0]) {
 		side_summary(out, in);
 		return;
 	}
 	g = group_stacks(in->e, 0, &ng);
 	per_unit(per, sizeof per, in->o->per);
-	out->section(out, "summary", "Summary",
-		     "The inputs; where the cycles go over all of them; then each pair's cycles "
-		     "per unit as `stats --per` gives them, with its app's share of the cycles "
-		     "of the breaths it ran in (per group when the inputs have several); then the "
-		     "slowest pairs, each with the dump command that shows it.");
+	snprintf(text, sizeof text, "The inputs; where the cycles go over all of them; then each "
+		 "pair's cycles per unit as `stats --per` gives them, with its %s's share of the "
+		 "cycles of the %s it ran in (per group when the inputs have several); then the "
+		 "slowest pairs, each with the dump command that shows it.", W.part,
+		 W.breaths);
+	out->section(out, "summary", "Summary", text);
 	t = inputs_table(in, out->format);
 	chart(&c, "summary", "inputs", "inputs: the logs read", NULL, NULL);
 	out->table(out, &c, t);
 	table_free(t);
-	chart(&c, "summary", "share", "where the cycles go, all processes together",
-	      "share of the breaths' cycles (%)", ng > 1 ? "group" : NULL);
+	snprintf(x, sizeof x, "share of %s (%%)", W.cycles);
+	chart(&c, "summary", "share", "where the cycles go, all processes together", x,
+	      ng > 1 ? "group" : NULL);
 	if (ng)
 		out->stacks(out, &c, g, ng);
 	else
-		out->note(out, "No breath held an app pair (breath_start, then an app's begin and "
-			  "end, then breath_end): no shares of the breaths' cycles.");
+		out->note(out, no_shares(text, sizeof text, ""));
 	o.by = 1u << AN_EVENT | 1u << AN_APP | (ng > 1 ? 1u << AN_GROUP : 0);
 	ea = project(in->e, o.by);
 	t = per_table(ea, &o, out->format, g, ng, ng > 1 ? AN_GROUP : AN_NKEYS);
-	snprintf(title, sizeof title, "%s per begin/end pair, and each app's share of the "
-		 "breaths' cycles", per);
+	snprintf(title, sizeof title, "%s per begin/end pair, and each %s's share of %s", per,
+		 W.part, W.cycles);
 	chart(&c, "summary", "apps", title, NULL, NULL);
 	out->table(out, &c, t);
 	table_free(t);
@@ -713,8 +796,8 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 		an_free(ea);
 		ea = project(in->e, o.by);
 		t = statsout_slowest(ea, &o, out->format);
-		snprintf(title, sizeof title, "the %u slowest pairs of each pair and app (%s), and "
-			 "the timeline dump command that shows each", in->o->slowest, per);
+		snprintf(title, sizeof title, "the %u slowest pairs of each %s (%s), and "
+			 "the timeline dump command that shows each", in->o->slowest, W.each, per);
 		chart(&c, "summary", "slowest", title, NULL, NULL);
 		if (table_rows(t))
 			out->table(out, &c, t);
@@ -727,12 +810,39 @@ static void summary(const struct rp_out *out, const struct rp_input *in)
 	an_free(ea);
 }
 
+/* The explanation of where the cycles go, in the program's terms, into
+ * BUF: of a declared breath, its pairs by self cycles and its own as
+ * unattributed; of Snabb's, the apps and what no app accounts for. */
+static const char *cycles_about(char *buf, size_t size)
+{
+	if (W.loop)
+		snprintf(buf, size, "Per process, where the cycles of each %s (the program's loop, "
+			 "its breath) go: each pair that ran inside it by its self cycles (its "
+			 "cycles less those of the pairs it holds, so that every cycle counts once), "
+			 "and the %s's own cycles, outside any pair, as unattributed.", W.loop, W.loop);
+	else
+		snprintf(buf, size, "Per process, each app's share of the cycles of the breaths it "
+			 "ran in, and the share no app accounts for (the engine itself, and the "
+			 "logging), as `stats --per` leads with.");
+	return buf;
+}
+
+/* Why there are no shares to show, into BUF. */
+static const char *none_held(char *buf, size_t size)
+{
+	if (W.loop)
+		snprintf(buf, size, "No %s held a pair: nothing to share out.", W.loop);
+	else
+		snprintf(buf, size, "No breath held an app pair: nothing to share out.");
+	return buf;
+}
+
 static void cycles(const struct rp_out *out, const struct rp_input *in)
 {
 	struct rp_chart c;
 	size_t n;
 	struct rp_stack *s;
-	char buf[512];
+	char buf[1024], what[512], title[512], x[256];
 	if (in->sides[0]) {   /* A's processes, then B's */
 		struct rp_stack *g[2];
 		size_t ng[2];
@@ -743,19 +853,26 @@ static void cycles(const struct rp_out *out, const struct rp_input *in)
 		s = process_stacks(in->e, &n);
 	}
 	out->section(out, "cycles", "Where the cycles go",
-		     about(buf, sizeof buf, in, "Per process, each app's share of the cycles of "
-			   "the breaths it ran in, and the share no app accounts for (the engine "
-			   "itself, and the logging), as `stats --per` leads with.", "A and B "
+		     about(buf, sizeof buf, in, cycles_about(what, sizeof what), "A and B "
 			   "apart: the bars of A's processes, then those of B's, each lettered with "
 			   "its side."));
-	chart(&c, "cycles", "processes", in->sides[0] ? "each app's share of the breaths' cycles, "
-	      "per process, A and B apart" : "each app's share of the breaths' cycles, per process",
-	      "share of the breaths' cycles (%)", "process");
+	snprintf(title, sizeof title, "each %s's share of %s, per process%s", W.part, W.cycles,
+		 in->sides[0] ? ", A and B apart" : "");
+	snprintf(x, sizeof x, "share of %s (%%)", W.cycles);
+	chart(&c, "cycles", "processes", title, x, "process");
 	if (n)
 		out->stacks(out, &c, s, n);
 	else
-		out->note(out, "No breath held an app pair: nothing to share out.");
+		out->note(out, none_held(what, sizeof what));
 	free_stacks(s, n);
+}
+
+int report_has_totals(const struct an_timeline *t)
+{
+	for (size_t i = 0; i < t->nbins; i++)
+		if (t->cycles[i] > 0)
+			return 1;
+	return 0;
 }
 
 double report_time_unit(const struct an_timeline *t, const char **name)
@@ -782,21 +899,50 @@ static const char *time_side(const struct rp_input *in, const struct an_timeline
 	return NULL;
 }
 
+/* The unit the pairs LABEL are counted in among E's rows (a declared
+ * pair's own), or NULL when none says (the report's unit then). */
+static const char *unit_of(struct an *e, const char *label)
+{
+	size_t n;
+	struct an_row **rows = an_rows(e, &n);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->unit && strcmp(rows[i]->unit, "unit") &&
+		    !strcmp(rows[i]->key[AN_EVENT], label))
+			return rows[i]->unit;
+	return NULL;
+}
+
+/* What the over-time charts show, in the program's terms, into BUF. */
+static const char *time_about(char *buf, size_t size)
+{
+	if (W.loop)
+		snprintf(buf, size, "Per process, on one time axis: each pair's cycles per unit "
+			 "(its own) binned in time, the median line and the 25-75 and 5-95 "
+			 "percentile ribbons of each bin, and the units each %s moved. A bin far "
+			 "above the others (a stall) is drawn at the axis's top, marked with its "
+			 "value. Hover for a bin's values.", W.loop);
+	else
+		snprintf(buf, size, "Per process, on one time axis: each pair's cycles per unit "
+			 "binned in time, the median line and the 25-75 and 5-95 percentile "
+			 "ribbons of each bin; the breaths' units per breath; and the throughput "
+			 "from the breaths' running totals. A bin far above the others (a stall) "
+			 "is drawn at the axis's top, marked with its value. Hover for a bin's "
+			 "values.");
+	return buf;
+}
+
 static void over_time(const struct rp_out *out, const struct rp_input *in)
 {
 	size_t n;
 	const struct an_timeline *t = an_timelines(in->e, &n);
-	char buf[512];
+	char buf[1024], what[768];
 	out->section(out, "time", "Over time",
-		     about(buf, sizeof buf, in, "Per process, on one time axis: each pair's cycles "
-			   "per unit binned in time, the median line and the 25-75 and 5-95 "
-			   "percentile ribbons of each bin; the breaths' units per breath; and the "
-			   "throughput from the breaths' running totals. Hover for a bin's values.",
+		     about(buf, sizeof buf, in, time_about(what, sizeof what),
 			   "A process is of one side: A's charts, then B's, each lettered with "
 			   "its side in its side's colour, A blue and B red."));
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
-		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]) };
+		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]), NULL, W.loop };
 		char id[32], title[256], x[64];
 		const char *unit;
 		snprintf(id, sizeof id, "p%zu", i);
@@ -806,7 +952,11 @@ static void over_time(const struct rp_out *out, const struct rp_input *in)
 		report_time_unit(&t[i], &unit);
 		snprintf(x, sizeof x, "time since the first entry (%s)", unit);
 		chart(&c, "time", id, title, x, NULL);
+		rt.units = xcalloc(t[i].ns + 1, sizeof *rt.units);
+		for (size_t k = 0; k < t[i].ns; k++)
+			rt.units[k] = unit_of(in->e, t[i].s[k].label);
 		out->time(out, &c, &rt);
+		free(rt.units);
 	}
 	if (summaries(in))
 		out->note(out, "Summaries keep no bins over time: the logs summarized have no "
@@ -834,14 +984,14 @@ static void side_distributions(const struct rp_out *out, const struct rp_input *
 	struct an_options o = *in->cmp->o;
 	struct sides w;
 	size_t from[2], to[2], id = 0;
-	char per[64], x[96];
+	char per[64], x[96], text[512];
 	o.by = by;
 	per_unit(per, sizeof per, in->o->per);
 	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
-	out->section(out, "dist", "Distributions",
-		     "Per pair and app, how many pairs took how many cycles per unit, A and B "
-		     "apart, each as a share of its own side's pairs, on a log axis (8 bins per "
-		     "power of two), with the cumulative share of each.");
+	snprintf(text, sizeof text, "Per %s, how many pairs took how many cycles per unit, A and "
+		 "B apart, each as a share of its own side's pairs, on a log axis (8 bins per "
+		 "power of two), with the cumulative share of each.", W.each);
+	out->section(out, "dist", "Distributions", text);
 	sides_init(&w, in->cmp->e, by);
 	while (sides_next(&w, by, from, to)) {   /* a row of each side, or of one */
 		const struct an_row *r[2] = { from[0] < to[0] ? w.rows[0][from[0]] : NULL,
@@ -851,6 +1001,8 @@ static void side_distributions(const struct rp_out *out, const struct rp_input *
 		char key[256], title[400], cid[32];
 		size_t nh = 0;
 		row_name(w.e[0], &o, sides_row(&w, from, to), key, sizeof key);
+		row_per(per, sizeof per, sides_row(&w, from, to), in->o->per);
+		snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 		snprintf(title, sizeof title, "%.200s: %.60s (A %llu pairs, B %llu pairs)", key, per,
 			 (unsigned long long)(r[0] ? r[0]->h.n : 0),
 			 (unsigned long long)(r[1] ? r[1]->h.n : 0));
@@ -874,13 +1026,13 @@ static void distributions(const struct rp_out *out, const struct rp_input *in)
 	struct an *ea = project(in->e, 1u << AN_EVENT | 1u << AN_APP);
 	size_t n;
 	struct an_row **rows = an_rows(ea, &n);
-	char per[64], x[96];
+	char per[64], x[96], text[512];
 	per_unit(per, sizeof per, in->o->per);
 	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 	o.by = 1u << AN_EVENT | 1u << AN_APP;
-	out->section(out, "dist", "Distributions",
-		     "Per pair and app, how many pairs took how many cycles per unit, on a log "
-		     "axis (8 bins per power of two), with the cumulative share.");
+	snprintf(text, sizeof text, "Per %s, how many pairs took how many cycles per unit, on a "
+		 "log axis (8 bins per power of two), with the cumulative share.", W.each);
+	out->section(out, "dist", "Distributions", text);
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
 		struct rp_hist h;
@@ -888,6 +1040,8 @@ static void distributions(const struct rp_out *out, const struct rp_input *in)
 		if (!rows[i]->h.n)
 			continue;
 		char id[32];
+		row_per(per, sizeof per, rows[i], in->o->per);
+		snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 		row_name(ea, &o, rows[i], key, sizeof key);
 		snprintf(title, sizeof title, "%.200s: %.60s (%llu pairs)", key, per,
 			 (unsigned long long)rows[i]->h.n);
@@ -936,10 +1090,10 @@ static size_t side_boxes(const struct sides *w, const size_t *from, const size_t
 }
 
 /* The batch charts of a diff report: per pair and app (O's keys), each
- * range's box of A and of B, each of its own side's pairs; PER, X and Y
- * as batch() words them. */
+ * range's box of A and of B, each of its own side's pairs, in the pair's
+ * unit; Y as batch() words it. */
 static void side_batch(const struct rp_out *out, const struct rp_input *in,
-		       const struct an_options *o, const char *per, const char *x, const char *y)
+		       const struct an_options *o, const char *y)
 {
 	struct sides w;
 	size_t from[2], to[2], id = 0;
@@ -949,18 +1103,47 @@ static void side_batch(const struct rp_out *out, const struct rp_input *in,
 		struct rp_chart c;
 		uint64_t n[2];
 		size_t nb = side_boxes(&w, from, to, AN_BUCKET, b, n);
-		char key[256], title[400], cid[32];
+		char key[256], title[400], cid[32], rper[64], rx[96];
 		row_name(w.e[0], o, sides_row(&w, from, to), key, sizeof key);
+		row_per(rper, sizeof rper, sides_row(&w, from, to), in->o->per);
+		snprintf(rx, sizeof rx, "%s (cycles, log scale)", rper);
 		snprintf(title, sizeof title, "%.200s: %.60s by %.40s per batch (A %llu pairs, B %llu "
-			 "pairs)", key, per, in->o->bucket_arg, (unsigned long long)n[0],
+			 "pairs)", key, rper, in->o->bucket_arg, (unsigned long long)n[0],
 			 (unsigned long long)n[1]);
 		snprintf(cid, sizeof cid, "%zu", id++);
-		chart(&c, "batch", cid, title, x, y);
+		chart(&c, "batch", cid, title, rx, y);
 		if (nb)
 			out->boxes(out, &c, b, nb);
 		free(b);
 	}
 	sides_free(&w);
+}
+
+/* Why the batch section is left out, into BUF: no pair's end carries
+ * the --bucket argument (its default, Snabb's, unnamed: a page of a
+ * program without packets says no word of them); what their ends carry
+ * instead, which --bucket can name. */
+static const char *no_batches(char *buf, size_t size, const struct rp_input *in)
+{
+	const struct an_found *f = an_found(in->e);
+	size_t len = (size_t)snprintf(buf, size, "Left out: the pairs' ends carry no batch size "
+				      "to sort them by");
+	for (size_t i = 0; i < f->nargs && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? i + 1 == f->nargs ?
+					" or " : ", " : " (--bucket ARG=EDGES can name one: ",
+					f->args[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, "%s.", f->nargs ? ")" : "");
+	return buf;
+}
+
+/* What the batch section shows, into BUF. */
+static const char *batch_about(char *buf, size_t size)
+{
+	snprintf(buf, size, "Per %s, cycles per unit against the batch a pair moved (--bucket "
+		 "ranges): the box spans the 25th to 75th percentile, the line inside is the "
+		 "median, the whiskers reach the 5th and 95th.", W.each);
+	return buf;
 }
 
 static void batch(const struct rp_out *out, const struct rp_input *in)
@@ -970,19 +1153,20 @@ static void batch(const struct rp_out *out, const struct rp_input *in)
 	size_t n, i = 0;
 	struct an_row **rows;
 	struct rp_box *b;
-	char per[64], x[96], y[96], buf[512];
+	char per[64], x[96], y[96], buf[1024], text[512];
 	per_unit(per, sizeof per, in->o->per);
 	snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 	snprintf(y, sizeof y, "%s per batch (%s)", in->o->bucket_arg, in->o->bucket_arg);
 	o.by = 1u << AN_EVENT | 1u << AN_APP;
 	out->section(out, "batch", "Batch size",
-		     about(buf, sizeof buf, in, "Per pair and app, cycles per unit against the "
-			   "batch a pair moved (--bucket ranges): the box spans the 25th to 75th "
-			   "percentile, the line inside is the median, the whiskers reach the 5th "
-			   "and 95th.", "A and B apart: each range has a box of A's pairs and one "
+		     about(buf, sizeof buf, in, batch_about(text, sizeof text), "A and B apart: each range has a box of A's pairs and one "
 			   "of B's, each of its own side's pairs alone."));
+	if (!an_found(in->e)->ends_with_bucket) {
+		out->note(out, no_batches(buf, sizeof buf, in));
+		return;
+	}
 	if (in->sides[0]) {
-		side_batch(out, in, &o, per, x, y);
+		side_batch(out, in, &o, y);
 		return;
 	}
 	eb = project(in->e, 1u << AN_EVENT | 1u << AN_APP | 1u << AN_BUCKET);
@@ -997,6 +1181,8 @@ static void batch(const struct rp_out *out, const struct rp_input *in)
 		for (; j < n && !an_row_cmp_keys(eb, rows[i], rows[j], o.by); j++)
 			if (rows[j]->h.n)
 				make_box(&b[nb++], &rows[j]->h, an_bucket_label(eb, rows[j]->bucket));
+		row_per(per, sizeof per, rows[i], in->o->per);
+		snprintf(x, sizeof x, "%s (cycles, log scale)", per);
 		snprintf(title, sizeof title, "%.200s: %.60s by %.40s per batch", key, per,
 			 in->o->bucket_arg);
 		chart(&c, "batch", id, title, x, y);
@@ -1041,8 +1227,10 @@ static void lags(const struct rp_out *out, const struct rp_input *in)
 	struct rp_chart c;
 	char buf[512];
 	out->section(out, "lags", "Event lags",
-		     about(buf, sizeof buf, in, "Per event, Snabb's lag: the cycles since the "
+		     about(buf, sizeof buf, in, W.loop ? "Per event, its lag: the cycles since the "
 			   "previous entry of the same or a lower level, on a log axis (box: 25th "
+			   "to 75th percentile, line: median, whiskers: 5th and 95th)." : "Per "
+			   "event, Snabb's lag: the cycles since the previous entry of the same or a lower level, on a log axis (box: 25th "
 			   "to 75th percentile, line: median, whiskers: 5th and 95th).",
 			   "A and B apart: each event has a box of A's lags and one of B's."));
 	nb = lag_boxes(in, &b);
@@ -1082,7 +1270,7 @@ static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
 	struct rp_stack *s[2] = { NULL, NULL }, *all;
 	struct rp_chart c;
 	struct table *t[2] = { NULL, NULL }, *tt;
-	char per[64], title[256];
+	char per[64], title[512], axis[256];
 	o.by = 1u << AN_EVENT | 1u << AN_APP | 1u << k;
 	for (int x = 0; x < 1 + two; x++) {   /* each side's bars, and its table's share% */
 		struct an *src = two ? in->sides[x] : in->e, *e = project(src, o.by);
@@ -1097,10 +1285,10 @@ static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
 		na = n[0];
 	}
 	per_unit(per, sizeof per, in->o->per);
-	snprintf(title, sizeof title, "each app's share of the breaths' cycles, per %s%s",
+	snprintf(title, sizeof title, "each %s's share of %s, per %s%s", W.part, W.cycles,
 		 numa ? "NUMA node" : "CPU", two ? ", A and B apart" : "");
-	chart(&c, "numa", numa ? "nodes" : "cpus", title, "share of the breaths' cycles (%)",
-	      numa ? "NUMA node" : "CPU");
+	snprintf(axis, sizeof axis, "share of %s (%%)", W.cycles);
+	chart(&c, "numa", numa ? "nodes" : "cpus", title, axis, numa ? "NUMA node" : "CPU");
 	if (na)
 		out->stacks(out, &c, all, na);
 	if (summaries(in))
@@ -1108,7 +1296,7 @@ static void split_by(const struct rp_out *out, const struct rp_input *in, int k)
 				      "the bars, nor in the table's share%."
 				    : "Summaries keep no shares per CPU: theirs are not in the bars, "
 				      "nor in the table's share%.");
-	tt = two ? side_table(t) : t[0];
+	tt = two ? side_table(t, &o) : t[0];
 	snprintf(title, sizeof title, "%s per begin/end pair, per %s%s", per,
 		 numa ? "NUMA node" : "CPU", two ? ", A and B apart" : "");
 	chart(&c, "numa", numa ? "node-table" : "cpu-table", title, NULL, NULL);
@@ -1127,15 +1315,23 @@ static void numa_cpu(const struct rp_out *out, const struct rp_input *in)
 {
 	struct an *nodes = project(in->e, 1u << AN_NUMA), *cpus = project(in->e, 1u << AN_CPU);
 	int many_nodes = distinct(nodes, AN_NUMA) > 1, many_cpus = distinct(cpus, AN_CPU) > 1;
-	char buf[512];
+	char buf[1024], text[512], side[512];
+	snprintf(text, sizeof text, "The same overhead table, by the node and the CPU each of %s "
+		 "ended on, and each pair's cycles per unit by the node and CPU of its end.",
+		 W.loop ? W.breaths : "the breaths");
+	snprintf(side, sizeof side, "A and B apart: a bar of A's %s and one of B's per node and "
+		 "CPU, each of its own side's %s, and the table's rows of each side, its column "
+		 "side first.", W.breaths, W.breaths);
 	if (many_nodes || many_cpus)
 		out->section(out, "numa", "NUMA nodes and CPUs",
-			     about(buf, sizeof buf, in, "The same overhead table, by the node and "
-				   "the CPU each breath ended on, and each pair's cycles per unit by "
-				   "the node and CPU of its end.", "A and B apart: a bar of A's "
-				   "breaths and one of B's per node and CPU, each of its own side's "
-				   "breaths, and the table's rows of each side, its column side "
-				   "first."));
+			     about(buf, sizeof buf, in, text, side));
+	else
+	{
+		out->section(out, "numa", "NUMA nodes and CPUs", "The cycles by the NUMA node and "
+			     "the CPU each pair ended on.");
+		out->note(out, "Left out: every pair in the inputs ended on one NUMA node and one "
+			  "CPU, nothing to tell apart by them.");
+	}
 	if (many_nodes)
 		split_by(out, in, AN_NUMA);
 	if (many_cpus)
@@ -1205,6 +1401,7 @@ void report_write(const struct rp_out *out, const struct rp_input *in)
 		snprintf(what, sizeof what, "%zu log%s and %zu summar%s", nl, nl == 1 ? "" : "s", ns,
 			 ns == 1 ? "y" : "ies");
 	snprintf(about, sizeof about, "%s read by `%s`", what, in->command);
+	words_of(in);
 	out->begin(out, "timeline report", about, in->cmp != NULL);
 	if (in->cmp)
 		compared(out, in);

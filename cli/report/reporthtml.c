@@ -2,6 +2,7 @@
  * its charts inline SVG drawn here, its style and its few lines of script
  * inline and allowed by hash in a Content-Security-Policy that forbids
  * every request outside the file. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ static const char style[] =
 	".med{stroke:#222;stroke-width:2}.whisk{stroke:#555}.cdf{fill:none;stroke-width:1.2}"
 	".p50{stroke-dasharray:4 3;stroke-width:1.5}"
 	".line{fill:none;stroke-width:1.3}"
+	".clip{fill:#c00}.clip-label{fill:#c00;font-size:10px;font-weight:600}"
 	"table{border-collapse:collapse;font-size:12px}"
 	"th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}"
 	"th{border-bottom:1px solid #999}td.n{text-align:right;font-variant-numeric:tabular-nums}"
@@ -91,7 +93,7 @@ static const char *color_of(const char *app)
 		"#ff9da7", "#d37295", "#a0cbe8", "#ffbe7d", "#8cd17d", "#b6992d",
 		"#499894", "#fabfd2", "#d4a6c8", "#86bcb6", "#d7b5a6",
 	};
-	if (!strcmp(app, "(no app)"))
+	if (!strcmp(app, "(no app)") || !strcmp(app, "(unattributed)"))
 		return "#c4c4c4";
 	if (!strcmp(app, "-"))
 		return "#5b5b5b";
@@ -801,28 +803,42 @@ static int by_value(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* The 95th percentile (nearest rank) of the N values V (sorted here). */
+static double p95(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, by_value);
+	return v[(size_t)ceil(0.95 * (double)n) - 1];
+}
+
 /* The top of P's axis: the largest 95th percentile of its bins (or
  * value), but when over 20 bins have one, no more than 1.1 times the 95th
- * percentile of those: a few outlying bins are drawn at the top rather
- * than squashing all the others. Never below the highest median. */
+ * percentile of those, nor than 4 times the 95th percentile of their
+ * medians: a few outlying bins, or stalls that fill the tails of many, are
+ * drawn at the top, marked and labelled (clipped()), rather than squashing
+ * the medians of all the others against the axis's foot. */
 static double panel_max(const struct panel *p, size_t nb)
 {
-	double *top = malloc((nb ? nb : 1) * sizeof *top), med = 0, hi;
+	double *top = malloc((nb ? nb : 1) * sizeof *top), *med = malloc((nb ? nb : 1) * sizeof *med);
+	double hi;
 	size_t n = 0;
-	if (!top)
+	if (!top || !med)
 		abort();
 	for (size_t i = 0; i < nb; i++) {
 		double v = value(p, i, BIN_NQ - 1);
 		if (isnan(v))
 			continue;
-		top[n++] = v;
-		if (p->b && p->b[i].q[2] > med)
-			med = p->b[i].q[2];
+		top[n] = v;
+		med[n++] = value(p, i, p->b ? 2 : -1);
 	}
-	qsort(top, n, sizeof *top, by_value);
-	hi = !n ? 1 : n <= 20 ? top[n - 1] : fmin(top[n - 1], 1.1 * top[(size_t)ceil(0.95 * (double)n) - 1]);
+	if (!n) {
+		hi = 1;
+	} else {
+		double tails = p95(top, n), mids = p95(med, n);   /* both sort */
+		hi = n <= 20 ? top[n - 1] : fmin(fmin(top[n - 1], 1.1 * tails), fmax(4 * mids, DBL_MIN));
+	}
 	free(top);
-	return fmax(hi, med);
+	free(med);
+	return hi;
 }
 
 /* Bin I's left edge in tenths of a px inside the plot (paths are drawn in
@@ -917,9 +933,75 @@ static void midline(const struct panel *p, size_t nb, const struct scale *y)
 	out_str("\"/>\n");
 }
 
+/* V in three significant digits, k, M or G after: "9440", "6.95M". */
+static void short_value(char *buf, size_t size, double v)
+{
+	static const char suffix[] = " kMGT";
+	int k = 0;
+	while (fabs(v) >= 9999.5 && k < 4) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, size, "%.*f%.*s", fabs(v) >= 100 || !k ? 0 : fabs(v) >= 10 ? 1 : 2, v, k > 0,
+		 &suffix[k]);
+}
+
+/* Puts bin I of value V among the three largest BIG[*N] of P (values of
+ * quantile K), kept in bin order. */
+static void keep_big(const struct panel *p, int k, size_t *big, size_t *n, size_t i, double v)
+{
+	size_t m = 0;
+	if (*n < 3) {
+		big[(*n)++] = i;
+		return;
+	}
+	for (size_t q = 1; q < 3; q++)
+		if (value(p, big[q], k) < value(p, big[m], k))
+			m = q;
+	if (v <= value(p, big[m], k))
+		return;
+	memmove(big + m, big + m + 1, (2 - m) * sizeof *big);
+	big[2] = i;
+}
+
+/* Marks on the top edge of a clipped axis Y (the plot's top at TOP) the
+ * bins of P whose top (the 95th percentile, or the value) is above it: a
+ * red bar across each, and the largest three (less those too close to
+ * the one before) a triangle and their value ("p95 12.6M"). Returns how
+ * many bins it marked. */
+static size_t clipped(const struct panel *p, size_t nb, const struct scale *y, double top)
+{
+	size_t n = 0, big[3], nbig = 0;
+	int k = p->b ? BIN_NQ - 1 : -1;
+	double bw = PLOT_W / (double)nb;
+	for (size_t i = 0; i < nb; i++) {
+		double v = value(p, i, k);
+		if (!(v > y->d1))
+			continue;
+		n++;
+		svg_printf("<rect class=\"clip\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"2\"/>",
+			   PLOT_X0 + (double)i * bw, top, fmax(bw, 1));
+		keep_big(p, k, big, &nbig, i, v);
+	}
+	for (size_t j = 0; j < nbig; j++) {
+		char num[32];
+		double x = PLOT_X0 + ((double)big[j] + 0.5) * bw;
+		if (j && x - (PLOT_X0 + ((double)big[j - 1] + 0.5) * bw) < 90)
+			continue;   /* too close to the label before it to be read */
+		short_value(num, sizeof num, value(p, big[j], k));
+		svg_printf("<path class=\"clip\" d=\"M%.1f %.1fl-4 7h8z\"/><text class=\"clip-label\" "
+			   "x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s%s</text>", x, top, x +
+			   (x > W - 120 ? -6 : 6), top + 9, x > W - 120 ? "end" : "start",
+			   p->b ? "p95 " : "", num);
+	}
+	return n;
+}
+
 /* Panel P, its plot's top at TOP, over the time axis T: its title (after
  * the letter of its SIDE, if not NULL) and its axis's label (with the
- * unit) above it, its values below. */
+ * unit) above it, its values below, those above the axis marked on its
+ * top edge (a linear axis clipped there: panel_max(); a log axis was
+ * tried, and squashed the medians' changes into a few pixels). */
 static void panel(const struct panel *p, double top, const struct scale *t, const char *side)
 {
 	size_t nb = p->nb;
@@ -946,6 +1028,7 @@ static void panel(const struct panel *p, double top, const struct scale *t, cons
 	}
 	midline(p, nb, &y);
 	out_str("</g>\n");
+	clipped(p, nb, &y, top);
 }
 
 /* A number for the tooltip's JSON: as the tables round it (cell_num()),
@@ -1038,10 +1121,8 @@ static void time_data(const struct rp_chart *c, const struct panel *p, size_t np
  * how many (0: no breath_end totals). */
 static size_t rate_panels(const struct an_timeline *t, struct panel *p, double **v)
 {
-	double hz = (double)t->hz, any = 0;
-	for (size_t i = 0; i < t->nbins; i++)
-		any += t->cycles[i];
-	if (!(any > 0))
+	double hz = (double)t->hz;
+	if (!report_has_totals(t))
 		return 0;
 	v[0] = calloc(t->nbins, sizeof **v);
 	v[1] = calloc(t->nbins, sizeof **v);
@@ -1069,35 +1150,50 @@ static size_t rate_panels(const struct an_timeline *t, struct panel *p, double *
 
 /* The panels of timeline T into P (at most 2 per series + 2): each app's
  * cycles per unit, the breath's, its units per breath, the throughput. */
+/* The panels of series S (of unit UNITS, its pairs' own, plural) of an
+ * over-time chart into P: its cycles per unit, and for the breath pair
+ * the units each moved, per LOOP (its name: "breath", "poll"). Returns
+ * how many (1 or 2). */
+static size_t series_panels(const struct an_series *s, const char *units, const char *loop,
+			    struct panel *p)
+{
+	char unit[32];
+	an_unit_singular(unit, sizeof unit, units);
+	memset(p, 0, 2 * sizeof *p);
+	snprintf(p[0].name, sizeof p[0].name, "%s%s%s: cycles per %s", s->label,
+		 strcmp(s->app, "-") ? " " : "", strcmp(s->app, "-") ? s->app : "", unit);
+	snprintf(p[0].y, sizeof p[0].y, "cost (cycles/%s)", unit);
+	snprintf(p[0].unit, sizeof p[0].unit, "cycles/%s", unit);
+	p[0].b = s->v;
+	p[0].nb = s->nbins;
+	p[0].color = color_of(s->app);
+	if (!s->units)
+		return 1;
+	snprintf(p[1].name, sizeof p[1].name, "%s: %s per %s", s->label, units, loop);
+	snprintf(p[1].y, sizeof p[1].y, "batch (%s/%s)", units, loop);
+	snprintf(p[1].unit, sizeof p[1].unit, "%s/%s", units, loop);
+	p[1].b = s->units;
+	p[1].nb = s->nbins;
+	p[1].color = "#5b5b5b";
+	return 2;
+}
+
+/* The panels of timeline T into P (at most 2 per series + 2): each app's
+ * cycles per unit, the breath's, its units per breath, the throughput. */
 static size_t time_panels(const struct rp_time *rt, struct panel *p, double **v)
 {
 	const struct an_timeline *t = rt->t;
-	char unit[32];
+	const char *loop = rt->loop ? rt->loop + strcspn(rt->loop, ".") : "breath";
 	size_t np = 0;
-	an_unit_singular(unit, sizeof unit, rt->unit);
+	loop += *loop == '.';   /* "kv.poll": a poll */
 	/* apps first, the breath (app "-") after them */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < t->ns; k++) {
 			const struct an_series *s = &t->s[k];
 			if ((pass == 0) != (strcmp(s->app, "-") != 0))
 				continue;
-			memset(&p[np], 0, sizeof p[np]);
-			snprintf(p[np].name, sizeof p[np].name, "%s%s%s: cycles per %s", s->label,
-				 strcmp(s->app, "-") ? " " : "", strcmp(s->app, "-") ? s->app : "", unit);
-			snprintf(p[np].y, sizeof p[np].y, "cost (cycles/%s)", unit);
-			snprintf(p[np].unit, sizeof p[np].unit, "cycles/%s", unit);
-			p[np].b = s->v;
-			p[np].nb = s->nbins;
-			p[np++].color = color_of(s->app);
-			if (!s->units)
-				continue;
-			memset(&p[np], 0, sizeof p[np]);
-			snprintf(p[np].name, sizeof p[np].name, "%s: %s per breath", s->label, rt->unit);
-			snprintf(p[np].y, sizeof p[np].y, "batch (%s/breath)", rt->unit);
-			snprintf(p[np].unit, sizeof p[np].unit, "%s/breath", rt->unit);
-			p[np].b = s->units;
-			p[np].nb = s->nbins;
-			p[np++].color = "#5b5b5b";
+			np += series_panels(s, rt->units && rt->units[k] ? rt->units[k] : rt->unit,
+					    *loop ? loop : rt->loop, p + np);
 		}
 	return np + rate_panels(t, p + np, v);
 }

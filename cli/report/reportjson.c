@@ -144,6 +144,7 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 		json_begin_object(&j);
 		JSON_KEY_STRING(&j, "event", t->s[k].label);
 		JSON_KEY_STRING(&j, "app", t->s[k].app);
+		JSON_KEY_STRING(&j, "unit", rt->units && rt->units[k] ? rt->units[k] : rt->unit);
 		if (rt->side) {
 			JSON_KEY_STRING(&j, "side", rt->side);
 		}
@@ -159,6 +160,10 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	}
 	json_end_array(&j);
 	JSON_KEY_UINT(&j, "nbins", t->nbins);
+	if (!report_has_totals(t)) {   /* no throughput: no word of packets */
+		tail(&j);
+		return;
+	}
 	JSON_KEY(&j, "breaths");
 	values(&j, t->breaths, t->nbins);
 	JSON_KEY(&j, "packets");

@@ -307,14 +307,29 @@ int anopts_refuse_unit(const struct anopts *a, struct an *e, const char *cmd)
 	return 1;
 }
 
+int anopts_empty(const struct an *e, const char *cmd)
+{
+	static int said;   /* diff asks of each side, stats of two engines: once */
+	size_t n;
+	const struct an_breaths *b = an_breath_list(e, &n);
+	for (size_t i = 0; i < n; i++)
+		if (b[i].written)
+			return 0;
+	if (n && !said++)
+		fprintf(stderr, "timeline %s: note: the logs hold no entry: their writers logged "
+			"nothing (a rate of off, or every event switched off: timeline info says)\n",
+			cmd);
+	return n > 0;
+}
+
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd)
 {
 	const struct an_found *f = an_found(e);
 	const char *declared = an_declared_units(e);
 	static int said;   /* diff warns of each side: the note once */
 	char args[512];
-	if (window_filters_missed())
-		return;   /* no entry kept: that is the reason, said at the end */
+	if (window_filters_missed() || anopts_empty(e, cmd))
+		return;   /* no entry kept, or none written: that is the reason, said */
 	if (declared && !said++)
 		declared_note(cmd, declared);
 	end_args(f, args, sizeof args);

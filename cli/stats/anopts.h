@@ -91,6 +91,12 @@ int anopts_parse(struct anopts *a, const struct ancmd *c, int argc, char **argv,
  * rows whose every pair moved nothing because both ends carry the unit. */
 void anopts_warn(const struct anopts *a, struct an *e, const char *cmd);
 
+/* Whether every file engine E read is a log its writer wrote no entry
+ * into; then notes it on stderr, once per command ("timeline CMD: note:
+ * the logs hold no entry: ..."): the one thing to say of them, which
+ * anopts_warn() says instead of what their entries would lack. */
+int anopts_empty(const struct an *e, const char *cmd);
+
 /* Takes --group LABEL=PATH's ARG as the next of the *N (at most
  * ANOPTS_MAX_GROUPS) groups: LABELS[*N] a copy of LABEL, PATHS[*N] the
  * PATH in ARG. Returns 1, or -1 with *WHY set. */

@@ -345,13 +345,13 @@ struct table *compare_table(const struct comparison *c, int format)
 						 "p90_a", "p90_b", "change%", "ci_lo%", "ci_hi%",
 						 "p", "p_pairs", "verdict" };
 	const char *cols[AN_NKEYS + 17];
-	int nk = rowkey_names(c->o, cols), unit = c->o->declared_only;
+	int nk = rowkey_names(c->e[0], c->o, cols), unit = c->o->declared_only;
 	struct table *t;
 	if (unit)   /* each pair in its own unit: which, beside its keys */
 		cols[nk++] = "unit";
 	for (int i = 0; i < 14; i++)
 		cols[nk + i] = stat_cols[i];
-	t = table_new("diff", cols, nk + 14);
+	t = rowkey_table("diff", c->o, cols, nk + 14);
 	for (size_t i = 0; i < c->ncmp; i++) {
 		char buf[13][32], *cells[AN_NKEYS + 17];
 		const struct cmp *m = &c->cmp[i];

@@ -272,6 +272,8 @@ int diff_run(struct diffrun *r, const struct anopts *opts, const struct diffargs
 	for (int s = 0; s < 2 && !r->refused && warn; s++)
 		if (r->fed[s])   /* with no file read, the reasons were said */
 			anopts_warn(a, r->e[s], cmd);
+		else if (r->fed[2 + s])   /* only logs that declare pairs */
+			anopts_empty(r->ed[s], cmd);
 	r->pairs = r->fed[2] || r->fed[3];
 	r->lags = !r->pairs || r->fed[0] || r->fed[1];
 	compare(&r->c, cmd, r->e[0], r->e[1], &a->o, d->threshold, d->alpha, d->absolute);

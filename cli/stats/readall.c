@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "input.h"
 #include "readall.h"
+#include "rowkey.h"
 #include "sumfile.h"
 #include "usage.h"
 #include "warm.h"
@@ -84,6 +85,7 @@ static void begin_file(struct an *e, const struct job *j, struct input *in, uint
 	file.lost = in->info.cursor > in->info.used ? in->info.cursor - in->info.used : 0;
 	file.info = &in->info;
 	file.declared = input_pairs(in, &file.ndeclared);
+	rowkey_declare(file.declared, file.ndeclared);   /* the tables' attribute heading */
 	file.switched_off = in->info.switched_off;
 	an_file_begin(e, &file, def_of, in);
 	threads = input_threads(in, &nthreads);

@@ -411,6 +411,8 @@ int cmd_stats(int argc, char **argv)
 			print(&s, e, d);
 		if (s.fed && !refused)   /* with no file read, the reasons were said */
 			anopts_warn(&s.a, e, "stats");
+		if (s.fed_d && !s.fed && !refused)   /* only logs that declare pairs */
+			anopts_empty(d, "stats");
 		problems += refused;
 		an_free(e);
 		an_free(d);

@@ -55,7 +55,7 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 					      "max_ns", "mean_ns", "stddev_ns" };
 	const char *cols[AN_NKEYS + 20];
 	char buf[20][32], *cells[AN_NKEYS + 20];
-	int nk = rowkey_names(o, cols), nc = nk, full = format != FMT_TEXT;
+	int nk = rowkey_names(e, o, cols), nc = nk, full = format != FMT_TEXT;
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
@@ -66,7 +66,7 @@ struct table *statsout_lag(struct an *e, const struct an_options *o, int format)
 			cols[nc++] = ns_all[i];
 	else
 		cols[nc++] = "p50_ns", cols[nc++] = "p99_ns";
-	t = table_new("lag", cols, nc);
+	t = rowkey_table("lag", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct an_row *r = rows[i];
 		const struct hist *h = &r->h;
@@ -100,7 +100,7 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 {
 	const char *cols[AN_NKEYS + 12];
 	char buf[12][32], *cells[AN_NKEYS + 12], per[96], one[64];
-	int nc = rowkey_names(o, cols);
+	int nc = rowkey_names(e, o, cols);
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
@@ -115,7 +115,7 @@ struct table *statsout_per(struct an *e, const struct an_options *o, char *title
 	cols[nc++] = "p90";
 	cols[nc++] = "p99";
 	cols[nc++] = "empty";
-	t = table_new("per", cols, nc);
+	t = rowkey_table("per", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct an_row *r = rows[i];
 		const struct hist *h = self ? an_row_self(r) : &r->h;
@@ -190,7 +190,7 @@ struct table *statsout_slowest(struct an *e, const struct an_options *o, int for
 	const char *cols[AN_NKEYS + 12];
 	char v[5][32], per[96], wall[48], dump[1300], *cells[AN_NKEYS + 12];
 	const char *unit = an_unit(e);
-	int nk = rowkey_names(o, cols), nc = nk;
+	int nk = rowkey_names(e, o, cols), nc = nk;
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
@@ -207,7 +207,7 @@ struct table *statsout_slowest(struct an *e, const struct an_options *o, int for
 			cols[nc++] = (const char *[]){ "process", "cpu", "numa" }[k];
 	cols[nc++] = "wall";
 	cols[nc++] = "dump";
-	t = table_new("slowest", cols, nc);
+	t = rowkey_table("slowest", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++)
 		for (size_t k = 0; k < rows[i]->nslow; k++) {
 			const struct an_slow *s = &rows[i]->slow[k];
@@ -284,6 +284,7 @@ struct table *statsout_overhead(struct an *e, int format)
 	size_t n;
 	const struct an_breaths *b = an_breath_list(e, &n);
 	struct table *t = table_new("overhead", cols, 5);
+	table_words(t, 1);   /* an attribute's value: a string, port "0" too */
 	for (size_t i = 0; i < n; i++) {
 		double rest = b[i].share_cycles;
 		if (!b[i].share_breaths || !(b[i].share_cycles > 0))
@@ -329,7 +330,7 @@ struct table *statsout_declared(struct an *e, const struct an_options *o, const 
 {
 	const char *cols[AN_NKEYS + 14];
 	char buf[12][32], *cells[AN_NKEYS + 14], per[96], one[64];
-	int nc = rowkey_names(o, cols), nk = nc;
+	int nc = rowkey_names(e, o, cols), nk = nc;
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
@@ -352,7 +353,7 @@ struct table *statsout_declared(struct an *e, const struct an_options *o, const 
 	cols[nc++] = "empty";
 	cols[nc++] = "p50_ns";
 	cols[nc++] = "p99_ns";
-	t = table_new("declared", cols, nc);
+	t = rowkey_table("declared", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct an_row *r = rows[i];
 		const struct hist *h = self ? an_row_self(r) : &r->h;
@@ -552,14 +553,14 @@ void statsout_hist(struct an *e, const struct an_options *o)
 struct table *statsout_hist_table(struct an *e, const struct an_options *o)
 {
 	const char *cols[AN_NKEYS + 4];
-	int nc = rowkey_names(o, cols);
+	int nc = rowkey_names(e, o, cols);
 	size_t nrows;
 	struct an_row **rows = an_rows(e, &nrows);
 	struct table *t;
 	cols[nc++] = "from";
 	cols[nc++] = "below";
 	cols[nc++] = "count";
-	t = table_new("hist", cols, nc);
+	t = rowkey_table("hist", o, cols, nc);
 	for (size_t i = 0; i < nrows; i++) {
 		uint64_t count[HIST_EXPS + 1] = { 0 };
 		char buf[3][32], *cells[AN_NKEYS + 4];

@@ -128,15 +128,27 @@ static void csv_block(struct top *t, const struct top_table *tb)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* The apps of span S, their cycles per unit under the key PER. */
-static void json_apps(struct json *j, const struct top_span *s, const char *per)
+/* The pairs of span S, by pair and attribute: the pair's label, its
+ * attribute's value under ATTR (null when none), its unit, and its cycles
+ * per unit under the key PER. */
+static void json_apps(struct json *j, const struct top_span *s, const char *per, const char *attr)
 {
 	JSON_KEY(j, "apps");
 	json_begin_array(j);
 	for (size_t i = 0; i < s->napps; i++) {
 		const struct top_app *a = &s->apps[i];
 		json_begin_object(j);
-		JSON_KEY_STRING(j, "app", a->app);
+		JSON_KEY_STRING(j, "pair", a->pair);
+		json_key(j, attr);
+		if (strcmp(a->app, "-"))
+			json_string(j, a->app);
+		else
+			json_null(j);
+		JSON_KEY(j, "unit");
+		if (a->unit)
+			json_string(j, a->unit);
+		else
+			json_null(j);
 		JSON_KEY_DOUBLE(j, "share_pct", a->share);
 		json_key(j, per);
 		json_double(j, a->cycles_packet);
@@ -164,9 +176,10 @@ static void json_events(struct json *j, const struct top_span *s)
 	json_end_array(j);
 }
 
-/* Span S as the value of key NAME, its apps' cycles per unit under PER. */
+/* Span S as the value of key NAME, its pairs' cycles per unit under PER,
+ * their attribute under ATTR. */
 static void json_span(struct json *j, const char *name, const struct top_span *s,
-		      const char *per)
+		      const char *per, const char *attr)
 {
 	json_key(j, name);
 	json_begin_object(j);
@@ -179,12 +192,12 @@ static void json_span(struct json *j, const char *name, const struct top_span *s
 	JSON_KEY_DOUBLE(j, "packets_per_s", s->packets_s);
 	JSON_KEY_DOUBLE(j, "gbps", s->gbps);
 	JSON_KEY_DOUBLE(j, "cycles_per_packet", s->cycles_packet);
-	json_apps(j, s, per);
+	json_apps(j, s, per, attr);
 	json_events(j, s);
 	json_end_object(j);
 }
 
-static void json_log(struct json *j, const struct top_log *l, const char *per)
+static void json_log(struct json *j, const struct top_log *l, const char *per, const char *attr)
 {
 	char rate[16];
 	tl_rate_name(rate, sizeof rate, l->rate, l->rate_fixed);
@@ -200,8 +213,8 @@ static void json_log(struct json *j, const struct top_log *l, const char *per)
 		json_null(j);
 	else
 		json_string(j, rate);
-	json_span(j, "last", &l->last, per);
-	json_span(j, "window", &l->window, per);
+	json_span(j, "last", &l->last, per, attr);
+	json_span(j, "window", &l->window, per, attr);
 	json_end_object(j);
 }
 
@@ -210,6 +223,7 @@ static void json_block(struct top *t)
 	struct json j = JSON_INIT;
 	char when[48], head[80], per[96];
 	const char *unit = topstat_unit(t->logs, t->nlogs, NULL);
+	const char *attr = toptable_attr_name(t->logs, t->nlogs, NULL);
 	tl_format_wall(when, sizeof when, t->wall);
 	toptable_per_names(unit, head, sizeof head, per, sizeof per);
 	json_begin_object(&j);
@@ -221,7 +235,7 @@ static void json_block(struct top *t)
 	JSON_KEY(&j, "logs");
 	json_begin_array(&j);
 	for (size_t i = 0; i < t->nlogs; i++)
-		json_log(&j, t->logs[i], per);
+		json_log(&j, t->logs[i], per, attr);
 	json_end_array(&j);
 	json_end_object(&j);
 	out_char('\n');
@@ -236,7 +250,8 @@ static void json_block(struct top *t)
 static void metrics(struct top *t, FILE *f)
 {
 	struct an *per = an_new(&topstat_per_opts), *lag = an_new(&topstat_lag_opts);
-	struct an *files = an_new(&topstat_lag_opts);
+	struct an *files = an_new(&topstat_lag_opts), *by_app;
+	struct an_options mo = topstat_per_opts;
 	char over[96];
 	for (size_t i = 0; i < t->nlogs; i++) {
 		struct top_log *l = t->logs[i];
@@ -251,7 +266,12 @@ static void metrics(struct top *t, FILE *f)
 	}
 	snprintf(over, sizeof over, "timeline top's window, the last %.3gs",
 		 t->delay * (double)top_keep(t));
-	openmetrics_histogram(f, per, &topstat_per_opts, over);
+	/* by app and process, as `stats --per packets --by app,process` */
+	mo.by = 1u << AN_APP | 1u << AN_PROCESS;
+	if (!(by_app = an_project(per, mo.by)))
+		abort();
+	openmetrics_histogram(f, by_app, &mo, over);
+	an_free(by_app);
 	openmetrics_histogram(f, lag, &topstat_lag_opts, over);
 	openmetrics_counters(f, files);
 	an_free(per);

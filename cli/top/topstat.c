@@ -10,8 +10,8 @@
 #include "topstat.h"
 
 struct an_options topstat_per_opts = {
-	.by = 1u << AN_APP | 1u << AN_PROCESS, .per = "packets", .pairs = an_default_pairs,
-	.npairs = 3, .per_default = 1,
+	.by = 1u << AN_EVENT | 1u << AN_APP | 1u << AN_PROCESS, .per = "packets",
+	.pairs = an_default_pairs, .npairs = 3, .per_default = 1,
 };
 const struct an_options topstat_lag_opts = {
 	.by = 1u << AN_EVENT | 1u << AN_PROCESS, .pairs = an_default_pairs, .npairs = 3,
@@ -43,9 +43,9 @@ static void breath_figures(const struct an *per, struct top_span *s)
 	s->cycles_packet = packets > 0 ? cycles / packets : NAN;
 }
 
-/* APP's share of the cycles of the breaths it ran in, in PER's summaries:
- * % of the breaths' cycles, NaN when no breath held an app pair. */
-static double share_of(const struct an *per, const char *app)
+/* The share named NAME of the cycles of the breaths it ran in, in PER's
+ * summaries: % of the breaths' cycles, NaN when no breath held a pair. */
+static double share_of(const struct an *per, const char *name)
 {
 	size_t n;
 	const struct an_breaths *b = an_breath_list(per, &n);
@@ -53,7 +53,7 @@ static double share_of(const struct an *per, const char *app)
 	for (size_t i = 0; i < n; i++) {
 		all += b[i].share_cycles;
 		for (size_t k = 0; k < b[i].nshares; k++)
-			if (!strcmp(b[i].shares[k].app, app))
+			if (!strcmp(b[i].shares[k].app, name))
 				mine += b[i].shares[k].cycles;
 	}
 	return all > 0 ? 100 * mine / all : NAN;
@@ -64,8 +64,35 @@ static double quantile(const struct hist *h, double q)
 	return h->n ? hist_quantile(h, q) : NAN;
 }
 
-/* S's apps from PER's rows, by app; SCALE: written / read. */
-static void app_figures(struct an *per, struct top_span *s, double scale)
+/* The declaration of pair LABEL among the N DECLARED, or NULL. */
+static const tl_pair *declared_as(const tl_pair *declared, size_t n, const char *label)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(declared[k].label, label))
+			return &declared[k];
+	return NULL;
+}
+
+/* Pair A's share of its breaths (A's pair, attribute and value set): a
+ * declared pair's is named "LABEL[ ATTR=VALUE]", one of Snabb's apps by
+ * its value, a breath has none. */
+static double pair_share(const struct an *per, const struct top_app *a, const tl_pair *d)
+{
+	char name[512];
+	if (d && d->breath)
+		return NAN;
+	if (!d)
+		return strcmp(a->app, "-") ? share_of(per, a->app) : NAN;
+	snprintf(name, sizeof name, "%s%s%s%s%s", a->pair, strcmp(a->app, "-") ? " " : "",
+		 strcmp(a->app, "-") ? a->attr : "", strcmp(a->app, "-") ? "=" : "",
+		 strcmp(a->app, "-") ? a->app : "");
+	return share_of(per, name);
+}
+
+/* S's pairs from PER's rows, by pair and attribute, of a log declaring
+ * the N pairs DECLARED; SCALE: written / read. */
+static void app_figures(struct an *per, struct top_span *s, double scale, const tl_pair *declared,
+			size_t nd)
 {
 	size_t n;
 	struct an_row **rows = an_rows(per, &n);
@@ -73,17 +100,17 @@ static void app_figures(struct an *per, struct top_span *s, double scale)
 		abort();
 	for (size_t i = 0; i < n; i++) {
 		const struct an_row *r = rows[i];
-		struct top_app *a = &s->apps[s->napps];
-		if (!strcmp(r->key[AN_APP], "-"))
-			continue;   /* the breaths: in the breath figures */
-		if (!(a->app = strdup(r->key[AN_APP])))
+		struct top_app *a = &s->apps[s->napps++];
+		const tl_pair *d = declared_as(declared, nd, r->key[AN_EVENT]);
+		if (!(a->pair = strdup(r->key[AN_EVENT])) || !(a->app = strdup(r->key[AN_APP])) ||
+		    (r->unit && !(a->unit = strdup(r->unit))))
 			abort();
-		a->share = share_of(per, a->app);
+		a->attr = d ? d->by : "app";
+		a->share = pair_share(per, a, d);
 		a->cycles_packet = r->units > 0 ? r->cycles / r->units : NAN;
 		a->p50 = quantile(&r->h, 0.5);
 		a->p99 = quantile(&r->h, 0.99);
 		a->pairs_s = s->seconds > 0 ? (double)(r->h.n + r->empty) * scale / s->seconds : NAN;
-		s->napps++;
 	}
 }
 
@@ -108,19 +135,23 @@ static void event_figures(struct an *lag, struct top_span *s, double scale)
 	}
 }
 
-void topstat_figures(struct an *per, struct an *lag, struct top_span *s)
+void topstat_figures(struct an *per, struct an *lag, struct top_span *s, const tl_pair *declared,
+		     size_t n)
 {
 	/* sampled or lapped: counts scale up to what was written */
 	double scale = s->read && s->written > s->read ? (double)s->written / (double)s->read : 1;
 	breath_figures(per, s);
-	app_figures(per, s, scale);
+	app_figures(per, s, scale, declared, n);
 	event_figures(lag, s, scale);
 }
 
 void topstat_free(struct top_span *s)
 {
-	for (size_t i = 0; i < s->napps; i++)
+	for (size_t i = 0; i < s->napps; i++) {
+		free(s->apps[i].pair);
 		free(s->apps[i].app);
+		free(s->apps[i].unit);
+	}
 	for (size_t i = 0; i < s->nevents; i++)
 		free(s->events[i].event);
 	free(s->apps);
@@ -160,7 +191,8 @@ struct top_log *toplog_open(struct input *in, int at_end, uint64_t now, const ch
 	struct stat st;
 	if (!t)
 		abort();
-	file.declared = input_pairs(in, &file.ndeclared);
+	file.declared = t->declared = input_pairs(in, &file.ndeclared);
+	t->ndeclared = file.ndeclared;
 	snprintf(t->group, sizeof t->group, "%s", group);
 	file.group = t->group;
 	follow_start(&t->f, in, at_end);
@@ -242,7 +274,7 @@ static void window(struct top_log *t)
 		if (an_merge(per, t->iv[i].per) < 0 || an_merge(lag, t->iv[i].lag) < 0)
 			abort();
 	}
-	topstat_figures(per, lag, w);
+	topstat_figures(per, lag, w, t->declared, t->ndeclared);
 }
 
 void toplog_cut(struct top_log *t, uint64_t now, size_t keep)
@@ -264,7 +296,7 @@ void toplog_cut(struct top_log *t, uint64_t now, size_t keep)
 	t->iv[t->niv++] = iv;
 	topstat_free(&t->last);
 	t->last = iv.counts;
-	topstat_figures(iv.per, iv.lag, &t->last);
+	topstat_figures(iv.per, iv.lag, &t->last, t->declared, t->ndeclared);
 	window(t);
 	tl_reader_info(t->f.in->r, &info);
 	t->rate = info.rate;

@@ -12,13 +12,18 @@
 #include "analysis.h"
 #include "follow.h"
 
-/* An app's figures over a span, from its begin/end pairs (pull/pulled,
- * push/pushed). */
+/* A pair's figures over a span, per attribute value: Snabb's push of app
+ * lookup, a forwarder's rx of port 0, a key-value server's requests. */
 struct top_app {
-	char *app;
-	double share;                /* % of the cycles of the breaths it ran in */
-	double cycles_packet;        /* its pairs' cycles over their packets */
-	double p50, p99;             /* of each pair's cycles per packet */
+	char *pair;                  /* its label: "app.push", "fwd.rx", "kv.req" */
+	char *app;                   /* its attribute's value, "-" when none */
+	const char *attr;            /* that attribute's name: "app" unless the pair is
+				      * declared by= (static, or the log's declaration) */
+	char *unit;                  /* the unit its cycles are counted per, NULL unknown */
+	double share;                /* % of the cycles of the breaths it ran in (NaN: a
+				      * breath itself, or none held it) */
+	double cycles_packet;        /* its pairs' cycles over their units */
+	double p50, p99;             /* of each pair's cycles per unit */
 	double pairs_s;              /* pairs per second read (sampled: scaled) */
 };
 
@@ -37,26 +42,28 @@ struct top_span {
 	uint64_t lost;               /* overwritten before they were read */
 	uint64_t unread;             /* left unread on purpose: the figures are sampled */
 	double breaths_s, packets_s, gbps, cycles_packet;   /* from breath_end's counters */
-	struct top_app *apps;        /* by app, the breath pairs ("-") left out */
+	struct top_app *apps;        /* by pair and attribute */
 	size_t napps;
 	struct top_event *events;
 	size_t nevents;
 };
 
 /* The options of the engines that follow each log: cycles per packet of
- * the pairs by app, and lags by event; both by process too, which one
- * log's engines hold only one of, so that the windows of all the logs
- * added up (the metrics) keep each process apart. */
+ * the pairs by pair and attribute, and lags by event; both by process
+ * too, which one log's engines hold only one of, so that the windows of
+ * all the logs added up (the metrics) keep each process apart. */
 extern const struct an_options topstat_lag_opts;
 /* Cycles per unit: packets, the unit the logs' pairs declare, or top's
  * --per; the built-in pairs, the logs' own and top's --pair rules first. */
 extern struct an_options topstat_per_opts;
 
 /* Fills S's figures from the engines PER (cycles per packet of the pairs,
- * grouped by app, with the breath summaries) and LAG (lags grouped by
- * event), which counted the entries of a span whose length and counts S
- * holds already. Calls an_rows() on both. */
-void topstat_figures(struct an *per, struct an *lag, struct top_span *s);
+ * grouped by pair and attribute, with the breath summaries) and LAG (lags
+ * grouped by event), which counted the entries of a span whose length and
+ * counts S holds already, of a log declaring the N pairs DECLARED (which
+ * name their attributes). Calls an_rows() on both. */
+void topstat_figures(struct an *per, struct an *lag, struct top_span *s, const tl_pair *declared,
+		     size_t n);
 
 /* Frees what topstat_figures() put in S. */
 void topstat_free(struct top_span *s);
@@ -87,6 +94,9 @@ struct top_log {
 	struct top_span last, window;/* the figures of the last interval and the window */
 	struct an *wper, *wlag;      /* the window's engines: its intervals added up */
 	char group[256];             /* its group, as `stats` would label it */
+	const tl_pair *declared;     /* the pairs it declares (input_pairs()), which name
+				      * their attributes */
+	size_t ndeclared;
 };
 
 /* Starts following IN (which T then owns) at NOW (follow_now()), its

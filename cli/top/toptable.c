@@ -11,29 +11,33 @@
 #include "xalloc.h"
 
 /* The columns of each group: keys, then the figures of one span. HEAD and
- * CSV NULL: cycles per the unit in use (toptable_per_names()). */
+ * CSV NULL: named by SPECIAL, the column of cycles per the unit in use
+ * (toptable_per_names()) or the attribute (its name, as the pairs declare
+ * it: attr_names()). */
+enum { PLAIN, CYCLES_PER, ATTR };
 struct colspec {
 	const char *head, *csv;
-	int kind;
+	int kind, special;
 };
 
 static const struct colspec process_cols[] = {
-	{ "PID", "pid", COL_NUMBER },          { "LOG", "log", COL_TEXT },
-	{ "RATE", "rate", COL_TEXT },          { "ENTRY/S", "entries_per_s", COL_FIGURE },
-	{ "LOST", "lost", COL_COUNT },         { "BREATH/S", "breaths_per_s", COL_FIGURE },
-	{ "PKT/S", "packets_per_s", COL_FIGURE }, { "GBPS", "gbps", COL_FIGURE },
-	{ "CYC/PKT", "cycles_per_packet", COL_FIGURE },
+	{ "PID", "pid", COL_NUMBER, PLAIN },          { "LOG", "log", COL_TEXT, PLAIN },
+	{ "RATE", "rate", COL_TEXT, PLAIN },          { "ENTRY/S", "entries_per_s", COL_FIGURE, PLAIN },
+	{ "LOST", "lost", COL_COUNT, PLAIN },         { "BREATH/S", "breaths_per_s", COL_FIGURE, PLAIN },
+	{ "PKT/S", "packets_per_s", COL_FIGURE, PLAIN }, { "GBPS", "gbps", COL_FIGURE, PLAIN },
+	{ "CYC/PKT", "cycles_per_packet", COL_FIGURE, PLAIN },
 };
 static const struct colspec app_cols[] = {
-	{ "PID", "pid", COL_NUMBER },          { "LOG", "log", COL_TEXT },
-	{ "APP", "app", COL_TEXT },            { "SHARE%", "share_pct", COL_FIGURE },
-	{ NULL, NULL, COL_FIGURE },            { "P50", "p50", COL_FIGURE },
-	{ "P99", "p99", COL_FIGURE },          { "PAIRS/S", "pairs_per_s", COL_FIGURE },
+	{ "PID", "pid", COL_NUMBER, PLAIN },          { "LOG", "log", COL_TEXT, PLAIN },
+	{ "PAIR", "pair", COL_TEXT, PLAIN },          { NULL, NULL, COL_TEXT, ATTR },
+	{ "UNIT", "unit", COL_TEXT, PLAIN },          { "SHARE%", "share_pct", COL_FIGURE, PLAIN },
+	{ NULL, NULL, COL_FIGURE, CYCLES_PER },       { "P50", "p50", COL_FIGURE, PLAIN },
+	{ "P99", "p99", COL_FIGURE, PLAIN },          { "PAIRS/S", "pairs_per_s", COL_FIGURE, PLAIN },
 };
 static const struct colspec event_cols[] = {
-	{ "PID", "pid", COL_NUMBER },          { "LOG", "log", COL_TEXT },
-	{ "EVENT", "event", COL_TEXT },        { "COUNT/S", "per_s", COL_FIGURE },
-	{ "LAG-P50", "lag_p50", COL_FIGURE },  { "LAG-P99", "lag_p99", COL_FIGURE },
+	{ "PID", "pid", COL_NUMBER, PLAIN },          { "LOG", "log", COL_TEXT, PLAIN },
+	{ "EVENT", "event", COL_TEXT, PLAIN },        { "COUNT/S", "per_s", COL_FIGURE, PLAIN },
+	{ "LAG-P50", "lag_p50", COL_FIGURE, PLAIN },  { "LAG-P99", "lag_p99", COL_FIGURE, PLAIN },
 };
 
 static const struct {
@@ -42,7 +46,7 @@ static const struct {
 	const char *name;
 } groups[] = {
 	[TOP_BY_PROCESS] = { process_cols, 9, 3, 3, "process" },
-	[TOP_BY_APP] = { app_cols, 8, 3, 3, "app" },
+	[TOP_BY_APP] = { app_cols, 10, 5, 5, "app" },
 	[TOP_BY_EVENT] = { event_cols, 6, 3, 3, "event" },
 };
 
@@ -95,10 +99,11 @@ static double process_fig(const struct top_span *s, int k)
 	return s->cycles_packet;
 }
 
-static const struct top_app *find_app(const struct top_span *s, const char *app)
+/* The figures of pair PAIR of attribute value APP in span S, or NULL. */
+static const struct top_app *find_app(const struct top_span *s, const char *pair, const char *app)
 {
 	for (size_t i = 0; i < s->napps; i++)
-		if (!strcmp(s->apps[i].app, app))
+		if (!strcmp(s->apps[i].pair, pair) && !strcmp(s->apps[i].app, app))
 			return &s->apps[i];
 	return NULL;
 }
@@ -131,13 +136,14 @@ static double event_fig(const struct top_event *e, int k)
 	return k == 0 ? e->count_s : k == 1 ? e->p50 : e->p99;
 }
 
-/* Figure K of the row of LOG (and NAME: its app or event) over span S. */
-static double figure(int group, const struct top_span *s, const char *name, int k)
+/* Figure K of the row of A (by app) or NAME (by event) over span S. */
+static double figure(int group, const struct top_span *s, const struct top_app *a,
+		     const char *name, int k)
 {
 	if (group == TOP_BY_PROCESS)
 		return process_fig(s, k);
 	if (group == TOP_BY_APP)
-		return app_fig(find_app(s, name), k);
+		return app_fig(find_app(s, a->pair, a->app), k);
 	return event_fig(find_event(s, name), k);
 }
 
@@ -150,12 +156,41 @@ static void rate_cell(char *buf, size_t size, const struct top_log *log)
 		snprintf(buf + n, size - n, " %uoff", log->switched_off);
 }
 
-/* Adds the row of LOG (NAME: its app or event, NULL by process) to T. */
-static void add_row(struct top_table *t, struct top_log *log, const char *name)
+/* The key cells of the row of LOG after PID and LOG into CELL: by app
+ * the pair, its attribute's value and its unit (A), by event its NAME, by
+ * process the rate. Returns how many. */
+static int key_cells(const struct top_log *log, const struct top_app *a, const char *name,
+		     char **cell)
+{
+	char buf[64];
+	if (a) {
+		cell[0] = xstrdup(a->pair);
+		cell[1] = xstrdup(a->app);
+		cell[2] = xstrdup(a->unit ? a->unit : "-");
+		return 3;
+	}
+	if (name) {
+		cell[0] = xstrdup(name);
+		return 1;
+	}
+	if (log->ended)
+		snprintf(buf, sizeof buf, "ended");
+	else if (log->f.snabb)
+		snprintf(buf, sizeof buf, "-");
+	else
+		rate_cell(buf, sizeof buf, log);
+	cell[0] = xstrdup(buf);
+	return 1;
+}
+
+/* Adds the row of LOG to T: by app A's (the pair and attribute of its
+ * window), by event NAME's, by process (both NULL) the log's. */
+static void add_row(struct top_table *t, struct top_log *log, const struct top_app *a,
+		    const char *name)
 {
 	struct top_row *r;
 	char buf[64];
-	int c = 0;
+	int c = 0, k;
 	if (!(t->rows = realloc(t->rows, (t->nrows + 1) * sizeof *t->rows)))
 		abort();
 	r = &t->rows[t->nrows++];
@@ -164,39 +199,30 @@ static void add_row(struct top_table *t, struct top_log *log, const char *name)
 	snprintf(buf, sizeof buf, "%u", log->pid);
 	r->v[c] = log->pid;
 	r->cell[c++] = xstrdup(buf);
-	r->v[c] = NAN;
 	r->cell[c++] = xstrdup(log->name);
-	r->v[c] = NAN;
-	if (name) {
-		r->cell[c++] = xstrdup(name);
-	} else {
-		if (log->ended)
-			snprintf(buf, sizeof buf, "ended");
-		else if (log->f.snabb)
-			snprintf(buf, sizeof buf, "-");
-		else
-			rate_cell(buf, sizeof buf, log);
-		r->cell[c++] = xstrdup(buf);
-	}
+	c += key_cells(log, a, name, r->cell + c);
+	for (k = 1; k < c; k++)
+		r->v[k] = NAN;
 	for (int span = 0; span < 2; span++)
-		for (int k = 0; k < t->nfigs; k++, c++) {
-			r->v[c] = figure(t->group, span ? &log->window : &log->last, name, k);
+		for (k = 0; k < t->nfigs; k++, c++) {
+			r->v[c] = figure(t->group, span ? &log->window : &log->last, a, name, k);
 			short_num(buf, sizeof buf, r->v[c], t->col[c].kind == COL_COUNT);
 			r->cell[c] = xstrdup(buf);
 		}
 }
 
-/* The rows of LOG: one, or one per app or event of its window. */
+/* The rows of LOG: one, or one per pair and attribute or event of its
+ * window. */
 static void add_rows(struct top_table *t, struct top_log *log)
 {
 	if (t->group == TOP_BY_PROCESS)
-		add_row(t, log, NULL);
+		add_row(t, log, NULL, NULL);
 	else if (t->group == TOP_BY_APP)
 		for (size_t i = 0; i < log->window.napps; i++)
-			add_row(t, log, log->window.apps[i].app);
+			add_row(t, log, &log->window.apps[i], NULL);
 	else
 		for (size_t i = 0; i < log->window.nevents; i++)
-			add_row(t, log, log->window.events[i].event);
+			add_row(t, log, NULL, log->window.events[i].event);
 }
 
 void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, size_t csize)
@@ -214,21 +240,44 @@ void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, s
 	snprintf(csv, csize, "cycles_per_%s", one);
 }
 
-/* The heading and name of column S into COL, cycles per UNIT if it is
- * that. */
-static void name_col(const char *unit, const struct colspec *s, struct top_col *col)
+const char *toptable_attr_name(struct top_log **logs, size_t n, const struct top_log *focus)
 {
-	if (!s->head) {
+	const char *common = NULL;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; (!focus || logs[i] == focus) && k < logs[i]->window.napps; k++) {
+			const struct top_app *a = &logs[i]->window.apps[k];
+			if (!strcmp(a->app, "-"))
+				continue;   /* a pair of no value names none */
+			if (common && strcmp(common, a->attr))
+				return "attr";
+			common = a->attr;
+		}
+	return common ? common : "app";
+}
+
+/* The heading and name of column S into COL: cycles per UNIT, or the
+ * attribute ATTR, if it is either. */
+static void name_col(const char *unit, const char *attr, const struct colspec *s,
+		     struct top_col *col)
+{
+	if (s->special == CYCLES_PER) {
 		toptable_per_names(unit, col->head, sizeof col->head, col->csv, sizeof col->csv);
+		return;
+	}
+	if (s->special == ATTR) {
+		snprintf(col->head, sizeof col->head, "%s", attr);
+		for (char *p = col->head; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		snprintf(col->csv, sizeof col->csv, "%s", attr);
 		return;
 	}
 	snprintf(col->head, sizeof col->head, "%s", s->head);
 	snprintf(col->csv, sizeof col->csv, "%s", s->csv);
 }
 
-/* T's columns for its group, cycles per UNIT; their widths come from the
- * cells later. */
-static void columns(struct top_table *t, const char *unit)
+/* T's columns for its group, cycles per UNIT, the attribute named ATTR;
+ * their widths come from the cells later. */
+static void columns(struct top_table *t, const char *unit, const char *attr)
 {
 	const struct colspec *cs = groups[t->group].cols;
 	t->nkeys = groups[t->group].nkeys;
@@ -236,7 +285,7 @@ static void columns(struct top_table *t, const char *unit)
 	t->ncols = t->nkeys + 2 * t->nfigs;
 	for (int c = 0; c < t->ncols; c++) {
 		const struct colspec *s = &cs[c < t->nkeys ? c : t->nkeys + (c - t->nkeys) % t->nfigs];
-		name_col(unit, s, &t->col[c]);
+		name_col(unit, attr, s, &t->col[c]);
 		t->col[c].kind = s->kind;
 		t->col[c].window = c >= t->nkeys + t->nfigs;
 	}
@@ -247,7 +296,7 @@ void toptable_build(struct top_table *t, int group, struct top_log **logs, size_
 {
 	memset(t, 0, sizeof *t);
 	t->group = group;
-	columns(t, topstat_unit(logs, n, focus));
+	columns(t, topstat_unit(logs, n, focus), toptable_attr_name(logs, n, focus));
 	for (size_t i = 0; i < n; i++)
 		if (!focus || logs[i] == focus)
 			add_rows(t, logs[i]);

@@ -38,7 +38,9 @@ struct top_table {
 };
 
 /* Builds T by GROUP from the N LOGS (only FOCUS's when not NULL). By app,
- * the cycles per unit are named by the unit of those logs (topstat_unit(),
+ * a row per pair and attribute value (port 0's rx and tx apart), keyed
+ * PAIR, the attribute (toptable_attr_name()) and UNIT, and the cycles per
+ * unit named by the unit of those logs (topstat_unit(),
  * toptable_per_names()). */
 void toptable_build(struct top_table *t, int group, struct top_log **logs, size_t n,
 		    const struct top_log *focus);
@@ -48,6 +50,12 @@ void toptable_build(struct top_table *t, int group, struct top_log **logs, size_
  * else CYC/ and cycles_per_ and the unit singular as stats names it
  * (rows: CYC/ROW and cycles_per_row, bytes: CYC/BYTE, cycles_per_byte). */
 void toptable_per_names(const char *unit, char *head, size_t hsize, char *csv, size_t csize);
+
+/* The name of the attribute of the pairs of the N LOGS (only FOCUS's when
+ * not NULL), as they declare it (by=port: "port"; "app" unless they say),
+ * "attr" when they name theirs differently: the heading of its column
+ * (upper case) and its name in CSV and JSON. */
+const char *toptable_attr_name(struct top_log **logs, size_t n, const struct top_log *focus);
 
 /* The column a table by GROUP is sorted by at first: its main figure. */
 int toptable_default_sort(int group);

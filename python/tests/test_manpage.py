@@ -49,4 +49,5 @@ def test_the_name_section_lists_the_page_the_functions_and_the_exception():
     text = open(PAGE, encoding="utf-8").read()
     name = text.split("\n.SH NAME\n", 1)[1].split("\n.SH ", 1)[0].replace("\n", " ")
     assert name.split(" \\- ")[0].split(", ") == ["timeline-python"] + [
-        "timeline." + n for n in ("read", "events", "stats", "diff", "spans", "TimelineError")]
+        "timeline." + n for n in ("read", "events", "pairs", "stats", "diff", "spans",
+                                  "TimelineError")]

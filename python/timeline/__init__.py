@@ -5,6 +5,7 @@
     df = timeline.read("demo/out/runs")            # one row an entry
     df.groupby("event").size()
     timeline.events("demo/out/runs")               # each event's argument names, switch (on)
+    timeline.pairs("kv/")                          # the pairs declared: units, the breath
     timeline.stats("demo/out/runs", per="packets", by=["app"])
     timeline.diff("before/", "after/", per="packets")
     timeline.spans("kv/")                          # one row a span: parent, self cycles, units
@@ -16,9 +17,9 @@ or with errors='warn' warns (TimelineWarning) and reads the other paths.
 """
 from ._errors import TimelineError, TimelineWarning
 from ._lib import library_path, program_path
-from . import _read, _stats
+from . import _pairs, _read, _stats
 
-__all__ = ["read", "events", "stats", "diff", "spans", "TimelineError", "TimelineWarning",
+__all__ = ["read", "events", "pairs", "stats", "diff", "spans", "TimelineError", "TimelineWarning",
            "library_path", "program_path"]
 __version__ = "0.1.0"
 
@@ -71,7 +72,8 @@ def events(paths, errors="raise"):
     """The event definitions in the logs under PATHS, one row per distinct
     definition: event, attrs, on, level, rate, nargs, args (the names,
     space separated), arg0..arg5 (each argument's name, None past nargs),
-    description, and a column per attribute (app).
+    description, and a column per attribute (app). Events only: the pairs
+    the logs declare are in pairs().
 
     on (bool) is the event's switch now (`timeline enable|disable`,
     format 1.2): False when some log holding the definition has it
@@ -85,6 +87,18 @@ def events(paths, errors="raise"):
     rules area is damaged (said as a TimelineWarning unless
     errors='ignore'). {} when no log keeps any."""
     return _read.definitions(paths, _read.Policy(errors))
+
+
+def pairs(paths, errors="raise"):
+    """The begin/end pairs the logs under PATHS declare (their events
+    files' pair| lines, timeline-events(5)), one row per distinct
+    declaration, by pair: pair (its label, "kv.req"), begin and end (the
+    events), by (the attribute naming an instance: "app" unless by=),
+    unit (the first unit, what stats counts the pair in), units (every
+    unit=, space separated; None and "" when it counts none) and breath
+    (True for the pair declared the program's loop). Logs without
+    declarations (Snabb's) give no rows; errors as events()."""
+    return _pairs.declarations(paths, _read.Policy(errors))
 
 
 stats = _stats.stats

@@ -101,6 +101,14 @@ class Def(ctypes.Structure):
                 ("line", ctypes.c_uint), ("known", ctypes.c_int), ("user", ctypes.c_void_p)]
 
 
+class Pair(ctypes.Structure):
+    """tl_pair: a pair declaration (timeline-events(5))."""
+    _fields_ = [("label", ctypes.c_char * 128), ("begin", ctypes.c_char * 128),
+                ("end", ctypes.c_char * 128), ("by", ctypes.c_char * 64),
+                ("nunits", ctypes.c_uint), ("units", (ctypes.c_char * 64) * TL_MAX_ARGS),
+                ("line", ctypes.c_uint), ("breath", ctypes.c_int)]
+
+
 _lib = None
 
 
@@ -127,6 +135,9 @@ def lib():
         ("tl_reader_rules", ctypes.c_int, [P, ctypes.c_char_p, ctypes.POINTER(SZ),
                                            ctypes.POINTER(Error)]),
         ("tl_reader_close", None, [P]),
+        ("tl_reader_string", ctypes.c_char_p, [P, ctypes.c_uint16]),
+        ("tl_pair_parse", ctypes.c_int, [ctypes.c_char_p, SZ, ctypes.POINTER(Pair),
+                                         ctypes.POINTER(Error)]),
     ]:
         f = getattr(L, name)
         f.restype, f.argtypes = res, args

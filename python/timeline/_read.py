@@ -837,6 +837,13 @@ def log_rules(log, policy):
     return [("off" if r[:1] == b"-" else "on", r[1:].decode("utf-8", "replace")) for r in records]
 
 
+def is_declaration(log, msgid):
+    """Whether MSGID of LOG is a pair declaration ("pair|..."), not an
+    event's definition."""
+    s = _lib.lib().tl_reader_string(log.r, msgid)
+    return bool(s) and s.startswith(b"pair|")
+
+
 def definitions(paths, policy):
     """The events frame: one row per distinct definition in the logs'
     string tables, on unless some log holding it has it switched off; its
@@ -853,6 +860,8 @@ def definitions(paths, policy):
             ids = (ctypes.c_uint16 * max(n, 1))()
             n = min(n, L.tl_reader_definitions(lg.r, ids, n))
             for i in ids[:n]:
+                if is_declaration(lg, i):
+                    continue   # a pair's declaration, no event: pairs() has it
                 name, attrs, level, rate, args, descr, raw, _ = lg.definition(i)
                 key = (name, raw, level, rate, args, descr)
                 off = bool(L.tl_reader_switched_off(lg.r, i))

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -97,8 +98,8 @@ START_TEST(test_ctf_export_reads_back_in_babeltrace2_with_exact_times_names_and_
 	out = sh(0, "babeltrace2 --clock-seconds a.ctf");
 	/* whose: this test's process, which wrote the log */
 	gethostname(host, sizeof host - 1);
-	who = xasprintf("vpid = %d, procname = \"%s\", hostname = \"%s\"", (int)getpid(),
-			program_invocation_short_name, host);
+	who = xasprintf("vpid = %d, vtid = %d, procname = \"%s\", hostname = \"%s\"", (int)getpid(),
+			(int)getpid(), program_invocation_short_name, host);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
 		const char *tail[] = {
 			test_str("app.push: { %s, cpu = 2, numa = 0, app = \"x\", "
@@ -229,8 +230,8 @@ static const char *clock_tail(int k, uint32_t pid, const char *host)
 	};
 	static const char *const args[] = { "inpackets = 7, inbytes = 700", "inpackets = 17, inbytes = 1700",
 					    "inpackets = 3, inbytes = 300" };
-	return test_str("%s: { vpid = %u, procname = \"clock\", hostname = \"%s\", %s }, { %s }", event[k],
-			pid, host, where[k], args[k]);
+	return test_str("%s: { vpid = %u, vtid = %u, procname = \"clock\", hostname = \"%s\", %s }, "
+			"{ %s }", event[k], pid, pid, host, where[k], args[k]);
 }
 static const uint64_t clock_at[] = { 1000, 1500, 2250 };
 
@@ -345,22 +346,22 @@ END_TEST
 START_TEST(test_ctf_merged_export_says_each_events_vpid_procname_and_hostname)
 {
 	static const char want[] =
-		"[22:13:21.123457190] (+?.????????\?) app.push: { vpid = 4242, procname = \"engine\", "
+		"[22:13:21.123457190] (+?.????????\?) app.push: { vpid = 4242, vtid = 4242, procname = \"engine\", "
 		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\", "
 		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }\n"
-		"[22:13:21.123457288] (+0.000000098) app.push: { vpid = 5353, procname = \"router\", "
+		"[22:13:21.123457288] (+0.000000098) app.push: { vpid = 5353, vtid = 5353, procname = \"router\", "
 		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\", "
 		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }\n"
-		"[22:13:21.123457390] (+0.000000102) app.pushed: { vpid = 4242, procname = \"engine\", "
+		"[22:13:21.123457390] (+0.000000102) app.pushed: { vpid = 4242, vtid = 4242, procname = \"engine\", "
 		"hostname = \"alpha.example\", cpu = 2, numa = 0, app = \"x\", "
 		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }\n"
-		"[22:13:21.123457690] (+0.000000300) app.pushed: { vpid = 4242, procname = \"engine\", "
+		"[22:13:21.123457690] (+0.000000300) app.pushed: { vpid = 4242, vtid = 4242, procname = \"engine\", "
 		"hostname = \"alpha.example\", cpu = 5, numa = 1, app = \"y\", "
 		"pair = \"app.push y\", attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }\n"
-		"[22:13:21.123457788] (+0.000000098) app.pushed: { vpid = 5353, procname = \"router\", "
+		"[22:13:21.123457788] (+0.000000098) app.pushed: { vpid = 5353, vtid = 5353, procname = \"router\", "
 		"hostname = \"beta.example\", cpu = 2, numa = 0, app = \"x\", "
 		"pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }\n"
-		"[22:13:21.123458538] (+0.000000750) app.pushed: { vpid = 5353, procname = \"router\", "
+		"[22:13:21.123458538] (+0.000000750) app.pushed: { vpid = 5353, vtid = 5353, procname = \"router\", "
 		"hostname = \"beta.example\", cpu = 5, numa = 1, app = \"y\", "
 		"pair = \"app.push y\", attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }\n";
 	char *out;
@@ -373,7 +374,8 @@ START_TEST(test_ctf_merged_export_says_each_events_vpid_procname_and_hostname)
 	 * (context._vpid, context._procname) */
 	out = sh(0, "sed -n '/^\tevent.context/,/^\t};/p;/^env {/,/^};/p' ab.ctf/metadata");
 	ck_assert_str_eq(out, "env {\n\ttracer_name = \"timeline\";\n};\n"
-			      "\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tstring _procname;\n"
+			      "\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tint32_t _vtid;\n"
+			      "\t\tstring _procname;\n"
 			      "\t\tstring _hostname;\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
 			      "\t\tstring app;\n\t\tstring pair;\n\t\tstring attrs;\n\t};\n");
 	free(out);
@@ -390,13 +392,13 @@ START_TEST(test_ctf_of_a_host_name_with_a_quote_and_a_backslash_reads_back)
 	set_writer("a.timeline", 4242, "engine");
 	free(sh(0, "%s export -f ctf -o a.ctf a.timeline", timeline_bin()));
 	out = sh(0, "babeltrace2 a.ctf | cut -d' ' -f3-");
-	want = xasprintf("%s app.push: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+	want = xasprintf("%s app.push: { vpid = 4242, vtid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
 			 "cpu = 2, numa = 0, app = \"x\", "
 			 "pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 7, inbytes = 700 }\n"
-			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "%s app.pushed: { vpid = 4242, vtid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
 			 "cpu = 2, numa = 0, app = \"x\", "
 			 "pair = \"app.push x\", attrs = \"app=x\" }, { inpackets = 17, inbytes = 1700 }\n"
-			 "%s app.pushed: { vpid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
+			 "%s app.pushed: { vpid = 4242, vtid = 4242, procname = \"engine\", hostname = \"quo\\\"te\\\\back\", "
 			 "cpu = 5, numa = 1, app = \"y\", "
 			 "pair = \"app.push y\", attrs = \"app=y\" }, { inpackets = 3, inbytes = 300 }\n", host, host, host);
 	ck_assert_str_eq(out, want);
@@ -439,7 +441,7 @@ START_TEST(test_ctf_of_the_snabb_fixture_shows_its_ticks_as_nanoseconds)
 	out = sh(0, "%s export -f ctf -o p.ctf 4242/events.timeline && TZ=UTC babeltrace2 p.ctf | head -1",
 		 timeline_bin());
 	ck_assert_str_eq(out, "[00:17:10.671027939] (+?.????????\?) engine.config_actions_computed: "
-			      "{ vpid = 4242, procname = \"snabb\", hostname = \"\", cpu = 1, numa = 0, "
+			      "{ vpid = 4242, vtid = 4242, procname = \"snabb\", hostname = \"\", cpu = 1, numa = 0, "
 			      "app = \"\", pair = \"\", attrs = \"\" }, { }\n");
 	free(out);
 	free(fx);
@@ -704,6 +706,80 @@ START_TEST(test_chrome_span_finds_a_begin_past_the_first_4096_definitions)
 }
 END_TEST
 
+/* A log two threads write, one after the other (the clock is the log's):
+ * "rx" pushes 7 packets from tick 1000 to 1500 on CPU 2, then "tx" 3
+ * from 2000 to 2250 on CPU 2 too; then "lone" begins a push at 3000 that
+ * it never ends, and "end" ends one at 3100 that it never began. */
+struct push_thread {
+	tl_log *log;
+	const uint16_t *id;
+	const char *name;
+	uint64_t t0, t1, n;
+	pid_t tid;
+};
+
+static void *push_thread_run(void *arg)
+{
+	struct push_thread *p = arg;
+	p->tid = gettid();
+	ck_assert_int_eq(tl_thread_attach(p->log, p->name, NULL), TL_OK);
+	if (p->t0) {
+		tl_set_manual_clock(p->log, p->t0, 2);
+		tl_append(p->log, p->id[0], p->n, 100 * p->n, 0, 0, 0, 0);
+	}
+	if (p->t1) {
+		tl_set_manual_clock(p->log, p->t1, 2);
+		tl_append(p->log, p->id[1], p->n, 100 * p->n, 0, 0, 0, 0);
+	}
+	return NULL;
+}
+
+/* Chrome: a track per thread, its tid and name, each span on its own
+ * thread's track, not its CPU's, a begin and an end of two threads no
+ * span; CTF: each event's vtid, read by babeltrace2. */
+START_TEST(test_exports_of_a_log_of_two_threads_give_each_its_track_and_vtid)
+{
+	static const char *const defs[] = { "5,5|app.push: inpackets inbytes\nPush.",
+					    "5,5|app.pushed: inpackets inbytes\nPushed." };
+	tl_log *log = open_manual(path_in(test_dir, "t.timeline"), 16);
+	struct push_thread p[4] = { { .name = "rx", .t0 = 1000, .t1 = 1500, .n = 7 },
+				    { .name = "tx", .t0 = 2000, .t1 = 2250, .n = 3 },
+				    { .name = "lone", .t0 = 3000, .n = 1 },
+				    { .name = "end", .t1 = 3100, .n = 1 } };
+	uint16_t id[2];
+	char *out;
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=x", id, NULL), TL_OK);
+	for (int k = 0; k < 4; k++) {
+		pthread_t th;
+		p[k].log = log;
+		p[k].id = id;
+		ck_assert_int_eq(pthread_create(&th, NULL, push_thread_run, &p[k]), 0);
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+	}
+	tl_close(log);
+	free(sh(0, "%s export -f chrome -o t.json t.timeline", timeline_bin()));
+	out = sh(0, "python3 -c 'import json\n"
+		    "for e in json.load(open(\"t.json\"))[\"traceEvents\"]:\n"
+		    "  if e[\"ph\"] == \"X\" or e[\"name\"] == \"thread_name\": print(e[\"ph\"], e[\"tid\"], e.get(\"args\", {}).get(\"name\", \"\"),"
+		    " e[\"name\"], e.get(\"dur\", \"\"))'");
+	ck_assert_str_eq(out, test_str("M %d rx thread_name \nX %d  app.push x 0.5\n"
+				       "M %d tx thread_name \nX %d  app.push x 0.25\n"
+				       "M %d lone thread_name \nM %d end thread_name \n",
+				       (int)p[0].tid, (int)p[0].tid, (int)p[1].tid, (int)p[1].tid,
+				       (int)p[2].tid, (int)p[3].tid));
+	free(out);
+	free(sh(0, "%s export -f ctf -o t.ctf t.timeline", timeline_bin()));
+	out = sh(0, "babeltrace2 t.ctf | grep -o 'app.push[a-z]*: { vpid = [0-9]*, vtid = [0-9]*'"
+		    " | sed 's/vpid = [0-9]*, //'");
+	ck_assert_str_eq(out, test_str("app.push: { vtid = %d\napp.pushed: { vtid = %d\n"
+				       "app.push: { vtid = %d\napp.pushed: { vtid = %d\n"
+				       "app.push: { vtid = %d\napp.pushed: { vtid = %d\n",
+				       (int)p[0].tid, (int)p[0].tid, (int)p[1].tid, (int)p[1].tid,
+				       (int)p[2].tid, (int)p[3].tid));
+	free(out);
+}
+END_TEST
+
 START_TEST(test_event_and_cpu_filters_restrict_exports)
 {
 	char *out;
@@ -785,6 +861,7 @@ Suite *export_suite(void)
 	tcase_add_test(t, test_the_snabb_fixture_exports_to_ctf_with_every_entry);
 	tcase_add_test(t, test_chrome_export_has_each_phases_fields_ordered_times_and_nested_spans);
 	tcase_add_test(t, test_chrome_span_carries_its_cycles_and_unpaired_ends_are_instants);
+	tcase_add_test(t, test_exports_of_a_log_of_two_threads_give_each_its_track_and_vtid);
 	tcase_add_test(t, test_event_and_cpu_filters_restrict_exports);
 	tcase_add_test(t, test_csv_export_is_dumps_csv_byte_for_byte);
 	tcase_add_test(t, test_export_with_a_bad_input_exports_the_rest_and_exits_2);

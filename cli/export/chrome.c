@@ -1,5 +1,6 @@
 /* chrome.c: Chrome Trace Event JSON for ui.perfetto.dev and chrome://tracing.
- * One process per input, one thread (track) per CPU; begin/end pairs become
+ * One process per input, one thread (track) per CPU, or of a log several
+ * threads write, per thread; begin/end pairs (within a thread) become
  * complete (X) events, everything else instants (i), and the breath totals
  * counters (C). Events of a file leave in timestamp order: a span waits in
  * a queue until its end is seen, and holds back what follows it. */
@@ -24,10 +25,15 @@ struct item {
 static struct {
 	struct item *q;                  /* ring of cap items, head..tail */
 	uint64_t head, tail, cap;
-	uint64_t *pending;               /* by begin msgid: queue index + 1, or 0 */
+	uint64_t **pending;              /* by thread, by begin msgid: queue index + 1,
+					  * or 0 (each thread's made at its first span) */
+	size_t npending;
 	int32_t *role;                   /* by msgid: 0 unknown, 1 begin, 2 end, 3 none */
 	uint16_t *begin_of;              /* by end msgid: its begin's msgid */
-	uint64_t cpus[64];               /* tracks named in this file */
+	uint64_t cpus[64];               /* tracks named in this file: CPUs ... */
+	uint64_t named[TL_THREADS_MAX / 64];   /* ... or threads */
+	struct input *in;                /* the file's, when a track per thread ... */
+	int by_thread;                   /* ... which a log of several threads has */
 	char **names, **span_names;      /* by msgid: name '\0' category, of instants, spans */
 	int pid;
 	int64_t origin_ns;               /* time 0: wall ns, or ticks without wall */
@@ -107,21 +113,47 @@ static void put_name(const struct export *x, struct input *in, const tl_def *ev,
 	JSON_KEY_STRING(&C.j, "cat", cache[msgid] + strlen(cache[msgid]) + 1);
 }
 
-static void thread_name(unsigned cpu)
+/* The track of entry E: its CPU, or in a log of several threads its
+ * thread's id (a number past 2^22 where the log does not know it). */
+static unsigned track_of(const tl_entry *e)
 {
-	char name[32];
-	if (cpu < 4096 && (C.cpus[cpu / 64] >> (cpu % 64) & 1))
-		return;
-	if (cpu < 4096)
-		C.cpus[cpu / 64] |= 1ull << (cpu % 64);
-	snprintf(name, sizeof name, "%s%u", cpu == 0xfff ? "cpu unknown " : "cpu ",
-		 cpu == 0xfff ? 0 : cpu);
+	tl_thread th;
+	if (!C.by_thread)
+		return e->cpu;
+	if (tl_reader_thread(C.in->r, e->thread, &th) == TL_OK && th.tid)
+		return th.tid;
+	return (1u << 22) + e->thread;
+}
+
+/* The "thread_name" record of E's track, before its first event. */
+static void thread_name(const tl_entry *e)
+{
+	unsigned cpu = e->cpu;
+	char name[40];
+	if (C.by_thread) {
+		tl_thread th;
+		if (e->thread < TL_THREADS_MAX && (C.named[e->thread / 64] >> (e->thread % 64) & 1))
+			return;
+		if (e->thread < TL_THREADS_MAX)
+			C.named[e->thread / 64] |= 1ull << (e->thread % 64);
+		if (tl_reader_thread(C.in->r, e->thread, &th) == TL_OK && th.name[0])
+			snprintf(name, sizeof name, "%s", th.name);
+		else
+			snprintf(name, sizeof name, "thread %u", (unsigned)e->thread);
+	} else {
+		if (cpu < 4096 && (C.cpus[cpu / 64] >> (cpu % 64) & 1))
+			return;
+		if (cpu < 4096)
+			C.cpus[cpu / 64] |= 1ull << (cpu % 64);
+		snprintf(name, sizeof name, "%s%u", cpu == 0xfff ? "cpu unknown " : "cpu ",
+			 cpu == 0xfff ? 0 : cpu);
+	}
 	json_begin_object(&C.j);
 	JSON_KEY(&C.j, "ph");
 	JSON_STRING(&C.j, "M");
 	JSON_KEY(&C.j, "name");
 	JSON_STRING(&C.j, "thread_name");
-	put_ids(C.pid, cpu);
+	put_ids(C.pid, track_of(e));
 	JSON_KEY(&C.j, "args");
 	json_begin_object(&C.j);
 	JSON_KEY_STRING(&C.j, "name", name);
@@ -132,7 +164,7 @@ static void thread_name(unsigned cpu)
 /* Writes item IT of IN. */
 static void emit(const struct export *x, struct input *in, const struct item *it)
 {
-	thread_name(it->e.cpu);
+	thread_name(&it->e);
 	json_begin_object(&C.j);
 	if (it->span && !it->pending) {
 		put_name(x, in, it->ev, it->e.msgid, it->end_ev);
@@ -145,7 +177,7 @@ static void emit(const struct export *x, struct input *in, const struct item *it
 					  tl_wall_ns(&in->info, it->e.tsc)), 0);
 		else
 			put_us(it->end.tsc - it->e.tsc, 0);
-		put_ids(C.pid, it->e.cpu);
+		put_ids(C.pid, track_of(&it->e));
 		put_args(it->end_ev, &it->end, "cycles", it->end.tsc - it->e.tsc);
 	} else {
 		put_name(x, in, it->ev, it->e.msgid, NULL);
@@ -154,7 +186,7 @@ static void emit(const struct export *x, struct input *in, const struct item *it
 		JSON_KEY(&C.j, "s");
 		JSON_STRING(&C.j, "t");
 		put_ts(x, in, it->e.tsc);
-		put_ids(C.pid, it->e.cpu);
+		put_ids(C.pid, track_of(&it->e));
 		put_args(it->ev, &it->e, NULL, 0);
 	}
 	json_end_object(&C.j);
@@ -295,12 +327,16 @@ static void chrome_file(const struct export *x, size_t index, struct input *in)
 	char name[512];
 	(void)x;
 	memset(C.cpus, 0, sizeof C.cpus);
+	memset(C.named, 0, sizeof C.named);
+	C.in = in;
+	C.by_thread = tl_reader_threads(in->r) > 1;
 	C.head = C.tail = 0;
-	if (!C.pending && (!(C.pending = calloc(65536, sizeof *C.pending)) ||
-			   !(C.role = calloc(65536, sizeof *C.role)) ||
-			   !(C.begin_of = calloc(65536, sizeof *C.begin_of))))
+	if (!C.role && (!(C.role = calloc(65536, sizeof *C.role)) ||
+			!(C.begin_of = calloc(65536, sizeof *C.begin_of))))
 		abort();
-	memset(C.pending, 0, 65536 * sizeof *C.pending);
+	for (size_t t = 0; t < C.npending; t++)
+		if (C.pending[t])
+			memset(C.pending[t], 0, 65536 * sizeof **C.pending);
 	memset(C.role, 0, 65536 * sizeof *C.role);
 	free_names();
 	if (!(C.names = calloc(65536, sizeof *C.names)) ||
@@ -354,37 +390,55 @@ static int role_of(const struct export *x, struct input *in, uint16_t msgid)
 	return C.role[msgid];
 }
 
+/* The spans waiting for their end on THREAD, by begin msgid. */
+static uint64_t *pending_of(uint32_t thread)
+{
+	if (thread >= C.npending) {
+		size_t n = thread + 1;
+		uint64_t **p = realloc(C.pending, n * sizeof *p);
+		if (!p)
+			abort();
+		memset(p + C.npending, 0, (n - C.npending) * sizeof *p);
+		C.pending = p;
+		C.npending = n;
+	}
+	if (!C.pending[thread] && !(C.pending[thread] = calloc(65536, sizeof **C.pending)))
+		abort();
+	return C.pending[thread];
+}
+
 static void chrome_entry(const struct export *x, size_t k, struct input *in, const tl_def *ev,
 			 const tl_entry *e, int64_t t)
 {
 	int role = role_of(x, in, e->msgid);
+	uint64_t *pending = role == 3 ? NULL : pending_of(e->thread);
 	struct item *it;
 	(void)k;
 	(void)t;
-	if (role == 2 && C.pending[C.begin_of[e->msgid]]) {
-		/* the end of a waiting span */
-		it = &C.q[(C.pending[C.begin_of[e->msgid]] - 1) % C.cap];
+	if (role == 2 && pending[C.begin_of[e->msgid]]) {
+		/* the end of a waiting span of its thread */
+		it = &C.q[(pending[C.begin_of[e->msgid]] - 1) % C.cap];
 		it->end = *e;
 		it->end_ev = ev;
 		it->pending = 0;
-		C.pending[C.begin_of[e->msgid]] = 0;
+		pending[C.begin_of[e->msgid]] = 0;
 		if (strstr(ev->name, ".breath_end"))
 			queue_counters(ev, e);
 		flush(x, in, 0);
 		return;
 	}
-	if (role == 1 && C.pending[e->msgid]) {
+	if (role == 1 && pending[e->msgid]) {
 		/* a begin never ended, then begun again: the first is an instant */
-		struct item *old = &C.q[(C.pending[e->msgid] - 1) % C.cap];
+		struct item *old = &C.q[(pending[e->msgid] - 1) % C.cap];
 		old->pending = old->span = 0;
-		C.pending[e->msgid] = 0;
+		pending[e->msgid] = 0;
 	}
 	it = push();
 	it->e = *e;
 	it->ev = ev;
 	if (role == 1) {
 		it->span = it->pending = 1;
-		C.pending[e->msgid] = C.tail;
+		pending[e->msgid] = C.tail;
 	}
 	if (role == 2 && strstr(ev->name, ".breath_end"))
 		queue_counters(ev, e);
@@ -404,6 +458,8 @@ static int chrome_end(const struct export *x)
 	json_end_object(&C.j);
 	out_char('\n');
 	free(C.q);
+	for (size_t t = 0; t < C.npending; t++)
+		free(C.pending[t]);
 	free(C.pending);
 	free(C.role);
 	free(C.begin_of);

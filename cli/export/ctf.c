@@ -1,7 +1,7 @@
 /* ctf.c: CTF 1.8 trace directories for babeltrace2 and Trace Compass: a
  * metadata file in TSDL and one data stream per input, in packets with
  * timestamp_begin and timestamp_end, each event saying whose it is (vpid,
- * procname, hostname, as LTTng-UST's contexts) and, for the begin or end
+ * vtid, procname, hostname, as LTTng-UST's contexts) and, for the begin or end
  * of a pair, the pair's name as the other exports give it (its declared
  * label and attributes). One event class per event definition (fields
  * named from its arguments), one clock for the export. */
@@ -55,6 +55,7 @@ static struct {
 	char **pair_of;                  /* ... and the name of the pair it begins or ends,
 					  * "" for none (pair_name()) */
 	size_t file;                     /* the input cls_of is for */
+	struct input *in;                /* ... itself */
 	struct stream s;
 	int by_tsc;                      /* 1: raw TSC with the first input's frequency */
 	uint64_t freq;
@@ -261,7 +262,21 @@ static void open_stream(size_t file, struct input *in)
 	memset(T.cls_of, 0, 65536 * sizeof *T.cls_of);
 	free_pair_names();
 	T.file = file;
+	T.in = in;
 	identity(&T.s, in);
+}
+
+/* The _vtid of entry E: in a log several threads write, its thread's id;
+ * else, as where the log does not know it (before format 1.4, Snabb's),
+ * the process's, as a process's first thread has (dump names no thread
+ * in a log of one either). */
+static uint32_t vtid_of(const tl_entry *e)
+{
+	tl_thread th;
+	if (tl_reader_threads(T.in->r) > 1 && tl_reader_thread(T.in->r, e->thread, &th) == TL_OK &&
+	    th.tid)
+		return th.tid;
+	return input_pid(T.in);
 }
 
 /* The class of EV, made on first sight; its id. */
@@ -313,7 +328,7 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 	if (ts < s->last)
 		ts = s->last;
 	s->last = ts;
-	need = 4 + 8 + s->idlen + 2 + 1 + applen + 1 + pairlen + 1 + attrslen + 1 +
+	need = 4 + 8 + s->idlen + 4 + 2 + 1 + applen + 1 + pairlen + 1 + attrslen + 1 +
 	       8 * (size_t)ev->nargs;
 	if (s->any && s->len + need > PACKET_BYTES)
 		close_packet();
@@ -322,8 +337,10 @@ static void ctf_entry(const struct export *x, size_t file, struct input *in, con
 	p = s->buf + s->len;
 	put_le(p, class_of(ev, e->msgid), 4);
 	put_le(p + 4, ts, 8);
-	memcpy(p + 12, s->id, s->idlen);
-	p += 12 + s->idlen;
+	memcpy(p + 12, s->id, 4);   /* _vpid, _vtid, then _procname and _hostname */
+	put_le(p + 16, vtid_of(e), 4);
+	memcpy(p + 20, s->id + 4, s->idlen - 4);
+	p += 16 + s->idlen;
 	put_le(p, e->cpu, 2);
 	p[2] = (unsigned char)e->numa;
 	memcpy(p + 3, app ? app + 4 : "", applen);
@@ -419,7 +436,8 @@ static int write_metadata(void)
 		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
 		"\t\tuint64_t events_discarded;\n\t};\n"
 		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tuint64_clock_t timestamp;\n\t};\n"
-		"\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tstring _procname;\n"
+		"\tevent.context := struct {\n\t\tint32_t _vpid;\n\t\tint32_t _vtid;\n"
+		"\t\tstring _procname;\n"
 		"\t\tstring _hostname;\n\t\tuint16_t cpu;\n\t\tuint8_t numa;\n"
 		"\t\tstring app;\n\t\tstring pair;\n\t\tstring attrs;\n\t};\n};\n\n");
 	for (size_t i = 0; i < T.ncls; i++) {

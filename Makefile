@@ -163,7 +163,7 @@ $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 # `timeline gen` writes the event headers. They depend on what generates them,
 # cli/gen/ and the events parser, not on the whole program: a change to
 # another command regenerates nothing. The program only has to be up to date.
-vpath %.events events bench tests examples/kv
+vpath %.events events bench tests examples/kv examples/dpdk
 $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genheader.o \
 	$(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
@@ -267,6 +267,22 @@ $(BENCH_LTTNG): bench/lttng.c bench/lttng_tp.h $(LIBA)
 		-llttng-ust -ldl
 endif
 
+# The DPDK forwarder (examples/dpdk) builds only where pkg-config finds
+# libdpdk (Debian's libdpdk-dev, DPDK 22.11), linked shared so that the
+# null PMD loads from DPDK's plugin directory; the tests run it when built.
+DPDK := $(shell pkg-config --exists libdpdk 2>/dev/null && echo yes)
+ifeq ($(DPDK),yes)
+DPDK_CFLAGS = $(shell pkg-config --cflags libdpdk)
+DPDK_LIBS = $(shell pkg-config --libs libdpdk)
+FWD = $(BUILD)/examples/dpdk/fwd
+$(BUILD)/examples/dpdk/fwd.o: CPPFLAGS += $(DPDK_CFLAGS)
+$(BUILD)/examples/dpdk/fwd.o: | $(BUILD)/gen/fwd_events.h
+$(FWD): $(BUILD)/examples/dpdk/fwd.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS) $(DPDK_LIBS)
+all: $(FWD)
+endif
+
 # Logger costs in TSC ticks (ratios to RDTSC and to the ordered floor in
 # the same run), what the demo engine feels (ENGINE_RUNS interleaved runs of
 # each of off, auto and all, default 20), instruction counts with
@@ -361,7 +377,7 @@ clean:
 # The header dependencies of this tree's objects (not of the variants in
 # build/san, build/noasm, ... nested under the default tree).
 -include $(wildcard $(addprefix $(BUILD)/,$(addsuffix /*.d,lib asm cli cli/* analysis tests \
-	examples examples/engine examples/kv bench)))
+	examples examples/engine examples/kv examples/dpdk bench)))
 
 # Fuzzing (tests/fuzz): libFuzzer harnesses built by clang with ASan and
 # UBSan, from generated seed corpora; `make fuzz FUZZ_SECONDS=N` runs each

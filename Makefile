@@ -216,6 +216,22 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 
+# The DPDK forwarder (examples/dpdk) builds only where pkg-config finds
+# libdpdk (Debian's libdpdk-dev, DPDK 22.11), linked shared so that the
+# null PMD loads from DPDK's plugin directory; the tests run it when built.
+DPDK := $(shell pkg-config --exists libdpdk 2>/dev/null && echo yes)
+ifeq ($(DPDK),yes)
+DPDK_CFLAGS = $(shell pkg-config --cflags libdpdk)
+DPDK_LIBS = $(shell pkg-config --libs libdpdk)
+FWD = $(BUILD)/examples/dpdk/fwd
+$(BUILD)/examples/dpdk/fwd.o: CPPFLAGS += $(DPDK_CFLAGS)
+$(BUILD)/examples/dpdk/fwd.o: | $(BUILD)/gen/fwd_events.h
+$(FWD): $(BUILD)/examples/dpdk/fwd.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS) $(DPDK_LIBS)
+all: $(FWD)
+endif
+
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
 # Under the sanitizers a test runs several times slower: its time limits too.
 # The install suite builds programs against this tree's libraries (with its
@@ -223,7 +239,7 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 # The tests run python3 as the interpreter itself (a link in $(BUILD)/tests/bin
 # first on PATH), not through a version manager's shim: pyenv's costs 0.4 s
 # of CPU a call, seconds on a loaded machine.
-check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(GEN_H) $(LIBA) $(LIBSO0)
+check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(FWD) $(GEN_H) $(LIBA) $(LIBSO0)
 	$(Q)mkdir -p $(BUILD)/tests/bin && rm -f $(BUILD)/tests/bin/python3 && \
 		if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$$py" ]; \
 		then ln -s "$$py" $(BUILD)/tests/bin/python3; fi
@@ -233,6 +249,7 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(GEN_H) $(LIBA) $(LIBSO0)
 		TIMELINE_LIB_DIR=$(abspath $(dir $(LIBSO))) TIMELINE_SAN_FLAGS='$(SAN)' \
 		TIMELINE_MAKE_VARS='BUILD=$(BUILD)$(if $(SANITIZE), SANITIZE=$(SANITIZE))$(if $(TL_NO_ASM), TL_NO_ASM=$(TL_NO_ASM))' \
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) TIMELINE_KV=$(abspath $(KV)) \
+		TIMELINE_FWD=$(if $(FWD),$(abspath $(FWD))) \
 		TIMELINE_PYTHON=$(PYTHON) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
@@ -265,22 +282,6 @@ $(BENCH_LTTNG): bench/lttng.c bench/lttng_tp.h $(LIBA)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -Ibench $(ALL_CFLAGS) -o $@ bench/lttng.c $(LIBA) $(LIB_LIBS) \
 		-llttng-ust -ldl
-endif
-
-# The DPDK forwarder (examples/dpdk) builds only where pkg-config finds
-# libdpdk (Debian's libdpdk-dev, DPDK 22.11), linked shared so that the
-# null PMD loads from DPDK's plugin directory; the tests run it when built.
-DPDK := $(shell pkg-config --exists libdpdk 2>/dev/null && echo yes)
-ifeq ($(DPDK),yes)
-DPDK_CFLAGS = $(shell pkg-config --cflags libdpdk)
-DPDK_LIBS = $(shell pkg-config --libs libdpdk)
-FWD = $(BUILD)/examples/dpdk/fwd
-$(BUILD)/examples/dpdk/fwd.o: CPPFLAGS += $(DPDK_CFLAGS)
-$(BUILD)/examples/dpdk/fwd.o: | $(BUILD)/gen/fwd_events.h
-$(FWD): $(BUILD)/examples/dpdk/fwd.o $(LIBA)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS) $(DPDK_LIBS)
-all: $(FWD)
 endif
 
 # Logger costs in TSC ticks (ratios to RDTSC and to the ordered floor in

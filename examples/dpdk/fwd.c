@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 #include "fwd_events.h"
 
 static const char usage[] =
@@ -76,6 +77,7 @@ static struct {
 } S = { .burst = 32 };
 
 static volatile int stop;
+static unsigned ready, go;   /* lcores with their lane; the main lcore's start */
 
 static void on_signal(int sig)
 {
@@ -130,9 +132,22 @@ static int worker_main(void *arg)
 	char name[16];
 	snprintf(name, sizeof name, "lcore-worker-%u", w->lcore);
 	w->attach_status = tl_thread_attach(S.log, name, NULL);
+	__atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE) && !stop)
+		rte_pause();
 	while (!stop && (!S.max_breaths || w->breaths < S.max_breaths))
 		turn(w, pkts);
 	return 0;
+}
+
+/* rte_eal_cleanup(), then the runtime directory EAL made, empty with
+ * --no-shconf, removed: a run then leaves nothing in /var/run/dpdk. */
+static void eal_cleanup(void)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	rmdir(dir);
 }
 
 static int fail(const char *msg, const char *arg)
@@ -291,19 +306,27 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* The main lcore waits SECS (or a signal, or every lcore's --breaths). */
-static void wait_run(double secs)
+/* The main lcore waits for every worker's lane (creating one takes tens
+ * of ms, more on a loaded machine), starts them, and waits SECS (or a
+ * signal, or every lcore's --breaths). Returns when it started them. */
+static double wait_run(unsigned workers, double secs)
 {
-	double end = now() + secs;
+	double t0, end;
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < workers && !stop)
+		usleep(1000);
+	t0 = now();
+	end = t0 + secs;
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	while (!stop && now() < end) {
 		unsigned lcore, running = 0;
 		RTE_LCORE_FOREACH_WORKER(lcore)
 			running += rte_eal_get_lcore_state(lcore) == RUNNING;
 		if (!running)
 			break;
-		usleep(1000);
+		usleep(10000);   /* 100 wakeups a second: the main lcore may share a CPU */
 	}
 	stop = 1;
+	return t0;
 }
 
 int main(int argc, char **argv)
@@ -321,7 +344,7 @@ int main(int argc, char **argv)
 	}
 	argv[n] = argv[0];
 	if ((n = parse_options(argc - n, argv + n, &secs, &dir, &entries, &rate)) != 0)
-		return rte_eal_cleanup(), n;
+		return eal_cleanup(), n;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	workers = rte_lcore_count() - 1;
@@ -329,26 +352,25 @@ int main(int argc, char **argv)
 	if (!workers || !nports || nports > MAX_PORTS) {
 		fprintf(stderr, "fwd: needs a worker lcore and 1 to %d ports (-l, --vdev): "
 			"%u workers, %u ports\n", MAX_PORTS, workers, nports);
-		return rte_eal_cleanup(), 2;
+		return eal_cleanup(), 2;
 	}
 	q = assign(nports, workers);
 	pool = rte_pktmbuf_pool_create("fwd_pool", MBUFS_PER_QUEUE * nports * q, MBUF_CACHE, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
 	if (!pool) {
 		fprintf(stderr, "fwd: cannot create the mbuf pool: %s\n", rte_strerror(rte_errno));
-		return rte_eal_cleanup(), 2;
+		return eal_cleanup(), 2;
 	}
 	for (uint16_t p = 0; p < nports; p++)
 		if ((n = port_init(p, q, pool)) != 0) {
 			fprintf(stderr, "fwd: port %u: cannot start: %s\n", p, rte_strerror(-n));
-			return rte_eal_cleanup(), 2;
+			return eal_cleanup(), 2;
 		}
 	S.log = open_log(dir, entries, rate);   /* one log, before the lcores launch */
 	register_events(nports);
-	t0 = now();
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		rte_eal_remote_launch(worker_main, &S.w[lcore], lcore);
-	wait_run(secs);
+	t0 = wait_run(workers, secs);
 	rte_eal_mp_wait_lcore();
 	report(workers, now() - t0);
 	tl_close(S.log);
@@ -356,6 +378,6 @@ int main(int argc, char **argv)
 		rte_eth_dev_stop(p);
 		rte_eth_dev_close(p);
 	}
-	rte_eal_cleanup();
+	eal_cleanup();
 	return 0;
 }

@@ -229,7 +229,14 @@ $(BUILD)/examples/dpdk/fwd.o: | $(BUILD)/gen/fwd_events.h
 $(FWD): $(BUILD)/examples/dpdk/fwd.o $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS) $(DPDK_LIBS)
-all: $(FWD)
+# rte_trace against ours (bench/dpdk.sh): rte_trace is experimental API
+BENCH_DPDK = $(BUILD)/bench/dpdk_trace
+$(BUILD)/bench/dpdk_tp.o $(BUILD)/bench/dpdk_trace.o: CPPFLAGS += $(DPDK_CFLAGS) -DALLOW_EXPERIMENTAL_API
+$(BUILD)/bench/dpdk_trace.o: | $(BUILD)/gen/bench_events.h
+$(BENCH_DPDK): $(BUILD)/bench/dpdk_trace.o $(BUILD)/bench/dpdk_tp.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIB_LIBS) $(DPDK_LIBS)
+all: $(FWD) $(BENCH_DPDK)
 endif
 
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
@@ -290,14 +297,16 @@ endif
 # callgrind, the reading side, the report's scale targets (bench/report.sh,
 # with Chromium), LTTng-UST side by side, and the CPU `timeline top` takes
 # while it watches, and the Python package against pandas.read_csv and
-# babeltrace2's Python API (bench/python.sh); all land in
+# babeltrace2's Python API (bench/python.sh), the DPDK forwarder's cost
+# and rte_trace beside ours (bench/dpdk.sh, where libdpdk is); all land in
 # bench/results/latest.csv. Peers that are
 # missing are skipped. `make bench-quick` runs every benchmark of bench/
 # (summary.sh and calibrate.sh too) with small counts in about a minute, to
 # show each still runs: it fails when one does, and CI runs it
 # (bench/quick.sh).
 ENGINE_RUNS ?= 20
-bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
+DPDK_RUNS ?= 10
+bench: $(BENCH) $(BENCH_LTTNG) $(BENCH_DPDK) $(FWD) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)$(abspath $(BUILD))/bench/threads
 	$(Q)$(abspath $(BUILD))/bench/firstlap
@@ -309,8 +318,9 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
 	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
 		sh bench/python.sh $(BUILD)
+	$(Q)sh bench/dpdk.sh $(BUILD) $(DPDK_RUNS)
 
-bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
+bench-quick: $(BENCH) $(BENCH_LTTNG) $(BENCH_DPDK) $(FWD) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
 		sh bench/quick.sh $(BUILD)
 

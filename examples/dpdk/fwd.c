@@ -64,6 +64,7 @@ struct worker {
 	unsigned lcore;
 	uint16_t rx_port, tx_port, queue;
 	uint64_t breaths, packets, sent, cycles;   /* its own accounting */
+	double cpu;                                /* seconds of CPU its loop took */
 	uint64_t sink;                             /* what the extra work computes */
 	int attach_status;
 } __rte_cache_aligned;
@@ -129,14 +130,18 @@ static int worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct rte_mbuf *pkts[256];
+	struct timespec c0, c1;
 	char name[16];
 	snprintf(name, sizeof name, "lcore-worker-%u", w->lcore);
 	w->attach_status = tl_thread_attach(S.log, name, NULL);
 	__atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE) && !stop)
 		rte_pause();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	while (!stop && (!S.max_breaths || w->breaths < S.max_breaths))
 		turn(w, pkts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	w->cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 	return 0;
 }
 
@@ -217,19 +222,24 @@ static void register_events(uint16_t nports)
 static void report(unsigned workers, double seconds)
 {
 	uint64_t total = 0;
+	double cpu = 0;
 	unsigned lcore;
 	RTE_LCORE_FOREACH_WORKER(lcore) {
 		const struct worker *w = &S.w[lcore];
 		printf("fwd: lcore %u lcore-worker-%u port %u->%u: %lu breaths, %lu packets, %lu sent, "
-		       "%.2f cycles per packet%s\n", lcore, lcore, w->rx_port, w->tx_port,
-		       (unsigned long)w->breaths, (unsigned long)w->packets, (unsigned long)w->sent,
-		       w->packets ? (double)w->cycles / (double)w->packets : 0.0,
-		       w->attach_status ? " (no lane: logged nothing)" : "");
+		       "%.2f cycles per packet, %.3f s of CPU%s\n", lcore, lcore, w->rx_port,
+		       w->tx_port, (unsigned long)w->breaths, (unsigned long)w->packets,
+		       (unsigned long)w->sent, w->packets ? (double)w->cycles / (double)w->packets : 0.0,
+		       w->cpu, w->attach_status ? " (no lane: logged nothing)" : "");
 		total += w->packets;
+		cpu += w->cpu;
 	}
-	printf("fwd: %u lcores, %lu packets in %.3f s, %.2f Mpps, TSC %lu Hz\n", workers,
-	       (unsigned long)total, seconds, seconds > 0 ? (double)total / seconds / 1e6 : 0.0,
+	printf("fwd: %u lcores, %lu packets in %.3f s, %.2f Mpps, %.2f M packets per CPU second, "
+	       "TSC %lu Hz\n", workers, (unsigned long)total, seconds,
+	       seconds > 0 ? (double)total / seconds / 1e6 : 0.0, cpu > 0 ? (double)total / cpu / 1e6 : 0.0,
 	       (unsigned long)rte_get_tsc_hz());
+	if (S.log != tl_disabled())
+		printf("fwd: log %s\n", tl_path(S.log));
 	fflush(stdout);
 }
 

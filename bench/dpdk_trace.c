@@ -115,6 +115,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	static double t[NCASES][MAX_REPS];
+	static char rundir[4096];
 	double med[NCASES];
 	int n = rte_eal_init(argc, argv), reps = 5;
 	tl_error err;
@@ -154,6 +155,8 @@ int main(int argc, char **argv)
 	printf("dpdk_tl_minus_rte_disabled,%.3f,ticks,,rte_trace_disabled\n", med[3] - med[1]);
 	tl_close(log_on);
 	tl_close(log_unord);
+	snprintf(rundir, sizeof rundir, "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
+	rmdir(rundir);   /* EAL's, empty with --no-shconf */
 	return 0;
 }

@@ -163,7 +163,7 @@ $(BIN): $(CLI_OBJ) $(AN_OBJ) $(LIBA)
 # `timeline gen` writes the event headers. They depend on what generates them,
 # cli/gen/ and the events parser, not on the whole program: a change to
 # another command regenerates nothing. The program only has to be up to date.
-vpath %.events events bench tests examples/kv
+vpath %.events events bench tests examples/kv examples/dpdk
 $(BUILD)/gen/%_events.h: %.events $(BUILD)/cli/gen/gen.o $(BUILD)/cli/gen/genheader.o \
 	$(BUILD)/lib/events.o | $(BIN)
 	$(say) GEN $@
@@ -216,6 +216,29 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS)
 
+# The DPDK forwarder (examples/dpdk) builds only where pkg-config finds
+# libdpdk (Debian's libdpdk-dev, DPDK 22.11), linked shared so that the
+# null PMD loads from DPDK's plugin directory; the tests run it when built.
+DPDK := $(shell pkg-config --exists libdpdk 2>/dev/null && echo yes)
+ifeq ($(DPDK),yes)
+DPDK_CFLAGS = $(shell pkg-config --cflags libdpdk)
+DPDK_LIBS = $(shell pkg-config --libs libdpdk)
+FWD = $(BUILD)/examples/dpdk/fwd
+$(BUILD)/examples/dpdk/fwd.o: CPPFLAGS += $(DPDK_CFLAGS)
+$(BUILD)/examples/dpdk/fwd.o: | $(BUILD)/gen/fwd_events.h
+$(FWD): $(BUILD)/examples/dpdk/fwd.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIB_LIBS) $(DPDK_LIBS)
+# rte_trace against ours (bench/dpdk.sh): rte_trace is experimental API
+BENCH_DPDK = $(BUILD)/bench/dpdk_trace
+$(BUILD)/bench/dpdk_tp.o $(BUILD)/bench/dpdk_trace.o: CPPFLAGS += $(DPDK_CFLAGS) -DALLOW_EXPERIMENTAL_API
+$(BUILD)/bench/dpdk_trace.o: | $(BUILD)/gen/bench_events.h
+$(BENCH_DPDK): $(BUILD)/bench/dpdk_trace.o $(BUILD)/bench/dpdk_tp.o $(LIBA)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIB_LIBS) $(DPDK_LIBS)
+all: $(FWD) $(BENCH_DPDK)
+endif
+
 # Runs the Check suite; TIMELINE_BIN lets the CLI tests find the program.
 # Under the sanitizers a test runs several times slower: its time limits too.
 # The install suite builds programs against this tree's libraries (with its
@@ -223,7 +246,7 @@ $(STRESS): $(BUILD)/tests/stress.o $(LIBA)
 # The tests run python3 as the interpreter itself (a link in $(BUILD)/tests/bin
 # first on PATH), not through a version manager's shim: pyenv's costs 0.4 s
 # of CPU a call, seconds on a loaded machine.
-check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(GEN_H) $(LIBA) $(LIBSO0)
+check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(FWD) $(GEN_H) $(LIBA) $(LIBSO0)
 	$(Q)mkdir -p $(BUILD)/tests/bin && rm -f $(BUILD)/tests/bin/python3 && \
 		if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$$py" ]; \
 		then ln -s "$$py" $(BUILD)/tests/bin/python3; fi
@@ -233,6 +256,7 @@ check: $(TEST_BIN) $(BIN) $(ENGINE) $(KV) $(GEN_H) $(LIBA) $(LIBSO0)
 		TIMELINE_LIB_DIR=$(abspath $(dir $(LIBSO))) TIMELINE_SAN_FLAGS='$(SAN)' \
 		TIMELINE_MAKE_VARS='BUILD=$(BUILD)$(if $(SANITIZE), SANITIZE=$(SANITIZE))$(if $(TL_NO_ASM), TL_NO_ASM=$(TL_NO_ASM))' \
 		TIMELINE_ENGINE=$(abspath $(ENGINE)) TIMELINE_KV=$(abspath $(KV)) \
+		TIMELINE_FWD=$(if $(FWD),$(abspath $(FWD))) \
 		TIMELINE_PYTHON=$(PYTHON) \
 		TIMELINE_SRC=$(abspath .) TIMELINE_FIXTURES=$(abspath $(FIXTURES)) $(TEST_BIN)
 
@@ -273,14 +297,16 @@ endif
 # callgrind, the reading side, the report's scale targets (bench/report.sh,
 # with Chromium), LTTng-UST side by side, and the CPU `timeline top` takes
 # while it watches, and the Python package against pandas.read_csv and
-# babeltrace2's Python API (bench/python.sh); all land in
+# babeltrace2's Python API (bench/python.sh), the DPDK forwarder's cost
+# and rte_trace beside ours (bench/dpdk.sh, where libdpdk is); all land in
 # bench/results/latest.csv. Peers that are
 # missing are skipped. `make bench-quick` runs every benchmark of bench/
 # (summary.sh and calibrate.sh too) with small counts in about a minute, to
 # show each still runs: it fails when one does, and CI runs it
 # (bench/quick.sh).
 ENGINE_RUNS ?= 20
-bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
+DPDK_RUNS ?= 10
+bench: $(BENCH) $(BENCH_LTTNG) $(BENCH_DPDK) $(FWD) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)$(abspath $(BUILD))/bench/threads
 	$(Q)$(abspath $(BUILD))/bench/firstlap
@@ -292,8 +318,9 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/top.sh $(BUILD)
 	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
 		sh bench/python.sh $(BUILD)
+	$(Q)sh bench/dpdk.sh $(BUILD) $(DPDK_RUNS)
 
-bench-quick: $(BENCH) $(BENCH_LTTNG) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
+bench-quick: $(BENCH) $(BENCH_LTTNG) $(BENCH_DPDK) $(FWD) $(BIN) $(STRESS) $(ENGINE) $(LIBSO0)
 	$(Q)TIMELINE=$(abspath $(BIN)) TIMELINE_LIB=$(abspath $(LIBSO0)) PYTHON=$(PYTHON) \
 		sh bench/quick.sh $(BUILD)
 
@@ -361,7 +388,7 @@ clean:
 # The header dependencies of this tree's objects (not of the variants in
 # build/san, build/noasm, ... nested under the default tree).
 -include $(wildcard $(addprefix $(BUILD)/,$(addsuffix /*.d,lib asm cli cli/* analysis tests \
-	examples examples/engine examples/kv bench)))
+	examples examples/engine examples/kv examples/dpdk bench)))
 
 # Fuzzing (tests/fuzz): libFuzzer harnesses built by clang with ASan and
 # UBSan, from generated seed corpora; `make fuzz FUZZ_SECONDS=N` runs each

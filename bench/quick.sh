@@ -6,7 +6,7 @@
 # $BUILD/bench/quick.csv, not bench/results/latest.csv. Any script that
 # fails fails it (exit 1), naming the script; CI runs it, so a benchmark
 # that rots is caught at once. (threads and firstlap, issue 37, run after
-# the logger.)
+# the logger; dpdk.sh, issue 37 too, last, with the logs on tmpfs only.)
 # Usage: TIMELINE=path sh bench/quick.sh [BUILD]
 set -eu
 build=${1:-build}
@@ -43,10 +43,11 @@ step summary env BREATHS=2000 HOSTS=20 ENTRIES=16384 RUNS=1 ROUNDS=1 OLD_TIMELIN
 	sh bench/summary.sh "$build"
 step calibrate env N=1 RUNS=2 SECS=0.1 POLLS=100 STEPS=60 sh bench/calibrate.sh "$build"
 step python env ENTRIES=16384 RUNS=1 sh bench/python.sh "$build"
+step dpdk env DPDK_SECONDS=0.2 DPDK_CALLS=100000 DPDK_REPS=1 DPDK_WHERE=shm sh bench/dpdk.sh "$build" 2
 
 secs=$(( $(date +%s) - t0 ))
 if [ -n "$failed" ]; then
 	echo "bench-quick: failed:$failed ($secs s)"
 	exit 1
 fi
-echo "bench-quick: all 12 ran in $secs s; figures in $BENCH_CSV"
+echo "bench-quick: all 13 ran in $secs s; figures in $BENCH_CSV"

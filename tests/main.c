@@ -1,4 +1,5 @@
 /* main.c: runs every Check suite in one runner and prints Check's summary. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "util.h"
 
@@ -44,6 +45,12 @@ int main(void)
 	srunner_add_suite(sr, words_suite());
 	srunner_add_suite(sr, otlp_suite());
 	srunner_add_suite(sr, threads_suite());
+	/* the DPDK forwarder's suite, where make found libdpdk and built it */
+	if (getenv("TIMELINE_FWD") && *getenv("TIMELINE_FWD"))
+		srunner_add_suite(sr, dpdk_suite());
+	else
+		fputs("check: no libdpdk (pkg-config libdpdk): the dpdk suite is not run; "
+		      "scripts/install-deps installs libdpdk-dev\n", stderr);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

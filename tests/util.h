@@ -164,6 +164,7 @@ Suite *perfetto_suite(void);
 Suite *words_suite(void);
 Suite *otlp_suite(void);
 Suite *threads_suite(void);
+Suite *dpdk_suite(void);   /* run only with TIMELINE_FWD, the forwarder built */
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

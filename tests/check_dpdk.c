@@ -210,6 +210,24 @@ static double stats_loop_cpp(const char *path)
 	return cpp;
 }
 
+/* `stats --by thread -f csv`'s row of the loop pair of thread NAME (its
+ * "name[tid]" key): its pairs, packets and cycles per packet. */
+static void stats_of_thread(const char *path, const char *name, struct lcore *l)
+{
+	char *cmd = xasprintf("%s stats --by thread -f csv -e 'fwd.loop_*' %s", timeline_bin(), path),
+	     *out;
+	const char *p;
+	unsigned long pairs, units;
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	ck_assert_msg((p = strstr(out, test_str("\n\"%s[", name))) != NULL, "%s: %s", name, out);
+	ck_assert_int_eq(sscanf(strchr(p, ']'), "]\",\"packets\",%lu,%lu,%lf", &pairs, &units, &l->cpp),
+			 3);
+	l->breaths = pairs;
+	l->packets = units;
+	free(cmd);
+	free(out);
+}
+
 START_TEST(test_each_lcore_logs_its_own_packets_and_cycles_into_one_log)
 {
 	struct lcore own[LCORES], got[LCORES];
@@ -232,6 +250,13 @@ START_TEST(test_each_lcore_logs_its_own_packets_and_cycles_into_one_log)
 		ck_assert_uint_eq(l->packets, own[i].packets);
 		ck_assert_msg(fabs(l->cpp / own[i].cpp - 1) <= 0.05, "%s: %.2f cycles per packet in "
 			      "the log, %.2f by its own count", own[i].name, l->cpp, own[i].cpp);
+		/* stats --by thread says the same of each lcore */
+		struct lcore st;
+		stats_of_thread(path, own[i].name, &st);
+		ck_assert_uint_eq(st.breaths, own[i].breaths);
+		ck_assert_uint_eq(st.packets, own[i].packets);
+		ck_assert_msg(fabs(st.cpp / own[i].cpp - 1) <= 0.05, "%s: %.2f cycles per packet by "
+			      "stats --by thread, %.2f by its own count", own[i].name, st.cpp, own[i].cpp);
 		own_cycles += own[i].cpp * (double)own[i].packets;
 		own_packets += own[i].packets;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include "engine.h"    /* an_note_unit(): a summary's units noted as its logs' */
 #include "summary.h"
 
 const unsigned char an_summary_magic[8] = { 0x89, 'T', 'L', 'S', '\r', '\n', 0x1a, '\n' };
@@ -980,6 +981,8 @@ static int read_spans(struct dec *d)
 			return -1;
 		if (r && unit)
 			an_row_unit(r, unit);
+		if (r && unit && strcmp(unit, "unit"))   /* the headings' unit, as of the logs */
+			an_note_unit(d->a, unit);
 	}
 	d->lv->nsplit = n;
 	d->where = NULL;

@@ -1412,10 +1412,154 @@ START_TEST(test_slowest_over_summaries_ranks_their_union_as_the_logs)
 }
 END_TEST
 
+/* The declared pair kv.req of the review's hand-built logs (issue 35):
+ * begin id, end requests and bytes, both units declared, requests first. */
+#define REQ_PAIR                                  \
+	"s 5,5|kv.req_begin: id\n"                \
+	"s 5,5|kv.req_end: requests bytes\n"      \
+	"s pair|kv.req: kv.req_begin kv.req_end unit=requests unit=bytes\n"
+
+/* The wall time of TSC in the log at PATH, as stats prints it. */
+static char *wall_of(const char *path, uint64_t tsc, int64_t plus)
+{
+	tl_info info = info_at(path);
+	char buf[48];
+	tl_format_wall(buf, sizeof buf, tl_wall_ns(&info, tsc) + plus);
+	return xasprintf("%s", buf);
+}
+
+/* Three pairs of 100 cycles a request: 200 cycles in 2 requests from
+ * 2000 ranks first (more cycles), then 100 from 1000 before 100 from 3000
+ * (the earlier); a window of each pair's own span either side, to the ns
+ * at 1 GHz; ranks from 1; --slowest 10000 (the largest) lists them all,
+ * and --slowest 1 finds the pair of more cycles that came second. */
+START_TEST(test_slowest_of_equal_cycles_per_unit_ranks_more_cycles_then_the_earlier)
+{
+	static const uint64_t t0[3] = { 2000, 1000, 3000 }, t1[3] = { 2200, 1100, 3100 };
+	const char *path = path_in(test_dir, "slow.timeline");
+	char *out, *want = xasprintf("%s", "");
+	spec_log(path, 64, REQ_PAIR "e 1000 0 0 1\ne 1100 0 1 1 10\ne 2000 0 0 2\ne 2200 0 1 2 20\n"
+				    "e 3000 0 0 3\ne 3100 0 1 1 10\n");
+	for (int r = 0; r < 3; r++) {
+		uint64_t c = t1[r] - t0[r];
+		char *w = wall_of(path, t0[r], 0), *from = wall_of(path, t0[r], -(int64_t)c);
+		char *to = wall_of(path, t1[r], (int64_t)c), *more;
+		more = xasprintf("%s\"kv.req\",,%d,100,%llu,%llu,0,0,\"%s\",\"timeline dump --from %s "
+				 "--to %s slow.timeline\"\n", want, r + 1, (unsigned long long)c,
+				 (unsigned long long)c / 100, w, from, to);
+		free(want);
+		want = more;
+		free(w);
+		free(from);
+		free(to);
+	}
+	for (int k = 0; k < 2; k++) {
+		out = tl(0, NULL, "stats --slowest %d -f csv slow.timeline | tail -n +2 | cut -d, -f1-6,8-",
+			 k ? 10000 : 3);
+		ck_assert_str_eq(out, want);
+		free(out);
+	}
+	free(want);
+	spec_log(path_in(test_dir, "order.timeline"), 64,
+		 REQ_PAIR "e 1000 0 0 1\ne 1100 0 1 1 10\ne 2000 0 0 2\ne 2200 0 1 2 20\n");
+	out = tl(0, NULL, "stats --slowest 1 -f csv order.timeline | tail -n +2 | cut -d, -f3-6");
+	ck_assert_str_eq(out, "1,100,200,2\n");
+	free(out);
+}
+END_TEST
+
+/* A declared pair is counted in its first unit and keeps the second (its
+ * spans' columns); a pair of 0 requests is empty, not counted; an
+ * attribute of a one-byte value (by=stage, stage=a) names its rows. */
+START_TEST(test_a_declared_pair_counts_its_first_unit_keeps_its_second_and_zero_is_empty)
+{
+	char *out;
+	spec_log(path_in(test_dir, "req.timeline"), 64,
+		 REQ_PAIR "e 1000 0 0 1\ne 1100 0 1 1 10\ne 2000 0 0 2\ne 2300 0 1 0 0\n"
+			  "e 3000 0 0 3\ne 3600 0 1 3 70\n");
+	out = tl(0, NULL, "stats -f csv req.timeline");
+	ck_assert_str_eq(out, "\"event\",\"app\",\"unit\",\"pairs\",\"units\",\"cycles_per_unit\","
+			      "\"p50\",\"p90\",\"p99\",\"empty\",\"p50_ns\",\"p99_ns\"\n"
+			      "\"kv.req\",,\"requests\",2,4,175,100,200,200,1,301,600\n");
+	free(out);
+	out = tl(0, NULL, "dump --spans -f csv req.timeline | cut -d, -f6,12,13,18-");
+	ck_assert_str_eq(out, "\"span\",\"begin_tsc\",\"end_tsc\",\"bytes\",\"requests\"\n"
+			      "\"kv.req\",1000,1100,10,1\n\"kv.req\",2000,2300,0,0\n"
+			      "\"kv.req\",3000,3600,70,3\n");
+	free(out);
+	spec_log(path_in(test_dir, "stage.timeline"), 64,
+		 "s 5,9|kv.st_begin stage=a: id\ns 5,9|kv.st_end stage=a: rows\n"
+		 "s pair|kv.st: kv.st_begin kv.st_end by=stage unit=rows\n"
+		 "e 1000 0 0 1\ne 1100 0 1 2\n");
+	out = tl(0, NULL, "stats -f csv stage.timeline | tail -n +2");
+	ck_assert_str_eq(out, "\"kv.st\",\"a\",\"rows\",1,2,50,50,50,50,0,100,100\n");
+	free(out);
+}
+END_TEST
+
+/* The pairs of one app in rows and in bytes: a row of both is counted in
+ * "unit", whether one engine counted them (one log) or two rows of the
+ * finest grain were merged (--save reads two logs by event, then shows
+ * them by app). */
+START_TEST(test_a_row_of_pairs_in_two_units_is_counted_in_unit)
+{
+	static const char want[] = "cycles per unit, per begin/end pair\n"
+				   "app pairs unit cycles/unit p50 p90 p99 empty p50_ns p99_ns\n";
+	char *out;
+	for (int k = 0; k < 2; k++) {
+		const char *u = k ? "bytes" : "rows";
+		spec_log(path_in(test_dir, test_str("%s.timeline", u)), 64,
+			 test_str("s 5,9|kv.%s_begin app=x: id\ns 5,9|kv.%s_end app=x: %s\n"
+				  "s pair|kv.%s: kv.%s_begin kv.%s_end unit=%s\n"
+				  "e 1000 0 0 1\ne 1100 0 1 4\n", u, u, u, u, u, u, u));
+	}
+	spec_log(path_in(test_dir, "both.timeline"), 64,
+		 "s 5,9|kv.st_begin app=a: id\ns 5,9|kv.st_end app=a: rows\n"
+		 "s 5,9|kv.io_begin app=a: id\ns 5,9|kv.io_end app=a: bytes\n"
+		 "s pair|kv.st: kv.st_begin kv.st_end unit=rows\n"
+		 "s pair|kv.io: kv.io_begin kv.io_end unit=bytes\n"
+		 "e 1000 0 0 1\ne 1100 0 1 2\ne 1200 0 2 1\ne 1500 0 3 30\n");
+	out = tl(0, NULL, "stats --by app both.timeline");
+	ck_assert_str_eq(out, test_str("%sa 2 32 12.5 10 50 50 0 100 300\n", want));
+	free(out);
+	out = tl(0, NULL, "stats --by app --save both.sum rows.timeline bytes.timeline");
+	ck_assert_str_eq(out, test_str("%sx 2 8 25 25 25 25 0 100 100\n", want));
+	free(out);
+}
+END_TEST
+
+/* Without the event key the outermost pairs are chosen over all runs: a
+ * run whose logs hold only inner pairs gives none (its kv.req are inside
+ * kv.poll in the other run); with --by app one poll of 2 requests. The
+ * run, a key of diff --runs, is not one of its columns. */
+START_TEST(test_the_outermost_pairs_are_chosen_over_every_run)
+{
+	static const char defs[] = "s 1,9|kv.poll_begin app=srv: poll\n"
+				   "s 1,9|kv.poll_end app=srv: poll requests\n"
+				   "s 3,9|kv.req_begin app=srv: id\ns 3,9|kv.req_end app=srv: requests\n"
+				   "s pair|kv.poll: kv.poll_begin kv.poll_end unit=requests\n"
+				   "s pair|kv.req: kv.req_begin kv.req_end unit=requests\n";
+	char *out, *err;
+	spec_log(path_in(test_dir, "nest.timeline"), 64,
+		 test_str("%se 1000 0 0 1\ne 1100 0 2 1\ne 1400 0 3 1\ne 1500 0 2 2\ne 1600 0 3 1\n"
+			  "e 2000 0 1 1 2\n", defs));
+	spec_log(path_in(test_dir, "inner.timeline"), 64, test_str("%se 1100 0 2 1\ne 1400 0 3 1\n", defs));
+	out = tl(0, NULL, "stats --by app -f csv nest.timeline inner.timeline | tail -n +2");
+	ck_assert_str_eq(out, "\"srv\",\"requests\",1,2,500,500,500,500,0,1000,1000\n");
+	free(out);
+	out = tl(0, &err, "diff --runs file --by app -f csv --a nest.timeline --a inner.timeline "
+		 "--b nest.timeline --b inner.timeline | cut -d, -f1-6");
+	ck_assert_str_eq(out, "\"app\",\"unit\",\"runs_a\",\"runs_b\",\"n_a\",\"n_b\"\n"
+			      "\"srv\",\"requests\",1,1,1,1\n");   /* the run is a key, not a column */
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *pairs_suite(void)
 {
 	Suite *s = suite_create("pairs");
-	TCase *t = tcase_create("pairs");
+	TCase *t = tcase_create("pairs"), *r;
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	/* up to 2.3 s with a busy loop on one CPU (2026-11-26); top's test
 	 * waits up to 30 s for what it needs: Check's 4 s would cut it */
@@ -1441,5 +1585,14 @@ Suite *pairs_suite(void)
 	tcase_add_test(t, test_slowest_ranks_ties_by_cycles_then_begin_then_path);
 	tcase_add_test(t, test_a_pair_keeps_each_of_up_to_six_units);
 	suite_add_tcase(s, t);
+	/* review a (issue 35): a case of its own, that mutate.sh runs first */
+	r = tcase_create("review");
+	tcase_add_checked_fixture(r, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(r, 60);
+	tcase_add_test(r, test_slowest_of_equal_cycles_per_unit_ranks_more_cycles_then_the_earlier);
+	tcase_add_test(r, test_a_declared_pair_counts_its_first_unit_keeps_its_second_and_zero_is_empty);
+	tcase_add_test(r, test_a_row_of_pairs_in_two_units_is_counted_in_unit);
+	tcase_add_test(r, test_the_outermost_pairs_are_chosen_over_every_run);
+	suite_add_tcase(s, r);
 	return s;
 }

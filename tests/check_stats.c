@@ -733,6 +733,31 @@ START_TEST(test_stats_and_diff_usage_errors_exit_2)
 }
 END_TEST
 
+/* Grouping at its edges (issue 35, review a): CPU 300 (above a byte), the
+ * unknown CPU and node (the word 0xffff) as "?", node 15 (the largest) of
+ * CPU 3 as 15; --bucket ranges with a batch exactly at each edge (2 and
+ * 8 open their ranges) and the open last range labelled "8+". */
+START_TEST(test_cpus_above_255_node_15_the_unknown_cpu_and_batches_at_bucket_edges)
+{
+	static const char pair[] = "s 5,5|kv.req_begin: id\ns 5,5|kv.req_end: requests\n"
+				   "s pair|kv.req: kv.req_begin kv.req_end unit=requests\n";
+	char *out;
+	spec_log(path_in(test_dir, "cpus.timeline"), 64,
+		 test_str("%se 1000 300 0 1\ne 1100 300 1 1\ne 2000 65535 0 2\ne 2200 65535 1 1\n"
+			  "e 3000 61443 0 3\ne 3300 61443 1 1\ne 4000 8197 0 4\ne 4400 8197 1 1\n", pair));
+	out = tl(0, "stats --by cpu,numa -f csv cpus.timeline | tail -n +2 | cut -d, -f1,2,4,6");
+	ck_assert_str_eq(out, "3,15,1,300\n5,2,1,400\n300,0,1,100\n\"?\",\"?\",1,200\n");
+	free(out);
+	spec_log(path_in(test_dir, "edges.timeline"), 64,
+		 test_str("%se 1000 0 0 1\ne 1100 0 1 1\ne 2000 0 0 2\ne 2200 0 1 2\ne 3000 0 0 3\n"
+			  "e 3400 0 1 4\ne 4000 0 0 4\ne 4800 0 1 8\ne 5000 0 0 5\ne 5900 0 1 9\n", pair));
+	out = tl(0, "stats --per requests --bucket requests=1,2,8 -f csv edges.timeline | "
+		 "tail -n +2 | cut -d, -f3-5");
+	ck_assert_str_eq(out, "1,1,1\n\"2-7\",2,6\n\"8+\",2,17\n");
+	free(out);
+}
+END_TEST
+
 Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -756,6 +781,7 @@ Suite *stats_suite(void)
 	tcase_add_test(t, test_labels_order_the_numbers_in_them_by_value);
 	tcase_add_test(t, test_labels_with_bytes_above_0x7f_order_after_ascii_ones);
 	tcase_add_test(t, test_diff_dash_a_and_dash_b_are_the_sides);
+	tcase_add_test(t, test_cpus_above_255_node_15_the_unknown_cpu_and_batches_at_bucket_edges);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -444,10 +444,49 @@ START_TEST(test_a_log_that_lost_entries_shows_its_losses_in_every_output)
 }
 END_TEST
 
+/* Summaries at the edges of what they hold (issue 35, review a): a row
+ * of level 9 (the largest); a declared breath's unit, the last (and only)
+ * file's; the slowest pairs of a pair of 0 cycles (a wall span of 0), of
+ * timestamps of 2^63 and above, and of wall times before 1970 (negative,
+ * a header whose anchor puts them there), each read back as stats gives
+ * them of the log, under the same heading of their unit (not "packet"). */
+START_TEST(test_summaries_keep_level_9_breath_units_and_slowest_pairs_at_their_edges)
+{
+	static const char req[] = "s 5,5|kv.req_begin: id\ns 5,5|kv.req_end: requests\n"
+				  "s pair|kv.req: kv.req_begin kv.req_end unit=requests\n";
+	static const char *const logs[][2] = {
+		{ "lv9", "s 9,9|kv.req_begin: id\ns 9,9|kv.req_end: requests\n"
+			 "s pair|kv.req: kv.req_begin kv.req_end unit=requests\n"
+			 "e 1000 0 0 1\ne 1100 0 1 2\n" },
+		{ "br", "s 1,9|kv.poll_begin: poll\ns 1,9|kv.poll_end: poll requests\n"
+			"s pair|kv.poll: kv.poll_begin kv.poll_end unit=requests breath\n"
+			"e 1000 0 0 1\ne 1100 0 1 1 3\ne 2000 0 0 2\ne 2300 0 1 2 5\n" },
+		{ "zero", "e 1000 0 0 1\ne 1000 0 1 1\ne 2000 0 0 2\ne 2300 0 1 1\n" },
+		{ "top", "e 9223372036854776808 0 0 1\ne 9223372036854777808 0 1 1\n"
+			 "e 9223372036854778808 0 0 2\ne 9223372036854779008 0 1 1\n" },
+	};
+	for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
+		const char *name = logs[k][0];
+		char *a, *b;
+		spec_log(path_in(test_dir, test_str("%s.timeline", name)), 64,
+			 test_str("%s%s", k < 2 ? "" : req, logs[k][1]));
+		free(tl_all("stats --save %s.sum %s.timeline", name, name));
+		same("stats --by app", test_str("%s.timeline", name), test_str("%s.sum", name));
+		same("stats", test_str("%s.timeline", name), test_str("%s.sum", name));
+		a = tl_all("stats --slowest 2 -f csv %s.timeline | cut -d, -f1-10", name);
+		b = tl_all("stats --slowest 2 -f csv %s.sum | cut -d, -f1-10", name);
+		ck_assert_str_eq(b, a);
+		ck_assert_msg(strstr(a, "\"cycles/request\",\"cycles\",\"requests\","), "%s", a);
+		free(a);
+		free(b);
+	}
+}
+END_TEST
+
 Suite *summary_suite(void)
 {
 	Suite *s = suite_create("summary");
-	TCase *t = tcase_create("summary");
+	TCase *t = tcase_create("summary"), *r;
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_stats_of_summaries_is_stats_of_their_logs_byte_for_byte);
@@ -460,5 +499,11 @@ Suite *summary_suite(void)
 	tcase_add_test(t, test_diff_runs_dir_judges_and_saves_each_log_once);
 	tcase_add_test(t, test_a_log_that_lost_entries_shows_its_losses_in_every_output);
 	suite_add_tcase(s, t);
+	/* review a (issue 35): a case of its own, that mutate.sh runs first */
+	r = tcase_create("review");
+	tcase_add_checked_fixture(r, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(r, 120);
+	tcase_add_test(r, test_summaries_keep_level_9_breath_units_and_slowest_pairs_at_their_edges);
+	suite_add_tcase(s, r);
 	return s;
 }

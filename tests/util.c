@@ -360,3 +360,29 @@ void close_run(tl_log *log)
 	patch_file(path, 168, &start, sizeof start);   /* start_ticks (timeline-format(5)) */
 	free(path);
 }
+
+void spec_log(const char *path, uint64_t entries, const char *spec)
+{
+	tl_log *log = open_manual(path, entries);
+	uint16_t id[64];
+	size_t n = 0;
+	for (const char *p = spec; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = xasprintf("%.*s", (int)len, p);
+		if (line[0] == 's') {
+			ck_assert_uint_lt(n, 64);
+			ck_assert_msg(tl_intern(log, line + 2, &id[n++], NULL) == TL_OK, "%s", line);
+		} else if (line[0] == 'e') {
+			unsigned long long t, aux, a[6] = { 0 };
+			unsigned i;
+			ck_assert_int_ge(sscanf(line + 2, "%llu %llu %u %llu %llu %llu %llu %llu %llu", &t,
+						&aux, &i, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]), 3);
+			ck_assert_uint_lt(i, n);
+			tl_set_manual_clock(log, t, (uint16_t)aux);
+			tl_append(log, id[i], a[0], a[1], a[2], a[3], a[4], a[5]);
+		}
+		free(line);
+		p += len + (p[len] == '\n');
+	}
+	close_run(log);
+}

@@ -172,4 +172,11 @@ int clock_child(const char *dir);
 
 /* Decompresses the zstd file SRC into DST with libzstd; returns the size. */
 size_t unzstd(const char *src, const char *dst);
+
+/* Writes a log at PATH of the manual clock at 1 GHz, ENTRIES slots, from
+ * SPEC's lines: "s TEXT" interns TEXT (a definition or a pair line; the
+ * ids numbered from 0 in order), "e TSC AUX I A0 .. A5" appends an entry
+ * of the I-th id at TSC on cpu/node word AUX (numa << 12 | cpu); as a
+ * process of its own (close_run()). For hand-built logs of a few pairs. */
+void spec_log(const char *path, uint64_t entries, const char *spec);
 #endif

@@ -281,7 +281,14 @@ static void text_line_slow(const struct view *v, struct input *in, const tl_def 
 		out_str(b);
 	} else
 		out_pad((uint64_t)t, 14);
-	out_pad(e->cpu, 4);
+	/* 4 digits, or unknown ("?"): a space apart from the time */
+	if (__builtin_expect(e->cpu == 0xfff, 0)) {
+		out_str("    ?");
+	} else {
+		if (__builtin_expect(e->cpu >= 1000, 0))
+			out_char(' ');
+		out_pad(e->cpu, 4);
+	}
 	out_pad(e->numa, 3);
 	out_str("  ");
 	if (view_threads(in)) {
@@ -324,7 +331,14 @@ text_line(const struct view *v, struct input *in, const tl_def *ev, const tl_ent
 		*p++ = ' ';
 	}
 	p = put_pad(p, (uint64_t)t, 14);
-	p = put_pad(p, e->cpu, 4);
+	if (__builtin_expect(e->cpu >= 1000, 0))   /* as text_line_slow() */
+		*p++ = ' ';
+	if (__builtin_expect(e->cpu == 0xfff, 0)) {
+		memcpy(p, "   ?", 4);
+		p += 4;
+	} else {
+		p = put_pad(p, e->cpu, 4);
+	}
 	p = put_pad(p, e->numa, 3);
 	*p++ = ' ';
 	*p++ = ' ';

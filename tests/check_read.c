@@ -2162,6 +2162,35 @@ static void on_row(int ch, void *data)
 	c->field = 0;
 }
 
+/* dump's text keeps the CPU apart from the time: CPUs 999, 1000 and 4094,
+ * and the unknown CPU (word 4095) as "?", as stats keys it. */
+START_TEST(test_dump_text_keeps_four_digit_and_unknown_cpus_apart_from_the_time)
+{
+	char *d = tmpdir_new(), *out, *cmd;
+	const char *p = path_in(d, "cpus.timeline");
+	static const uint16_t cpus[] = { 999, 1000, 4094, 4095 };
+	tl_log *log = open_manual(p, 16);
+	uint16_t id;
+	ck_assert_int_eq(tl_intern(log, "2,9|net.rx: len", &id, NULL), TL_OK);
+	for (int i = 0; i < 4; i++) {
+		tl_set_manual_clock(log, 10000000 + i, (uint16_t)(1 << 12 | cpus[i]));
+		tl_append(log, id, (uint64_t)i, 0, 0, 0, 0, 0);
+	}
+	tl_close(log);
+	if (asprintf(&cmd, "%s dump '%s'", timeline_bin(), p) < 0)
+		abort();
+	ck_assert_int_eq(run(cmd, &out, NULL), 0);
+	ck_assert_str_eq(out, "             0 999  1  net.rx len=0\n"
+			      "             1 1000  1  net.rx len=1\n"
+			      "             2 4094  1  net.rx len=2\n"
+			      "             3    ?  1  net.rx len=3\n");
+	free(out);
+	free(cmd);
+	rm_rf(d);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_dump_csv_parses_back_through_libcsv)
 {
 	char *d = tmpdir_new(), *out, *err, *cmd;
@@ -2267,6 +2296,7 @@ Suite *read_suite(void)
 	tcase_set_timeout(d, 60);
 	tcase_add_test(d, test_dump_of_a_wrapped_ring_prints_the_last_8_of_20_oldest_first);
 	tcase_add_test(d, test_dump_csv_parses_back_through_libcsv);
+	tcase_add_test(d, test_dump_text_keeps_four_digit_and_unknown_cpus_apart_from_the_time);
 	tcase_add_test(d, test_dump_reports_message_ids_outside_the_table_once);
 	tcase_add_test(d, test_dump_prints_every_entry_with_names_attributes_and_named_arguments);
 	tcase_add_test(d, test_dump_of_logs_without_entries_prints_nothing_and_exits_0);

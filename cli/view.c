@@ -16,6 +16,7 @@
 				* -n is --numa) */
 #define VIEW_LINES 0x171
 #define VIEW_SPANS 0x172
+#define VIEW_MARK 0x173
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -46,6 +47,16 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case VIEW_SPANS:
 		v->spans = 1;
 		return 1;
+	case VIEW_MARK: {
+		char from[24];
+		size_t n = strcspn(arg, ",");
+		v->marked = 1;
+		snprintf(from, sizeof from, "%.*s", (int)(n < sizeof from ? n : 0), arg);
+		if (!arg[n] || parse_u64(from, &v->mark[0]) || parse_u64(arg + n + 1, &v->mark[1]) ||
+		    v->mark[1] < v->mark[0])
+			return *why = "--mark takes two TSCs, FROM,TO, FROM not after TO", -1;
+		return 1;
+	}
 	case VIEW_LINES:
 		if (!strcmp(arg, "all"))
 			v->lines = VIEW_ALL_LINES;
@@ -65,6 +76,7 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
 	{ "spans", no_argument, NULL, VIEW_SPANS },
+	{ "mark", required_argument, NULL, VIEW_MARK },
 	{ "lines", required_argument, NULL, VIEW_LINES },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
@@ -95,6 +107,9 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 		return cli_usage_error(cmd, why);
 	if (v->spans && strcmp(cmd, "dump"))
 		return cli_usage_error(cmd, "--spans is dump's: the span table of each input");
+	if (v->marked && (strcmp(cmd, "dump") || v->spans || v->follow || v->format != FMT_TEXT))
+		return cli_usage_error(cmd, "--mark is dump's, of text lines, without --spans or "
+				       "--follow");
 	if (v->spans && v->follow)
 		return cli_usage_error(cmd, "--spans and --follow: a span table is of logs as they are");
 	if (v->lines_given && !v->follow)

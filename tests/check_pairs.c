@@ -639,12 +639,12 @@ START_TEST(test_top_pair_rules_add_to_the_built_in_ones)
 			     "--pair t.tx_start=t.tx_end %s > %s", timeline_bin(), logs, json));
 	wait_for(json, "\n");   /* its first block: the writer's log is new to it */
 	w = spans_start(logs, "w");
-	wait_for(json, "{\"app\":\"a\",\"share_pct\":30,\"cycles_per_packet\":30,\"p50\":30,"
-		       "\"p99\":30,");
-	wait_for(json, "{\"app\":\"rx\",\"share_pct\":20,\"cycles_per_packet\":20,\"p50\":20,"
-		       "\"p99\":20,");
-	wait_for(json, "{\"app\":\"tx\",\"share_pct\":10,\"cycles_per_packet\":10,\"p50\":10,"
-		       "\"p99\":10,");
+	wait_for(json, "\"app\":\"a\",\"unit\":\"packets\",\"share_pct\":30,\"cycles_per_packet\":30,"
+		       "\"p50\":30,\"p99\":30,");
+	wait_for(json, "\"app\":\"rx\",\"unit\":\"packets\",\"share_pct\":20,"
+		       "\"cycles_per_packet\":20,\"p50\":20,\"p99\":20,");
+	wait_for(json, "\"app\":\"tx\",\"unit\":\"packets\",\"share_pct\":10,"
+		       "\"cycles_per_packet\":10,\"p50\":10,\"p99\":10,");
 	ck_assert_int_eq(kill(top, SIGTERM), 0);
 	ck_assert_int_eq(reap(top), 0);
 	/* 31 rules that match nothing, and rx's, the 32nd: taken */
@@ -658,7 +658,8 @@ START_TEST(test_top_pair_rules_add_to_the_built_in_ones)
 	reap(w);
 	unlink(path_in(test_dir, "logs/w.timeline"));
 	w = spans_start(logs, "w2");
-	wait_for(json, "{\"app\":\"rx\",\"share_pct\":20,\"cycles_per_packet\":20,");
+	wait_for(json, "\"app\":\"rx\",\"unit\":\"packets\",\"share_pct\":20,"
+		       "\"cycles_per_packet\":20,");
 	ck_assert_int_eq(kill(top, SIGTERM), 0);
 	ck_assert_int_eq(reap(top), 0);
 	ck_assert_int_eq(kill(w, SIGKILL), 0);
@@ -848,9 +849,11 @@ START_TEST(test_slowest_finds_the_planted_outliers_and_the_window_to_see_each)
 		tl_format_wall(to, sizeof to, tl_wall_ns(&info, t1) + (int64_t)(t1 - t0));
 		want = xasprintf("{\"table\":\"slowest\",\"process\":\"check_timeline[%d]\",\"rank\":%d,"
 				 "\"cycles/packet\":%llu,\"cycles\":%llu,\"packets\":10,\"cpu\":%u,"
-				 "\"numa\":%u,\"wall\":\"%s\",\"dump\":\"timeline dump --from %s --to %s "
-				 "out.timeline\"}\n", info.pid, k + 1, (unsigned long long)cycles[k] / 10,
-				 (unsigned long long)cycles[k], cpu[k] & 0xfff, cpu[k] >> 12, wall, from, to);
+				 "\"numa\":%u,\"wall\":\"%s\",\"dump\":\"timeline dump --time wall "
+				 "--from %s --to %s --mark %llu,%llu out.timeline\"}\n", info.pid, k + 1,
+				 (unsigned long long)cycles[k] / 10, (unsigned long long)cycles[k],
+				 cpu[k] & 0xfff, cpu[k] >> 12, wall, from, to, (unsigned long long)t0,
+				 (unsigned long long)t1);
 		has(out, want);
 		free(want);
 	}
@@ -1193,7 +1196,7 @@ START_TEST(test_slowest_ranks_ties_by_cycles_then_begin_then_path)
 	breath_log("n10", b, 1);
 	breath_log("n9", b, 1);
 	out = tl(0, NULL, "stats --per packets --slowest 2 -f csv n10.timeline n9.timeline | "
-		 "grep '^\"engine.breath\"' | cut -d, -f3,11 | sed 's/ --from.* / /'");
+		 "grep '^\"engine.breath\"' | cut -d, -f3,11- | sed 's/ --time.* / /'");
 	ck_assert_str_eq(out, "1,\"timeline dump n9.timeline\"\n2,\"timeline dump n10.timeline\"\n");
 	free(out);
 }
@@ -1353,8 +1356,9 @@ START_TEST(test_slowest_over_summaries_ranks_their_union_as_the_logs)
 	tl_format_wall(from, sizeof from, tl_wall_ns(&info, one[21].t0) - 50000);
 	tl_format_wall(to, sizeof to, tl_wall_ns(&info, one[21].t1) + 50000);
 	want = xasprintf("\"engine.breath\",,1,5000,50000,10,\"check_timeline[%d]\",3,0,\"%s\","
-			 "\"on %s: timeline dump --from %s --to %s one.timeline\"\n", info.pid, wall,
-			 info.host, from, to);
+			 "\"on %s: timeline dump --time wall --from %s --to %s --mark %llu,%llu "
+			 "one.timeline\"\n", info.pid, wall, info.host, from, to,
+			 (unsigned long long)one[21].t0, (unsigned long long)one[21].t1);
 	has(sums, want);
 	free(want);
 	has(logs, test_str("\"app.push\",\"a\",1,20,200,10,\"check_timeline[%d]\",3,0,", info.pid));

@@ -196,10 +196,10 @@ START_TEST(test_the_attribute_column_is_headed_by_its_name_and_a_string)
 	out = sh("'%s' stats --by app -f json fwd.timeline | %s", timeline_bin(),
 		 key_reprs("declared", "port"));
 	ck_assert_str_eq(out, "None '0' '1' ");
-	/* where the cycles go: each pair and port a string too */
-	out = sh("'%s' stats -f json fwd.timeline | %s", timeline_bin(), key_reprs("overhead", "app"));
+	/* where the cycles go: each pair and port a string too (the column span) */
+	out = sh("'%s' stats -f json fwd.timeline | %s", timeline_bin(), key_reprs("overhead", "span"));
 	ck_assert_str_eq(out, "'fwd.rx port=0' 'fwd.tx port=1' 'fwd.rx port=1' 'fwd.tx port=0' "
-			      "'(no app)' ");
+			      "'(unattributed)' ");
 }
 END_TEST
 
@@ -562,6 +562,81 @@ START_TEST(test_a_report_of_kv_says_no_packet)
 }
 END_TEST
 
+/* ---- item 8: the slowest pairs lead to a dump, marked -------------------- */
+
+/* A log at PATH of N pairs app.push/pushed of app "a" (1 GHz), pair i
+ * beginning at 100000 i and costing 100 cycles, pair SLOW 10000. */
+static void slow_pair_log(const char *path, int n, int slow)
+{
+	tl_options o = { .entries = 1024, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+			 .strings_bytes = 4096, .name = "slow" };
+	static const char *const defs[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	tl_error err;
+	uint16_t id[2];
+	tl_log *log = tl_open(path, &o, &err);
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	ck_assert_int_eq(tl_register(log, defs, 2, "app=a", id, &err), TL_OK);
+	for (int i = 0; i < n; i++) {
+		tl_set_manual_clock(log, 100000 * (uint64_t)i, 0);
+		tl_append(log, id[0], (uint64_t)i, 0, 0, 0, 0, 0);
+		tl_set_manual_clock(log, 100000 * (uint64_t)i + (i == slow ? 10000 : 100), 0);
+		tl_append(log, id[1], (uint64_t)i + 1, 0, 0, 0, 0, 0);
+	}
+	close_run(log);
+}
+
+/* The dump command stats --slowest gives the slowest pair: the table's
+ * wall time, the pair's begin and end marked '>' in it; dump --mark alone:
+ * 100 entries kept before the begin (the 200 earlier said left out), the
+ * pair, 100 after; at the log's first entry nothing is left out; a mark
+ * no entry is at marks nothing; --mark's usage errors. */
+START_TEST(test_the_slowest_pair_leads_to_a_dump_with_it_marked)
+{
+	const char *out, *err;
+	slow_pair_log(path_in(test_dir, "slow.timeline"), 300, 150);
+	out = sh("'%s' stats --per packets --slowest 1 -f json slow.timeline | python3 -c 'import "
+		 "json,sys\n"
+		 "r = [json.loads(l) for l in sys.stdin if \"\\\"dump\\\"\" in l][0]\n"
+		 "print(r[\"wall\"], r[\"dump\"].split(\" --to \")[1].split(\" \", 1)[1])'", timeline_bin());
+	ck_assert_msg(strstr(out, "--mark 15000000,15010000 slow.timeline") != NULL, "%s", out);
+	out = sh("'%s' stats --per packets --slowest 1 -f json slow.timeline | python3 -c 'import "
+		 "json,sys\n"
+		 "r = [json.loads(l) for l in sys.stdin if \"\\\"dump\\\"\" in l][0]\n"
+		 "print(r[\"dump\"].replace(\"timeline \", \"\", 1))' > cmd && '%s' $(cat cmd) | "
+		 "cut -c1-2,34-", timeline_bin(), timeline_bin());
+	ck_assert_str_eq(out, ">   0  0  app.push app=a inpackets=150\n"
+			      ">   0  0  app.pushed app=a inpackets=151\n");
+	out = tl(0, NULL, "dump --mark 15000000,15010000 slow.timeline | sed -n '1p;101,104p;203,$p' "
+		 "| tr -s ' '");
+	ck_assert_str_eq(out, " (200 earlier entries left out)\n"
+			      " 14900100 0 0 app.pushed app=a inpackets=150\n"
+			      "> 15000000 0 0 app.push app=a inpackets=150\n"
+			      "> 15010000 0 0 app.pushed app=a inpackets=151\n"
+			      " 15100000 0 0 app.push app=a inpackets=151\n"
+			      " 20000100 0 0 app.pushed app=a inpackets=201\n");
+	out = tl(0, NULL, "dump --mark 0,100 slow.timeline | sed -n '1,3p' | tr -s ' '");
+	ck_assert_str_eq(out, "> 0 0 0 app.push app=a inpackets=0\n"
+			      "> 100 0 0 app.pushed app=a inpackets=1\n"
+			      " 100000 0 0 app.push app=a inpackets=1\n");
+	out = tl(0, NULL, "dump --mark 1,2 slow.timeline | grep -c '^>' ; true");
+	ck_assert_str_eq(out, "0\n");
+	out = tl(0, NULL, "dump --mark 1,2 slow.timeline | wc -l");
+	ck_assert_str_eq(out, "101\n");   /* the one before 1 (at 0), and 100 after 2 */
+	tl(2, &err, "dump --mark 5 slow.timeline");
+	ck_assert_str_eq(err, "timeline dump: --mark takes two TSCs, FROM,TO, FROM not after TO\n"
+			      "see 'timeline dump --help'\n");
+	tl(2, &err, "dump --mark 5,4 slow.timeline");
+	ck_assert_str_eq(err, "timeline dump: --mark takes two TSCs, FROM,TO, FROM not after TO\n"
+			      "see 'timeline dump --help'\n");
+	tl(2, &err, "dump -f csv --mark 4,5 slow.timeline");
+	ck_assert_str_eq(err, "timeline dump: --mark is dump's, of text lines, without --spans or "
+			      "--follow\nsee 'timeline dump --help'\n");
+	tl(2, &err, "merge --mark 4,5 slow.timeline");
+	ck_assert_str_eq(err, "timeline merge: --mark is dump's, of text lines, without --spans or "
+			      "--follow\nsee 'timeline merge --help'\n");
+}
+END_TEST
+
 Suite *words_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -582,6 +657,11 @@ Suite *words_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_the_report_shares_a_declared_loop_in_its_own_words);
 	tcase_add_test(t, test_a_report_of_kv_says_no_packet);
+	suite_add_tcase(s, t);
+	t = tcase_create("mark");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_the_slowest_pair_leads_to_a_dump_with_it_marked);
 	suite_add_tcase(s, t);
 	t = tcase_create("top");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);

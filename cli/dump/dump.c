@@ -20,6 +20,10 @@ static const char usage[] =
 	"       --spans         a row per span instead: each instance of a begin/end\n"
 	"                       pair (declared, or Snabb's) with its thread, begin,\n"
 	"                       end, cycles, self cycles, units, parent and depth\n"
+	"       --mark B,E      mark with '>' the entries at TSC B and E (a pair's\n"
+	"                       begin and end, as stats --slowest's dump command\n"
+	"                       gives them): each entry from B to E, and at most 100\n"
+	"                       of the others kept before B and after E\n"
 	VIEW_USAGE;
 
 struct dump {
@@ -28,6 +32,7 @@ struct dump {
 	int problems;                /* inputs that could not be read */
 	int inputs;                  /* inputs read under the path being walked */
 	struct window_misses misses; /* of those, what the window held */
+	struct mark *mark;           /* --mark: the entries held around it */
 };
 
 /* Says, before the entries of IN, when events were switched off while they
@@ -94,11 +99,13 @@ static int dump_one(const char *path, int named, void *arg)
 		if (first)
 			t0 = e.tsc;
 		first = 0;
-		if (view_entry(&d->view, in, &e, t0) < 0) {
+		if ((d->mark ? mark_entry(d->mark, in, &e, t0) : view_entry(&d->view, in, &e, t0)) < 0) {
 			rc = -1;
 			break;
 		}
 	}
+	if (d->mark)
+		mark_end(d->mark, in);
 	d->problems += input_report_damage("dump", in);
 	input_note_skipped("dump", in);
 	window_misses_add(&d->misses, &d->view.w, in, "dump");
@@ -215,6 +222,10 @@ int cmd_dump(int argc, char **argv)
 		d.spans = spantab_new(&d.view);
 	else
 		view_begin(&d.view);
+	if (d.view.marked && !(d.mark = malloc(sizeof *d.mark)))
+		abort();
+	if (d.mark)
+		mark_begin(d.mark, &d.view);
 	if (d.view.follow)
 		dump_follow(&d, argv + optind, argc - optind);
 	else
@@ -224,6 +235,7 @@ int cmd_dump(int argc, char **argv)
 		spantab_free(d.spans);
 	}
 	view_end(&d.view, d.problems);
+	free(d.mark);
 	out_flush();
 	return cli_finish("dump", d.problems ? EXIT_USAGE : EXIT_OK);
 }

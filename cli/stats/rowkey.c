@@ -85,6 +85,17 @@ static void fold(const char **common, const char *name)
 		*common = "attr";
 }
 
+/* Has one of E's rows an attribute value (not "-")? */
+static int valued(const struct an *e)
+{
+	size_t n;
+	struct an_row **rows = an_rows((struct an *)e, &n);   /* sorts, no more */
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->key[AN_APP] && strcmp(rows[i]->key[AN_APP], "-"))
+			return 1;
+	return 0;
+}
+
 const char *rowkey_attr(const struct an *e, const struct an_options *o)
 {
 	const char *common = NULL;
@@ -98,6 +109,8 @@ const char *rowkey_attr(const struct an *e, const struct an_options *o)
 				fold(&common, rowkey_by(rows[i]->key[AN_EVENT]));
 		return common ? common : "app";
 	}
+	if (e && !valued(e))
+		return "app";   /* no value to name (a summary knows no declaration) */
 	pthread_mutex_lock(&decl_lock);   /* every pair declared by another name */
 	for (size_t k = 0; k < ndecl; k++)
 		if (strcmp(decl[k].by, "app"))

@@ -161,28 +161,36 @@ static int64_t add_held(int64_t a, int64_t b)
 
 void statsout_dump_line(const struct an_slow *s, char *buf, size_t size)
 {
-	char from[48], to[48], path[1024];
+	char from[64], to[48], path[1024];
 	uint64_t c = s->cycles < 0x1p64 ? (uint64_t)s->cycles : UINT64_MAX;
+	size_t n;
 	shell_word(s->path, path, sizeof path);
 	if (s->walls) {
 		int64_t d;
 		if (__builtin_sub_overflow(s->wall1, s->wall0, &d))
 			d = s->wall1 < s->wall0 ? INT64_MIN : INT64_MAX;
 		d = d < 0 ? 0 : d;   /* a pair that ends before it begins: its own span */
-		tl_format_wall(from, sizeof from, add_held(s->wall0, -d));
+		n = (size_t)snprintf(from, sizeof from, "--time wall --from ");   /* as the table */
+		tl_format_wall(from + n, sizeof from - n, add_held(s->wall0, -d));
 		tl_format_wall(to, sizeof to, add_held(s->wall1, d));
 	} else {
-		snprintf(from, sizeof from, "%llu",
+		snprintf(from, sizeof from, "--from %llu",
 			 (unsigned long long)(s->since0 > c ? s->since0 - c : 0));
 		snprintf(to, sizeof to, "%llu", (unsigned long long)(s->since1 + c));
 	}
 	if (!s->host)
-		snprintf(buf, size, "timeline dump --from %s --to %s %s", from, to, path);
+		n = (size_t)snprintf(buf, size, "timeline dump %s --to %s", from, to);
 	else if (*s->host && strcmp(s->host, "-"))   /* read from a summary: another host's path */
-		snprintf(buf, size, "on %.256s: timeline dump --from %s --to %s %s", s->host, from,
-			 to, path);
+		n = (size_t)snprintf(buf, size, "on %.256s: timeline dump %s --to %s", s->host,
+				     from, to);
 	else
-		snprintf(buf, size, "on its host: timeline dump --from %s --to %s %s", from, to, path);
+		n = (size_t)snprintf(buf, size, "on its host: timeline dump %s --to %s", from, to);
+	if (n < size && s->tsc0 <= s->tsc1)   /* its begin and end marked, a few entries
+					       * around them (dump --mark); a summary may lie */
+		snprintf(buf + n, size - n, " --mark %llu,%llu %s", (unsigned long long)s->tsc0,
+			 (unsigned long long)s->tsc1, path);
+	else if (n < size)
+		snprintf(buf + n, size - n, " %s", path);
 }
 
 struct table *statsout_slowest(struct an *e, const struct an_options *o, int format)

@@ -133,9 +133,9 @@ def test_the_attribute_column_is_a_string_in_every_frame(tmp_path):
     fwd_log(a / "fwd.timeline")
     fwd_log(b / "fwd.timeline")
     st = timeline.stats(a)   # the declared pairs: the main table without per=
-    assert list(st.columns[:3]) == ["event", "port", "pairs"]
+    assert list(st.columns[:4]) == ["event", "port", "unit", "pairs"]
     assert st.port.tolist() == [None, "0", "1", "0", "1"]
-    assert st["cycles/packet"].tolist()[1] == 50
+    assert st["cycles_per_unit"].tolist()[1] == 50
     by = timeline.stats(a, per="packets", by="app")
     assert by.port.tolist() == [None, "0", "1"]
     d = timeline.diff(a, b)

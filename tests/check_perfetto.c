@@ -7,11 +7,13 @@
  * the Chrome export, and bad inputs. */
 #define _GNU_SOURCE
 #include <check.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "format.h"
 #include "util.h"
 
@@ -140,6 +142,55 @@ static void log_two(uint32_t pid, const char *host)
 	tl_close(log);
 	set_writer("two", pid, host);
 }
+
+/* A log two threads write, one after the other (the clock is the log's):
+ * a thread track each with the thread's own tid and name, under the one
+ * process, each slice on its thread's track. */
+struct pf_thread {
+	tl_log *log;
+	const uint16_t *id;
+	const char *name;
+	uint64_t t0;
+	pid_t tid;
+};
+
+static void *pf_thread_run(void *arg)
+{
+	struct pf_thread *p = arg;
+	p->tid = gettid();
+	ck_assert_int_eq(tl_thread_attach(p->log, p->name, NULL), TL_OK);
+	at(p->log, p->t0, p->id[0], 4, 0);
+	at(p->log, p->t0 + 100, p->id[1], 4, 0);
+	return NULL;
+}
+
+START_TEST(test_perfetto_threads_of_one_log_are_tracks_of_their_own_tid_and_name)
+{
+	tl_log *log = open_log("lanes", 16);
+	struct pf_thread p[2] = { { .name = "rx", .t0 = 100 }, { .name = "tx", .t0 = 300 } };
+	uint16_t id[2];
+	char *out;
+	ck_assert_int_eq(tl_register(log, app_defs, 2, "app=a", id, NULL), TL_OK);
+	for (int k = 0; k < 2; k++) {
+		pthread_t th;
+		p[k].log = log;
+		p[k].id = id;
+		ck_assert_int_eq(pthread_create(&th, NULL, pf_thread_run, &p[k]), 0);
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+	}
+	tl_close(log);
+	set_writer("lanes", 7, "alpha");
+	free(sh_err(0, NULL, "%s export -f perfetto -o l.pftrace lanes.timeline", timeline_bin()));
+	out = check("l.pftrace", "--dump --list");
+	ck_assert_str_eq(out, test_str("clock BUILTIN_CLOCK_REALTIME\nslices 2 instants 0 deepest 1\n"
+				       "track process 'proc' pid=7\n"
+				       "track thread 'rx' pid=7 tid=%d\ntrack thread 'tx' pid=7 tid=%d\n"
+				       "rx B +0 app.push a\nrx E +100 inpackets=4\n"
+				       "tx B +200 app.push a\ntx E +300 inpackets=4\n",
+				       (int)p[0].tid, (int)p[1].tid));
+	free(out);
+}
+END_TEST
 
 /* Two logs of one process are its two threads: one process track, a thread
  * track each (the first the main thread, tid = pid; the second a tid made
@@ -431,6 +482,7 @@ Suite *perfetto_suite(void)
 	tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_perfetto_threads_nesting_overlap_and_losses_event_by_event);
+	tcase_add_test(tc, test_perfetto_threads_of_one_log_are_tracks_of_their_own_tid_and_name);
 	tcase_add_test(tc, test_perfetto_takes_the_filters_and_window_of_export);
 	tcase_add_test(tc, test_perfetto_names_the_host_when_logs_come_from_two);
 	tcase_add_test(tc, test_perfetto_times_at_2_5_ghz_are_dumps_to_the_nanosecond);

@@ -356,16 +356,22 @@ static int64_t made_up(uint32_t pid)
 }
 
 /* The tid and name (into NAME of SIZE) of thread THREAD of the log being
- * written. A log knows no thread but its writer's today (index 0, every
- * entry's): the process's main thread (tid = pid) in the first log of its
- * process, else a tid made up past pid_max (2^22), so that no real one is
- * met, and named after the log. When logs record their threads' tids and
- * names, this is where they come in. */
+ * written. In a log several threads write, its own (tl_reader_thread()),
+ * named as the thread is. A log of one thread: the process's main thread
+ * (tid = pid) in the first log of its process, else a tid made up past
+ * pid_max (2^22), so that no real one is met, and named after the log. */
 static int64_t thread_of(uint32_t thread, char *name, size_t size)
 {
 	struct proc *pr = P.proc;
 	const tl_info *i = &P.in->info;
 	const char *log = i->format == TL_FORMAT_NATIVE ? i->name : "snabb";
+	tl_thread th;
+	if (tl_reader_threads(P.in->r) > 1 && tl_reader_thread(P.in->r, thread, &th) == TL_OK &&
+	    th.tid) {
+		snprintf(name, size, "%s", th.name[0] ? th.name : log);
+		pr->threads++;
+		return th.tid;
+	}
 	if (thread)
 		snprintf(name, size, "%s thread %u", log, (unsigned)thread);
 	else

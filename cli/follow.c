@@ -85,8 +85,13 @@ void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t 
 	if (f->snabb) {   /* the whole ring's first read passes over what is older */
 		f->seen = tsc > 0;
 		f->last_tsc = tsc - 1;
-	} else if (seq > f->first) {
-		f->first = f->next = f->end = seq;
+	} else {   /* each thread from its first entry at or after the mark, in time order */
+		tl_entry e;
+		tl_reader_rewind(in->r);
+		while (tl_reader_next(in->r, &e) && e.tsc <= tsc && !(e.seq == seq && e.tsc == tsc))
+			if (e.thread < f->threads)
+				f->t_first[e.thread] = f->t_next[e.thread] = f->t_end[e.thread] = e.seq + 1;
+		sum(f);
 	}
 }
 

@@ -46,7 +46,9 @@ void follow_start(struct follow *f, struct input *in, int at_end);
 
 /* Starts following IN as follow_start() does, from its entry number SEQ
  * (for a Snabb log, followed by timestamp, from its first entry of time
- * TSC or later) instead of its oldest: the older ones are not read. */
+ * TSC or later) instead of its oldest: the older ones are not read. In a
+ * log of several threads, SEQ is a number of the thread of that entry, and
+ * each thread starts at its first entry after the older ones (by time). */
 void follow_start_at(struct follow *f, struct input *in, uint64_t seq, uint64_t tsc);
 
 /* Closes F's input. */

@@ -1587,6 +1587,28 @@ START_TEST(test_top_shares_the_breaths_cycles_and_counts_pairs_of_no_packets)
 }
 END_TEST
 
+/* 32 --pair rules are the most top takes: taken (its first block over an
+ * empty directory), and a 33rd refused. */
+START_TEST(test_top_takes_32_pair_rules_and_refuses_33)
+{
+	const char *pairs = "", *dir = test_str("%s/none", test_dir);
+	char *out, *err;
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	for (int i = 0; i < 32; i++)
+		pairs = test_str("%s --pair t.b%d=t.e%d", pairs, i, i);
+	out = ok(test_str("'%s' top -b -n 1 -d 0.1 -f json %s %s | head -c 12", timeline_bin(), pairs,
+			  dir));
+	ck_assert_str_eq(out, "{\"refresh\":1");
+	free(out);
+	ck_assert_int_eq(run(test_str("'%s' top -b -n 1 -d 0.1 %s --pair a=b %s", timeline_bin(),
+				      pairs, dir), &out, &err), 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "timeline top: too many --pair rules\nsee 'timeline top --help'\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *top_suite(void)
 {
 	Suite *s = suite_create("top");
@@ -1600,6 +1622,7 @@ Suite *top_suite(void)
 	}
 	tcase_add_unchecked_fixture(t, tmux_setup, tmux_teardown);
 	tcase_add_test(r, test_top_shares_the_breaths_cycles_and_counts_pairs_of_no_packets);
+	tcase_add_test(r, test_top_takes_32_pair_rules_and_refuses_33);
 	tcase_add_test(c, test_cut_intervals_add_up_to_one_pass_exactly);
 	tcase_add_test(c, test_gap_drops_the_pending_begin_and_restarts_the_lag);
 	tcase_add_test(b, test_top_batch_agrees_with_stats_on_the_demo_engine);

@@ -598,7 +598,8 @@ START_TEST(test_dump_follow_of_two_threads_accounts_for_each_ones_entries)
 	tl_reader *r;
 	pid_t dump;
 	writer_do(&w, "F 500");
-	cmd = xasprintf("exec '%s' dump --follow --lines all -f json %s >%s 2>%s", timeline_bin(), p, out, errp);
+	cmd = xasprintf("exec '%s' dump --follow --lines all -f json %s >%s 2>%s", timeline_bin(), p,
+			out, errp);
 	dump = spawn(cmd);
 	wait_lines(out, 500);
 	writer_do(&w, "T 3000");         /* read as it comes, or lapped */

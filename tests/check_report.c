@@ -883,7 +883,7 @@ START_TEST(test_a_diff_report_summary_gives_the_change_diff_prints)
 {
 	char *out;
 	ab_runs_last(1000);
-	free(sh(0, NULL, "cd %s && %s diff --per packets -f json A B > d.json; "
+	free(sh(1, NULL, "cd %s && %s diff --per packets -f json A B > d.json; "
 		"%s report -f json --a A --b B > r.json", test_dir, timeline_bin(), timeline_bin()));
 	out = sh(0, NULL, "cd %s && python3 -c '%s' d.json < r.json", test_dir, CHANGES);
 	ck_assert_str_eq(out, "app.push x 50 43.75 -50 no change shown as diff\n"

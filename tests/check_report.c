@@ -1176,6 +1176,93 @@ START_TEST(test_chromium_shows_each_verdict_in_its_own_colour)
 }
 END_TEST
 
+/* ---- review-b (issue 35): the A/B summary at its edges ---- */
+
+/* Writes TEST_DIR/PATH (manual clock, 1 GHz), as a process of its own: 3
+ * breaths of 1000 cycles, 100 apart, each holding app x's push of X
+ * cycles then app y's of Y, each pair of PACKETS packets (0: pairs that
+ * moved none, and breaths of none). */
+static void xy_log(const char *path, uint64_t x, uint64_t y, uint64_t packets)
+{
+	static const char *const eng[] = { "1,6|engine.breath_start: breath totalpackets",
+					   "1,6|engine.breath_end: breath totalpackets" };
+	static const char *const app[] = { "5,5|app.push: inpackets", "5,5|app.pushed: inpackets" };
+	tl_log *log = open_manual(path_in(test_dir, path), 256);
+	uint16_t e[2], ax[2], ay[2];
+	uint64_t t = 1000, total = 0;
+	ck_assert_int_eq(tl_register(log, eng, 2, NULL, e, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, "app=x", ax, NULL), TL_OK);
+	ck_assert_int_eq(tl_register(log, app, 2, "app=y", ay, NULL), TL_OK);
+	for (uint64_t i = 0; i < 3; i++, t += 1100) {
+		const uint64_t at[6] = { t, t + 10, t + 10 + x, t + 20 + x, t + 20 + x + y, t + 1000 };
+		const uint16_t id[6] = { e[0], ax[0], ax[1], ay[0], ay[1], e[1] };
+		const uint64_t arg[6] = { total, total, total + packets, total + packets,
+					  total + 2 * packets, total + 2 * packets };
+		for (int k = 0; k < 6; k++) {
+			tl_set_manual_clock(log, at[k], 0);
+			tl_append(log, id[k], k == 0 || k == 5 ? i + (k == 5) : arg[k], arg[k], 0, 0, 0, 0);
+		}
+		total += 2 * packets;
+	}
+	close_run(log);
+}
+
+/* The A/B summary's apps table (event, app, cycles per packet of A and
+ * B, change%, verdict, whether the change is diff's, share% of A and B)
+ * and how many slowest pairs each side has, of r.json and d.json (diff
+ * -f json) in TEST_DIR. */
+#define XY "import json,sys\n" \
+	"d={(r[\"event\"],r.get(\"app\")):r[\"change%\"] for r in map(json.loads,open(\"d.json\"))}\n" \
+	"for c in map(json.loads,open(\"r.json\")):\n" \
+	"  if c.get(\"chart\")==\"summary-apps\":\n" \
+	"    for r in c[\"rows\"]: print(r[\"event\"],r[\"app\"],r[\"cycles/packet_a\"],r[\"cycles/packet_b\"],r[\"change%\"],r[\"verdict\"],\"as diff\" if d.get((r[\"event\"],r[\"app\"]))==r[\"change%\"] else \"not as diff\",r[\"share%_a\"],r[\"share%_b\"])\n" \
+	"  if c.get(\"chart\")==\"summary-slowest\": print(\"slowest\",*[(s,sum(r[\"side\"]==s for r in c[\"rows\"])) for s in \"AB\"])\n" \
+	"  if c.get(\"section\")==\"summary\" and \"note\" in c: print(c[\"note\"][:40])\n"
+
+/* Two apps of one pair, each with diff's own change and verdict (the row
+ * of y is not given x's, the first app's): x 20 cycles a packet in A, 40
+ * in B (+100%), y 30 in both (0%); x's share 20% then 40%, y's 30%. A
+ * side whose pairs moved no packet has no slowest pairs, and B's are
+ * listed all the same: x, y and the breath, 3 each. --bins takes 100000,
+ * its largest, and refuses 100001. */
+START_TEST(test_a_diff_report_gives_each_app_its_own_verdict_and_b_s_slowest_alone)
+{
+	char *out, *err;
+	ck_assert_int_eq(mkdir(path_in(test_dir, "A"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "B"), 0700), 0);
+	ck_assert_int_eq(mkdir(path_in(test_dir, "C"), 0700), 0);
+	xy_log("A/a.timeline", 200, 300, 10);
+	xy_log("B/b.timeline", 400, 300, 10);
+	xy_log("C/c.timeline", 200, 300, 0);
+	free(sh(0, NULL, "cd %s && %s diff --per packets -f json A B > d.json; "
+		"%s report -f json --a A --b B > r.json", test_dir, timeline_bin(), timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s'", test_dir, XY);
+	ck_assert_str_eq(out, "app.push x 20 40 100 too few runs as diff 20 40\n"
+			      "app.push y 30 30 0 too few runs as diff 30 30\n"
+			      "engine.breath None 50 50 0 too few runs as diff None None\n"
+			      "slowest ('A', 9) ('B', 9)\n");
+	free(out);
+	free(sh(0, NULL, "cd %s && %s diff --per packets -f json C B > d.json; "
+		"%s report -f json --a C --b B > r.json", test_dir, timeline_bin(), timeline_bin()));
+	out = sh(0, NULL, "cd %s && python3 -c '%s'", test_dir, XY);
+	ck_assert_str_eq(out, "app.push x None 40 None too few runs as diff 20 40\n"
+			      "app.push y None 30 None too few runs as diff 30 30\n"
+			      "engine.breath None None 50 None too few runs as diff None None\n"
+			      "slowest ('A', 0) ('B', 9)\n");
+	free(out);
+	out = sh(0, NULL, "cd %s && %s report -f json --bins 100000 A | head -c 16", test_dir,
+		 timeline_bin());
+	ck_assert_str_eq(out, "{\"report\":\"timel");
+	free(out);
+	out = sh(2, &err, "cd %s && %s report -f json --bins 100001 A", test_dir, timeline_bin());
+	ck_assert_str_eq(err, "timeline report: --bins takes a number from 1 to 100000\n"
+			      "see 'timeline report --help'\n");
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -1201,6 +1288,12 @@ Suite *report_suite(void)
 	tcase_add_test(t, test_a_diff_report_summary_gives_the_change_diff_prints);
 	tcase_add_test(t, test_a_diff_report_gives_each_summary_its_side);
 	tcase_add_test(t, test_a_diff_report_letters_each_chart_over_time_with_its_side);
+	suite_add_tcase(s, t);
+	/* the edges review-b found untested (issue 35) */
+	t = tcase_create("review-b");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_a_diff_report_gives_each_app_its_own_verdict_and_b_s_slowest_alone);
 	suite_add_tcase(s, t);
 	/* Debian's chromium, headless: starting it takes seconds */
 	t = tcase_create("browser");

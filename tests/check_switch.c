@@ -1744,6 +1744,60 @@ START_TEST(test_events_registered_while_timeline_disable_runs_are_off_when_they_
 }
 END_TEST
 
+/* ---- tcase review-b (issue 35): the switches at their edges ---- */
+
+/* dump's line over a log's entries counts records, not their entries:
+ * write_flips()'s generations 3 and 4 have two entries each (groups 0
+ * and 2), generation 1 one: 3 records; t.c is off now, alone. */
+START_TEST(test_dump_counts_a_record_of_two_entries_once)
+{
+	const char *p = test_str("%s", path_in(test_dir, "n.timeline"));
+	write_flips(p, 64, 4 * 64 * 9 + 4 * 4);
+	expect("dump n.timeline | head -n 1", 0,
+	       "# n.timeline: events were switched off during these entries (3 records of changes, "
+	       "1 event off now): a missing entry may mean off, not none\n", "");
+	expect("dump -f json n.timeline 2>&1 >/dev/null", 0,
+	       "timeline dump: n.timeline: events were switched off during these entries (3 records "
+	       "of changes, 1 event off now): a missing entry may mean off, not none\n", "");
+}
+END_TEST
+
+/* A log with one event off now, and no record of it yet (its writer
+ * wrote nothing since), counts among the logs that had events off: one
+ * is the least that counts; none off, and the log does not count. An
+ * event asked to go on, which its writer has not granted yet, is on to
+ * every reader: info lists none off, and enable again changes nothing. */
+START_TEST(test_stats_counts_a_log_with_one_event_off_now_and_no_record)
+{
+	const char *p = test_str("%s", path_in(test_dir, "d.timeline"));
+	const char *q = test_str("%s", path_in(test_dir, "e.timeline"));
+	uint16_t ids[3], other[3];
+	tl_log *log = open_abc(p, TL_CLOCK_MANUAL, 64, ids);
+	tl_log *log2 = open_abc(q, TL_CLOCK_MANUAL, 64, other);
+	char *l;
+	tl_set_manual_clock(log, 1000, 0);
+	tl_append(log, ids[0], 1, 2, 0, 0, 0, 0);
+	tl_set_manual_clock(log2, 1000, 0);
+	tl_append(log2, other[0], 1, 2, 0, 0, 0, 0);
+	expect("stats -f json d.timeline e.timeline | grep -c switches", 1, "0\n", "");
+	ck_assert_uint_eq(flip_one(p, ids[1], 1), 1);
+	expect("stats -f json d.timeline e.timeline | grep switches", 0,
+	       "{\"table\":\"switches\",\"logs\":1,\"records\":0,\"skipped\":0}\n", "");
+	expect("stats d.timeline | head -n 1", 0,
+	       "switches: 1 log had events switched off during its span (0 records of changes): "
+	       "missing entries may mean off; 0 pairs across a change skipped\n", "");
+	/* asked to go on, not granted: on to readers */
+	expect("enable d.timeline t.b", 0, "1 event on in 1 log\n", "");
+	l = off_line("d.timeline");
+	ck_assert_str_eq(l, "(none)");
+	free(l);
+	expect("enable d.timeline t.b", 0, "no event changed in 1 log\n", "");
+	expect("stats -f json d.timeline e.timeline | grep -c switches", 1, "0\n", "");
+	tl_close(log);
+	tl_close(log2);
+}
+END_TEST
+
 Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -1792,6 +1846,12 @@ Suite *switch_suite(void)
 	tcase_add_test(t, test_a_full_rules_area_is_one_line_and_a_format_1_2_log_keeps_none);
 	tcase_add_test(t, test_an_event_registered_while_disable_runs_ends_off_every_round);
 	tcase_add_test(t, test_events_registered_while_timeline_disable_runs_are_off_when_they_match);
+	suite_add_tcase(s, t);
+	t = tcase_create("review-b");
+	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_dump_counts_a_record_of_two_entries_once);
+	tcase_add_test(t, test_stats_counts_a_log_with_one_event_off_now_and_no_record);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -14,6 +14,8 @@ static const char usage[] =
 	"above; 1 is all), 'off' (log nothing) or 'auto' (a rate drawn every\n"
 	"breath, Snabb's way: an event of rate R in 5^(R-9) of the breaths).\n"
 	"The rate is shown as info, ls and top show it: auto, all, 2 to 9, off.\n"
+	"Setting a rate ends the arming of a log ('timeline arm') and resumes a\n"
+	"frozen one; its trigger stays for info and dump --trigger.\n"
 	"\n"
 	"   -h, --help          show this help\n";
 
@@ -55,11 +57,22 @@ static void warn_unread(const char *path)
 	input_warn_unread("rate", path, &i, "the new rate");
 }
 
+/* The flight recorder's state of the log at PATH: TL_RECORDER_OFF when
+ * it has none or cannot be read (tl_rate_file() says why). */
+static int recorder_state_at(const char *path)
+{
+	tl_reader *r = tl_reader_open(path, NULL);
+	tl_arming a;
+	int state = r && tl_reader_arming(r, &a) == TL_OK ? a.state : TL_RECORDER_OFF;
+	tl_reader_close(r);
+	return state;
+}
+
 int cmd_rate(int argc, char **argv)
 {
 	tl_error err;
 	unsigned now;
-	int c, fixed, rate = -1;
+	int c, fixed, rate = -1, was = TL_RECORDER_OFF;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -74,11 +87,16 @@ int cmd_rate(int argc, char **argv)
 							    : "too many arguments");
 	if (argc - optind == 2 && (rate = tl_rate_parse(argv[optind + 1])) < 0)
 		return cli_usage_error("rate", "RATE must be all, 1 to 9, off or auto");
+	if (rate >= 0)
+		was = recorder_state_at(argv[optind]);
 	if (tl_rate_file(argv[optind], rate, &now, &fixed, &err) != TL_OK) {
 		cli_error("rate", "%s", err.msg);
 		return EXIT_USAGE;
 	}
 	show(argv[optind], now, fixed);
+	if (was != TL_RECORDER_OFF)
+		printf("%s: %s no more: logging resumes\n", argv[optind],
+		       was == TL_RECORDER_ARMED ? "armed" : was == TL_RECORDER_FROZEN ? "frozen" : "keeping");
 	if (rate >= 0)
 		warn_unread(argv[optind]);
 	return cli_finish("rate", EXIT_OK);

@@ -16,6 +16,7 @@
 				* -n is --numa) */
 #define VIEW_LINES 0x171
 #define VIEW_SPANS 0x172
+#define VIEW_TRIGGER 0x173
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -46,6 +47,12 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 	case VIEW_SPANS:
 		v->spans = 1;
 		return 1;
+	case VIEW_TRIGGER:
+		v->trigger = 21;
+		if (arg && (parse_u64(arg, &v->trigger) || v->trigger > 1000000000))
+			return *why = "--trigger takes a number of entries", -1;
+		v->trigger += !!arg;
+		return 1;
 	case VIEW_LINES:
 		if (!strcmp(arg, "all"))
 			v->lines = VIEW_ALL_LINES;
@@ -65,6 +72,7 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
 	{ "spans", no_argument, NULL, VIEW_SPANS },
+	{ "trigger", optional_argument, NULL, VIEW_TRIGGER },
 	{ "lines", required_argument, NULL, VIEW_LINES },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
@@ -95,6 +103,8 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 		return cli_usage_error(cmd, why);
 	if (v->spans && strcmp(cmd, "dump"))
 		return cli_usage_error(cmd, "--spans is dump's: the span table of each input");
+	if (v->trigger && (strcmp(cmd, "dump") || v->spans || v->follow))
+		return cli_usage_error(cmd, "--trigger is dump's, without --spans or --follow");
 	if (v->spans && v->follow)
 		return cli_usage_error(cmd, "--spans and --follow: a span table is of logs as they are");
 	if (v->lines_given && !v->follow)

@@ -26,6 +26,8 @@ struct view {
 	uint64_t printed;            /* lines printed so far */
 	int follow;                  /* --follow: go on as the logs are written */
 	int spans;                   /* --spans (dump): the span table, not the entries */
+	uint64_t trigger;            /* --trigger[=N] (dump): 1 + N, the window around the
+				      * recorder's trigger; 0 none */
 	uint64_t lines;              /* --lines: following starts with the newest this
 				      * many entries kept (VIEW_ALL_LINES: all) ... */
 	int lines_given;             /* ... as given, else its default */

@@ -20,6 +20,10 @@ static const char usage[] =
 	"       --spans         a row per span instead: each instance of a begin/end\n"
 	"                       pair (declared, or Snabb's) with its thread, begin,\n"
 	"                       end, cycles, self cycles, units, parent and depth\n"
+	"       --trigger[=N]   only the window around the trigger of a log armed\n"
+	"                       (timeline arm): N entries (default 20) of its thread\n"
+	"                       before the slow pair and after it, every thread's\n"
+	"                       entries between, times counted from the pair's begin\n"
 	VIEW_USAGE;
 
 struct dump {
@@ -88,6 +92,12 @@ static int dump_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	d->view.note[0] = '\0';   /* another log's, if none of its entries was kept */
+	if (d->view.trigger) {   /* the window around the trigger alone */
+		rc = dump_trigger(&d->view, in);
+		d->problems += rc > 0;
+		input_close(in);
+		return rc < 0 ? -1 : 0;
+	}
 	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {

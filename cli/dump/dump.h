@@ -19,4 +19,8 @@ int spantab_input(struct spantab *s, struct input *in);
  * CSV and JSON: one table, a column per unit met); at most V's --limit. */
 void spantab_print(struct spantab *s);
 void spantab_free(struct spantab *s);
+
+/* `dump --trigger`: prints the window around IN's trigger (trigger.c).
+ * Returns 0, 1 for a log without one (said), -1 at the --limit. */
+int dump_trigger(struct view *v, struct input *in);
 #endif

@@ -43,6 +43,7 @@ int main(void)
 	srunner_add_suite(sr, perfetto_suite());
 	srunner_add_suite(sr, otlp_suite());
 	srunner_add_suite(sr, threads_suite());
+	srunner_add_suite(sr, arm_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

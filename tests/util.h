@@ -163,6 +163,7 @@ Suite *spans_suite(void);
 Suite *perfetto_suite(void);
 Suite *otlp_suite(void);
 Suite *threads_suite(void);
+Suite *arm_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

@@ -707,8 +707,9 @@ static int entry_at(const char *p, uint64_t seq, uint64_t *tsc)
 
 START_TEST(test_the_engine_stopped_20_ms_is_caught_and_kept_10_times_in_10)
 {
+	/* on CPU 0: the busy loop of a loaded run is on CPU 1 (tests/README.md) */
 	pid_t e = spawn(test_str("exec %s --dir %s --seconds 60 --rate all --entries 65536 --seed 7 "
-				 ">/dev/null", engine_bin(), test_dir));
+				 "--cpu 0 >/dev/null", engine_bin(), test_dir));
 	const char *p = engine_log(e);
 	int caught = 0, natural = 0;
 	tl_error err;
@@ -733,21 +734,23 @@ START_TEST(test_the_engine_stopped_20_ms_is_caught_and_kept_10_times_in_10)
 		a = arming_at(p);
 		in = info_at(p);
 		ck_assert_int_eq(a.state, TL_RECORDER_FROZEN);
-		/* a stall of its own before the stop (a loaded machine) is caught
-		 * too, and is not this one: try again, at most 10 times */
-		if (tl_wall_ns(&in, a.end_tsc) < (int64_t)(in.anchor_realtime_ns +
-							   (stop - (int64_t)in.anchor_monotonic_ns))) {
-			ck_assert_int_lt(++natural, 10);
-			continue;
-		}
 		ck_assert(a.kind == TL_TRIGGER_PAIR || a.kind == TL_TRIGGER_GAP);
-		ns = (int64_t)tl_ticks_to_ns(a.cycles, in.tsc_hz);
-		ck_assert_msg(ns >= (cont - stop) * 9 / 10, "stall %lld ns, trigger %lld ns",
-			      (long long)(cont - stop), (long long)ns);
-		/* found in the ring: its begin and end, as long as recorded */
+		/* whichever stall it kept is in the ring, as long as recorded */
 		ck_assert_int_eq(entry_at(p, a.begin_seq, &bt), 1);
 		ck_assert_int_eq(entry_at(p, a.end_seq, &et), 1);
 		ck_assert_uint_eq(et - bt, a.cycles);
+		ck_assert_uint_gt(a.cycles, a.threshold_at);
+		/* a stall of its own before the stop (a loaded machine: the
+		 * scheduler) is the first outlier, rightly kept; it is not this
+		 * one: try again, at most 20 times */
+		if (tl_wall_ns(&in, a.end_tsc) < (int64_t)(in.anchor_realtime_ns +
+							   (stop - (int64_t)in.anchor_monotonic_ns))) {
+			ck_assert_int_lt(++natural, 20);
+			continue;
+		}
+		ns = (int64_t)tl_ticks_to_ns(a.cycles, in.tsc_hz);
+		ck_assert_msg(ns >= (cont - stop) * 9 / 10, "stall %lld ns, trigger %lld ns",
+			      (long long)(cont - stop), (long long)ns);
 		caught++;
 	}
 	kill(e, SIGKILL);

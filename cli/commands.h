@@ -14,11 +14,13 @@
 
 #include "usage.h"
 
+int cmd_arm(int argc, char **argv);
 int cmd_copy(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_freeze(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_info(int argc, char **argv);

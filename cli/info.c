@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "recorder.h"
 #include "fsname.h"
 #include "input.h"
 #include "json.h"
@@ -159,6 +160,21 @@ static void print_threads(struct input *in)
 	}
 }
 
+/* The flight recorder's lines: its state and settings, and the trigger. */
+static void print_recorder(struct input *in)
+{
+	tl_arming a;
+	char buf[512];
+	if (recorder_of(in, &a))
+		return;
+	recorder_settings(in, &a, buf, sizeof buf);
+	printf("  recorder     %s: %s\n", recorder_state(a.state), buf);
+	if (a.kind) {
+		recorder_trigger(in, &a, buf, sizeof buf);
+		printf("  trigger      %s\n", buf);
+	}
+}
+
 static void text(const struct input *in, const struct extent *s, size_t defs)
 {
 	const tl_info *i = &in->info;
@@ -190,6 +206,7 @@ static void text(const struct input *in, const struct extent *s, size_t defs)
 		else
 			printf("  rate         auto, drawn every breath, now %s (%llu breaths)\n", now,
 			       (unsigned long long)i->breaths);
+		print_recorder((struct input *)in);
 	} else {
 		printf("  process      unknown (Snabb files do not say)\n");
 		print_fs(in);
@@ -284,6 +301,11 @@ static void json(const struct input *in, const struct extent *s, size_t defs)
 		tl_rate_name(word, sizeof word, i->rate, 1);
 		JSON_KEY_STRING(&j, "rate_now", word);
 		JSON_KEY_UINT(&j, "breaths", i->breaths);
+		{
+			tl_arming a;
+			if (!recorder_of(in, &a))
+				recorder_json((struct input *)in, &a, &j);
+		}
 	}
 	JSON_KEY_UINT(&j, "entries", i->entries);
 	JSON_KEY_UINT(&j, "used", s->n);

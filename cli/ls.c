@@ -11,6 +11,7 @@
 #include "input.h"
 #include "json.h"
 #include "out.h"
+#include "recorder.h"
 #include "roots.h"
 
 static const char usage[] =
@@ -53,6 +54,8 @@ struct row {
 	char fs[32];                 /* its file system (fs_name()) */
 	int in_memory;
 	unsigned threads;
+	int recorder;                /* 0: tl_arming in arming (armed, frozen, triggered) */
+	tl_arming arming;
 };
 
 static void print_json(const struct row *w)
@@ -74,6 +77,10 @@ static void print_json(const struct row *w)
 	JSON_KEY_UINT(&j, "bytes", w->bytes);
 	if (native)
 		JSON_KEY_UINT(&j, "switched_off", i->switched_off);
+	if (!w->recorder) {   /* timeline arm: armed, frozen or triggered once */
+		JSON_KEY_STRING(&j, "recorder", recorder_state(w->arming.state));
+		JSON_KEY_STRING(&j, "trigger", tl_trigger_name(w->arming.kind));
+	}
 	JSON_KEY_STRING(&j, "rate", w->rate);
 	JSON_KEY_STRING(&j, "clock", w->clock);
 	JSON_KEY_STRING(&j, "file_system", w->fs);
@@ -118,6 +125,15 @@ static void print_text(const struct row *w, int first)
 		out_u64(w->i->switched_off);
 		out_str(w->i->switched_off == 1 ? " event off)" : " events off)");
 	}
+	if (!w->recorder) {   /* timeline arm: its state, and the trigger's kind */
+		out_str(" (");
+		out_str(recorder_state(w->arming.state));
+		if (w->arming.kind) {
+			out_str(": ");
+			out_str(tl_trigger_name(w->arming.kind));
+		}
+		out_char(')');
+	}
 	out_char('\n');
 }
 
@@ -147,6 +163,7 @@ static int ls_one(const char *path, int named, void *arg)
 		w.disk = w.bytes = 0;
 	w.in_memory = fs_name(path, w.fs, sizeof w.fs);
 	w.threads = tl_reader_threads(in->r);
+	w.recorder = recorder_of(in, &w.arming);
 	if (l->json)
 		print_json(&w);
 	else

@@ -14,12 +14,14 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "arm", cmd_arm, "freeze a running log's ring when a pair is slower than a threshold" },
 	{ "copy", cmd_copy, "copy logs consistently while they are written" },
 	{ "diff", cmd_diff, "compare two sets of logs, with a significance test" },
 	{ "disable", cmd_disable, "switch events of running logs off, by pattern" },
 	{ "dump", cmd_dump, "print the entries of logs, oldest first" },
 	{ "enable", cmd_enable, "switch events of running logs on, by pattern, or only some" },
 	{ "export", cmd_export, "write logs for Perfetto, babeltrace2, Trace Compass, R" },
+	{ "freeze", cmd_freeze, "freeze a running log's ring now, for the evidence" },
 	{ "gc", cmd_gc, "remove (or archive) the logs of processes that no longer run" },
 	{ "gen", cmd_gen, "generate C event functions from an events file" },
 	{ "info", cmd_info, "describe logs: process, clock, entries, span, rate" },

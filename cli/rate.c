@@ -17,6 +17,8 @@ static const char usage[] =
 	"an event of rate R in 5^(R-9) of the breaths).\n"
 	"The rate is shown as info, ls and top show it: auto, all, 2 to 9, off,\n"
 	"a line per log.\n"
+	"Setting a rate ends the arming of a log ('timeline arm') and resumes a\n"
+	"frozen one; its trigger stays for info and dump --trigger.\n"
 	"\n"
 	"   -h, --help          show this help\n";
 
@@ -58,6 +60,17 @@ static void warn_unread(const char *path)
 	input_warn_unread("rate", path, &i, "the new rate");
 }
 
+/* The flight recorder's state of the log at PATH: TL_RECORDER_OFF when
+ * it has none or cannot be read (tl_rate_file() says why). */
+static int recorder_state_at(const char *path)
+{
+	tl_reader *r = tl_reader_open(path, NULL);
+	tl_arming a;
+	int state = r && tl_reader_arming(r, &a) == TL_OK ? a.state : TL_RECORDER_OFF;
+	tl_reader_close(r);
+	return state;
+}
+
 /* What the command was asked, and what it found. */
 struct ask {
 	int rate;                    /* the rate to set, -1: show it */
@@ -72,7 +85,7 @@ static int one_file(const char *path, int named, void *arg)
 	struct ask *a = arg;
 	tl_error err;
 	unsigned now;
-	int fixed, skipped = 0;
+	int fixed, skipped = 0, was = TL_RECORDER_OFF;
 	struct input *in = input_open("rate", path, named, &skipped);
 	if (!in) {
 		a->problems += !skipped;
@@ -80,12 +93,17 @@ static int one_file(const char *path, int named, void *arg)
 	}
 	input_close(in);
 	a->logs++;
+	if (a->rate >= 0)
+		was = recorder_state_at(path);
 	if (tl_rate_file(path, a->rate, &now, &fixed, &err) != TL_OK) {
 		cli_error("rate", "%s", err.msg);
 		a->problems++;
 		return 0;
 	}
 	show(path, now, fixed);
+	if (was != TL_RECORDER_OFF)
+		printf("%s: %s no more: logging resumes\n", path,
+		       was == TL_RECORDER_ARMED ? "armed" : was == TL_RECORDER_FROZEN ? "frozen" : "keeping");
 	if (a->rate >= 0)
 		warn_unread(path);
 	return 0;

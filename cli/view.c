@@ -17,6 +17,7 @@
 #define VIEW_LINES 0x171
 #define VIEW_SPANS 0x172
 #define VIEW_MARK 0x173
+#define VIEW_TRIGGER 0x174
 
 int view_format(const char *arg, int *format, const char **why)
 {
@@ -57,6 +58,12 @@ int view_option(struct view *v, int c, const char *arg, const char **why)
 			return *why = "--mark takes two TSCs, FROM,TO, FROM not after TO", -1;
 		return 1;
 	}
+	case VIEW_TRIGGER:
+		v->trigger = 21;
+		if (arg && (parse_u64(arg, &v->trigger) || v->trigger > 1000000000))
+			return *why = "--trigger takes a number of entries", -1;
+		v->trigger += !!arg;
+		return 1;
 	case VIEW_LINES:
 		if (!strcmp(arg, "all"))
 			v->lines = VIEW_ALL_LINES;
@@ -77,6 +84,7 @@ static const struct option options[] = {
 	{ "follow", no_argument, NULL, VIEW_FOLLOW },
 	{ "spans", no_argument, NULL, VIEW_SPANS },
 	{ "mark", required_argument, NULL, VIEW_MARK },
+	{ "trigger", optional_argument, NULL, VIEW_TRIGGER },
 	{ "lines", required_argument, NULL, VIEW_LINES },
 	{ "time", required_argument, NULL, 't' },
 	{ "limit", required_argument, NULL, 'l' },
@@ -110,6 +118,8 @@ int view_parse(struct view *v, const char *cmd, const char *usage, int argc, cha
 	if (v->marked && (strcmp(cmd, "dump") || v->spans || v->follow || v->format != FMT_TEXT))
 		return cli_usage_error(cmd, "--mark is dump's, of text lines, without --spans or "
 				       "--follow");
+	if (v->trigger && (strcmp(cmd, "dump") || v->spans || v->follow))
+		return cli_usage_error(cmd, "--trigger is dump's, without --spans or --follow");
 	if (v->spans && v->follow)
 		return cli_usage_error(cmd, "--spans and --follow: a span table is of logs as they are");
 	if (v->lines_given && !v->follow)

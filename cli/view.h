@@ -28,6 +28,8 @@ struct view {
 	int spans;                   /* --spans (dump): the span table, not the entries */
 	int marked;                  /* --mark (dump): the entries at ... */
 	uint64_t mark[2];            /* ... these TSCs marked, a few around them */
+	uint64_t trigger;            /* --trigger[=N] (dump): 1 + N, the window around the
+				      * recorder's trigger; 0 none */
 	uint64_t lines;              /* --lines: following starts with the newest this
 				      * many entries kept (VIEW_ALL_LINES: all) ... */
 	int lines_given;             /* ... as given, else its default */

@@ -9,10 +9,12 @@
  * header (4096 bytes) and a ring of its own (lib/lane.c, "Lanes" below). */
 #define TL_MAGIC_0 0x0a1a0a0d4e4c5489ull   /* bytes 89 'T' 'L' 'N' \r \n 1a \n */
 #define TL_MAJOR 1              /* = TL_FORMAT_MAJOR in timeline.h */
-#define TL_MINOR 4              /* 1: start_ticks and copy_of (offsets 168, 176);
+#define TL_MINOR 5              /* 1: start_ticks and copy_of (offsets 168, 176);
 				 * 2: the event switches (offsets 108, 448-471, 2048-4095);
 				 * 3: the rules for events registered later (472-999);
-				 * 4: lanes, a ring per thread (offsets 20, 1000-1023) */
+				 * 4: lanes, a ring per thread (offsets 20, 1000-1023);
+				 * 5: the flight recorder (offsets 106, 1792-2047; the
+				 *    path then 768 bytes) */
 #define TL_HEADER_BYTES 4096
 #define TL_ENTRY_BYTES 64
 #define TL_ENTRY_SHIFT 6
@@ -119,6 +121,57 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
+/* The flight recorder (minor 5, lib/arm.c, lib/armfile.c): the settings
+ * an outside process (or tl_arm()) writes, under flock(2) of the file and
+ * between seq made odd and made even again, as the rules are; then the
+ * trigger, which the first thread to see a pair slower than the threshold
+ * (or the event, or `timeline freeze`) claims (claim 0 -> 1), fills, and
+ * publishes by storing kind last. The header's armed byte says where the
+ * log is: off, armed, keeping (triggered: the thread that triggered logs
+ * keep more entries), frozen (the rate off, nothing overwrites the ring). */
+#define TL_ARM_OFF 0
+#define TL_ARM_ARMED 1
+#define TL_ARM_KEEPING 2
+#define TL_ARM_FROZEN 3
+#define TL_ARM_INST 8              /* instances of a pair (or events of --on) watched */
+#define TL_PATH_BYTES 768          /* the header's path, minor 5 */
+#define TL_HDR_ARM 1792            /* offset of struct tl_arm */
+
+struct tl_arm {
+	uint32_t seq;               /*   0: outside writers': odd while they change it */
+	uint32_t gen;               /*   4: arms made (1 + the last's) */
+	uint64_t threshold;         /*   8: ticks a pair must exceed; 0 with mode on */
+	uint64_t keep;              /*  16: entries the triggering thread logs after */
+	uint8_t mode;               /*  24: TL_ARMED_PAIR, _BREATH (gaps between breaths
+				     *      count too), _ON (an event triggers) */
+	uint8_t rate;               /*  25: the rate while armed, 1..9 */
+	uint8_t ninst;              /*  26: entries of begin[] and end[] in use */
+	uint8_t reserved0[5];       /*  27: 0 */
+	uint16_t begin[TL_ARM_INST];/*  32: message ids of the pair's begins (mode on:
+				     *      the events) ... */
+	uint16_t end[TL_ARM_INST];  /*  48: ... and of its ends, instance by instance */
+	char what[64];              /*  64: the pair's label or the event pattern */
+	/* the trigger */
+	uint32_t claim;             /* 128: 0, or 1 once a trigger is being recorded */
+	uint8_t kind;               /* 132: TL_TRIGGER_*: 0 none; stored last */
+	uint8_t inst;               /* 133: the instance (index in begin[]) */
+	uint16_t begin_id;          /* 134: message id of the slow pair's begin ... */
+	uint16_t end_id;            /* 136: ... and of its end */
+	uint16_t reserved1;         /* 138: 0 */
+	uint32_t thread;            /* 140: the thread (index) that triggered */
+	uint64_t cycles;            /* 144: the pair's length in ticks */
+	uint64_t threshold_at;      /* 152: the threshold it exceeded */
+	uint64_t begin_seq;         /* 160: the thread's entry numbers of the begin ... */
+	uint64_t end_seq;           /* 168: ... and of the end */
+	uint64_t end_tsc;           /* 176: the end's timestamp */
+	int64_t wall_ns;            /* 184: CLOCK_REALTIME when recorded */
+	uint64_t stop_at;           /* 192: the thread's entry number at which it freezes */
+	uint8_t reserved2[56];      /* 200: 0 */
+};
+#define TL_ARMED_PAIR 1
+#define TL_ARMED_BREATH 2
+#define TL_ARMED_ON 3
+
 /* The header, 4096 bytes, little-endian. Line 0 never changes after
  * creation; line 1 is the writer's hot line; the rest is identity. */
 struct tl_header {
@@ -146,7 +199,9 @@ struct tl_header {
 	uint64_t prng;              /*  88: xorshift64 state for tl_breath() */
 	uint64_t manual_tsc;        /*  96: timestamp used by TL_CLOCK_MANUAL */
 	uint16_t manual_aux;        /* 104: cpu/node word used by TL_CLOCK_MANUAL */
-	uint16_t reserved1;         /* 106: 0 */
+	uint8_t armed;              /* 106: TL_ARM_OFF, _ARMED, _KEEPING, _FROZEN (minor 5;
+				     *      0 before): tl_breath() tests it, nothing else */
+	uint8_t reserved1;          /* 107: 0 */
 	uint32_t switch_pending;    /* 108: an outside process stores 1 after it changed
 				     *      switches[]; the writer stores 0 and records
 				     *      them (minor 2) */
@@ -194,7 +249,8 @@ struct tl_header {
 	uint32_t lanes_refused;     /* 1020: threads that asked for a lane and got none
 				     *      (TL_LANES_MAX reached, or no space): they log
 				     *      nothing */
-	char path[1024];            /* 1024: path at creation */
+	char path[TL_PATH_BYTES];   /* 1024: path at creation (1024 bytes before minor 5) */
+	struct tl_arm arm;          /* 1792: the flight recorder (minor 5; path before) */
 	uint64_t switches[TL_SWITCH_WORDS]; /* 2048: per event, off and on-requested (above) */
 };
 
@@ -248,6 +304,9 @@ _Static_assert(__builtin_offsetof(struct tl_header, switch_pending) == TL_HDR_SW
 _Static_assert(__builtin_offsetof(struct tl_header, rules_seq) == 472, "rules_seq");
 _Static_assert(__builtin_offsetof(struct tl_header, rules) == 488, "rules");
 _Static_assert(__builtin_offsetof(struct tl_header, path) == 1024, "path");
+_Static_assert(__builtin_offsetof(struct tl_header, armed) == 106, "armed");
+_Static_assert(__builtin_offsetof(struct tl_header, arm) == TL_HDR_ARM, "arm");
+_Static_assert(sizeof(struct tl_arm) == 256, "arm block");
 _Static_assert(__builtin_offsetof(struct tl_header, switches) == TL_HDR_SWITCHES, "switches");
 _Static_assert(__builtin_offsetof(struct tl_raw_entry, seq) == TL_ENT_SEQ, "seq");
 _Static_assert(__builtin_offsetof(struct tl_header, lanes) == 20, "lanes");

@@ -619,5 +619,7 @@ void tl_reader_info(const tl_reader *r, tl_info *i)
 	memcpy(i->process, h->process, sizeof i->process - 1);
 	memcpy(i->host, h->host, sizeof i->host - 1);
 	memcpy(i->name, h->name, sizeof i->name - 1);
-	memcpy(i->path, h->path, sizeof i->path - 1);
+	/* the path's bytes: 1024 before minor 5, then 768 and the flight recorder */
+	memcpy(i->path, h->path, r->minor >= 5 ? sizeof h->path - 1 : sizeof i->path - 1);
+	i->armed = r->minor >= 5 ? LOAD(&h->armed) : 0;
 }

@@ -2,6 +2,7 @@
  * xorshift64 generator; the rate lives in the mapping so outsiders can set it. */
 #include <stdio.h>
 #include <string.h>
+#include "arm.h"
 #include "format.h"
 #include "lane.h"
 #include "timeline.h"
@@ -48,6 +49,9 @@ void tl_breath(tl_log *log)
 	lane = tl_lane_of(log);
 	lane->breaths++;
 	tl_switch_poll(log);   /* switches changed from outside: record them */
+	/* the flight recorder: unarmed, this load of the hot line is all */
+	if (__builtin_expect(__atomic_load_n(&h->armed, __ATOMIC_RELAXED) != TL_ARM_OFF, 0))
+		tl_arm_breath(log, lane);
 	old = __atomic_load_n(&h->rate, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_ACQUIRE))
 		return;
@@ -72,6 +76,10 @@ int tl_set_rate(tl_log *log, unsigned rate)
 	struct tl_header *h = (struct tl_header *)log;
 	if (h->disabled || rate > TL_RATE_OFF)
 		return TL_E_INVAL;
+	/* a rate set by hand ends the flight recorder's arming, and resumes a
+	 * frozen log (minor 5; the byte is 0 before) */
+	if (__atomic_load_n(&h->armed, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->armed, TL_ARM_OFF, __ATOMIC_SEQ_CST);
 	if (rate == TL_RATE_AUTO) {
 		__atomic_store_n(&h->rate_fixed, 0, __ATOMIC_RELAXED);
 		return TL_OK;

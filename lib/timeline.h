@@ -25,7 +25,7 @@ extern "C" {
 #define TL_VERSION_MINOR 1
 #define TL_VERSION_STRING "0.1.0"
 #define TL_FORMAT_MAJOR 1   /* the file format this library writes and reads */
-#define TL_FORMAT_MINOR 4
+#define TL_FORMAT_MINOR 5
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -453,6 +453,8 @@ typedef struct tl_info {
 				      * are those of every thread */
 	uint32_t threads_refused;    /* threads that wanted a lane and got none: they
 				      * logged nothing (format 1.4; timeline(3), Threads) */
+	int armed;                   /* the flight recorder (format 1.5): TL_RECORDER_OFF,
+				      * _ARMED, _KEEPING or _FROZEN (tl_reader_arming()) */
 } tl_info;
 
 #define TL_CPU_TSC       (1u << 0)
@@ -813,6 +815,102 @@ int tl_reader_rules(const tl_reader *r, char *buf, size_t *len, tl_error *err);
  *         for a record that is not '-' or '+' then 1 to 255 bytes. */
 int tl_rules_file(const char *path, int clear, const char *const *rules, size_t n,
 		  size_t *applied, tl_error *err);
+
+/* ------------------------------------------------------------------------
+ * The flight recorder (format 1.5, timeline-format(5)): a log armed keeps
+ * the first pair slower than a threshold (or the first entry of an event)
+ * and what came around it. At each tl_breath() the writer looks at the
+ * entries its thread wrote since its last breath, the pair's begins and
+ * ends, and their timestamps: no clock read of its own. The first thread
+ * to see a pair longer than the threshold records the trigger in the
+ * header, logs KEEP more entries (checked at its breaths: it stops at the
+ * first breath that reaches them), then freezes the log: the rate off, so
+ * that nothing overwrites the evidence. For the breath pair (declared
+ * "breath", or engine.breath_start/breath_end), the time between one
+ * breath's end and the next one's begin counts as well: a stall between
+ * breaths is caught too. Unarmed, it costs tl_breath() one load.
+ * Setting a rate (tl_set_rate(), tl_rate_file()) or arming again resumes.
+ * ------------------------------------------------------------------------ */
+enum tl_recorder_state {
+	TL_RECORDER_OFF = 0,       /* not armed (a trigger may remain from before) */
+	TL_RECORDER_ARMED = 1,     /* watching */
+	TL_RECORDER_KEEPING = 2,   /* triggered: its thread logs KEEP more entries */
+	TL_RECORDER_FROZEN = 3,    /* the rate off: the ring keeps what it has */
+};
+
+enum tl_trigger_kind {
+	TL_TRIGGER_NONE = 0,
+	TL_TRIGGER_PAIR = 1,       /* a pair longer than the threshold */
+	TL_TRIGGER_GAP = 2,        /* the time from a breath's end to the next begin */
+	TL_TRIGGER_EVENT = 3,      /* an entry of the event armed with on */
+	TL_TRIGGER_HAND = 4,       /* tl_freeze_file(), `timeline freeze` */
+};
+
+/* How to arm: a zeroed struct arms on the breath with no threshold, which
+ * is refused; give slower_than_ns, or on. */
+typedef struct tl_arm_options {
+	uint64_t slower_than_ns;     /* the threshold: a pair longer triggers (> 0) */
+	const char *pair;            /* the pair's label ("pf.stage", or "stage"); NULL:
+				      * the breath */
+	const char *on;              /* instead: an event pattern (tl_def_matches()),
+				      * whose first entry triggers */
+	uint64_t keep;               /* entries logged after the trigger's end, below
+				      * the ring size ... */
+	int keep_set;                /* ... when nonzero; else a tenth of the ring */
+	unsigned rate;               /* the rate while armed, 1..9; 0: all (1) */
+} tl_arm_options;
+
+/* What a log's flight recorder says (tl_reader_arming()). */
+typedef struct tl_arming {
+	int state;                   /* enum tl_recorder_state */
+	int mode;                    /* 1 a pair, 2 the breath pair (gaps count), 3 an event */
+	char what[64];               /* the pair's label or the event pattern */
+	uint64_t threshold;          /* ticks of tl_info.tsc_hz */
+	uint64_t keep;               /* entries after the trigger */
+	unsigned rate;               /* the rate while armed */
+	uint32_t gen;                /* times armed */
+	/* the trigger, when kind is not TL_TRIGGER_NONE */
+	int kind;                    /* enum tl_trigger_kind */
+	uint32_t thread;             /* the thread that triggered (tl_entry.thread) */
+	uint16_t begin_id, end_id;   /* message ids of the slow pair's begin and end (the
+				      * event: both its id; by hand: 0) */
+	uint64_t cycles;             /* its length in ticks (event, by hand: 0) */
+	uint64_t threshold_at;       /* the threshold it exceeded */
+	uint64_t begin_seq, end_seq; /* its entries' numbers (tl_entry.seq, of thread) */
+	uint64_t end_tsc;            /* the end's timestamp */
+	int64_t wall_ns;             /* when it was recorded, ns since the epoch */
+	uint64_t stop_at;            /* the thread's entry number it logs up to */
+} tl_arming;
+
+/* Arms LOG, the calling program's own, as O says (one call, for a program
+ * in production without an outside process). Resolves the pair among the
+ * log's declarations (or the event among its definitions), clears any
+ * trigger, fixes the rate at O->rate, and arms.
+ * @return TL_OK; TL_E_INVAL with ERR for a threshold of 0, a pair the log
+ *         does not declare (or more than 8 instances of it), no event
+ *         matching, a KEEP not below the ring size, a rate above 9, the
+ *         disabled log. */
+int tl_arm(tl_log *log, const tl_arm_options *o, tl_error *err);
+
+/* The same for the log at PATH, whose writer may be running (`timeline
+ * arm`). Needs write permission.
+ * @return as tl_arm(); TL_E_INVAL too for a Snabb log, a copy (plain or
+ *         compressed), a log of format 1.4 or before; or the failure of
+ *         opening it. */
+int tl_arm_file(const char *path, const tl_arm_options *o, tl_error *err);
+
+/* Freezes the log at PATH now (`timeline freeze`): records a trigger by
+ * hand unless one is recorded, then the rate off and the state frozen.
+ * @return as tl_arm_file(). */
+int tl_freeze_file(const char *path, tl_error *err);
+
+/* Fills *A with the flight recorder of the log R reads.
+ * @return TL_OK, or TL_E_INVAL (*A zeroed) for a log without one: Snabb's,
+ *         formats before 1.5. */
+int tl_reader_arming(const tl_reader *r, tl_arming *a);
+
+/* The name of a trigger kind, "pair", "gap", "event", "hand" ("none"). */
+const char *tl_trigger_name(int kind);
 
 /* ------------------------------------------------------------------------
  * Hooks for tests, benchmarks and replays. A program that logs or reads

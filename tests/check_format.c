@@ -75,7 +75,7 @@ START_TEST(test_header_describes_the_writer)
 	ck_assert_msg(r != NULL, "%s", err.msg);
 	tl_reader_info(r, &in);
 	ck_assert_uint_eq(in.major, 1);
-	ck_assert_uint_eq(in.minor, 4);
+	ck_assert_uint_eq(in.minor, 5);
 	ck_assert_uint_eq(in.copy_of, 0);
 	ck_assert_uint_eq(in.entries, 32);
 	ck_assert_uint_eq(in.cursor, 1);
@@ -312,7 +312,7 @@ START_TEST(test_reader_refuses_bad_files_with_one_line)
 	assert_refused(bad_copy("magic", -1, wrong_magic), TL_E_FORMAT,
 		       "not a timeline log (bad magic)");
 	assert_refused(bad_copy("future", -1, future_major), TL_E_VERSION,
-		       "format version 2.4 is not supported (this reader reads 1.x)");
+		       "format version 2.5 is not supported (this reader reads 1.x)");
 	assert_refused(bad_copy("huge", -1, huge_ring), TL_E_FORMAT,
 		       "damaged header (ring of 1099511627776 entries)");
 	assert_refused(bad_copy("cut", 4096 + 64, NULL), TL_E_FORMAT,

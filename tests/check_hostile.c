@@ -229,7 +229,7 @@ START_TEST(test_future_major_version_is_refused_future_minor_is_read)
 {
 	const char *p;
 	check_fatal(patched("v2.timeline", 8, 2, 2),
-		    "format version 2.4 is not supported (this reader reads 1.x)");
+		    "format version 2.5 is not supported (this reader reads 1.x)");
 	p = patched("v1.9.timeline", 10, 2, 9);   /* additions a 1.0 reader may ignore */
 	check_cmd("", "dump", p, good1, "", 0);
 }

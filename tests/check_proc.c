@@ -37,7 +37,7 @@ START_TEST(test_a_log_records_its_writers_start_time_and_format_1_2)
 	tl_close(open_manual(p, 16));
 	i = info_at(p);
 	ck_assert_uint_eq(i.major, 1);
-	ck_assert_uint_eq(i.minor, 4);
+	ck_assert_uint_eq(i.minor, 5);
 	ck_assert_uint_eq(i.pid, (unsigned)getpid());
 	ck_assert_uint_ne(start_of(getpid()), 0);
 	ck_assert_uint_eq(i.start_ticks, start_of(getpid()));

@@ -1717,6 +1717,10 @@ static const char dump_usage[] =
 	"                       begin and end, as stats --slowest's dump command\n"
 	"                       gives them): each entry from B to E, and at most 100\n"
 	"                       of the others kept before B and after E\n"
+	"       --trigger[=N]   only the window around the trigger of a log armed\n"
+	"                       (timeline arm): N entries (default 20) of its thread\n"
+	"                       before the slow pair and after it, every thread's\n"
+	"                       entries between, times counted from the pair's begin\n"
 	"   -f, --format FMT    text (default), csv or json (one object per line)\n"
 	"   -t, --time UNIT     cycles (since the first entry, default), ns, or wall\n"
 	"       --from T        only entries at or after T: a number in the --time\n"
@@ -1958,7 +1962,7 @@ START_TEST(test_info_text_describes_a_log_exactly)
 	want = xasprintf("%s\n", p);
 	ck_assert_msg(!strncmp(out, want, strlen(want)), "first line of:\n%s", out);
 	free(want);
-	value_eq(out, "format", "timeline 1.4");
+	value_eq(out, "format", "timeline 1.5");
 	want = xasprintf("%s, pid %d, host %s, log 'test'", program_invocation_short_name,
 			 (int)getpid(), host);
 	value_eq(out, "process", want);
@@ -2015,7 +2019,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	ck_assert_str_eq(err, "");
 	a = iso(wall_ns(&in, first));
 	b = iso(wall_ns(&in, last));
-	want = xasprintf("%s|false|timeline|1|4|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
+	want = xasprintf("%s|false|timeline|1|5|%s|%d|%s|test|manual|1000000000|8|8|20|12|4|4|5|"
 			 "%llu|%llu|%llu|%llu|%s|%s|5\n",
 			 p, program_invocation_short_name, (int)getpid(), host,
 			 (unsigned long long)first, (unsigned long long)last,
@@ -2025,7 +2029,7 @@ START_TEST(test_info_json_fields_are_exact_one_object_per_input)
 	in = info_at(q);
 	a = iso(wall_ns(&in, f[0].tsc));
 	b = iso(wall_ns(&in, f[2].tsc));
-	want = append(want, "%s|false|timeline|1|4|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
+	want = append(want, "%s|false|timeline|1|5|%s|%d|%s|test|manual|1000000000|16|3|3|0|auto|all|0|"
 			    "70|130|60|60|%s|%s|5\n",
 		      q, program_invocation_short_name, (int)getpid(), host, a, b);
 	ck_assert_str_eq(out, want);

@@ -119,7 +119,7 @@ START_TEST(test_switched_off_event_is_never_written_and_the_change_is_recorded_f
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[1]), 1);
 	ck_assert_int_eq(tl_reader_is_switch_entry(r, &v[2]), 0);
 	tl_reader_info(r, &in);
-	ck_assert_uint_eq(in.minor, 4);
+	ck_assert_uint_eq(in.minor, 5);
 	ck_assert_uint_eq(in.switched_off, 0);
 	ck_assert_uint_eq(in.switch_gen, 2);
 	ck_assert_uint_eq(in.switch_seen, 2);

@@ -51,6 +51,7 @@ int main(void)
 	else
 		fputs("check: no libdpdk (pkg-config libdpdk): the dpdk suite is not run; "
 		      "scripts/install-deps installs libdpdk-dev\n", stderr);
+	srunner_add_suite(sr, arm_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -165,6 +165,7 @@ Suite *words_suite(void);
 Suite *otlp_suite(void);
 Suite *threads_suite(void);
 Suite *dpdk_suite(void);   /* run only with TIMELINE_FWD, the forwarder built */
+Suite *arm_suite(void);
 
 /* The child process of the clock suite (tests/check_clock.c), run as this
  * binary with TL_TEST_CLOCK_CHILD=DIR in its environment. */

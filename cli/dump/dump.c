@@ -24,6 +24,10 @@ static const char usage[] =
 	"                       begin and end, as stats --slowest's dump command\n"
 	"                       gives them): each entry from B to E, and at most 100\n"
 	"                       of the others kept before B and after E\n"
+	"       --trigger[=N]   only the window around the trigger of a log armed\n"
+	"                       (timeline arm): N entries (default 20) of its thread\n"
+	"                       before the slow pair and after it, every thread's\n"
+	"                       entries between, times counted from the pair's begin\n"
 	VIEW_USAGE;
 
 struct dump {
@@ -93,6 +97,12 @@ static int dump_one(const char *path, int named, void *arg)
 		return 0;
 	}
 	d->view.note[0] = '\0';   /* another log's, if none of its entries was kept */
+	if (d->view.trigger) {   /* the window around the trigger alone */
+		rc = dump_trigger(&d->view, in);
+		d->problems += rc > 0;
+		input_close(in);
+		return rc < 0 ? -1 : 0;
+	}
 	say_switches(d, in);
 	tl_reader_rewind(in->r);
 	while (tl_reader_next(in->r, &e)) {

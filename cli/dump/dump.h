@@ -42,4 +42,7 @@ int mark_entry(struct mark *m, struct input *in, const tl_entry *e, uint64_t t0)
 
 /* The end of IN: what is still held printed; ready for the next input. */
 void mark_end(struct mark *m, struct input *in);
+/* `dump --trigger`: prints the window around IN's trigger (trigger.c).
+ * Returns 0, 1 for a log without one (said), -1 at the --limit. */
+int dump_trigger(struct view *v, struct input *in);
 #endif

@@ -16,6 +16,7 @@
 #include "out.h"
 #include "sink.h"
 #include "readall.h"
+#include "recorder.h"
 #include "statsout.h"
 #include "sumfile.h"
 #include "table.h"
@@ -92,6 +93,8 @@ struct args {
 	struct an_options od;        /* its options (anopts_declared()) */
 	char fixed_d[1024];          /* ... and what its summaries fix */
 	unsigned fed_d;              /* files that fed it */
+	char **inputs;               /* the inputs named, for the triggers (--slowest) */
+	int ninputs;
 };
 
 /* Takes stats' own option C with ARG into CTX, a struct args: 1 taken, 0
@@ -162,6 +165,8 @@ static int read_inputs(struct args *s, struct an *e, struct an *d, int argc, cha
 			readall_add(&r, e, path, label);
 	}
 	readall_run(&r);
+	s->inputs = argv + optind;
+	s->ninputs = argc - optind;
 	s->fed = readall_fed(&r, e);
 	s->fed_d = d ? readall_fed(&r, d) : 0;
 	s->kept_nothing = readall_kept_nothing(&r);
@@ -234,8 +239,11 @@ static void print(const struct args *s, struct an *e, struct an *d)
 			char what[160];
 			snprintf(what, sizeof what, "the %llu slowest pairs of each group, most cycles "
 				 "per unit first, and where to see each", (unsigned long long)o->slowest);
-			if (format == FMT_TEXT)
+			if (format == FMT_TEXT) {
 				out_char('\n');
+				out_flush();
+				recorder_triggers_first(s->inputs, s->ninputs);
+			}
 			table_print(st, format, what);
 		}
 		if (table_rows(bt) && format == FMT_TEXT)

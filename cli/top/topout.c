@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
+#include "recorder.h"
 #include "out.h"
 #include "sink.h"
 #include "stats/openmetrics.h"
@@ -213,6 +214,13 @@ static void json_log(struct json *j, const struct top_log *l, const char *per, c
 		json_null(j);
 	else
 		json_string(j, rate);
+	if (!l->f.snabb) {   /* the flight recorder (timeline arm) and its trigger */
+		tl_arming a;
+		tl_reader_arming(l->f.in->r, &a);
+		JSON_KEY_STRING(j, "recorder", recorder_state(a.state));
+		JSON_KEY_STRING(j, "trigger", tl_trigger_name(a.kind));
+		JSON_KEY_UINT(j, "trigger_cycles", a.cycles);
+	}
 	json_span(j, "last", &l->last, per, attr);
 	json_span(j, "window", &l->window, per, attr);
 	json_end_object(j);

@@ -301,6 +301,7 @@ void toplog_cut(struct top_log *t, uint64_t now, size_t keep)
 	tl_reader_info(t->f.in->r, &info);
 	t->rate = info.rate;
 	t->rate_fixed = info.rate_fixed;
+	t->armed = info.armed;
 	t->switched_off = info.switched_off;
 	t->ended = t->alive ? 0 : t->ended + 1;
 }

@@ -83,6 +83,7 @@ struct top_log {
 	char name[64];               /* the log's name (Snabb: "snabb") */
 	unsigned rate;               /* its rate, 1..10, and whether fixed */
 	int rate_fixed;
+	int armed;                   /* its flight recorder: tl_info.armed */
 	unsigned switched_off;       /* events switched off now (timeline disable) */
 	int alive;                   /* its writer ran at the last poll */
 	int ended;                   /* cuts since it ended, from 1 (0: running) */

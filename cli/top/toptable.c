@@ -148,12 +148,15 @@ static double figure(int group, const struct top_span *s, const struct top_app *
 }
 
 /* The RATE cell of LOG: its rate, then the events switched off, if any
- * ("all 3off"). */
+ * ("all 3off"), then its flight recorder's state ("off frozen"). */
 static void rate_cell(char *buf, size_t size, const struct top_log *log)
 {
+	static const char *const armed[] = { "", " armed", " keeping", " frozen" };
 	size_t n = tl_rate_name(buf, size, log->rate, log->rate_fixed);
 	if (log->switched_off && n < size)
-		snprintf(buf + n, size - n, " %uoff", log->switched_off);
+		n += (size_t)snprintf(buf + n, size - n, " %uoff", log->switched_off);
+	if (log->armed > 0 && log->armed <= 3 && n < size)
+		snprintf(buf + n, size - n, "%s", armed[log->armed]);
 }
 
 /* The key cells of the row of LOG after PID and LOG into CELL: by app

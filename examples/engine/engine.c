@@ -50,6 +50,8 @@ static const char usage[] =
 	"   -p, --pace N         at most N breaths a second, sleeping between them as\n"
 	"                        an engine with little traffic does (default: flat out)\n"
 	"       --seed N         the random generator's seed (default: from the pid)\n"
+	"       --arm US         arm the log's flight recorder (tl_arm()): a breath\n"
+	"                        slower than US microseconds freezes it (timeline arm)\n"
 	"   -k, --clock NAME     the log's clock source, as `timeline info` names it:\n"
 	"                        auto (the default: $TIMELINE_CLOCK if set, else the\n"
 	"                        cheapest ordered source), rdtsc+rseq,\n"
@@ -68,6 +70,7 @@ static const struct option options[] = {
 	{ "name", required_argument, NULL, 'N' },    { "rate", required_argument, NULL, 'r' },
 	{ "entries", required_argument, NULL, 'e' }, { "seed", required_argument, NULL, 'x' },
 	{ "pace", required_argument, NULL, 'p' },    { "clock", required_argument, NULL, 'k' },
+	{ "arm", required_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -140,7 +143,7 @@ int main(int argc, char **argv)
 {
 	const struct workload *w = &workloads[1];
 	const char *dir = NULL, *name = "engine";
-	double seconds = 2, v, t_end, t0, cpu0, pace_per_s = 0, loop_s, loop_cpu_s;
+	double seconds = 2, v, t_end, t0, cpu0, pace_per_s = 0, loop_s, loop_cpu_s, arm_us = 0;
 	uint64_t max_breaths = 0, breath, entries = 0, seed = 0, packets, bytes;
 	int cpu = -1, rate = -1, c;
 	char path[4096];
@@ -200,6 +203,10 @@ int main(int argc, char **argv)
 			if (number(optarg, &v)) return fail("--seed takes a number", optarg);
 			seed = (uint64_t)v;
 			break;
+		case 'A':
+			if (number(optarg, &arm_us) || arm_us <= 0)
+				return fail("--arm takes microseconds above 0", optarg);
+			break;
 		case 'k':
 			if ((o.clock = clock_by_name(optarg)) < 0)
 				return fail("--clock: no such clock source (see --help)", optarg);
@@ -254,6 +261,12 @@ int main(int argc, char **argv)
 	source_setup(w, seed ? seed : (uint64_t)getpid() * 2654435761u);
 	tl_seed(log, seed ? seed : (uint64_t)getpid());
 	tl_set_rate(log, rate < 0 ? TL_RATE_AUTO : (unsigned)rate);
+	if (arm_us > 0) {   /* the flight recorder, at the rate given (all if auto) */
+		tl_arm_options ao = { .slower_than_ns = (uint64_t)(arm_us * 1000),
+				      .rate = rate > 0 && rate < TL_RATE_OFF ? (unsigned)rate : 0 };
+		if (tl_arm(log, &ao, &err) != TL_OK)
+			fprintf(stderr, "engine: %s\n", err.msg);
+	}
 	if (getcpu(&cpu_now, &numa))
 		cpu_now = numa = 0;
 	engine_started(log, &eng, cpu_now, numa);
@@ -266,8 +279,7 @@ int main(int argc, char **argv)
 	     max_breaths ? breath <= max_breaths : ((breath & 255) && !pace_per_s) || now() < t_end;
 	     breath++) {
 		uint64_t before;
-		if (rate <= TL_RATE_AUTO)
-			tl_breath(log);   /* a new rate for this breath */
+		tl_breath(log);   /* a new rate (auto), and an armed log's check (timeline arm) */
 		totals(&packets, &bytes);
 		before = packets;
 		engine_breath_start(log, &eng, breath, packets, bytes, bytes * 8 + packets * 160);

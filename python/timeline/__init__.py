@@ -61,6 +61,15 @@ def read(paths, wide=False, numpy=False, start=None, end=None, last=None, events
     'nope' keeps none of the 64 entries of LOG" (when no log read keeps
     an entry).
 
+    The frame's attrs["recorders"] holds the flight recorder (`timeline
+    arm`) of each log armed, frozen or triggered once, by log: a dict of
+    state ("armed", "keeping", "frozen", "off"), what (the pair or event
+    watched), threshold (cycles), keep, and trigger: None, or a dict of
+    kind ("pair", "gap", "event", "hand"), pair, attrs ("app=b"), thread,
+    cycles, threshold, begin_seq and end_seq (the thread's entry numbers:
+    df[(df.seq >= t["begin_seq"]) & ...] finds them), end_tsc and wall
+    (ns since the epoch). {} when no log has one.
+
     errors='raise' (a bad input, or a window that keeps nothing, raises
     TimelineError), 'warn' (a TimelineWarning, and the other paths are
     read), or 'ignore'."""

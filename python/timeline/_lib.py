@@ -81,7 +81,22 @@ class Info(ctypes.Structure):
          ("switched_off", ctypes.c_uint), ("switch_gen", ctypes.c_uint32),
          ("switch_seen", ctypes.c_uint32),
          # threads (format 1.4): those that wrote, those refused a lane
-         ("threads", ctypes.c_uint32), ("threads_refused", ctypes.c_uint32)]
+         ("threads", ctypes.c_uint32), ("threads_refused", ctypes.c_uint32),
+         # the flight recorder (format 1.5): TL_RECORDER_*
+         ("armed", ctypes.c_int)]
+
+
+class Arming(ctypes.Structure):
+    """struct tl_arming (timeline.h): the flight recorder and its trigger."""
+    _fields_ = [("state", ctypes.c_int), ("mode", ctypes.c_int), ("what", ctypes.c_char * 64),
+                ("threshold", ctypes.c_uint64), ("keep", ctypes.c_uint64),
+                ("rate", ctypes.c_uint), ("gen", ctypes.c_uint32),
+                ("kind", ctypes.c_int), ("thread", ctypes.c_uint32),
+                ("begin_id", ctypes.c_uint16), ("end_id", ctypes.c_uint16),
+                ("cycles", ctypes.c_uint64), ("threshold_at", ctypes.c_uint64),
+                ("begin_seq", ctypes.c_uint64), ("end_seq", ctypes.c_uint64),
+                ("end_tsc", ctypes.c_uint64), ("wall_ns", ctypes.c_int64),
+                ("stop_at", ctypes.c_uint64)]
 
 
 class Thread(ctypes.Structure):
@@ -134,6 +149,7 @@ def lib():
         ("tl_reader_switched_off", ctypes.c_int, [P, ctypes.c_uint16]),
         ("tl_reader_rules", ctypes.c_int, [P, ctypes.c_char_p, ctypes.POINTER(SZ),
                                            ctypes.POINTER(Error)]),
+        ("tl_reader_arming", ctypes.c_int, [P, ctypes.POINTER(Arming)]),
         ("tl_reader_close", None, [P]),
         ("tl_reader_string", ctypes.c_char_p, [P, ctypes.c_uint16]),
         ("tl_pair_parse", ctypes.c_int, [ctypes.c_char_p, SZ, ctypes.POINTER(Pair),

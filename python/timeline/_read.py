@@ -114,6 +114,7 @@ class _Log:
         self.defs = {}               # msgid -> (name, attrs dict, level, rate, args, descr)
         self.hz = info.tsc_hz
         self.thread_labels = None    # its threads as timeline(1) names them (threads())
+        self.recorder = None         # its flight recorder, as a dict (trigger())
 
     def threads(self):
         """Its threads' labels, by index, as `timeline dump` prints them:
@@ -129,6 +130,32 @@ class _Log:
                 else:
                     self.thread_labels.append("thread %d" % i)
         return self.thread_labels
+
+    def trigger(self):
+        """Its flight recorder (timeline arm), read once: a dict of the
+        state ("off", "armed", "keeping", "frozen"), what is watched and its
+        threshold in cycles, and the trigger (None, or a dict of kind, pair,
+        attrs, thread, cycles, threshold, begin_seq, end_seq, end_tsc, wall
+        ns); None for a log without one (Snabb's, before format 1.5)."""
+        if self.recorder is None:
+            a = _lib.Arming()
+            if _lib.lib().tl_reader_arming(self.r, ctypes.byref(a)) != _lib.TL_OK:
+                self.recorder = False
+                return None
+            states = ("off", "armed", "keeping", "frozen")
+            kinds = ("none", "pair", "gap", "event", "hand")
+            rec = {"state": states[a.state] if 0 <= a.state < 4 else "off",
+                   "what": a.what.decode("utf-8", "replace"), "threshold": a.threshold,
+                   "keep": a.keep, "trigger": None}
+            if 0 < a.kind < 5:
+                d = self.definition(a.begin_id) if a.kind != 4 else ("", {}, 0, 0, (), "", "")
+                rec["trigger"] = {"kind": kinds[a.kind], "pair": rec["what"], "attrs": d[6],
+                                  "thread": a.thread, "cycles": a.cycles,
+                                  "threshold": a.threshold_at, "begin_seq": a.begin_seq,
+                                  "end_seq": a.end_seq, "end_tsc": a.end_tsc,
+                                  "wall": a.wall_ns}
+            self.recorder = rec
+        return self.recorder or None
 
     def definition(self, msgid):
         d = self.defs.get(msgid)
@@ -625,6 +652,16 @@ class _Frame:
     def log_categories(self):
         return _unique_labels([lg.path for lg in self.logs])
 
+    def recorders(self):
+        """{log label: its flight recorder (_Log.trigger())} of the logs
+        armed, frozen or triggered once."""
+        out = {}
+        for label, lg in zip(self.log_categories(), self.logs):
+            rec = lg.trigger()
+            if rec and (rec["state"] != "off" or rec["trigger"]):
+                out[label] = rec
+        return out
+
     def threads(self):
         """The thread column's codes and categories: each log's threads'
         labels (_Log.threads()), one category for a label in several logs."""
@@ -748,6 +785,7 @@ def gather(paths, window, policy):
             spans.append((a, cols.n))
             kept.append(lg)
             lg.threads()   # named while it is open: the frame is made after
+            lg.trigger()   # and its flight recorder read
             _report_damage(lg, cols.msgid[a:cols.n], policy)
         _report_misses(window, kept, spans, policy)
         cols.trim()
@@ -788,7 +826,9 @@ def to_frame(f, wide=False):
         for i, a in enumerate(ARGS):
             data[a] = c.args[i]
     c.msgid = None
-    return pd.DataFrame(data, copy=False)
+    df = pd.DataFrame(data, copy=False)
+    df.attrs["recorders"] = f.recorders()
+    return df
 
 
 def to_numpy(f):

@@ -1448,9 +1448,10 @@ START_TEST(test_slowest_of_equal_cycles_per_unit_ranks_more_cycles_then_the_earl
 		uint64_t c = t1[r] - t0[r];
 		char *w = wall_of(path, t0[r], 0), *from = wall_of(path, t0[r], -(int64_t)c);
 		char *to = wall_of(path, t1[r], (int64_t)c), *more;
-		more = xasprintf("%s\"kv.req\",,%d,100,%llu,%llu,0,0,\"%s\",\"timeline dump --from %s "
-				 "--to %s slow.timeline\"\n", want, r + 1, (unsigned long long)c,
-				 (unsigned long long)c / 100, w, from, to);
+		more = xasprintf("%s\"kv.req\",,%d,100,%llu,%llu,0,0,\"%s\",\"timeline dump --time wall "
+				 "--from %s --to %s --mark %llu,%llu slow.timeline\"\n", want, r + 1,
+				 (unsigned long long)c, (unsigned long long)c / 100, w, from, to,
+				 (unsigned long long)t0[r], (unsigned long long)t1[r]);
 		free(want);
 		want = more;
 		free(w);

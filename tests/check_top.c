@@ -1593,7 +1593,9 @@ static const char *top_xy(const char *args)
  * nothing) keeps the built-in breath pairing, so the same shares. */
 START_TEST(test_top_shares_the_breaths_cycles_and_counts_pairs_of_no_packets)
 {
-	const char *want = "x 20 20 3.000000\ny 30 None 3.000000\n";
+	/* and the breath's own row (issue 36: top keeps the loop's row), no
+	 * attribute, no share, 1000 cycles for 10 packets */
+	const char *want = "x 20 20 3.000000\ny 30 None 3.000000\nNone None 100 3.000000\n";
 	ck_assert_str_eq(top_xy(""), want);
 	ck_assert_str_eq(top_xy("--pair t.q=t.r"), want);
 }

@@ -295,8 +295,12 @@ const char *const *input_threads(struct input *in, size_t *n)
 	size_t len;
 	tl_thread th;
 	*n = tl_reader_threads(in->r);
-	free(in->thread_key);
-	if (!(in->thread_key = calloc(*n ? *n : 1, sizeof *in->thread_key)))
+	if (*n > TL_THREADS_MAX)
+		*n = TL_THREADS_MAX;
+	/* room for every thread a log may have, made once: engines that read
+	 * IN keep the array, and a second call (another engine, or threads
+	 * come since) must not move it under them */
+	if (!in->thread_key && !(in->thread_key = calloc(TL_THREADS_MAX, sizeof *in->thread_key)))
 		abort();
 	for (unsigned t = 0; t < *n; t++)
 		in->thread_key[t] = tl_reader_thread(in->r, t, &th) == TL_OK && th.tid ?

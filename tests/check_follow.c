@@ -1405,7 +1405,7 @@ START_TEST(test_merge_follow_starts_with_the_newest_entries_of_the_merged_stream
 	const char *a = P("a.timeline"), *b = P("b.timeline"), *c = P("c.timeline");
 	const char *out = P("out.txt"), *errp = P("err.txt");
 	struct writer wa = writer_start(a, 64, 1), wb = writer_start(b, 64, 1), wc = writer_start(c, 64, 1);
-	char *text, *err, *want, *got;
+	char *text, *err, *want, *got, *fa, *fb;
 	pid_t merge;
 	writer_do(&wa, "10 1000 10");
 	writer_do(&wb, "10 1005 10");
@@ -1420,10 +1420,12 @@ START_TEST(test_merge_follow_starts_with_the_newest_entries_of_the_merged_stream
 	text = follower_end(merge, &wb, out, errp, &err);
 	got = merged_of(text, wa.pid);
 	ck_assert_str_eq(got, "a8 b8 a9 b9 a10 b10 ");
-	want = xasprintf("%s%s%s", followed("merge", a, 3, 8, 10, 3, 0),
-			 followed("merge", b, 3, 8, 10, 3, 0),
-			 test_str("timeline merge: %s: followed 0 entries\n", c));
+	fa = followed("merge", a, 3, 8, 10, 3, 0);
+	fb = followed("merge", b, 3, 8, 10, 3, 0);
+	want = xasprintf("%s%s%s", fa, fb, test_str("timeline merge: %s: followed 0 entries\n", c));
 	ck_assert_str_eq(err, want);
+	free(fa);
+	free(fb);
 	free(got);
 	free(want);
 	free(text);

@@ -72,6 +72,19 @@ void recorder_trigger(struct input *in, const tl_arming *a, char *buf, size_t si
 		 (unsigned long long)a->begin_seq, (unsigned long long)a->end_seq, wall);
 }
 
+void recorder_brief(const struct input *in, const tl_arming *a, char *buf, size_t size)
+{
+	char len[32], thr[32];
+	if (a->kind == TL_TRIGGER_HAND || a->kind == TL_TRIGGER_EVENT) {
+		snprintf(buf, size, "%s%s", a->kind == TL_TRIGGER_HAND ? "by hand" : "event ",
+			 a->kind == TL_TRIGGER_HAND ? "" : a->what);
+		return;
+	}
+	duration(in, a->cycles, len, sizeof len);
+	duration(in, a->threshold_at, thr, sizeof thr);
+	snprintf(buf, size, "%s %s %s > %s", tl_trigger_name(a->kind), a->what, len, thr);
+}
+
 void recorder_json(struct input *in, const tl_arming *a, struct json *j)
 {
 	char wall[48];

@@ -21,6 +21,10 @@ void recorder_settings(const struct input *in, const tl_arming *a, char *buf, si
  * entries 1 to 5, at WALL" (by hand: "by hand, at WALL") into BUF. */
 void recorder_trigger(struct input *in, const tl_arming *a, char *buf, size_t size);
 
+/* The trigger in short, for top's status line: "pair engine.breath
+ * 18.977 ms > 5.000 ms", "event kv.error*" or "by hand", into BUF. */
+void recorder_brief(const struct input *in, const tl_arming *a, char *buf, size_t size);
+
 /* "recorder": {...} and "trigger": {...} or null, into J. */
 void recorder_json(struct input *in, const tl_arming *a, struct json *j);
 

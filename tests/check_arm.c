@@ -29,7 +29,7 @@ static const char *const canon[NDEF] = {
 	"1,9|t.other: n",
 };
 static const char *const pairs[] = {
-	"pair|t.loop: t.loop_begin t.loop_end breath",
+	"pair|t.loop: t.loop_begin t.loop_end unit=n breath",
 	"pair|t.work: t.begin t.end",
 };
 
@@ -436,6 +436,9 @@ START_TEST(test_info_ls_top_and_dump_trigger_are_exact_on_a_frozen_log)
 				"sys; d=json.load(sys.stdin)[\"logs\"][0]; print(d[\"rate\"], d[\"recorder\"],"
 				" d[\"trigger\"], d[\"trigger_cycles\"])'", test_dir), 0);
 	ck_assert_str_eq(out, "off frozen pair 150\n");
+	ck_assert_int_eq(tl_run(&out, &err, "top -b -n 1 -d 0.1 %s", test_dir), 0);
+	ck_assert_ptr_nonnull(strstr(out, test_str(" lost to lapping  TRIGGER %d test: pair t.loop "
+						   "150 ns > 100 ns\n", (int)getpid())));
 	ck_assert_int_eq(tl_run(&out, &err, "dump --trigger=2 %s", p), 0);
 	ck_assert_str_eq(out, test_str(
 		"# %s: trigger pair t.loop: 150 cycles (150 ns) > 100 ns, thread 0, entries 6 to 7, "
@@ -466,6 +469,67 @@ START_TEST(test_info_ls_top_and_dump_trigger_are_exact_on_a_frozen_log)
 	ck_assert_ptr_nonnull(strstr(out, "  trigger      pair t.loop: 150 cycles (150 ns) > 100 ns, "
 				     "thread 0, entries 6 to 7, at 2025-11-24T16:00:00.123456789Z\n"));
 	tl_close(l.log);
+}
+END_TEST
+
+/* The report marks the trigger on the over-time chart of its log (a
+ * freeze by hand, without a timestamp, only in the caption), and stats
+ * --slowest names it first; a log never armed has none. */
+START_TEST(test_report_and_stats_slowest_show_the_trigger_of_a_frozen_log)
+{
+	const char *p = P("fz.timeline"), *q = P("plain.timeline"), *h = P("hand.timeline");
+	const char *out, *err, *wall = "at 2025-11-24T16:00:00.123456789Z";
+	const char *trig = "pair t.loop: 150 cycles (150 ns) > 100 ns, thread 0, entries 6 to 7";
+	struct tlog l = frozen_log(p), m = open_t(q, 64), n = open_t(h, 64);
+	int64_t at = 1764000000123456789ll;
+	tl_error e;
+	char *o, *x;
+	breath(&m, 0, 10);
+	breath(&m, 10, 20);
+	breath(&n, 0, 30);
+	ck_assert_int_eq(tl_freeze_file(h, &e), TL_OK);
+	patch_file(h, TL_HDR_ARM + offsetof(struct tl_arm, wall_ns), &at, sizeof at);
+	/* JSON: the trigger where the chart's t0 and span place it */
+	ck_assert_int_eq(tl_run(&out, &err, "report -f json %s %s %s | python3 -c 'import json,sys\n"
+				"for l in sys.stdin:\n d=json.loads(l)\n if d.get(\"kind\")==\"time\": "
+				"print(d[\"path\"].split(\"/\")[-1], d[\"t0\"], d[\"span\"], d[\"trigger\"])'",
+				p, q, h), 0);
+	ck_assert_str_eq(out, test_str(
+		"fz.timeline 1000 251 {'kind': 'pair', 'what': 't.loop', 'thread': 0, 'cycles': 150, "
+		"'threshold_cycles': 100, 'begin_tsc': 1060, 'end_tsc': 1210, 'begin_seq': 6, "
+		"'end_seq': 7, 'text': '%s, %s'}\n"
+		"plain.timeline 1000 41 None\n"
+		"hand.timeline 1000 31 {'kind': 'hand', 'what': '', 'thread': 0, 'cycles': 0, "
+		"'threshold_cycles': 0, 'begin_tsc': None, 'end_tsc': None, 'begin_seq': 0, "
+		"'end_seq': 0, 'text': 'by hand, %s'}\n", trig, wall, wall));
+	ck_assert_str_eq(err, "");
+	/* HTML: the caption's line, and a band from 60 to 210 ticks of 251 (the
+	 * plot 858 px wide from x 78) with a dashed line at its end */
+	ck_assert_int_eq(tl_run(&out, &err, "report -o %s %s %s %s", P("r.html"), p, q, h), 0);
+	ck_assert_int_eq(run(test_str("grep -o '<span class=.trig.>[^<]*</span>\\|<rect class=."
+				      "trig-band.[^>]*>\\|<line class=.trig-line.[^>]*>\\|>trigger<' %s",
+				      P("r.html")), &o, &x), 0);
+	ck_assert_str_eq(o, test_str(
+		"<span class=\"trig\">flight recorder&#39;s trigger: pair t.loop: 150 cycles (150 ns) "
+		"&gt; 100 ns, thread 0, entries 6 to 7, %s</span>\n"
+		"<rect class=\"trig-band\" x=\"283.1\" y=\"42.0\" width=\"512.7\" height=\"232.0\"/>\n"
+		"<line class=\"trig-line\" x1=\"795.8\" y1=\"42.0\" x2=\"795.8\" y2=\"274.0\"/>\n"
+		">trigger<\n"
+		"<span class=\"trig\">flight recorder&#39;s trigger: by hand, %s</span>\n", wall, wall));
+	free(o);
+	free(x);
+	/* stats --slowest: the trigger's pair first, the plain and the hand-frozen logs not */
+	ck_assert_int_eq(tl_run(&out, &err, "stats --slowest 2 %s %s %s", p, q, h), 0);
+	ck_assert_ptr_nonnull(strstr(out, test_str(
+		"\nthe trigger's pair first (timeline arm)\n"
+		"  %s: %s, %s; timeline dump --trigger %s\n\n"
+		"the 2 slowest pairs of each group", p, trig, wall, p)));
+	ck_assert_ptr_null(strstr(out, test_str("%s: ", q)));
+	ck_assert_ptr_null(strstr(out, test_str("%s: ", h)));
+	ck_assert_str_eq(err, "");
+	tl_close(l.log);
+	tl_close(m.log);
+	tl_close(n.log);
 }
 END_TEST
 
@@ -777,6 +841,7 @@ Suite *arm_suite(void)
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, test_info_ls_top_and_dump_trigger_are_exact_on_a_frozen_log);
 	tcase_add_test(t, test_arm_freeze_and_rate_say_each_log_and_refuse_with_one_line);
+	tcase_add_test(t, test_report_and_stats_slowest_show_the_trigger_of_a_frozen_log);
 	suite_add_tcase(s, t);
 	t = tcase_create("race");
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);

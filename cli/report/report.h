@@ -75,6 +75,9 @@ struct rp_time {
 				      * pair's), NULL: UNIT */
 	const char *loop;            /* the declared breath's label ("kv.poll"), NULL:
 				      * Snabb's breath */
+	const tl_arming *trigger;    /* the log's flight recorder trigger (timeline
+				      * arm), marked on the time axis; NULL: none */
+	const char *trigger_text;    /* ... in words, as info says it */
 };
 
 /* A writer: HTML or JSON. Each call is one chart (or a table), in report

@@ -899,6 +899,17 @@ static const char *time_side(const struct rp_input *in, const struct an_timeline
 	return NULL;
 }
 
+/* The file T was read from, when it holds a flight recorder's trigger,
+ * else NULL. */
+static const struct readall_file *time_trigger(const struct rp_input *in,
+					       const struct an_timeline *t)
+{
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (in->files[i].order == t->order)
+			return in->files[i].trigger.kind ? &in->files[i] : NULL;
+	return NULL;
+}
+
 /* The unit the pairs LABEL are counted in among E's rows (a declared
  * pair's own), or NULL when none says (the report's unit then). */
 static const char *unit_of(struct an *e, const char *label)
@@ -920,14 +931,17 @@ static const char *time_about(char *buf, size_t size)
 			 "(its own) binned in time, the median line and the 25-75 and 5-95 "
 			 "percentile ribbons of each bin, and the units each %s moved. A bin far "
 			 "above the others (a stall) is drawn at the axis's top, marked with its "
-			 "value. Hover for a bin's values.", W.loop);
+			 "value. A log frozen by its flight recorder (timeline arm) has its "
+			 "trigger marked: a red band from the slow pair's begin to its end. Hover "
+			 "for a bin's values.", W.loop);
 	else
 		snprintf(buf, size, "Per process, on one time axis: each pair's cycles per unit "
 			 "binned in time, the median line and the 25-75 and 5-95 percentile "
 			 "ribbons of each bin; the breaths' units per breath; and the throughput "
 			 "from the breaths' running totals. A bin far above the others (a stall) "
-			 "is drawn at the axis's top, marked with its value. Hover for a bin's "
-			 "values.");
+			 "is drawn at the axis's top, marked with its value. A log frozen by its "
+			 "flight recorder (timeline arm) has its trigger marked: a red band from "
+			 "the slow pair's begin to its end. Hover for a bin's values.");
 	return buf;
 }
 
@@ -942,9 +956,15 @@ static void over_time(const struct rp_out *out, const struct rp_input *in)
 			   "its side in its side's colour, A blue and B red."));
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
-		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]), NULL, W.loop };
+		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]), NULL, W.loop, NULL,
+				      NULL };
+		const struct readall_file *f = time_trigger(in, &t[i]);
 		char id[32], title[256], x[64];
 		const char *unit;
+		if (f) {
+			rt.trigger = &f->trigger;
+			rt.trigger_text = f->trigger_text;
+		}
 		snprintf(id, sizeof id, "p%zu", i);
 		const char *base = strrchr(t[i].path, '/') ? strrchr(t[i].path, '/') + 1 : t[i].path;
 		snprintf(title, sizeof title, "%.100s (%.100s, group %.40s)", t[i].process, base,

@@ -32,6 +32,8 @@ static const char style[] =
 	".p50{stroke-dasharray:4 3;stroke-width:1.5}"
 	".line{fill:none;stroke-width:1.3}"
 	".clip{fill:#c00}.clip-label{fill:#c00;font-size:10px;font-weight:600}"
+	".trig{color:#c00;font-size:12px}.trig-band{fill:#c00;fill-opacity:0.16;pointer-events:none}"
+	".trig-line{stroke:#c00;stroke-dasharray:4 3;pointer-events:none}"
 	"table{border-collapse:collapse;font-size:12px}"
 	"th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}"
 	"th{border-bottom:1px solid #999}td.n{text-align:right;font-variant-numeric:tabular-nums}"
@@ -205,9 +207,10 @@ static void note(const struct rp_out *o, const char *text)
 
 /* Opens the figure of chart C, an SVG of class CLS, WIDTH x HEIGHT px;
  * a chart of one side of two, SIDE ("A" or "B"; else NULL), edged in its
- * colour, its caption lettered with it and naming its inputs. */
-static void fig_open_side(const struct rp_chart *c, const char *cls, double height,
-			  const char *side)
+ * colour, its caption lettered with it and naming its inputs; NOTE (if
+ * not NULL) a line in red under the caption. */
+static void fig_open_note(const struct rp_chart *c, const char *cls, double height,
+			  const char *side, const char *note)
 {
 	char k = side && !strcmp(side, "B") ? 'b' : 'a';
 	if (side)
@@ -218,8 +221,19 @@ static void fig_open_side(const struct rp_chart *c, const char *cls, double heig
 	svg_text(c->title);
 	if (side)
 		svg_printf("<span class=\"note\">, of the --%c inputs</span>", k);
+	if (note) {
+		out_str("<br><span class=\"trig\">");
+		svg_text(note);
+		out_str("</span>");
+	}
 	svg_printf("</figcaption>\n<svg class=\"plot %s\" id=\"%s\" viewBox=\"0 0 %d %.0f\" "
 		   "width=\"%d\" height=\"%.0f\" role=\"img\">\n", cls, c->id, W, height, W, height);
+}
+
+static void fig_open_side(const struct rp_chart *c, const char *cls, double height,
+			  const char *side)
+{
+	fig_open_note(c, cls, height, side, NULL);
 }
 
 static void fig_open(const struct rp_chart *c, const char *cls, double height)
@@ -1198,12 +1212,41 @@ static size_t time_panels(const struct rp_time *rt, struct panel *p, double **v)
 	return np + rate_panels(t, p + np, v);
 }
 
+/* The flight recorder's trigger of RT on the time axis X (in UNIT ticks
+ * from the timeline's first entry), across the panels from TOP to BOTTOM:
+ * a band from the slow pair's begin to its end (an event's entry: a line),
+ * a dashed line at its end, and "trigger" above at LABEL_Y. Nothing when
+ * the trigger has no timestamp (a freeze by hand) or lies outside the
+ * chart's window. */
+static void trigger_mark(const struct rp_time *rt, const struct scale *x, double unit, double top,
+			 double bottom, double label_y)
+{
+	const tl_arming *a = rt->trigger;
+	double b, e, xb, xe;
+	if (!a || !a->end_tsc || a->end_tsc < rt->t->t0)
+		return;
+	e = (double)(a->end_tsc - rt->t->t0) / unit;
+	b = e - (double)a->cycles / unit;
+	if (b > x->d1)
+		return;   /* after the window: the trigger is not in this chart */
+	xb = scale_at(x, fmax(b, 0));
+	xe = scale_at(x, fmin(e, x->d1));
+	svg_printf("<rect class=\"trig-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+		   "<line class=\"trig-line\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		   "<path class=\"clip\" d=\"M%.1f %.1fl-4 -7h8z\"/><text class=\"clip-label\" "
+		   "x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">trigger</text>\n", xb, top,
+		   fmax(xe - xb, 2), bottom - top, xe, top, xe, bottom, xe, label_y + 3,
+		   xe + (xe > W - 120 ? -7 : 7), label_y, xe > W - 120 ? "end" : "start");
+}
+
 static void time_chart(const struct rp_out *o, const struct rp_chart *c, const struct rp_time *rt)
 {
 	const struct an_timeline *t = rt->t;
 	struct panel *p = calloc(2 * t->ns + 2, sizeof *p);
-	double *v[2] = { NULL, NULL }, top = PANEL_GAP, span, unit;
+	double *v[2] = { NULL, NULL }, head = rt->trigger ? 14 : 0, top = PANEL_GAP + head, span,
+	       unit;
 	const char *unit_name;
+	char note[400];
 	size_t np;
 	struct scale x;
 	(void)o;
@@ -1213,11 +1256,15 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	unit = report_time_unit(t, &unit_name);
 	span = (double)t->span / unit;
 	x = (struct scale){ 0, span, PLOT_X0, PLOT_X0 + PLOT_W, 0 };
-	fig_open_side(c, "timeline", (double)np * (PANEL_H + PANEL_GAP) + PANEL_GAP + 30, rt->side);
+	if (rt->trigger)
+		snprintf(note, sizeof note, "flight recorder's trigger: %s", rt->trigger_text);
+	fig_open_note(c, "timeline", (double)np * (PANEL_H + PANEL_GAP) + PANEL_GAP + 30 + head,
+		      rt->side, rt->trigger ? note : NULL);
 	for (size_t k = 0; k < np; k++) {
 		panel(&p[k], top, &x, rt->side);
 		top += PANEL_H + PANEL_GAP;
 	}
+	trigger_mark(rt, &x, unit, PANEL_GAP + head - 6, top - PANEL_GAP, 10);
 	axis_x(&x, top - PANEL_GAP, top - PANEL_GAP, c->x);
 	out_str("</svg>\n");
 	time_data(c, p, np, span, unit_name, rt->side);

@@ -122,6 +122,35 @@ static void bins(struct json *j, const struct bin *b, size_t n)
 	}
 }
 
+/* "trigger": the flight recorder's trigger of RT's log (null: none), its
+ * slow pair's timestamps where the chart's t0 and span place it. */
+static void trigger(struct json *j, const struct rp_time *rt)
+{
+	const tl_arming *a = rt->trigger;
+	if (!a) {
+		JSON_KEY_NULL(j, "trigger");
+		return;
+	}
+	JSON_KEY(j, "trigger");
+	json_begin_object(j);
+	JSON_KEY_STRING(j, "kind", tl_trigger_name(a->kind));
+	JSON_KEY_STRING(j, "what", a->what);
+	JSON_KEY_UINT(j, "thread", a->thread);
+	JSON_KEY_UINT(j, "cycles", a->cycles);
+	JSON_KEY_UINT(j, "threshold_cycles", a->threshold_at);
+	if (a->end_tsc) {   /* by hand: no timestamp */
+		JSON_KEY_UINT(j, "begin_tsc", a->end_tsc - a->cycles);
+		JSON_KEY_UINT(j, "end_tsc", a->end_tsc);
+	} else {
+		JSON_KEY_NULL(j, "begin_tsc");
+		JSON_KEY_NULL(j, "end_tsc");
+	}
+	JSON_KEY_UINT(j, "begin_seq", a->begin_seq);
+	JSON_KEY_UINT(j, "end_seq", a->end_seq);
+	JSON_KEY_STRING(j, "text", rt->trigger_text);
+	json_end_object(j);
+}
+
 static void time_chart(const struct rp_out *o, const struct rp_chart *c, const struct rp_time *rt)
 {
 	const struct an_timeline *t = rt->t;
@@ -138,6 +167,7 @@ static void time_chart(const struct rp_out *o, const struct rp_chart *c, const s
 	JSON_KEY_UINT(&j, "t0", t->t0);
 	JSON_KEY_UINT(&j, "span", t->span);
 	JSON_KEY_STRING(&j, "unit", rt->unit);
+	trigger(&j, rt);
 	JSON_KEY(&j, "series");
 	json_begin_array(&j);
 	for (size_t k = 0; k < t->ns; k++) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "input.h"
 #include "readall.h"
+#include "recorder.h"
 #include "rowkey.h"
 #include "sumfile.h"
 #include "usage.h"
@@ -196,6 +197,11 @@ static void begin_fact(struct job *j, const struct input *in, uint64_t order)
 	size_t n;
 	f->info = in->info;
 	f->declares = input_pairs((struct input *)in, &n) && n;
+	if (recorder_of(in, &f->trigger) || !f->trigger.kind)
+		memset(&f->trigger, 0, sizeof f->trigger);
+	else
+		recorder_trigger((struct input *)in, &f->trigger, f->trigger_text,
+				 sizeof f->trigger_text);
 	f->engine = j->target[0];
 	f->order = order << 32;   /* as begin_file() tells the engines */
 }

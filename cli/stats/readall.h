@@ -5,6 +5,7 @@
 #ifndef TL_READALL_H
 #define TL_READALL_H
 #include "analysis.h"
+#include "timeline.h"
 #include "window.h"
 
 /* The engines one input can feed at most, and a reader's in all. */
@@ -25,6 +26,9 @@ struct readall_file {
 	const struct an *engine;     /* the first engine it was given to feed */
 	uint64_t order;              /* the an_file.order it was read with (a log's
 				      * an_timeline.order) */
+	tl_arming trigger;           /* its flight recorder (timeline arm), when
+				      * trigger.kind is not TL_TRIGGER_NONE ... */
+	char trigger_text[320];      /* ... and its trigger in words, as info says it */
 };
 
 struct readall {

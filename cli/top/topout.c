@@ -39,6 +39,33 @@ size_t top_title(const struct top *t, char *buf, size_t size)
 	return n > 0 ? (size_t)n : 0;
 }
 
+/* "  TRIGGER 4242 engine: pair engine.breath 18.977 ms > 5.000 ms" for the
+ * first of T's logs whose flight recorder triggered (timeline arm), with
+ * "(and N more)" after it, into BUF; "" when none did. Returns its length. */
+static size_t trigger_status(const struct top *t, char *buf, size_t size)
+{
+	size_t more = 0;
+	int n = 0;
+	*buf = '\0';
+	for (size_t i = 0; i < t->nlogs; i++) {
+		const struct top_log *l = t->logs[i];
+		tl_arming a;
+		char what[160];
+		if (l->f.snabb || tl_reader_arming(l->f.in->r, &a) != TL_OK || !a.kind ||
+		    a.state < TL_RECORDER_KEEPING)
+			continue;
+		if (n > 0) {
+			more++;
+			continue;
+		}
+		recorder_brief(l->f.in, &a, what, sizeof what);
+		n = snprintf(buf, size, "  TRIGGER %u %s: %s", l->pid, l->name, what);
+	}
+	if (more && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " (and %zu more)", more);
+	return n > 0 ? strnlen(buf, size) : 0;
+}
+
 size_t top_status(const struct top *t, char *buf, size_t size)
 {
 	uint64_t written = 0, read = 0, lost = 0, unread = 0;
@@ -58,6 +85,8 @@ size_t top_status(const struct top *t, char *buf, size_t size)
 	if (unread && n > 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, "  SAMPLED: read the newest %.0f%% of what "
 			      "was new", 100.0 * (double)read / (double)(read + unread));
+	if (n > 0 && (size_t)n < size)
+		n += (int)trigger_status(t, buf + n, size - (size_t)n);
 	return n > 0 ? (size_t)n : 0;
 }
 

@@ -54,39 +54,13 @@ while [ "$i" -lt "$runs" ]; do
 done
 run off
 
-python3 - "$dir/runs" "$secs" "$workload" "$cpu" <<'EOF'
-import math, os, sys
+PYTHONPATH="$(dirname "$0")" python3 - "$dir/runs" "$secs" "$workload" "$cpu" <<'EOF'
+import os, sys
+from hl import cost
 # (mode, packets per second of CPU) in the order run
 runs = [(m, int(p) / float(c)) for m, p, c in (l.split() for l in open(sys.argv[1]))]
 secs, workload, cpu = float(sys.argv[2]), sys.argv[3], sys.argv[4]
 off = [r for m, r in runs if m == "off"]
-
-def signed_rank_c(n):
-    """The largest c with P(W+ <= c) <= 0.025 under H0, or -1."""
-    top = n * (n + 1) // 2
-    f = [1] + [0] * top
-    for k in range(1, n + 1):
-        for s in range(top, k - 1, -1):
-            f[s] += f[s - k]
-    total, acc, c = 2 ** n, 0, -1
-    for s in range(top + 1):
-        acc += f[s]
-        if acc / total > 0.025:
-            break
-        c = s
-    return c
-
-def cost(mode):
-    """Median packets/s, and the cost in % with its 95% interval."""
-    got = [r for m, r in runs if m == mode]
-    d = [math.log(got[i]) - (math.log(off[i]) + math.log(off[i + 1])) / 2 for i in range(len(got))]
-    w = sorted((d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d)))
-    n, m = len(d), len(w)
-    est = w[m // 2] if m % 2 else (w[m // 2 - 1] + w[m // 2]) / 2
-    c = signed_rank_c(n)
-    lo, hi = (w[c], w[m - 1 - c]) if c >= 0 else (w[0], w[-1])
-    pct = lambda x: -math.expm1(x) * 100   # a drop of throughput, in %
-    return sorted(got)[len(got) // 2], pct(est), pct(hi), pct(lo)
 
 def mpps(x):
     return x / 1e6
@@ -98,7 +72,7 @@ med_off = sorted(off)[len(off) // 2]
 print("%-6s %12.2f" % ("off", mpps(med_off)))
 rows = [("engine_off", "%.3f" % mpps(med_off), "Mpackets/s", "", "")]
 for mode, verdict in (("auto", lambda e, h: e <= 1 and h <= 2), ("all", lambda e, h: e <= 15)):
-    med, est, lo, hi = cost(mode)
+    med, est, lo, hi = cost(runs, mode)
     target = "target <= 1%, upper end <= 2%" if mode == "auto" else "target <= 15%"
     print("%-6s %12.2f %8.2f  [%6.2f, %6.2f]  %s: %s"
           % (mode, mpps(med), est, lo, hi, target, "met" if verdict(est, hi) else "MISSED"))

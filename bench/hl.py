@@ -1,5 +1,5 @@
-"""hl.py: the cost of a mode against the off runs on either side of it, as
-bench/engine.sh computes it (bench/dpdk.sh imports it): each run gives
+"""hl.py: the cost of a mode against the off runs on either side of it,
+imported by bench/engine.sh and bench/dpdk.sh: each run gives
 d = ln(mode) - (ln(off before) + ln(off after)) / 2, so that drift of the
 machine's speed cancels within a round; the estimate is the Hodges-Lehmann
 median of the Walsh averages of the d's, and the 95% interval the one of

@@ -2,6 +2,7 @@
  * way for info, ls, top and dump (tl_reader_arming). */
 #include <stdio.h>
 #include <string.h>
+#include "out.h"
 #include "recorder.h"
 
 const char *recorder_state(int state)
@@ -118,10 +119,41 @@ void recorder_json(struct input *in, const tl_arming *a, struct json *j)
 	json_end_object(j);
 }
 
+/* What trigger_line() prints in, and how many it printed. */
+struct triggers {
+	int json, said;
+};
+
+/* The trigger of IN (at PATH) as a JSON line of the table "trigger". */
+static void trigger_json(struct input *in, const char *path, const tl_arming *a)
+{
+	struct json j = JSON_INIT;
+	char wall[48], dump[4200];
+	tl_format_wall(wall, sizeof wall, a->wall_ns);
+	snprintf(dump, sizeof dump, "timeline dump --trigger %s", path);
+	json_begin_object(&j);
+	JSON_KEY_STRING(&j, "table", "trigger");
+	JSON_KEY_STRING(&j, "path", path);
+	JSON_KEY_STRING(&j, "kind", tl_trigger_name(a->kind));
+	JSON_KEY_STRING(&j, "pair", a->what);
+	JSON_KEY_STRING(&j, "attrs", attrs_of(in, a->begin_id));
+	JSON_KEY_UINT(&j, "thread", a->thread);
+	JSON_KEY_UINT(&j, "cycles", a->cycles);
+	JSON_KEY_UINT(&j, "threshold_cycles", a->threshold_at);
+	JSON_KEY_UINT(&j, "begin_seq", a->begin_seq);
+	JSON_KEY_UINT(&j, "end_seq", a->end_seq);
+	JSON_KEY_STRING(&j, "wall", wall);
+	JSON_KEY_STRING(&j, "dump", dump);
+	json_end_object(&j);
+	out_char('\n');
+	out_flush();
+}
+
 /* input_walk()'s: the trigger line of the log at PATH, if it has one. */
 static int trigger_line(const char *path, int named, void *arg)
 {
-	int skipped, *said = arg;
+	int skipped;
+	struct triggers *t = arg;
 	struct input *in;
 	tl_arming a;
 	char buf[512];
@@ -129,23 +161,29 @@ static int trigger_line(const char *path, int named, void *arg)
 	if (!(in = input_open("stats", path, 0, &skipped)))
 		return 0;
 	if (!recorder_of(in, &a) && a.kind && a.kind != TL_TRIGGER_HAND) {
-		if (!(*said)++)
-			printf("the trigger's pair first (timeline arm)\n");
-		recorder_trigger(in, &a, buf, sizeof buf);
-		printf("  %s: %s; timeline dump --trigger %s\n", path, buf, path);
+		if (t->json) {
+			trigger_json(in, path, &a);
+		} else {
+			if (!t->said)
+				printf("the trigger's pair first (timeline arm)\n");
+			recorder_trigger(in, &a, buf, sizeof buf);
+			printf("  %s: %s; timeline dump --trigger %s\n", path, buf, path);
+		}
+		t->said++;
 	}
 	input_close(in);
 	return 0;
 }
 
-void recorder_triggers_first(char **paths, int n)
+void recorder_triggers_first(char **paths, int n, int json)
 {
-	int said = 0, quiet = input_quiet;
+	struct triggers t = { json, 0 };
+	int quiet = input_quiet;
 	input_quiet = 1;
 	fflush(stdout);
-	input_walk("stats", paths, n, trigger_line, &said);
+	input_walk("stats", paths, n, trigger_line, &t);
 	input_quiet = quiet;
-	if (said)
+	if (t.said && !json)
 		printf("\n");
 	fflush(stdout);
 }

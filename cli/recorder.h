@@ -31,6 +31,7 @@ void recorder_json(struct input *in, const tl_arming *a, struct json *j);
 /* Prints, for each log under PATHS (N) that holds a trigger of a pair, the
  * line "  LOG: trigger: pair ...; timeline dump --trigger LOG" under the
  * title "the trigger's pair first (timeline arm)": what stats --slowest
- * lists before its ranks, the slowest pair the ring was frozen for. */
-void recorder_triggers_first(char **paths, int n);
+ * lists before its ranks, the slowest pair the ring was frozen for. JSON:
+ * a line each, {"table": "trigger", "path": ..., "dump": ...}. */
+void recorder_triggers_first(char **paths, int n, int json);
 #endif

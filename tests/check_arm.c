@@ -527,6 +527,17 @@ START_TEST(test_report_and_stats_slowest_show_the_trigger_of_a_frozen_log)
 	ck_assert_ptr_null(strstr(out, test_str("%s: ", q)));
 	ck_assert_ptr_null(strstr(out, test_str("%s: ", h)));
 	ck_assert_str_eq(err, "");
+	/* JSON: a line of the table "trigger", just before the ranks */
+	ck_assert_int_eq(tl_run(&out, &err, "stats --slowest 2 -f json %s %s %s | python3 -c 'import "
+				"json,sys\nfor l in sys.stdin:\n d=json.loads(l)\n if d[\"table\"]==\"trigger\":"
+				" print(d)\n if d[\"table\"]==\"slowest\": print(d[\"table\"], d[\"cycles\"])'",
+				p, q, h), 0);
+	ck_assert_str_eq(out, test_str(
+		"{'table': 'trigger', 'path': '%s', 'kind': 'pair', 'pair': 't.loop', 'attrs': '', "
+		"'thread': 0, 'cycles': 150, 'threshold_cycles': 100, 'begin_seq': 6, 'end_seq': 7, "
+		"'wall': '2025-11-24T16:00:00.123456789Z', 'dump': 'timeline dump --trigger %s'}\n"
+		"slowest 150\nslowest 30\n", p, p));
+	ck_assert_str_eq(err, "");
 	tl_close(l.log);
 	tl_close(m.log);
 	tl_close(n.log);

@@ -239,10 +239,11 @@ static void print(const struct args *s, struct an *e, struct an *d)
 			char what[160];
 			snprintf(what, sizeof what, "the %llu slowest pairs of each group, most cycles "
 				 "per unit first, and where to see each", (unsigned long long)o->slowest);
-			if (format == FMT_TEXT) {
-				out_char('\n');
+			if (format == FMT_TEXT || format == FMT_JSON) {
+				if (format == FMT_TEXT)
+					out_char('\n');
 				out_flush();
-				recorder_triggers_first(s->inputs, s->ninputs);
+				recorder_triggers_first(s->inputs, s->ninputs, format == FMT_JSON);
 			}
 			table_print(st, format, what);
 		}

@@ -1,9 +1,10 @@
 #!/bin/sh
 # dpdk.sh: what a DPDK forwarder feels (issue 37), in two parts.
 #
-# 1. The forwarder of examples/dpdk, one worker lcore pinned to the last
-#    CPU (the main lcore, asleep, on the first), net_null ports, its
-#    forwarding rate (packets per second of its loop's CPU: the machine's
+# 1. The forwarder of examples/dpdk, DPDK_WORKERS worker lcores (default
+#    1) logging into its one log, pinned to the last CPUs (the main lcore,
+#    asleep, on the first), net_null ports, its forwarding rate (packets
+#    per second of its loops' CPU, summed over the lcores: the machine's
 #    CPUs are shared) with the log off, auto (a rate drawn every turn) and
 #    all, in runs interleaved off, auto, all, off, ..., off, each
 #    DPDK_SECONDS long; the cost of a mode against the off runs on either
@@ -20,7 +21,8 @@
 #
 # Usage: sh bench/dpdk.sh [BUILD [RUNS]]: RUNS of each mode (default 10);
 # DPDK_SECONDS (default 2), DPDK_CALLS (default 10000000), DPDK_REPS
-# (default 5), DPDK_WHERE (default "shm root": where the logs go). Appends to $BENCH_CSV (default bench/results/latest.csv);
+# (default 5), DPDK_WHERE (default "shm root": where the logs go), DPDK_WORKERS
+# (default 1: worker lcores). Appends to $BENCH_CSV (default bench/results/latest.csv);
 # skips, saying so, where the forwarder was not built (no libdpdk).
 set -eu
 build=${1:-build}
@@ -33,7 +35,17 @@ if [ ! -x "$fwd" ] || [ ! -x "$trace" ]; then
 	exit 0
 fi
 case $runs in '' | *[!0-9]* | 0 | 1) echo "dpdk: RUNS must be 2 or more, not '$runs'"; exit 2 ;; esac
-last=$(($(getconf _NPROCESSORS_ONLN) - 1))
+ncpu=$(getconf _NPROCESSORS_ONLN)
+last=$((ncpu - 1))
+workers=${DPDK_WORKERS:-1}
+case $workers in '' | *[!0-9]* | 0) echo "dpdk: DPDK_WORKERS must be 1 or more, not '$workers'"; exit 2 ;; esac
+# the main lcore on CPU 0; worker k (1..N) on CPU (last - N + k) mod ncpu
+lcores=0@0
+k=1
+while [ "$k" -le "$workers" ]; do
+	lcores="$lcores,$k@$(((last - workers + k + ncpu * workers) % ncpu))"
+	k=$((k + 1))
+done
 dir=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 csv=${BENCH_CSV:-bench/results/latest.csv}
@@ -45,13 +57,18 @@ eal="--no-huge --no-pci -m 256 --no-shconf --no-telemetry --file-prefix=tlbench$
 # root (WHERE root), removed after; appends "MODE PACKETS CPU-SECONDS".
 run() {
 	if [ "$1" = shm ]; then logdir="-d $dir/logs"; else logdir=; fi
-	timeout -k 5 300 "$fwd" $eal --lcores=0@0,1@"$last" \
+	timeout -k 5 300 "$fwd" $eal --lcores="$lcores" \
 		--vdev=net_null0 --vdev=net_null1 -- -s "$secs" -r "$2" $logdir > "$dir/out"
 	log=$(sed -n 's/^fwd: log //p' "$dir/out")
 	[ -z "$log" ] || rm -f "$log"
 	[ "$1" = shm ] || [ -z "$log" ] || rmdir "$(dirname "$log")" 2>/dev/null || true
-	sed -n "s/^fwd: lcore .*, \([0-9]*\) packets, .* cycles per packet, \([0-9.]*\) s of CPU$/$2 \1 \2/p" \
-		"$dir/out" >> "$dir/runs-$1"
+	# the lcores' packets and CPU seconds, summed
+	awk -v mode="$2" '/^fwd: lcore / {
+		for (i = 1; i < NF; i++) {
+			if ($(i + 1) == "packets,") p += $i
+			if ($(i + 1) == "s" && $(i + 2) == "of") c += $i
+		}
+	} END { if (p) print mode, p, c }' "$dir/out" >> "$dir/runs-$1"
 }
 
 for where in ${DPDK_WHERE:-shm root}; do
@@ -64,27 +81,29 @@ for where in ${DPDK_WHERE:-shm root}; do
 	done
 	run "$where" off
 	root_fs=$(stat -f -c %T "${TIMELINE_ROOT:-/var/run/timeline}" 2>/dev/null || stat -f -c %T /var/run)
-	PYTHONPATH=bench python3 - "$dir/runs-$where" "$secs" "$where" "$last" "$root_fs" <<'PY'
+	workers=$workers PYTHONPATH="$(dirname "$0")" python3 - "$dir/runs-$where" "$secs" "$where" "$lcores" "$root_fs" <<'PY'
 import os, sys
 from hl import cost
 runs = [(m, int(p) / float(c)) for m, p, c in (l.split() for l in open(sys.argv[1]))]
 secs, where, cpu, fs = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 label = "tmpfs (/dev/shm)" if where == "shm" else "the default root (%s)" % fs
+n = int(os.environ["workers"])
+tag = where if n == 1 else "%s_%dlcores" % (where, n)   # the CSV rows' names
 off = [r for m, r in runs if m == "off"]
-print("\nthe DPDK forwarder, one lcore on CPU %s, %s s runs, %d of each mode interleaved, log on %s"
+print("\nthe DPDK forwarder, lcore@CPU %s, %s s runs, %d of each mode interleaved, log on %s"
       % (cpu, secs, len(off) - 1, label))
 print("%-6s %12s %8s  %-18s %s" % ("mode", "M pkt/CPU s", "cost %", "95% interval", ""))
 med_off = sorted(off)[len(off) // 2]
 print("%-6s %12.2f" % ("off", med_off / 1e6))
-rows = [("dpdk_%s_off" % where, "%.3f" % (med_off / 1e6), "Mpackets/s", "", "")]
+rows = [("dpdk_%s_off" % tag, "%.3f" % (med_off / 1e6), "Mpackets/s", "", "")]
 for mode, limit in (("auto", 1), ("all", 12)):
     med, est, lo, hi = cost(runs, mode)
     verdict = ("target <= %d%%: %s" % (limit, "met" if est <= limit else "MISSED")) if where == "shm" else ""
     print("%-6s %12.2f %8.2f  [%6.2f, %6.2f]  %s" % (mode, med / 1e6, est, lo, hi, verdict))
-    rows += [("dpdk_%s_%s" % (where, mode), "%.3f" % (med / 1e6), "Mpackets/s", "", ""),
-             ("dpdk_%s_%s_cost" % (where, mode), "%.2f" % est, "%", "", "off"),
-             ("dpdk_%s_%s_cost_low" % (where, mode), "%.2f" % lo, "%", "", "off"),
-             ("dpdk_%s_%s_cost_high" % (where, mode), "%.2f" % hi, "%", "", "off")]
+    rows += [("dpdk_%s_%s" % (tag, mode), "%.3f" % (med / 1e6), "Mpackets/s", "", ""),
+             ("dpdk_%s_%s_cost" % (tag, mode), "%.2f" % est, "%", "", "off"),
+             ("dpdk_%s_%s_cost_low" % (tag, mode), "%.2f" % lo, "%", "", "off"),
+             ("dpdk_%s_%s_cost_high" % (tag, mode), "%.2f" % hi, "%", "", "off")]
 print("runs in order (M packets per CPU second): " + " ".join("%s %.2f" % (m, r / 1e6) for m, r in runs))
 with open(os.environ["csv"], "a") as f:
     for r in rows:

@@ -27,7 +27,9 @@ struct arm_thread {
 	uint32_t gen;                /* the settings' generation copied */
 	uint8_t mode, ninst;
 	uint8_t open, ended;         /* bit i: begin[i] seen, not ended; end[i] seen */
-	int keeper;                  /* this thread triggered: it freezes at stop_at */
+	int keeper;                  /* 1: this thread triggered; 2: another did, and
+				      * this one keeps as many of its own: either
+				      * freezes the log at its stop_at */
 	uint64_t threshold, keep, from, stop_at;
 	uint16_t begin[TL_ARM_INST], end[TL_ARM_INST];
 	uint64_t ids;                /* bit (id >> 3) & 63 of each id watched: most
@@ -173,8 +175,18 @@ void tl_arm_breath(tl_log *log, struct tl_header *lane)
 	uint64_t cursor = __atomic_load_n(&lane->cursor, __ATOMIC_RELAXED);
 
 	if (state == TL_ARM_KEEPING) {
-		if (t->keeper && t->log == log && t->lane == lane && t->born == h->anchor_realtime &&
-		    t->gen == __atomic_load_n(&h->arm.gen, __ATOMIC_ACQUIRE) && cursor >= t->stop_at)
+		if (t->log != log || t->lane != lane || t->born != h->anchor_realtime ||
+		    t->gen != __atomic_load_n(&h->arm.gen, __ATOMIC_ACQUIRE))
+			return;
+		if (!t->keeper) {
+			/* Another thread triggered: this one logs as many entries of its
+			 * own from here, and freezes the log if it gets there first, so
+			 * that a triggering thread that dies or stops breathing does not
+			 * leave the others overwriting their share of the evidence. */
+			t->keeper = 2;
+			t->stop_at = cursor + t->keep;
+		}
+		if (cursor >= t->stop_at)
 			writer_freeze(h);
 		return;
 	}

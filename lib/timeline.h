@@ -825,7 +825,10 @@ int tl_rules_file(const char *path, int clear, const char *const *rules, size_t 
  * to see a pair longer than the threshold records the trigger in the
  * header, logs KEEP more entries (checked at its breaths: it stops at the
  * first breath that reaches them), then freezes the log: the rate off, so
- * that nothing overwrites the evidence. For the breath pair (declared
+ * that nothing overwrites the evidence. Every other thread armed logs as
+ * many of its own from its first breath after the trigger, and freezes
+ * the log if it gets there first (the triggering thread died or waits).
+ * For the breath pair (declared
  * "breath", or engine.breath_start/breath_end), the time between one
  * breath's end and the next one's begin counts as well: a stall between
  * breaths is caught too. Unarmed, it costs tl_breath() one load.

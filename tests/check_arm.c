@@ -6,6 +6,8 @@
  * show of a frozen log (tcase "cli"); the demo engine stopped 20 ms
  * (tcase "engine"). */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,6 +162,82 @@ START_TEST(test_a_stall_between_breaths_triggers_as_a_gap)
 	ck_assert_uint_eq(a.end_id, l.id[LB]);
 	ck_assert_int_eq(a.state, TL_RECORDER_FROZEN);   /* keep 0: at the same breath */
 	ck_assert_uint_eq(info_at(p).cursor, 6);
+	tl_close(l.log);
+}
+END_TEST
+
+/* A second thread of the log, driven step by step: each post of GO runs
+ * the next step (0: attach and breathe; then: N entries, then a breath),
+ * and DONE is posted after it. */
+struct second {
+	struct tlog *l;
+	sem_t go, done;
+	int entries, stop;
+};
+
+static void *second_thread(void *arg)
+{
+	struct second *b = arg;
+	sem_wait(&b->go);
+	tl_thread_attach(b->l->log, "second", NULL);
+	tl_breath(b->l->log);
+	sem_post(&b->done);
+	for (;;) {
+		sem_wait(&b->go);
+		if (b->stop)
+			return NULL;
+		for (int i = 0; i < b->entries; i++)
+			ev(b->l, OTHER, 1);
+		tl_breath(b->l->log);
+		sem_post(&b->done);
+	}
+}
+
+/* Runs the second thread's next step: N entries and a breath. */
+static void second_step(struct second *b, int n)
+{
+	b->entries = n;
+	sem_post(&b->go);
+	sem_wait(&b->done);
+}
+
+/* The thread that triggered stops breathing (it died, or waits): another
+ * thread armed logs KEEP entries of its own from its first breath after the
+ * trigger, and freezes the log. */
+START_TEST(test_another_thread_freezes_when_the_triggering_one_stops_breathing)
+{
+	const char *p = P("a.timeline");
+	struct tlog l = open_t(p, 64);
+	struct second b = { .l = &l };
+	pthread_t th;
+	tl_arming a;
+	sem_init(&b.go, 0, 0);
+	sem_init(&b.done, 0, 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, second_thread, &b), 0);
+	second_step(&b, 0);                  /* attached, its first breath */
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 100, .keep = 4, .keep_set = 1 });
+	tl_breath(l.log);
+	second_step(&b, 0);                  /* both watch from here */
+	breath(&l, 10, 10);
+	breath(&l, 10, 500);                 /* this thread triggers, and breathes no more */
+	a = arming_at(p);
+	ck_assert_int_eq(a.kind, TL_TRIGGER_PAIR);
+	ck_assert_uint_eq(a.cycles, 500);
+	ck_assert_int_eq(a.state, TL_RECORDER_KEEPING);
+	second_step(&b, 2);                  /* sees the trigger at 2: keeps to 6 */
+	ck_assert_int_eq(arming_at(p).state, TL_RECORDER_KEEPING);
+	second_step(&b, 2);                  /* 4 */
+	ck_assert_int_eq(arming_at(p).state, TL_RECORDER_KEEPING);
+	second_step(&b, 2);                  /* 6: frozen */
+	a = arming_at(p);
+	ck_assert_int_eq(a.state, TL_RECORDER_FROZEN);
+	ck_assert_uint_eq(a.cycles, 500);    /* the trigger kept as it was */
+	ck_assert_uint_eq(tl_rate(l.log), TL_RATE_OFF);
+	b.stop = 1;
+	sem_post(&b.go);
+	pthread_join(th, NULL);
+	sem_destroy(&b.go);
+	sem_destroy(&b.done);
 	tl_close(l.log);
 }
 END_TEST
@@ -841,6 +919,7 @@ Suite *arm_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_add_test(t, test_a_slow_breath_triggers_with_its_entry_numbers_and_keeps_3_more);
 	tcase_add_test(t, test_a_stall_between_breaths_triggers_as_a_gap);
+	tcase_add_test(t, test_another_thread_freezes_when_the_triggering_one_stops_breathing);
 	tcase_add_test(t, test_keep_0_1_and_the_ring_size_less_one_stop_at_the_breath_that_reaches_them);
 	tcase_add_test(t, test_a_pair_of_two_instances_triggers_on_the_slow_one_with_its_ids);
 	tcase_add_test(t, test_on_an_event_triggers_at_its_first_entry);

@@ -276,6 +276,11 @@ check-integration: $(BIN) $(ENGINE)
 mutate:
 	$(Q)sh tests/mutate.sh $(MUTATIONS)
 
+# `make mutate-check`: every mutation's line still in its file, once (CI).
+.PHONY: mutate-check
+mutate-check:
+	$(Q)MUTATE_CHECK=1 sh tests/mutate.sh
+
 # The main job: engines, then ls, copy, info, stats and diff on their logs.
 demo: $(ENGINE) $(BIN)
 	$(Q)ENGINE=$(ENGINE) TIMELINE=$(abspath $(BIN)) sh examples/engine/demo.sh

@@ -21,6 +21,8 @@
 #   MUTATE_KEEP=1        keep the work directory (its path is printed)
 #   MUTATE_LIST=FILE     another list than tests/mutations.txt
 #   MUTATE_JOBS=N        workers (default: the CPUs this process may use)
+#   MUTATE_CHECK=1       only check that every block's line is there, once
+#                        (no build, no suites: seconds; CI runs it)
 set -u
 unset MAKEFLAGS MFLAGS MAKELEVEL
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -116,6 +118,38 @@ apply() {
 		}' "$1" > "$1.mutant" || { s=$?; rm -f "$1.mutant"; return $s; }
 	mv "$1.mutant" "$1"
 }
+
+# MUTATE_CHECK=1: no build and no suites, only whether each block's line
+# is in its file once (else STALE) and each id is used once; CI runs it.
+if [ "${MUTATE_CHECK:-}" = 1 ]; then
+	bad=0
+	n=1
+	while [ "$n" -le "$count" ]; do
+		id=$(field "$n" id)
+		file=$(field "$n" file)
+		OLD=$(field "$n" old) NEW=$(field "$n" new) AFTER=$(field "$n" after)
+		export OLD NEW AFTER
+		rc=3
+		if [ -f "$tree0/$file" ]; then
+			cp "$tree0/$file" "$work/check"
+			apply "$work/check"
+			rc=$?
+		fi
+		case $rc in
+		0) ;;
+		4) echo "STALE    $id $file: the line is there more than once: $OLD"; bad=$((bad + 1)) ;;
+		*) echo "STALE    $id $file: the line is no longer there: $OLD"; bad=$((bad + 1)) ;;
+		esac
+		n=$((n + 1))
+	done
+	for id in $(cat "$work"/b/*/id | sort | uniq -d); do
+		echo "TWICE    $id: two blocks have this id"
+		bad=$((bad + 1))
+	done
+	echo "mutate: $count mutations in $list checked: $bad stale or twice"
+	[ "$bad" -eq 0 ]
+	exit
+fi
 
 # build TREE: what the suites run; the log in $log
 build() {

@@ -213,15 +213,19 @@ static void one_stall(const char *name, int n, int stall)
 /* A stall 100 times the others: over 20 bins, the axis is clipped at a
  * few times theirs (at most 1.1 times the bins' 95th percentile) and the
  * stall's bin marked on its top edge with its value; at 20 bins or fewer,
- * the axis reaches it, nothing is marked; without a stall, nothing is
- * marked either. */
+ * the axis reaches it, nothing is marked (stall20: 320 pairs in 20 bins of
+ * 16, the stall the 95th percentile of its bin; at 20 bins of 400 pairs,
+ * 20 a bin, the stall is above its bin's 95th percentile and unseen);
+ * without a stall, nothing is marked either. */
 START_TEST(test_a_stall_is_drawn_at_a_clipped_axis_marked_with_its_value)
 {
 	static const char *const runs[][3] = {
 		{ "25", "stall", "1 ['p95 10.0k']\n" }, { "21", "stall", "1 ['p95 10.0k']\n" },
-		{ "20", "stall", "0 []\n" },             { "25", "calm", "0 []\n" },
+		{ "20", "stall20", "0 []\n" },           { "25", "calm", "0 []\n" },
+		{ "19", "stall20", "0 []\n" },
 	};
 	one_stall("stall.timeline", 400, 200);
+	one_stall("stall20.timeline", 320, 160);
 	one_stall("calm.timeline", 400, 400);
 	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
 		char *out = sh(0, NULL, "cd %s && %s report --bins %s %s.timeline -o - | python3 -c '%s'",

@@ -896,6 +896,41 @@ START_TEST(test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap)
 }
 END_TEST
 
+/* --lines 5 of a Snabb log of 11 entries (two rounds of the ring of five
+ * marks and one more: the oldest mark at 1, rotated to the front): the
+ * newest five, 6 to 10, then what comes; a Snabb log starts by timestamp,
+ * from the oldest mark's. */
+START_TEST(test_dump_follow_lines_of_a_snabb_log_starts_at_the_oldest_of_the_last_n)
+{
+	const char *out = P("out.txt"), *errp = P("err.txt");
+	pid_t snabb = spawn("exec sleep 60");
+	char *p, *cmd, *text;
+	unsigned char *m = snabb_log(test_dir, snabb, &p);
+	uint64_t next = 6;
+	pid_t dump;
+	snabb_put(m, 0, 11);
+	cmd = xasprintf("exec '%s' dump --follow --lines 5 %s >%s 2>%s", timeline_bin(), p, out, errp);
+	dump = spawn(cmd);
+	wait_lines(out, 5);
+	snabb_put(m, 11, 12);
+	wait_lines(out, 6);
+	kill(snabb, SIGKILL);
+	reap(snabb);
+	ck_assert_int_eq(reap(dump), 0);
+	text = read_file(out, NULL);
+	for (char *l = text; *l; l = strchr(l, '\n') + 1) {
+		unsigned long long i;
+		ck_assert_msg(sscanf(l, "%*u %*u %*u test.e i=%llu", &i) == 1, "%s", l);
+		ck_assert_uint_eq(i, next);
+		next++;
+	}
+	ck_assert_uint_eq(next, 12);
+	free(text);
+	free(cmd);
+	free(p);
+}
+END_TEST
+
 /* ---- merge --follow ------------------------------------------------------ */
 
 START_TEST(test_merge_follow_interleaves_two_live_logs_in_time_order)
@@ -1623,6 +1658,7 @@ Suite *follow_suite(void)
 	tcase_add_test(d, test_dump_follow_ends_on_sigint_with_its_report);
 	tcase_add_test(d, test_dump_follow_json_says_each_loss_as_an_object_in_the_stream);
 	tcase_add_test(d, test_dump_follow_of_a_snabb_log_goes_by_timestamp_and_says_a_lap);
+	tcase_add_test(d, test_dump_follow_lines_of_a_snabb_log_starts_at_the_oldest_of_the_last_n);
 	tcase_add_test(m, test_merge_follow_interleaves_two_live_logs_in_time_order);
 	tcase_add_test(m, test_merge_follow_holds_an_entry_100_ms_for_an_idle_live_log);
 	tcase_add_test(m, test_merge_follow_says_a_laps_loss_from_the_first_entry_overwritten);

@@ -13,7 +13,7 @@
 #include "error.h"
 #include "lane.h"
 
-__thread struct tl_lane_cache tl_lane_tls;
+__thread struct tl_lane_cache tl_lane_tls __attribute__((tls_model("initial-exec")));
 
 /* asm/append.S reads the cache's two fields at these offsets */
 _Static_assert(__builtin_offsetof(struct tl_lane_cache, log) == 0 &&
@@ -35,7 +35,9 @@ struct thread_rec {
 	unsigned turn;               /* the next recent[] entry to replace */
 	int registered;
 };
-static __thread struct thread_rec me;
+/* initial-exec, as the cache: a shared library's dynamic TLS would call
+ * __tls_get_addr(), and need ld.so as a library of its own */
+static __thread struct thread_rec me __attribute__((tls_model("initial-exec")));
 
 /* A lane of a thread refused one: in memory, two slots that keep nothing. */
 struct scratch {

@@ -87,6 +87,12 @@ grep -v '^#' "$list" | awk -v dir="$work/b" 'BEGIN { RS = ""; FS = "\n" }
 	}
 	END { print n + 0 > (dir "/count") }'
 count=$(cat "$work/b/count")
+# a block run into the one before it (no blank line between) would be
+# lost in it, unseen
+if [ "$(grep -c '^id:' "$list")" != "$count" ]; then
+	echo "mutate: $list: $(grep -c '^id:' "$list") ids in $count blocks: a blank line is missing between two blocks" >&2
+	exit 2
+fi
 # field N KEY: the value of KEY in mutation N ("" when absent)
 field() {
 	cat "$work/b/$1/$2"

@@ -86,6 +86,17 @@ void recorder_brief(const struct input *in, const tl_arming *a, char *buf, size_
 	snprintf(buf, size, "%s %s %s > %s", tl_trigger_name(a->kind), a->what, len, thr);
 }
 
+/* The trigger A's thread, cycles, threshold and entry numbers, into J:
+ * the members info's trigger and stats --slowest's line share. */
+static void trigger_figures(struct json *j, const tl_arming *a)
+{
+	JSON_KEY_UINT(j, "thread", a->thread);
+	JSON_KEY_UINT(j, "cycles", a->cycles);
+	JSON_KEY_UINT(j, "threshold_cycles", a->threshold_at);
+	JSON_KEY_UINT(j, "begin_seq", a->begin_seq);
+	JSON_KEY_UINT(j, "end_seq", a->end_seq);
+}
+
 void recorder_json(struct input *in, const tl_arming *a, struct json *j)
 {
 	char wall[48];
@@ -107,11 +118,7 @@ void recorder_json(struct input *in, const tl_arming *a, struct json *j)
 	json_begin_object(j);
 	JSON_KEY_STRING(j, "kind", tl_trigger_name(a->kind));
 	JSON_KEY_STRING(j, "attrs", a->kind == TL_TRIGGER_HAND ? "" : attrs_of(in, a->begin_id));
-	JSON_KEY_UINT(j, "thread", a->thread);
-	JSON_KEY_UINT(j, "cycles", a->cycles);
-	JSON_KEY_UINT(j, "threshold_cycles", a->threshold_at);
-	JSON_KEY_UINT(j, "begin_seq", a->begin_seq);
-	JSON_KEY_UINT(j, "end_seq", a->end_seq);
+	trigger_figures(j, a);
 	JSON_KEY_UINT(j, "end_tsc", a->end_tsc);
 	JSON_KEY_UINT(j, "stop_at", a->stop_at);
 	tl_format_wall(wall, sizeof wall, a->wall_ns);
@@ -137,11 +144,7 @@ static void trigger_json(struct input *in, const char *path, const tl_arming *a)
 	JSON_KEY_STRING(&j, "kind", tl_trigger_name(a->kind));
 	JSON_KEY_STRING(&j, "pair", a->what);
 	JSON_KEY_STRING(&j, "attrs", attrs_of(in, a->begin_id));
-	JSON_KEY_UINT(&j, "thread", a->thread);
-	JSON_KEY_UINT(&j, "cycles", a->cycles);
-	JSON_KEY_UINT(&j, "threshold_cycles", a->threshold_at);
-	JSON_KEY_UINT(&j, "begin_seq", a->begin_seq);
-	JSON_KEY_UINT(&j, "end_seq", a->end_seq);
+	trigger_figures(&j, a);
 	JSON_KEY_STRING(&j, "wall", wall);
 	JSON_KEY_STRING(&j, "dump", dump);
 	json_end_object(&j);

@@ -68,6 +68,15 @@ static uint32_t thread_of(const struct tl_header *h, const struct tl_header *lan
 	return lane == h ? 0 : ((const struct tl_lane *)lane)->thread;
 }
 
+/* Whether T's copy of the settings is of H's arming now, for LANE of LOG
+ * (H): else it was armed anew, or T breathed into another log. */
+static int current(const struct arm_thread *t, tl_log *log, const struct tl_header *lane)
+{
+	const struct tl_header *h = (const struct tl_header *)log;
+	return t->log == log && t->lane == lane && t->born == h->anchor_realtime &&
+	       t->gen == __atomic_load_n(&h->arm.gen, __ATOMIC_ACQUIRE);
+}
+
 /* Rate off, then frozen, unless H was armed anew meanwhile. */
 static void writer_freeze(struct tl_header *h)
 {
@@ -175,8 +184,7 @@ void tl_arm_breath(tl_log *log, struct tl_header *lane)
 	uint64_t cursor = __atomic_load_n(&lane->cursor, __ATOMIC_RELAXED);
 
 	if (state == TL_ARM_KEEPING) {
-		if (t->log != log || t->lane != lane || t->born != h->anchor_realtime ||
-		    t->gen != __atomic_load_n(&h->arm.gen, __ATOMIC_ACQUIRE))
+		if (!current(t, log, lane))
 			return;
 		if (!t->keeper) {
 			/* Another thread triggered: this one logs as many entries of its
@@ -192,8 +200,7 @@ void tl_arm_breath(tl_log *log, struct tl_header *lane)
 	}
 	if (state != TL_ARM_ARMED)
 		return;
-	if (t->log != log || t->lane != lane || t->born != h->anchor_realtime ||
-	    t->gen != __atomic_load_n(&h->arm.gen, __ATOMIC_ACQUIRE)) {
+	if (!current(t, log, lane)) {
 		/* armed anew, or another log: start from here */
 		memset(t, 0, sizeof *t);
 		if (!load_settings(h, t))

@@ -889,24 +889,13 @@ double report_time_unit(const struct an_timeline *t, const char **name)
 	return unit;
 }
 
-/* The side of timeline T in a report of two sides: that of the file it
- * was read from; NULL in a report of one. */
-static const char *time_side(const struct rp_input *in, const struct an_timeline *t)
-{
-	for (size_t i = 0; in->cmp && i < in->nfiles; i++)
-		if (in->files[i].order == t->order)
-			return side_of(in, &in->files[i]);
-	return NULL;
-}
-
-/* The file T was read from, when it holds a flight recorder's trigger,
- * else NULL. */
-static const struct readall_file *time_trigger(const struct rp_input *in,
-					       const struct an_timeline *t)
+/* The file timeline T was read from (NULL: none). */
+static const struct readall_file *time_file(const struct rp_input *in,
+					    const struct an_timeline *t)
 {
 	for (size_t i = 0; i < in->nfiles; i++)
 		if (in->files[i].order == t->order)
-			return in->files[i].trigger.kind ? &in->files[i] : NULL;
+			return &in->files[i];
 	return NULL;
 }
 
@@ -956,12 +945,13 @@ static void over_time(const struct rp_out *out, const struct rp_input *in)
 			   "its side in its side's colour, A blue and B red."));
 	for (size_t i = 0; i < n; i++) {
 		struct rp_chart c;
-		struct rp_time rt = { &t[i], in->o->per, time_side(in, &t[i]), NULL, W.loop, NULL,
-				      NULL };
-		const struct readall_file *f = time_trigger(in, &t[i]);
+		const struct readall_file *f = time_file(in, &t[i]);
+		/* a report of two sides: the side of the file it was read from */
+		struct rp_time rt = { &t[i], in->o->per, in->cmp && f ? side_of(in, f) : NULL, NULL,
+				      W.loop, NULL, NULL };
 		char id[32], title[256], x[64];
 		const char *unit;
-		if (f) {
+		if (f && f->trigger.kind) {   /* the flight recorder's trigger, marked */
 			rt.trigger = &f->trigger;
 			rt.trigger_text = f->trigger_text;
 		}

@@ -51,8 +51,8 @@ static size_t trigger_status(const struct top *t, char *buf, size_t size)
 		const struct top_log *l = t->logs[i];
 		tl_arming a;
 		char what[160];
-		if (l->f.snabb || tl_reader_arming(l->f.in->r, &a) != TL_OK || !a.kind ||
-		    a.state < TL_RECORDER_KEEPING)
+		if (l->f.snabb || l->armed < TL_RECORDER_KEEPING ||   /* read at the refresh */
+		    tl_reader_arming(l->f.in->r, &a) != TL_OK || !a.kind)
 			continue;
 		if (n > 0) {
 			more++;

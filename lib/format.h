@@ -219,7 +219,10 @@ struct tl_header {
 	uint64_t copy_of;           /* 176: 0 in a log its process writes; in a copy that
 				     *      tl_reader_copy() wrote, the ring size (entries) of
 				     *      the log first copied (minor 1) */
-	uint8_t reserved3[8];       /* 184: 0 */
+	uint32_t rate_owner;        /* 184: the writers': 1 + the index of the thread whose
+				     *      breaths draw the rate, 0 none yet (lib/sample.c) */
+	uint32_t rate_beat;         /* 188: the writers': that thread adds 1 every
+				     *      TL_RATE_BEAT of its breaths */
 	/* identity strings, NUL-terminated, zero-padded */
 	char process[64];           /* 192: program_invocation_short_name */
 	char host[128];             /* 256: gethostname() */
@@ -271,7 +274,8 @@ struct tl_lane {
 	uint64_t mask;              /*  72: entries - 1, as the main header's */
 	uint64_t reserved2;         /*  80: 0 */
 	uint64_t prng;              /*  88: its tl_breath() draws */
-	uint64_t reserved3[2];      /*  96: 0 */
+	uint32_t beat_seen;         /*  96: rate_beat at its last look (lib/sample.c) */
+	uint8_t reserved3[12];      /* 100: 0 */
 	uint64_t breaths;           /* 112: its tl_breath() calls */
 	int64_t rseq_offset;        /* 120: as the main header's */
 	uint8_t reserved4[TL_HEADER_BYTES - 128];   /* 128: 0 */

@@ -30,6 +30,48 @@ static inline unsigned rate_of(uint32_t r)
 	return k;
 }
 
+/* Breaths of the drawing thread between two of its beats, and of any other
+ * between two looks at them. */
+#define TL_RATE_BEAT 256
+
+/* Whether the calling thread's breath, the BREATHS-th in its LANE of H,
+ * draws the rate. The rate is the log's, in the header line every event
+ * reads: one thread draws it, and the others only read it, so that their
+ * events miss that line once a change, not once for each thread's own
+ * draws as well (bench/README.md, "The rate drawn by one thread"). That
+ * thread beats every TL_RATE_BEAT breaths; another that sees no beat
+ * between two of its looks, TL_RATE_BEAT of its breaths apart, takes over,
+ * so the rate goes on when the drawer ends or waits. The header as the
+ * lane (a log of one writer) always draws; a scratch lane (no magic: a
+ * thread refused a lane) never does. */
+static int draws(struct tl_header *h, struct tl_header *lane, uint64_t breaths)
+{
+	struct tl_lane *l = (struct tl_lane *)lane;
+	uint32_t me, owner, beat;
+	if (lane == h)
+		return 1;
+	if (l->magic != TL_LANE_MAGIC)
+		return 0;
+	me = l->thread + 1;
+	owner = __atomic_load_n(&h->rate_owner, __ATOMIC_RELAXED);
+	if (owner == me) {
+		if (breaths % TL_RATE_BEAT == 0)   /* its writer alone: no lock */
+			__atomic_store_n(&h->rate_beat,
+					 __atomic_load_n(&h->rate_beat, __ATOMIC_RELAXED) + 1,
+					 __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (owner && breaths % TL_RATE_BEAT)
+		return 0;
+	beat = __atomic_load_n(&h->rate_beat, __ATOMIC_RELAXED);
+	if (owner && beat != l->beat_seen) {
+		l->beat_seen = beat;   /* the drawer breathes: look again later */
+		return 0;
+	}
+	return __atomic_compare_exchange_n(&h->rate_owner, &owner, me, 0, __ATOMIC_RELAXED,
+					   __ATOMIC_RELAXED);
+}
+
 /* A rate set from outside (rate_fixed stored first, then rate) is never
  * overwritten: the new rate goes in with a compare-and-swap against the rate
  * read before rate_fixed was checked, so a store that came in between wins.
@@ -40,6 +82,7 @@ static inline unsigned rate_of(uint32_t r)
 void tl_breath(tl_log *log)
 {
 	struct tl_header *h = (struct tl_header *)log, *lane;
+	uint64_t breaths;
 	uint8_t old;
 	uint32_t r;
 	if (h->disabled)
@@ -47,13 +90,13 @@ void tl_breath(tl_log *log)
 	/* the calling thread's count and draws, in its lane (the header's for
 	 * lane 0): no line written by two threads' breaths but the rate's */
 	lane = tl_lane_of(log);
-	lane->breaths++;
+	breaths = ++lane->breaths;
 	tl_switch_poll(log);   /* switches changed from outside: record them */
 	/* the flight recorder: unarmed, this load of the hot line is all */
 	if (__builtin_expect(__atomic_load_n(&h->armed, __ATOMIC_RELAXED) != TL_ARM_OFF, 0))
 		tl_arm_breath(log, lane);
 	old = __atomic_load_n(&h->rate, __ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&h->rate_fixed, __ATOMIC_ACQUIRE) || !draws(h, lane, breaths))
 		return;
 	/* r = 1 + floor(x * 5^9 / 2^64): uniform in 1..5^9 to within 2^-43 */
 	r = 1 + (uint32_t)(((unsigned __int128)xorshift64(&lane->prng) * pow5[9]) >> 64);

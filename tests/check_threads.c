@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -435,6 +436,13 @@ START_TEST(test_tl_thread_attach_says_why_a_thread_gets_no_lane)
 	/* a second call of the refused thread: it has its scratch lane, no error */
 	ck_assert_int_eq(tl_thread_attach(log, NULL, &err), TL_OK);
 	ck_assert_int_eq(tl_thread_attach(tl_disabled(), NULL, &err), TL_OK);
+	/* its breaths draw no rate (its scratch lane's prng is 0: each draw
+	 * would be rate 1, all, for every thread) */
+	((struct tl_header *)log)->rate = 9;
+	for (int i = 0; i < 300; i++)
+		tl_breath(log);
+	ck_assert_uint_eq(tl_rate(log), 9);
+	ck_assert_uint_eq(((struct tl_header *)log)->rate_owner, 0);
 	tl_close(log);
 	ck_assert_uint_eq(info_at(p).threads_refused, 2);
 	ck_assert_uint_eq(info_at(p).threads, TL_LANES_MAX);
@@ -648,6 +656,106 @@ START_TEST(test_breaths_of_threads_at_once_are_each_counted)
 		}
 		free(f);
 	}
+}
+END_TEST
+
+/* Lane K's header in the log file at P. */
+static struct tl_lane lane_of(const char *p, unsigned k)
+{
+	struct tl_header h = header_of(p);
+	struct tl_lane l;
+	size_t len;
+	char *f = read_file(p, &len);
+	memcpy(&l, f + TL_LANES_BASE(h.file_bytes) + (k - 1) * TL_LANE_BYTES(h.entries), sizeof l);
+	free(f);
+	return l;
+}
+
+/* A second thread breathing on demand: each post of GO attaches it (its
+ * first) or runs N breaths; DONE is posted after. */
+struct stepped {
+	tl_log *log;
+	sem_t go, done;
+	int n, stop;
+};
+
+static void *stepped_breaths(void *arg)
+{
+	struct stepped *b = arg;
+	sem_wait(&b->go);
+	tl_thread_attach(b->log, "second", NULL);
+	sem_post(&b->done);
+	for (;;) {
+		sem_wait(&b->go);
+		if (b->stop)
+			return NULL;
+		for (int i = 0; i < b->n; i++)
+			tl_breath(b->log);
+		sem_post(&b->done);
+	}
+}
+
+static void breaths_of(struct stepped *b, int n)
+{
+	b->n = n;
+	sem_post(&b->go);
+	sem_wait(&b->done);
+}
+
+/* The rate of a log of two threads is drawn by one of them: the other's
+ * breaths draw nothing while the drawer beats (once in 256 of its
+ * breaths), and take the draws over after 256 of their own without a
+ * beat. Thread 0 (lane 1) is this one, thread 1 (lane 2) the second. */
+START_TEST(test_one_thread_at_a_time_draws_the_rate)
+{
+	const char *p = path_in(test_dir, "rt.timeline");
+	uint16_t id;
+	tl_log *log = open_log("rt.timeline", 64, &id);
+	struct stepped b = { .log = log };
+	pthread_t th;
+	uint64_t prng0, prng1;
+	sem_init(&b.go, 0, 0);
+	sem_init(&b.done, 0, 0);
+	ck_assert_int_eq(tl_thread_attach(log, "first", NULL), TL_OK);
+	ck_assert_int_eq(pthread_create(&th, NULL, stepped_breaths, &b), 0);
+	breaths_of(&b, 0);                        /* attached */
+	ck_assert_uint_eq(header_of(p).lanes, 2);
+	ck_assert_uint_eq(header_of(p).rate_owner, 0);
+	prng1 = lane_of(p, 2).prng;
+	tl_breath(log);                           /* the first to breathe draws */
+	ck_assert_uint_eq(header_of(p).rate_owner, 1);
+	prng0 = lane_of(p, 1).prng;
+	breaths_of(&b, 255);                      /* no draw: not its turn to look */
+	ck_assert_uint_eq(header_of(p).rate_owner, 1);
+	ck_assert_uint_eq(lane_of(p, 2).prng, prng1);
+	ck_assert_uint_eq(lane_of(p, 2).breaths, 255);
+	breaths_of(&b, 1);                        /* its 256th: no beat seen, takes over */
+	ck_assert_uint_eq(header_of(p).rate_owner, 2);
+	ck_assert_uint_ne(lane_of(p, 2).prng, prng1);
+	ck_assert_uint_eq(header_of(p).rate_beat, 0);
+	breaths_of(&b, 256);                      /* its 512th beats */
+	ck_assert_uint_eq(header_of(p).rate_beat, 1);
+	tl_breath(log);
+	ck_assert_uint_eq(lane_of(p, 1).prng, prng0);   /* this thread draws no more */
+	for (int i = 2; i < 255; i++)
+		tl_breath(log);
+	ck_assert_uint_eq(lane_of(p, 1).breaths, 255);
+	tl_breath(log);                           /* its 256th: a beat since its last look */
+	ck_assert_uint_eq(header_of(p).rate_owner, 2);
+	ck_assert_uint_eq(lane_of(p, 1).beat_seen, 1);
+	ck_assert_uint_eq(lane_of(p, 1).prng, prng0);
+	for (int i = 0; i < 255; i++)
+		tl_breath(log);
+	ck_assert_uint_eq(header_of(p).rate_owner, 2);
+	tl_breath(log);                           /* its 512th: no beat since: takes over */
+	ck_assert_uint_eq(header_of(p).rate_owner, 1);
+	ck_assert_uint_ne(lane_of(p, 1).prng, prng0);
+	b.stop = 1;
+	sem_post(&b.go);
+	pthread_join(th, NULL);
+	sem_destroy(&b.go);
+	sem_destroy(&b.done);
+	tl_close(log);
 }
 END_TEST
 
@@ -900,6 +1008,7 @@ Suite *threads_suite(void)
 	tcase_add_test(t, test_a_thread_alternating_between_logs_writes_each_whole);
 	tcase_add_test(t, test_since_threads_reads_every_number_or_counts_it_lost);
 	tcase_add_test(t, test_breaths_of_threads_at_once_are_each_counted);
+	tcase_add_test(t, test_one_thread_at_a_time_draws_the_rate);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(k, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(k, 120);

@@ -34,11 +34,16 @@ static inline unsigned rate_of(uint32_t r)
  * between two looks at them. */
 #define TL_RATE_BEAT 256
 
+/* Breaths of the drawing thread, in a log of several, between two draws. */
+#define TL_RATE_HOLD 16
+
 /* Whether the calling thread's breath, the BREATHS-th in its LANE of H,
  * draws the rate. The rate is the log's, in the header line every event
  * reads: one thread draws it, and the others only read it, so that their
  * events miss that line once a change, not once for each thread's own
- * draws as well (bench/README.md, "The rate drawn by one thread"). That
+ * draws as well (bench/README.md, "The rate drawn by one thread"), and
+ * draws every TL_RATE_HOLD of its breaths, not each: a change costs every
+ * other core a miss, and a draw changes the rate one time in three. That
  * thread beats every TL_RATE_BEAT breaths; another that sees no beat
  * between two of its looks, TL_RATE_BEAT of its breaths apart, takes over,
  * so the rate goes on when the drawer ends or waits. The header as the
@@ -59,7 +64,7 @@ static int draws(struct tl_header *h, struct tl_header *lane, uint64_t breaths)
 			__atomic_store_n(&h->rate_beat,
 					 __atomic_load_n(&h->rate_beat, __ATOMIC_RELAXED) + 1,
 					 __ATOMIC_RELAXED);
-		return 1;
+		return breaths % TL_RATE_HOLD == 0;
 	}
 	if (owner && breaths % TL_RATE_BEAT)
 		return 0;

@@ -702,10 +702,10 @@ static void breaths_of(struct stepped *b, int n)
 	sem_wait(&b->done);
 }
 
-/* The rate of a log of two threads is drawn by one of them: the other's
- * breaths draw nothing while the drawer beats (once in 256 of its
- * breaths), and take the draws over after 256 of their own without a
- * beat. Thread 0 (lane 1) is this one, thread 1 (lane 2) the second. */
+/* The rate of a log of two threads is drawn by one of them, one of its
+ * breaths in 16: the other's breaths draw nothing while the drawer beats
+ * (once in 256 of its breaths), and take the draws over after 256 of their
+ * own without a beat. Thread 0 (lane 1) is this one, thread 1 (lane 2) the second. */
 START_TEST(test_one_thread_at_a_time_draws_the_rate)
 {
 	const char *p = path_in(test_dir, "rt.timeline");
@@ -733,7 +733,12 @@ START_TEST(test_one_thread_at_a_time_draws_the_rate)
 	ck_assert_uint_eq(header_of(p).rate_owner, 2);
 	ck_assert_uint_ne(lane_of(p, 2).prng, prng1);
 	ck_assert_uint_eq(header_of(p).rate_beat, 0);
-	breaths_of(&b, 256);                      /* its 512th beats */
+	prng1 = lane_of(p, 2).prng;
+	breaths_of(&b, 15);                       /* the drawer draws one breath in 16 */
+	ck_assert_uint_eq(lane_of(p, 2).prng, prng1);
+	breaths_of(&b, 1);                        /* its 272nd */
+	ck_assert_uint_ne(lane_of(p, 2).prng, prng1);
+	breaths_of(&b, 240);                      /* its 512th beats */
 	ck_assert_uint_eq(header_of(p).rate_beat, 1);
 	tl_breath(log);
 	ck_assert_uint_eq(lane_of(p, 1).prng, prng0);   /* this thread draws no more */

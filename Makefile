@@ -104,12 +104,13 @@ ENGINE_OBJ = $(BUILD)/examples/engine/engine.o $(BUILD)/examples/engine/apps.o
 KV = $(BUILD)/examples/kv/kv             # a program not shaped like Snabb (examples/kv)
 KV_GEN_H = $(BUILD)/gen/kv_events.h
 BENCH = $(BUILD)/bench/logger $(BUILD)/bench/instructions $(BUILD)/bench/fill \
-	$(BUILD)/bench/runcmd $(BUILD)/bench/threads $(BUILD)/bench/firstlap
+	$(BUILD)/bench/runcmd $(BUILD)/bench/threads $(BUILD)/bench/firstlap $(BUILD)/bench/gaps
 MAN = $(wildcard man/*.[135])   # into MANDIR/manN; timeline-python.3 is the Python package's
 FIXTURES ?= tests/fixtures
 
 .SECONDARY: $(BUILD)/bench/logger.o $(BUILD)/bench/instructions.o $(BUILD)/bench/fill.o \
-	$(BUILD)/bench/runcmd.o $(BUILD)/bench/threads.o $(BUILD)/bench/firstlap.o
+	$(BUILD)/bench/runcmd.o $(BUILD)/bench/threads.o $(BUILD)/bench/firstlap.o \
+	$(BUILD)/bench/gaps.o
 
 .PHONY: all check install install-lib install-include install-pc install-man install-python \
 	uninstall \
@@ -315,6 +316,7 @@ bench: $(BENCH) $(BENCH_LTTNG) $(BENCH_DPDK) $(FWD) $(BIN) $(STRESS) $(ENGINE) $
 	$(Q)$(abspath $(BUILD))/bench/logger
 	$(Q)$(abspath $(BUILD))/bench/threads
 	$(Q)$(abspath $(BUILD))/bench/firstlap
+	$(Q)$(abspath $(BUILD))/bench/gaps 10
 	$(Q)sh bench/engine.sh $(BUILD) $(ENGINE_RUNS)
 	$(Q)sh bench/callgrind.sh $(BUILD)/bench/instructions
 	$(Q)TIMELINE=$(abspath $(BIN)) sh bench/read.sh $(BUILD)

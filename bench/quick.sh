@@ -33,6 +33,7 @@ rm -f "$BENCH_CSV"
 step logger "$build/bench/logger" 20000 3
 step threads "$build/bench/threads" 20000 3
 step firstlap "$build/bench/firstlap" 1
+step gaps "$build/bench/gaps" 0.5
 step engine env ENGINE_SECONDS=0.2 sh bench/engine.sh "$build" 2
 step callgrind sh bench/callgrind.sh "$build/bench/instructions"
 step read env ENTRIES=16384 RUNS=1 ENGINE_SECONDS=0.2 sh bench/read.sh "$build"

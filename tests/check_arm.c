@@ -142,6 +142,50 @@ START_TEST(test_a_slow_breath_triggers_with_its_entry_numbers_and_keeps_3_more)
 }
 END_TEST
 
+/* A breath whose first entry since tl_breath() is not its begin, or whose
+ * last is not its end, is scanned entry by entry: the trigger's numbers are
+ * the begin's and the end's, not the ends of the entries. */
+START_TEST(test_a_breath_among_other_entries_is_judged_from_its_own)
+{
+	const char *p = P("a.timeline");
+	struct tlog l = open_t(p, 64);
+	tl_arming a;
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 100, .keep = 3, .keep_set = 1 });
+	tl_breath(l.log);
+	ev(&l, OTHER, 5);      /* 0 */
+	ev(&l, LB, 10);        /* 1 */
+	ev(&l, OTHER, 50);     /* 2 */
+	ev(&l, LE, 50);        /* 3: 100 after 1, not slower */
+	ev(&l, OTHER, 500);    /* 4 */
+	tl_breath(l.log);
+	ck_assert_int_eq(arming_at(p).kind, TL_TRIGGER_NONE);
+	ev(&l, OTHER, 5);      /* 5 */
+	ev(&l, LB, 10);        /* 6: a gap of 515 after 3, across the breath's call */
+	ev(&l, LE, 10);        /* 7 */
+	tl_breath(l.log);
+	a = arming_at(p);
+	ck_assert_int_eq(a.kind, TL_TRIGGER_GAP);
+	ck_assert_uint_eq(a.begin_seq, 3);
+	ck_assert_uint_eq(a.end_seq, 6);
+	ck_assert_uint_eq(a.cycles, 515);
+	tl_close(l.log);
+	/* the end not last */
+	l = open_t(P("b.timeline"), 64);
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 100, .keep = 3, .keep_set = 1 });
+	tl_breath(l.log);
+	ev(&l, LB, 10);        /* 0 */
+	ev(&l, LE, 101);       /* 1 */
+	ev(&l, OTHER, 5);      /* 2 */
+	tl_breath(l.log);
+	a = arming_at(P("b.timeline"));
+	ck_assert_int_eq(a.kind, TL_TRIGGER_PAIR);
+	ck_assert_uint_eq(a.begin_seq, 0);
+	ck_assert_uint_eq(a.end_seq, 1);
+	ck_assert_uint_eq(a.cycles, 101);
+	tl_close(l.log);
+}
+END_TEST
+
 START_TEST(test_a_stall_between_breaths_triggers_as_a_gap)
 {
 	const char *p = P("a.timeline");
@@ -919,6 +963,7 @@ Suite *arm_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_add_test(t, test_a_slow_breath_triggers_with_its_entry_numbers_and_keeps_3_more);
 	tcase_add_test(t, test_a_stall_between_breaths_triggers_as_a_gap);
+	tcase_add_test(t, test_a_breath_among_other_entries_is_judged_from_its_own);
 	tcase_add_test(t, test_another_thread_freezes_when_the_triggering_one_stops_breathing);
 	tcase_add_test(t, test_keep_0_1_and_the_ring_size_less_one_stop_at_the_breath_that_reaches_them);
 	tcase_add_test(t, test_a_pair_of_two_instances_triggers_on_the_slow_one_with_its_ids);

@@ -603,6 +603,18 @@ START_TEST(test_a_thread_alternating_between_logs_writes_each_whole)
 }
 END_TEST
 
+/* Lane K's header in the log file at P. */
+static struct tl_lane lane_of(const char *p, unsigned k)
+{
+	struct tl_header h = header_of(p);
+	struct tl_lane l;
+	size_t len;
+	char *f = read_file(p, &len);
+	memcpy(&l, f + TL_LANES_BASE(h.file_bytes) + (k - 1) * TL_LANE_BYTES(h.entries), sizeof l);
+	free(f);
+	return l;
+}
+
 /* A thread of BREATHS breaths into LOG, started with the others. */
 struct breather {
 	tl_log *log;
@@ -642,34 +654,12 @@ START_TEST(test_breaths_of_threads_at_once_are_each_counted)
 	 * first), none in the header's line: none lost to the other */
 	ck_assert_uint_eq(info_at(p).breaths, 2 * BREATHS);
 	ck_assert_uint_eq(info_at(p).threads, 2);
-	{
-		struct tl_header h = header_of(p);
-		size_t len;
-		char *f = read_file(p, &len);
-		ck_assert_uint_eq(h.lanes, 2);
-		ck_assert_uint_eq(h.breaths, 0);
-		for (unsigned k = 1; k <= 2; k++) {
-			struct tl_lane l;
-			memcpy(&l, f + TL_LANES_BASE(h.file_bytes) + (k - 1) * TL_LANE_BYTES(h.entries),
-			       sizeof l);
-			ck_assert_uint_eq(l.breaths, BREATHS);
-		}
-		free(f);
-	}
+	ck_assert_uint_eq(header_of(p).lanes, 2);
+	ck_assert_uint_eq(header_of(p).breaths, 0);
+	for (unsigned k = 1; k <= 2; k++)
+		ck_assert_uint_eq(lane_of(p, k).breaths, BREATHS);
 }
 END_TEST
-
-/* Lane K's header in the log file at P. */
-static struct tl_lane lane_of(const char *p, unsigned k)
-{
-	struct tl_header h = header_of(p);
-	struct tl_lane l;
-	size_t len;
-	char *f = read_file(p, &len);
-	memcpy(&l, f + TL_LANES_BASE(h.file_bytes) + (k - 1) * TL_LANE_BYTES(h.entries), sizeof l);
-	free(f);
-	return l;
-}
 
 /* A second thread breathing on demand: each post of GO attaches it (its
  * first) or runs N breaths; DONE is posted after. */

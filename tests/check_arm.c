@@ -183,6 +183,46 @@ START_TEST(test_a_breath_among_other_entries_is_judged_from_its_own)
 	ck_assert_uint_eq(a.end_seq, 1);
 	ck_assert_uint_eq(a.cycles, 101);
 	tl_close(l.log);
+	/* another event first, after breaths judged from their ends: the gap
+	 * runs from the last end to the begin, not to that event */
+	l = open_t(P("c.timeline"), 64);
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 100, .keep = 3, .keep_set = 1 });
+	tl_breath(l.log);
+	breath(&l, 0, 10);     /* 0-1 */
+	breath(&l, 10, 10);    /* 2-3 */
+	ev(&l, OTHER, 100);    /* 4: 100 after 3 */
+	ev(&l, LB, 1);         /* 5: 101 after 3 */
+	ev(&l, LE, 1);         /* 6 */
+	tl_breath(l.log);
+	a = arming_at(P("c.timeline"));
+	ck_assert_int_eq(a.kind, TL_TRIGGER_GAP);
+	ck_assert_uint_eq(a.begin_seq, 3);
+	ck_assert_uint_eq(a.end_seq, 5);
+	ck_assert_uint_eq(a.cycles, 101);
+	tl_close(l.log);
+}
+END_TEST
+
+START_TEST(test_arming_again_while_breathing_judges_by_the_new_threshold)
+{
+	const char *p = P("a.timeline");
+	struct tlog l = open_t(p, 64);
+	tl_arming a;
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 1000, .keep_set = 1 });
+	tl_breath(l.log);
+	breath(&l, 0, 200);    /* 0-1 */
+	breath(&l, 10, 200);   /* 2-3: under 1000 */
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 100, .keep_set = 1 });
+	breath(&l, 10, 200);   /* 4-5: the thread starts afresh from here */
+	ck_assert_int_eq(arming_at(p).kind, TL_TRIGGER_NONE);
+	breath(&l, 10, 200);   /* 6-7: over 100 */
+	a = arming_at(p);
+	ck_assert_int_eq(a.kind, TL_TRIGGER_PAIR);
+	ck_assert_uint_eq(a.begin_seq, 6);
+	ck_assert_uint_eq(a.end_seq, 7);
+	ck_assert_uint_eq(a.threshold_at, 100);
+	ck_assert_uint_eq(a.gen, 2);
+	tl_close(l.log);
 }
 END_TEST
 
@@ -964,6 +1004,7 @@ Suite *arm_suite(void)
 	tcase_add_test(t, test_a_slow_breath_triggers_with_its_entry_numbers_and_keeps_3_more);
 	tcase_add_test(t, test_a_stall_between_breaths_triggers_as_a_gap);
 	tcase_add_test(t, test_a_breath_among_other_entries_is_judged_from_its_own);
+	tcase_add_test(t, test_arming_again_while_breathing_judges_by_the_new_threshold);
 	tcase_add_test(t, test_another_thread_freezes_when_the_triggering_one_stops_breathing);
 	tcase_add_test(t, test_keep_0_1_and_the_ring_size_less_one_stop_at_the_breath_that_reaches_them);
 	tcase_add_test(t, test_a_pair_of_two_instances_triggers_on_the_slow_one_with_its_ids);

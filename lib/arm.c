@@ -482,7 +482,10 @@ int tl_arm_resolve(const char *table, size_t used, uint64_t entries, uint64_t hz
 		return rc;
 	}
 	/* ns to ticks, at least 1 */
-	set->threshold = o->on ? 0 : (uint64_t)((unsigned __int128)o->slower_than_ns * hz / 1000000000u);
+	/* rounded up: the threshold is never under the time asked, and reads
+	 * back as it was given (300us, not 299.999 us) */
+	set->threshold = o->on ? 0 : (uint64_t)(((unsigned __int128)o->slower_than_ns * hz +
+						  999999999u) / 1000000000u);
 	if (!o->on && !set->threshold)
 		set->threshold = 1;
 	set->keep = o->keep_set ? o->keep : entries / 10;

@@ -549,6 +549,28 @@ static int tl_run(const char **out, const char **err, const char *fmt, ...)
 	return rc;
 }
 
+START_TEST(test_a_threshold_is_rounded_up_to_a_whole_tick_and_reads_back_as_given)
+{
+	const char *p = P("a.timeline");
+	tl_options o = { .entries = 64, .clock = TL_CLOCK_MANUAL, .tsc_hz = 2095999999,
+			 .strings_bytes = 4096, .name = "test" };
+	tl_error err;
+	tl_log *log = tl_open(p, &o, &err);
+	uint16_t id;
+	const char *out, *e;
+	ck_assert_msg(log != NULL, "%s", err.msg);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(tl_intern(log, canon[i], &id, &err), TL_OK);
+	ck_assert_int_eq(tl_intern(log, pairs[0], &id, &err), TL_OK);
+	/* 300 us at 2,095,999,999 Hz is 628,799.9997 ticks: 628,800, not 628,799 */
+	arm_ok(log, (tl_arm_options){ .slower_than_ns = 300000 });
+	ck_assert_uint_eq(arming_at(p).threshold, 628800);
+	ck_assert_int_eq(tl_run(&out, &e, "info %s", p), 0);
+	ck_assert_ptr_nonnull(strstr(out, "slower than 300.000 us (628800 cycles)"));
+	tl_close(log);
+}
+END_TEST
+
 /* The log of the lib tests frozen by its own trigger: entries 0-5 before
  * arming and after, the slow pair 6-7 (150 > 100), keep 3, frozen at
  * cursor 12; its trigger's wall time set to 2025-11-24T16:00:00.123456789Z.
@@ -1016,6 +1038,7 @@ Suite *arm_suite(void)
 	tcase_add_checked_fixture(t, test_dir_setup, test_dir_teardown);
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, test_info_ls_top_and_dump_trigger_are_exact_on_a_frozen_log);
+	tcase_add_test(t, test_a_threshold_is_rounded_up_to_a_whole_tick_and_reads_back_as_given);
 	tcase_add_test(t, test_arm_freeze_and_rate_say_each_log_and_refuse_with_one_line);
 	tcase_add_test(t, test_report_and_stats_slowest_show_the_trigger_of_a_frozen_log);
 	suite_add_tcase(s, t);

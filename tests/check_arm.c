@@ -931,6 +931,22 @@ START_TEST(test_writers_killed_while_armed_leave_logs_that_read_and_a_sound_trig
 		ck_assert_int_eq(tl_freeze_file(p, &err), TL_OK);
 		ck_assert_int_eq(arming_at(p).state, TL_RECORDER_FROZEN);
 	}
+	/* frozen, their writers dead: a copy keeps the state, gc removes them */
+	{
+		const char *out, *err, *c = P("copy.timeline");
+		struct stat st;
+		ck_assert_int_eq(tl_run(&out, &err, "copy %s %s", P("k7.timeline"), c), 0);
+		ck_assert_int_eq(arming_at(c).state, TL_RECORDER_FROZEN);
+		ck_assert_int_eq(tl_run(&out, &err, "gc %s", test_dir), 0);
+		ck_assert_msg(strstr(out, "copy.timeline: kept: a copy\n") != NULL, "%s", out);
+		ck_assert_msg(strstr(out, "gc: 20 logs removed, 1 kept, 0 failed;") != NULL, "%s", out);
+		for (int round = 0; round < 20; round++) {
+			char k[4096];
+			snprintf(k, sizeof k, "%s/k%d.timeline", test_dir, round);
+			ck_assert_int_ne(stat(k, &st), 0);
+		}
+		ck_assert_int_eq(stat(c, &st), 0);
+	}
 }
 END_TEST
 

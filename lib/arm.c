@@ -159,29 +159,6 @@ static inline __attribute__((always_inline)) int look(struct tl_header *h, struc
 	return 0;
 }
 
-/* The breath as a loop logs it: its begin the first of the entries N to
- * CURSOR, its end the last. An armed program calls tl_breath() at every
- * breath (timeline(3)), so the entries between hold no other begin or end
- * of it: two looks, not a scan of them all (the demo engine's breath of 13
- * entries at rate all: 343 instructions a breath scanned, 208 so;
- * tl_arm_breath()'s fast path does the same in 70, bench/README.md). 0 when
- * the entries are not so: scan them. */
-static int breath_at_ends(struct tl_header *h, struct tl_header *lane, struct arm_thread *t,
-			  uint64_t n, uint64_t cursor)
-{
-	const struct tl_raw_entry *ring = tl_ring(lane), *b, *e;
-	if (t->mode != TL_ARMED_BREATH || t->ninst != 1 || t->open || cursor - n < 2)
-		return 0;
-	b = &ring[n & lane->mask];
-	e = &ring[(cursor - 1) & lane->mask];
-	if (b->msgid != t->begin[0] || e->msgid != t->end[0])
-		return 0;
-	if (!look(h, lane, t, n, b->msgid, b->tsc))
-		look(h, lane, t, cursor - 1, e->msgid, e->tsc);
-	t->from = cursor;
-	return 1;
-}
-
 /* The entries LANE got from T's last breath to CURSOR, its own, complete
  * and in its cache: a ring lapped since keeps only its last ring's worth,
  * and what was open before is forgotten. */
@@ -193,8 +170,6 @@ static void scan(struct tl_header *h, struct tl_header *lane, struct arm_thread 
 		n = cursor - (lane->mask + 1);
 		t->open = t->ended = 0;
 	}
-	if (breath_at_ends(h, lane, t, n, cursor))
-		return;
 	for (; n < cursor; n++) {
 		const struct tl_raw_entry *e = &ring[n & lane->mask];
 		uint16_t id = e->msgid;
@@ -246,13 +221,14 @@ static __attribute__((noinline)) void breath_slow(tl_log *log, struct tl_header 
 }
 
 /* An armed breath, most often: the settings current, the breath armed on
- * with one instance, its entries since the last breath framed by its begin
- * and its end (breath_at_ends()), nothing open, the last breath's end seen,
- * and neither the gap before this breath nor the breath itself over the
- * threshold. Then what look() would do comes to keeping the end, in some
- * 70 instructions with tl_breath()'s call (208 through scan():
- * bench/README.md); anything else goes the slow way, which judges the same
- * breath afresh. */
+ * with one instance, nothing open, the last breath's end seen, the first
+ * entry since the last tl_breath() the breath's begin and the last its
+ * end, and neither the gap before that begin nor the span from it to that
+ * end over the threshold. Then no pair or gap between them is over it
+ * either, and what scan() would do comes to keeping the end: some 70
+ * instructions with tl_breath()'s call (343 through scan(),
+ * bench/README.md). Anything else goes the slow way, which scans the same
+ * entries afresh. */
 void tl_arm_breath(tl_log *log, struct tl_header *lane)
 {
 	struct tl_header *h = (struct tl_header *)log;

@@ -200,6 +200,19 @@ START_TEST(test_a_breath_among_other_entries_is_judged_from_its_own)
 	ck_assert_uint_eq(a.end_seq, 5);
 	ck_assert_uint_eq(a.cycles, 101);
 	tl_close(l.log);
+	/* two breaths between two calls, each under the threshold and together
+	 * over it: each judged on its own, no trigger */
+	l = open_t(P("d.timeline"), 64);
+	arm_ok(l.log, (tl_arm_options){ .slower_than_ns = 100, .keep = 3, .keep_set = 1 });
+	tl_breath(l.log);
+	breath(&l, 0, 10);     /* 0-1 */
+	ev(&l, LB, 10);        /* 2 */
+	ev(&l, LE, 60);        /* 3 */
+	ev(&l, LB, 10);        /* 4 */
+	ev(&l, LE, 60);        /* 5: 130 after 2 */
+	tl_breath(l.log);
+	ck_assert_int_eq(arming_at(P("d.timeline")).kind, TL_TRIGGER_NONE);
+	tl_close(l.log);
 }
 END_TEST
 

@@ -276,7 +276,12 @@ void assert_rseq_refused(const tl_error *err, int clock)
 
 tl_log *open_manual(const char *path, uint64_t entries)
 {
-	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = 1000000000,
+	return open_manual_hz(path, entries, 1000000000);
+}
+
+tl_log *open_manual_hz(const char *path, uint64_t entries, uint64_t hz)
+{
+	tl_options o = { .entries = entries, .clock = TL_CLOCK_MANUAL, .tsc_hz = hz,
 			 .strings_bytes = 4096, .name = "test" };
 	tl_error err;
 	tl_log *log = tl_open(path, &o, &err);

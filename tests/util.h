@@ -102,6 +102,8 @@ void assert_rseq_refused(const tl_error *err, int clock);
 
 /* Opens a log at PATH with ENTRIES entries and the manual clock (tsc_hz 1 GHz). */
 tl_log *open_manual(const char *path, uint64_t entries);
+/* The same at HZ ticks a second. */
+tl_log *open_manual_hz(const char *path, uint64_t entries, uint64_t hz);
 
 /* Closes LOG as the log of a process of its own: its header's start time
  * (start_ticks) made one no other log of the test has, so that `diff`,
